@@ -1,0 +1,97 @@
+"""The one settings object, read from the environment (prefix TENDERFLOW_) at the entry point.
+
+Nothing else in tenderflow reads the environment: the CLI or the API builds a `Settings` once and
+passes it (or the parts a function needs) down.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """Where the embedded PostgreSQL and file storage live when nothing else is configured."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tenderflow", appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Every knob of tenderflow. Environment: TENDERFLOW_<NAME> (DATABASE_URL is also honoured)."""
+
+    model_config = SettingsConfigDict(env_prefix="TENDERFLOW_", extra="ignore")
+
+    # --- database -------------------------------------------------------------------------------
+    database_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("TENDERFLOW_DATABASE_URL", "DATABASE_URL"),
+        description="PostgreSQL URL. Unset: an embedded PostgreSQL in data_dir is started or reused.",
+    )
+    data_dir: Path = Field(default_factory=default_data_dir, description="Embedded database and files.")
+    pool_min_size: int = 1
+    pool_max_size: int = 20
+
+    # --- queue ----------------------------------------------------------------------------------
+    lease_seconds: float = Field(30.0, gt=0, description="A claim's lease; heartbeats renew it.")
+    heartbeat_seconds: float = Field(10.0, gt=0, description="How often a worker renews its leases.")
+    poll_seconds: float = Field(1.0, gt=0, description="Polling backstop when no NOTIFY arrives.")
+    max_attempts: int = Field(5, gt=0, description="Default attempts per job.")
+    backoff_base_seconds: float = Field(2.0, gt=0)
+    backoff_cap_seconds: float = Field(600.0, gt=0)
+    tenant_max_running: int = Field(
+        0, ge=0, description="Default cap on a tenant's running jobs across all pools (0 = no cap)."
+    )
+    retention_days: float = Field(14.0, gt=0, description="Finished jobs older than this are pruned.")
+    shutdown_grace_seconds: float = Field(30.0, ge=0, description="SIGTERM: time for running jobs.")
+    worker_dead_after_seconds: float = Field(60.0, gt=0, description="A worker silent this long is dead.")
+    notify: bool = Field(True, description="LISTEN/NOTIFY wake-ups (polling always runs).")
+
+    # --- storage --------------------------------------------------------------------------------
+    storage_url: str | None = Field(
+        default=None, description="s3://bucket/prefix or file:///path. Unset: file storage in data_dir."
+    )
+    s3_endpoint_url: str | None = Field(default=None, description="For MinIO, R2, … (AWS: leave unset).")
+    s3_region: str | None = None
+
+    # --- uploads and OCR ------------------------------------------------------------------------
+    max_upload_bytes: int = Field(100 * 1024 * 1024, gt=0)
+    max_pages: int = Field(2000, gt=0, description="Pages per document, checked before rendering.")
+    max_page_pixels: int = Field(
+        200_000_000, gt=0, description="Pixels per rendered page (width x height at ocr_dpi)."
+    )
+    ocr_dpi: int = Field(300, ge=50, le=1200)
+    ocr_languages: str = Field("eng", description="Tesseract languages, e.g. eng+deu+fra.")
+    ocr_batch_pages: int = Field(4, gt=0, description="Pages per OCR job of a long document.")
+    tool_timeout_seconds: float = Field(120.0, gt=0, description="Per pdftoppm/pdftotext/tesseract run.")
+    tool_memory_bytes: int = Field(2 * 1024**3, gt=0, description="Address-space limit per tool run.")
+
+    # --- extraction -----------------------------------------------------------------------------
+    llm_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint. Unset (and no key): the offline rules."
+    )
+    llm_api_key: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_seconds: float = Field(120.0, gt=0)
+    llm_max_retries: int = Field(5, ge=0)
+    llm_chunk_chars: int = Field(24_000, gt=1000, description="Text per LLM call for long documents.")
+
+    # --- money ----------------------------------------------------------------------------------
+    price_per_page: int = Field(1, ge=0, description="Credits per page OCRed.")
+    price_per_1k_tokens: int = Field(1, ge=0, description="Credits per 1,000 LLM tokens.")
+    price_per_document: int = Field(1, ge=0, description="Flat credits per document.")
+
+    # --- HTTP -----------------------------------------------------------------------------------
+    admin_token: str | None = Field(default=None, description="Operator login for /dashboard.")
+    log_json: bool | None = Field(default=None, description="JSON logs (default: when not a TTY).")
+
+    @property
+    def extraction_backend(self) -> str:
+        """'openai' when an endpoint or key is configured, else the offline 'rules' extractor."""
+        return "openai" if (self.llm_base_url or self.llm_api_key) else "rules"
+
+    @property
+    def resolved_storage_url(self) -> str:
+        return self.storage_url or (self.data_dir / "objects").as_uri()
