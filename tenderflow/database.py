@@ -1,0 +1,78 @@
+"""Where the database is: the configured PostgreSQL, or an embedded one; and the process's pool.
+
+With no DATABASE_URL, tenderflow starts (or reuses) a PostgreSQL server that ships inside the
+`pgserver` package, in the user's data directory, listening on a Unix socket only. It keeps running
+after the command exits so the next command reuses it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from tenderflow.config import Settings
+from tenderflow.errors import ConfigurationError
+
+EMBEDDED_DATABASE = "tenderflow"
+
+
+def embedded_server_url(data_dir: Path, database: str = EMBEDDED_DATABASE) -> str:
+    """Start (or reuse) the embedded server in `data_dir/postgres`; return a URL to `database`."""
+    import pgserver  # imported here: it is only needed when no server is configured
+
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    pgdata = data_dir / "postgres"
+    pgdata.mkdir(parents=True, exist_ok=True)
+    try:
+        server = pgserver.get_server(pgdata, cleanup_mode=None)
+    except Exception as exc:  # pgserver raises bare subprocess errors; say what failed instead
+        raise ConfigurationError(
+            f"could not start the embedded PostgreSQL in {pgdata}: {exc}. "
+            "Set DATABASE_URL to use an existing server instead."
+        ) from exc
+    admin_url: str = server.get_uri("postgres")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+        if not exists:
+            conn.execute(psycopg.sql.SQL("CREATE DATABASE {}").format(psycopg.sql.Identifier(database)))
+    url: str = server.get_uri(database)
+    return url
+
+
+def resolve_database_url(settings: Settings) -> str:
+    """The configured DATABASE_URL, else the embedded server's."""
+    if settings.database_url:
+        return settings.database_url
+    return embedded_server_url(settings.data_dir)
+
+
+def open_pool(url: str, *, min_size: int = 1, max_size: int = 20, name: str = "tenderflow") -> ConnectionPool:
+    """Open the process's one pool. Connections are autocommit: every transaction is explicit."""
+    pool = ConnectionPool(
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"autocommit": True, "application_name": f"{name}:{os.getpid()}"},
+        name=name,
+        open=False,
+    )
+    try:
+        pool.open(wait=True, timeout=30)
+    except Exception as exc:
+        pool.close()
+        raise ConfigurationError(f"cannot connect to PostgreSQL at {redact(url)}: {exc}") from exc
+    return pool
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "<unparseable database URL>"
+    info.pop("password", None)
+    return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items() if v is not None})

@@ -1,0 +1,342 @@
+"""Job rows and every state transition of a job, one function per verb.
+
+    enqueue      (nothing)            -> queued
+    claim        queued               -> running      (attempts + 1, lease from the database clock)
+    heartbeat    running              -> running      (lease renewed; only while (id, attempts) owns it)
+    complete     running              -> succeeded
+    fail         running              -> queued (retry after backoff) | failed (permanent / out of attempts)
+    release      running              -> queued       (shutdown; the attempt is not counted against it)
+    reclaim      running, lease over  -> queued | failed ("lease expired on final attempt")
+    cancel       queued | running     -> cancelled
+    retry        failed | cancelled   -> queued
+
+Every function takes the caller's connection, so it joins the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
+from tenderflow.sqlfiles import NamedQueries
+
+QUERIES = NamedQueries("tenderflow.queue", "queries.sql")
+NOTIFY_CHANNEL = "tenderflow_jobs"
+# Transaction-level advisory lock that serialises claims (see job_claim_lock in queries.sql).
+CLAIM_LOCK_KEY = 7_241_002
+MAX_PAYLOAD_BYTES = 64 * 1024
+
+
+class JobState(enum.StrEnum):
+    """Mirror of the PostgreSQL enum `job_state` (a test keeps the two equal); meanings there."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """A job to enqueue. `unique_key` makes enqueue idempotent."""
+
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    tenant: str = "default"
+    priority: int = 0
+    max_attempts: int | None = None
+    run_after: datetime | None = None
+    unique_key: str | None = None
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    """A job as a worker holds it. (id, attempts) is the ownership token of this claim."""
+
+    id: int
+    type: str
+    payload: dict[str, Any]
+    tenant: str
+    priority: int
+    attempts: int
+    max_attempts: int
+    created_at: datetime
+
+    @property
+    def token(self) -> tuple[int, int]:
+        return (self.id, self.attempts)
+
+
+@dataclass(frozen=True)
+class EndedJob:
+    """A job that a transition just moved; hooks receive these (e.g. to refund credits)."""
+
+    id: int
+    type: str
+    tenant: str
+    payload: dict[str, Any]
+    attempts: int
+    state: JobState
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failed attempt, reported by a worker."""
+
+    job: ClaimedJob
+    error: str
+    permanent: bool
+    retry_seconds: float
+
+
+def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_attempts: int) -> tuple[
+    str, Jsonb, str, int, int, datetime | None, str | None
+]:
+    if known_types is not None and spec.type not in known_types:
+        raise EnqueueError(f"unknown job type {spec.type!r}; known types: {sorted(known_types)}")
+    max_attempts = default_max_attempts if spec.max_attempts is None else spec.max_attempts
+    if not isinstance(max_attempts, int) or max_attempts <= 0:
+        raise EnqueueError(f"max_attempts must be a positive integer, got {max_attempts!r}")
+    if not -32768 <= spec.priority <= 32767:
+        raise EnqueueError(f"priority must fit in a smallint, got {spec.priority}")
+    if not spec.tenant:
+        raise EnqueueError("tenant must not be empty")
+    try:
+        encoded = json.dumps(dict(spec.payload), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise EnqueueError(f"payload of a {spec.type!r} job is not JSON-serialisable: {exc}") from exc
+    if len(encoded) > MAX_PAYLOAD_BYTES:
+        raise EnqueueError(
+            f"payload of a {spec.type!r} job is {len(encoded)} bytes; jobs carry references, "
+            f"not data (limit {MAX_PAYLOAD_BYTES})"
+        )
+    return (spec.type, Jsonb(json.loads(encoded)), spec.tenant, spec.priority, max_attempts,
+            spec.run_after, spec.unique_key)
+
+
+def enqueue_many(
+    conn: psycopg.Connection[Any],
+    specs: Sequence[JobSpec],
+    *,
+    known_types: Iterable[str] | None = None,
+    default_max_attempts: int = 5,
+    now: datetime | None = None,
+) -> list[int]:
+    """Insert jobs in one statement on the caller's connection (and so in its transaction).
+
+    Returns one id per spec, in order: the new job's, or for a `unique_key` already present, the
+    existing job's. Workers are woken by NOTIFY when the transaction commits. Raises EnqueueError
+    (nothing written) for an unknown type, a payload that is not JSON, a non-positive max_attempts.
+    """
+    if not specs:
+        return []
+    known = set(known_types) if known_types is not None else None
+    rows = [_validated(spec, known, default_max_attempts) for spec in specs]
+    columns = list(zip(*rows, strict=True))
+    with conn.transaction():
+        inserted = conn.execute(
+            QUERIES["job_enqueue"],
+            {
+                "types": list(columns[0]), "payloads": list(columns[1]), "tenants": list(columns[2]),
+                "priorities": list(columns[3]), "max_attempts": list(columns[4]),
+                "run_afters": list(columns[5]), "unique_keys": list(columns[6]), "now": now,
+            },
+        ).fetchall()
+        ids_by_key = {key: job_id for job_id, key in inserted if key is not None}
+        keyless = iter(job_id for job_id, key in inserted if key is None)
+        wanted_keys = [spec.unique_key for spec in specs if spec.unique_key is not None]
+        missing = [key for key in wanted_keys if key not in ids_by_key]
+        if missing:
+            ids_by_key.update(conn.execute(
+                QUERIES["job_ids_by_unique_key"], {"unique_keys": missing}
+            ).fetchall())
+        if inserted:
+            conn.execute(QUERIES["job_notify"], {
+                "channel": NOTIFY_CHANNEL, "types": sorted({spec.type for spec in specs})
+            })
+    return [ids_by_key[spec.unique_key] if spec.unique_key is not None else next(keyless) for spec in specs]
+
+
+def enqueue(conn: psycopg.Connection[Any], spec: JobSpec, **options: Any) -> int:
+    """Enqueue one job; see `enqueue_many`."""
+    return enqueue_many(conn, [spec], **options)[0]
+
+
+def claim(
+    conn: psycopg.Connection[Any],
+    *,
+    worker_id: str,
+    types: Sequence[str],
+    limit: int,
+    lease_seconds: float,
+    default_tenant_cap: int = 0,
+    now: datetime | None = None,
+) -> list[ClaimedJob]:
+    """queued -> running for up to `limit` jobs of `types`, in one round trip.
+
+    Order: priority desc, then round robin across tenants, then run_after. A tenant never runs more
+    than its cap (job_tenant_limits, else `default_tenant_cap`; 0 = none): claims are serialised
+    by an advisory lock, so the cap is exact, not approximate.
+    """
+    if limit <= 0 or not types:
+        return []
+    params = {
+        "lock_key": CLAIM_LOCK_KEY, "types": list(types), "limit": limit, "worker_id": worker_id,
+        "lease_seconds": lease_seconds, "default_tenant_cap": default_tenant_cap, "now": now,
+    }
+    with conn.transaction(), conn.pipeline():
+        conn.execute(QUERIES["job_claim_lock"], params)
+        cursor = conn.cursor(row_factory=dict_row)
+        cursor.execute(QUERIES["job_claim"], params)
+        rows = cursor.fetchall()
+    return [ClaimedJob(**row) for row in rows]
+
+
+def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[int]]:
+    jobs = list(jobs)
+    return {"ids": [job.id for job in jobs], "attempts": [job.attempts for job in jobs]}
+
+
+def heartbeat(
+    conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, lease_seconds: float,
+    now: datetime | None = None,
+) -> set[int]:
+    """running -> running: renew the leases of all `jobs` in one statement.
+
+    Returns the ids still owned; a job missing from it was reclaimed or cancelled, and its worker
+    must stop it and write nothing.
+    """
+    params: dict[str, Any] = {**_token_params(jobs), "lease_seconds": lease_seconds, "now": now}
+    if not params["ids"]:
+        return set()
+    return {row[0] for row in conn.execute(QUERIES["job_heartbeat"], params).fetchall()}
+
+
+def lock_owned(conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob]) -> set[int]:
+    """Inside a completion transaction: lock and return the ids of `jobs` this claim still owns."""
+    params = _token_params(jobs)
+    if not params["ids"]:
+        return set()
+    return {row[0] for row in conn.execute(QUERIES["job_lock_owned"], params).fetchall()}
+
+
+def complete(conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, now: datetime | None = None) -> set[int]:
+    """running -> succeeded for the jobs still owned; returns their ids."""
+    params: dict[str, Any] = {**_token_params(jobs), "now": now}
+    if not params["ids"]:
+        return set()
+    return {row[0] for row in conn.execute(QUERIES["job_complete"], params).fetchall()}
+
+
+def _ended(rows: Iterable[tuple[Any, ...]]) -> list[EndedJob]:
+    return [EndedJob(id=r[0], type=r[1], tenant=r[2], payload=r[3], attempts=r[4], state=JobState(r[5]))
+            for r in rows]
+
+
+def fail(conn: psycopg.Connection[Any], failures: Sequence[Failure], *, now: datetime | None = None) -> list[EndedJob]:
+    """running -> queued (retry after `retry_seconds`) or failed (permanent, or out of attempts).
+
+    Only jobs still owned move. Returns the moved jobs with their new state.
+    """
+    if not failures:
+        return []
+    params = {
+        "ids": [f.job.id for f in failures], "attempts": [f.job.attempts for f in failures],
+        "errors": [f.error for f in failures], "permanent": [f.permanent for f in failures],
+        "retry_seconds": [max(0.0, f.retry_seconds) if math.isfinite(f.retry_seconds) else 0.0
+                          for f in failures],
+        "now": now,
+    }
+    return _ended(conn.execute(QUERIES["job_fail"], params).fetchall())
+
+
+def release(conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, now: datetime | None = None) -> set[int]:
+    """running -> queued at shutdown, without counting the attempt against the job."""
+    params: dict[str, Any] = {**_token_params(jobs), "now": now}
+    if not params["ids"]:
+        return set()
+    return {row[0] for row in conn.execute(QUERIES["job_release"], params).fetchall()}
+
+
+def reclaim(conn: psycopg.Connection[Any], *, limit: int = 1000, now: datetime | None = None) -> list[EndedJob]:
+    """running with an expired lease -> queued (attempts remain) or failed. Returns the moved jobs."""
+    return _ended(conn.execute(QUERIES["job_reclaim"], {"limit": limit, "now": now}).fetchall())
+
+
+def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None = None) -> EndedJob:
+    """queued | running -> cancelled. Raises JobNotFoundError, or JobStateError if it had ended."""
+    row = conn.execute(QUERIES["job_cancel"], {"id": job_id, "now": now}).fetchone()
+    if row is None:
+        state = _state_of(conn, job_id)
+        raise JobStateError(f"job {job_id} is {state}; only queued or running jobs can be cancelled")
+    return _ended([row])[0]
+
+
+def retry(conn: psycopg.Connection[Any], job_id: int, *, extra_attempts: int = 1, now: datetime | None = None) -> None:
+    """failed | cancelled -> queued with `extra_attempts` more attempts. Raises as `cancel` does."""
+    if extra_attempts <= 0:
+        raise JobStateError("a retry needs at least one attempt")
+    row = conn.execute(QUERIES["job_retry"], {"id": job_id, "extra_attempts": extra_attempts, "now": now}).fetchone()
+    if row is None:
+        state = _state_of(conn, job_id)
+        raise JobStateError(f"job {job_id} is {state}; only failed or cancelled jobs can be retried")
+    conn.execute(QUERIES["job_notify"], {"channel": NOTIFY_CHANNEL, "types": [get(conn, job_id)["type"]]})
+
+
+def _state_of(conn: psycopg.Connection[Any], job_id: int) -> str:
+    return str(get(conn, job_id)["state"])
+
+
+def get(conn: psycopg.Connection[Any], job_id: int) -> dict[str, Any]:
+    """The job's row as a dict. Raises JobNotFoundError."""
+    cursor = conn.cursor(row_factory=dict_row)
+    row = cursor.execute(QUERIES["job_get"], {"id": job_id}).fetchone()
+    if row is None:
+        raise JobNotFoundError(f"no job with id {job_id}")
+    return row
+
+
+def list_jobs(
+    conn: psycopg.Connection[Any], *, state: str | None = None, type: str | None = None,
+    tenant: str | None = None, limit: int = 50,
+) -> list[dict[str, Any]]:
+    """Newest first, filtered."""
+    if state is not None:
+        state = JobState(state).value
+    cursor = conn.cursor(row_factory=dict_row)
+    return cursor.execute(
+        QUERIES["job_list"], {"state": state, "type": type, "tenant": tenant, "limit": limit}
+    ).fetchall()
+
+
+def prune(
+    conn: psycopg.Connection[Any], *, retention_seconds: float, batch_size: int = 5000,
+    now: datetime | None = None,
+) -> int:
+    """Delete finished jobs older than the retention period, in batches; returns how many."""
+    total = 0
+    while True:
+        deleted = conn.execute(QUERIES["job_prune"], {
+            "retention_seconds": retention_seconds, "limit": batch_size, "now": now,
+        }).rowcount
+        total += deleted
+        if deleted < batch_size:
+            return total
+
+
+def set_tenant_cap(conn: psycopg.Connection[Any], tenant: str, max_running: int) -> None:
+    """Cap a tenant's running jobs across all pools (0 = no cap)."""
+    if max_running < 0:
+        raise ValueError("max_running must be 0 (no cap) or positive")
+    conn.execute(QUERIES["tenant_limit_set"], {"tenant": tenant, "max_running": max_running})

@@ -1,0 +1,129 @@
+"""Background passes every worker process runs: reclaim expired leases, fire recurring schedules,
+prune old finished jobs. Each exposes `run_once(conn)`, which tests call with an injected `now`;
+the worker's maintenance thread calls them on a timer. They are safe to run in many processes at
+once: reclaim uses SKIP LOCKED, schedule runs are deduped by unique key, pruning deletes by id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+import structlog
+from croniter import croniter
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from tenderflow.queue import jobs
+from tenderflow.queue.registry import JobTypes
+
+log = structlog.get_logger("tenderflow.maintenance")
+
+
+class Reclaimer:
+    """Expired leases: re-queue while attempts remain, else fail ('lease expired on final attempt')."""
+
+    def __init__(self, job_types: JobTypes, *, batch_size: int = 1000) -> None:
+        self.job_types = job_types
+        self.batch_size = batch_size
+
+    def run_once(self, conn: psycopg.Connection[Any], *, now: datetime | None = None) -> list[jobs.EndedJob]:
+        with conn.transaction():
+            moved = jobs.reclaim(conn, limit=self.batch_size, now=now)
+            # Hooks (refunds) commit with the state change, or not at all.
+            self.job_types.run_ended_hooks(conn, moved)
+        for job in moved:
+            log.warning("job.reclaimed", job_id=job.id, type=job.type, attempt=job.attempts, state=job.state.value)
+        return moved
+
+
+def next_run_after(*, after: datetime, interval_seconds: float | None, cron: str | None) -> datetime:
+    """The first scheduled time strictly after `after`."""
+    if interval_seconds is not None:
+        return after + timedelta(seconds=interval_seconds)
+    if cron is None:
+        raise ValueError("a schedule needs an interval or a cron expression")
+    following: datetime = croniter(cron, after).get_next(datetime)
+    return following
+
+
+def _first_due_after(row: Mapping[str, Any], now: datetime) -> datetime:
+    """Next run time after `now`, skipping the runs missed while nothing was scheduling."""
+    following = next_run_after(after=row["next_run_at"], interval_seconds=row["interval_seconds"], cron=row["cron"])
+    if following > now:
+        return following
+    if row["interval_seconds"] is not None:
+        missed = int((now - row["next_run_at"]).total_seconds() // row["interval_seconds"])
+        return row["next_run_at"] + timedelta(seconds=(missed + 1) * row["interval_seconds"])
+    return next_run_after(after=now, interval_seconds=None, cron=row["cron"])
+
+
+@dataclass(frozen=True)
+class Schedule:
+    name: str
+    type: str
+    payload: Mapping[str, Any]
+    interval_seconds: float | None = None
+    cron: str | None = None
+    tenant: str = "default"
+    priority: int = 0
+    max_attempts: int = 5
+
+
+class Scheduler:
+    """Recurring schedules: each due run becomes one job, keyed 'schedule:<name>:<run time>'."""
+
+    def __init__(self, job_types: JobTypes) -> None:
+        self.job_types = job_types
+
+    def upsert(self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None = None) -> datetime:
+        """Create or replace a schedule; returns its first run time."""
+        if schedule.type not in self.job_types:
+            raise ValueError(f"unknown job type {schedule.type!r}")
+        if (schedule.interval_seconds is None) == (schedule.cron is None):
+            raise ValueError("give exactly one of interval_seconds and cron")
+        if schedule.cron is not None and not croniter.is_valid(schedule.cron):
+            raise ValueError(f"not a valid cron expression: {schedule.cron!r}")
+        start = now or datetime.now(UTC)
+        first = next_run_after(after=start, interval_seconds=schedule.interval_seconds, cron=schedule.cron)
+        conn.execute(jobs.QUERIES["schedule_upsert"], {
+            "name": schedule.name, "type": schedule.type, "payload": Jsonb(json.loads(json.dumps(schedule.payload))),
+            "tenant": schedule.tenant, "priority": schedule.priority, "max_attempts": schedule.max_attempts,
+            "interval_seconds": schedule.interval_seconds, "cron": schedule.cron, "next_run_at": first,
+        })
+        return first
+
+    def run_once(self, conn: psycopg.Connection[Any], *, now: datetime | None = None) -> list[int]:
+        """Enqueue every due run; returns the job ids (existing ones for runs already enqueued)."""
+        clock = now or conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
+        cursor = conn.cursor(row_factory=dict_row)
+        due = cursor.execute(jobs.QUERIES["schedule_due"], {"now": clock}).fetchall()
+        ids: list[int] = []
+        for row in due:
+            run_at: datetime = row["next_run_at"]
+            with conn.transaction():
+                ids.append(jobs.enqueue(conn, jobs.JobSpec(
+                    type=row["type"], payload=row["payload"], tenant=row["tenant"], priority=row["priority"],
+                    max_attempts=row["max_attempts"], run_after=run_at,
+                    unique_key=f"schedule:{row['name']}:{run_at.astimezone(UTC).isoformat()}",
+                ), known_types=self.job_types))
+                conn.execute(jobs.QUERIES["schedule_advance"], {
+                    "name": row["name"], "seen_run_at": run_at, "next_run_at": _first_due_after(row, clock),
+                })
+        return ids
+
+
+class Maintenance:
+    """The passes a worker's maintenance thread runs on each tick."""
+
+    def __init__(self, job_types: JobTypes) -> None:
+        self.reclaimer = Reclaimer(job_types)
+        self.scheduler = Scheduler(job_types)
+
+    def run_once(self, conn: psycopg.Connection[Any], *, now: datetime | None = None) -> None:
+        self.reclaimer.run_once(conn, now=now)
+        self.scheduler.run_once(conn, now=now)

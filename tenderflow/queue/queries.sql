@@ -1,0 +1,275 @@
+-- Named queries of the job queue. Every query that reads the clock takes %(now)s: NULL means the
+-- database clock (production); tests pass a time to move the clock without sleeping.
+
+-- name: job_enqueue
+-- Many jobs in one statement. A unique_key already present is skipped (idempotent enqueue).
+INSERT INTO jobs (type, payload, tenant, priority, max_attempts, run_after, unique_key)
+SELECT t.type, t.payload, t.tenant, t.priority, t.max_attempts,
+       coalesce(t.run_after, %(now)s::timestamptz, now()), t.unique_key
+  FROM unnest(%(types)s::text[], %(payloads)s::jsonb[], %(tenants)s::text[], %(priorities)s::smallint[],
+              %(max_attempts)s::integer[], %(run_afters)s::timestamptz[], %(unique_keys)s::text[])
+       AS t(type, payload, tenant, priority, max_attempts, run_after, unique_key)
+ON CONFLICT (unique_key) DO NOTHING
+RETURNING id, unique_key;
+
+-- name: job_ids_by_unique_key
+SELECT unique_key, id FROM jobs WHERE unique_key = ANY(%(unique_keys)s::text[]);
+
+-- name: job_notify
+SELECT pg_notify(%(channel)s, type) FROM unnest(%(types)s::text[]) AS t(type);
+
+-- name: job_claim_lock
+-- Claims are serialised by this transaction-level lock, so each claim's statement (which runs
+-- after it, on a fresh snapshot) sees every earlier claim: the per-tenant cap is then exact.
+SELECT pg_advisory_xact_lock(%(lock_key)s);
+
+-- name: job_claim
+-- Fill up to %(limit)s free slots of one worker with jobs of %(types)s:
+--   heads      one row per (type, tenant) with queued jobs: a loose index scan, one index descent each
+--   room       how many more jobs each tenant may run under its cap
+--   candidates each head's next jobs in (priority desc, run_after) order, numbered per tenant (turn)
+--   chosen     highest priority first, then round robin across tenants (turn), then oldest
+WITH RECURSIVE heads AS (
+    SELECT t.type,
+           (SELECT j.tenant FROM jobs j
+             WHERE j.state = 'queued' AND j.type = t.type
+             ORDER BY j.tenant LIMIT 1) AS tenant
+      FROM unnest(%(types)s::text[]) AS t(type)
+    UNION ALL
+    SELECT h.type,
+           (SELECT j.tenant FROM jobs j
+             WHERE j.state = 'queued' AND j.type = h.type AND j.tenant > h.tenant
+             ORDER BY j.tenant LIMIT 1)
+      FROM heads h
+     WHERE h.tenant IS NOT NULL
+),
+room AS (
+    SELECT t.tenant,
+           CASE WHEN coalesce(l.max_running, %(default_tenant_cap)s) = 0 THEN %(limit)s
+                ELSE greatest(coalesce(l.max_running, %(default_tenant_cap)s)
+                              - (SELECT count(*) FROM jobs r WHERE r.state = 'running' AND r.tenant = t.tenant),
+                              0)
+           END AS room
+      FROM (SELECT DISTINCT tenant FROM heads WHERE tenant IS NOT NULL) t
+      LEFT JOIN job_tenant_limits l ON l.tenant = t.tenant
+),
+candidates AS (
+    SELECT c.id, c.priority, c.run_after, r.room,
+           row_number() OVER (PARTITION BY c.tenant ORDER BY c.priority DESC, c.run_after, c.id) AS turn
+      FROM heads h
+      JOIN room r ON r.tenant = h.tenant
+     CROSS JOIN LATERAL (
+           SELECT j.id, j.tenant, j.priority, j.run_after
+             FROM jobs j
+            WHERE j.state = 'queued' AND j.type = h.type AND j.tenant = h.tenant
+              AND j.run_after <= coalesce(%(now)s::timestamptz, now())
+            ORDER BY j.priority DESC, j.run_after
+            LIMIT least(r.room, %(limit)s)
+     ) c
+),
+chosen AS MATERIALIZED (
+    SELECT id FROM candidates
+     WHERE turn <= room
+     ORDER BY priority DESC, turn, run_after, id
+     LIMIT %(limit)s
+),
+locked AS MATERIALIZED (
+    SELECT j.id FROM jobs j
+     WHERE j.id = ANY(ARRAY(SELECT id FROM chosen)) AND j.state = 'queued'
+       FOR UPDATE SKIP LOCKED
+)
+UPDATE jobs j
+   SET state = 'running',
+       attempts = j.attempts + 1,
+       worker_id = %(worker_id)s,
+       started_at = coalesce(%(now)s::timestamptz, now()),
+       leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
+  FROM locked
+ WHERE j.id = locked.id
+RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at;
+
+-- name: job_heartbeat
+-- Renew every lease a worker holds in one statement; the ids returned are the ones still owned.
+UPDATE jobs j
+   SET leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.state = 'running'
+RETURNING j.id;
+
+-- name: job_lock_owned
+-- First statement of a completion transaction: lock the jobs this worker still owns. A job
+-- reclaimed (attempts moved on) or cancelled is not returned, and nothing is written for it.
+SELECT j.id FROM jobs j
+  JOIN unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
+    ON j.id = held.id AND j.attempts = held.attempts
+ WHERE j.state = 'running'
+ ORDER BY j.id
+   FOR UPDATE OF j;
+
+-- name: job_complete
+UPDATE jobs j
+   SET state = 'succeeded', leased_until = NULL, last_error = NULL,
+       finished_at = coalesce(%(now)s::timestamptz, now())
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.state = 'running'
+RETURNING j.id;
+
+-- name: job_fail
+-- Retry after backoff while attempts remain and the error is not permanent; else end failed.
+UPDATE jobs j
+   SET state = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN 'failed' ELSE 'queued' END::job_state,
+       run_after = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN j.run_after
+                        ELSE coalesce(%(now)s::timestamptz, now()) + make_interval(secs => f.retry_seconds) END,
+       finished_at = CASE WHEN f.permanent OR j.attempts >= j.max_attempts
+                          THEN coalesce(%(now)s::timestamptz, now()) END,
+       leased_until = NULL,
+       last_error = f.error
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(errors)s::text[], %(permanent)s::boolean[],
+              %(retry_seconds)s::double precision[]) AS f(id, attempts, error, permanent, retry_seconds)
+ WHERE j.id = f.id AND j.attempts = f.attempts AND j.state = 'running'
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state;
+
+-- name: job_release
+-- Give leases back on shutdown: queued again at once. The attempt is not held against the job
+-- (max_attempts moves up with it) but attempts never goes down, so (id, attempts) stays unique.
+UPDATE jobs j
+   SET state = 'queued', leased_until = NULL, max_attempts = j.max_attempts + 1,
+       run_after = coalesce(%(now)s::timestamptz, now()),
+       last_error = 'released by worker ' || j.worker_id || ' at shutdown'
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.state = 'running'
+RETURNING j.id;
+
+-- name: job_reclaim
+-- Expired leases: back to queued while attempts remain, else failed. SKIP LOCKED: a job being
+-- completed right now is locked by its completion and is not reclaimed.
+WITH expired AS MATERIALIZED (
+    SELECT id FROM jobs
+     WHERE state = 'running' AND leased_until < coalesce(%(now)s::timestamptz, now())
+     ORDER BY id
+     LIMIT %(limit)s
+       FOR UPDATE SKIP LOCKED
+)
+UPDATE jobs j
+   SET state = CASE WHEN j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END::job_state,
+       run_after = coalesce(%(now)s::timestamptz, now()),
+       finished_at = CASE WHEN j.attempts >= j.max_attempts THEN coalesce(%(now)s::timestamptz, now()) END,
+       leased_until = NULL,
+       last_error = CASE WHEN j.attempts < j.max_attempts
+                         THEN 'lease expired (worker ' || j.worker_id || ' stopped heartbeating)'
+                         ELSE 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
+                    END
+  FROM expired
+ WHERE j.id = expired.id
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state;
+
+-- name: job_cancel
+-- queued or running -> cancelled. A running job's worker finds out at its next heartbeat.
+UPDATE jobs
+   SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
+       last_error = coalesce(last_error, 'cancelled')
+ WHERE id = %(id)s AND state IN ('queued', 'running')
+RETURNING id, type, tenant, payload, attempts, state;
+
+-- name: job_retry
+-- failed or cancelled -> queued, with `extra_attempts` more attempts than it has used.
+UPDATE jobs
+   SET state = 'queued', finished_at = NULL, run_after = coalesce(%(now)s::timestamptz, now()),
+       max_attempts = attempts + %(extra_attempts)s
+ WHERE id = %(id)s AND state IN ('failed', 'cancelled')
+RETURNING id;
+
+-- name: job_get
+SELECT id, type, payload, tenant, priority, state, attempts, max_attempts, run_after, leased_until,
+       worker_id, unique_key, last_error, created_at, started_at, finished_at
+  FROM jobs WHERE id = %(id)s;
+
+-- name: job_list
+SELECT id, type, tenant, priority, state, attempts, max_attempts, run_after, worker_id, last_error,
+       created_at, finished_at
+  FROM jobs
+ WHERE (%(state)s::job_state IS NULL OR state = %(state)s::job_state)
+   AND (%(type)s::text IS NULL OR type = %(type)s::text)
+   AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s::text)
+ ORDER BY id DESC
+ LIMIT %(limit)s;
+
+-- name: job_prune
+-- Delete finished jobs older than the retention period, one batch per call (oldest first).
+WITH old AS MATERIALIZED (
+    SELECT id FROM jobs
+     WHERE state IN ('succeeded', 'failed', 'cancelled')
+       AND finished_at < coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(retention_seconds)s)
+     ORDER BY finished_at
+     LIMIT %(limit)s
+)
+DELETE FROM jobs j USING old WHERE j.id = old.id;
+
+-- name: job_type_stats
+SELECT type, queued, runnable, running, expired_leases, succeeded_last_hour, failed_last_hour,
+       oldest_queued_seconds, attempts_per_success, duration_p50_seconds, duration_p95_seconds
+  FROM job_type_stats ORDER BY type;
+
+-- name: job_failures_by_hour
+SELECT hour, type, failed FROM job_failures_by_hour ORDER BY hour DESC, type;
+
+-- name: job_state_of_all
+SELECT state::text, count(*) FROM jobs GROUP BY state;
+
+-- name: tenant_limit_set
+INSERT INTO job_tenant_limits (tenant, max_running) VALUES (%(tenant)s, %(max_running)s)
+ON CONFLICT (tenant) DO UPDATE SET max_running = excluded.max_running;
+
+-- name: schedule_upsert
+INSERT INTO job_schedules (name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at)
+VALUES (%(name)s, %(type)s, %(payload)s, %(tenant)s, %(priority)s, %(max_attempts)s, %(interval_seconds)s,
+        %(cron)s, %(next_run_at)s)
+ON CONFLICT (name) DO UPDATE
+   SET type = excluded.type, payload = excluded.payload, tenant = excluded.tenant,
+       priority = excluded.priority, max_attempts = excluded.max_attempts,
+       interval_seconds = excluded.interval_seconds, cron = excluded.cron,
+       next_run_at = excluded.next_run_at, enabled = true;
+
+-- name: schedule_due
+SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at
+  FROM job_schedules
+ WHERE enabled AND next_run_at <= coalesce(%(now)s::timestamptz, now())
+ ORDER BY next_run_at;
+
+-- name: schedule_advance
+-- Optimistic: only the scheduler that saw this next_run_at moves it.
+UPDATE job_schedules SET next_run_at = %(next_run_at)s
+ WHERE name = %(name)s AND next_run_at = %(seen_run_at)s;
+
+-- name: schedule_list
+SELECT name, type, tenant, interval_seconds, cron, next_run_at, enabled FROM job_schedules ORDER BY name;
+
+-- name: schedule_delete
+DELETE FROM job_schedules WHERE name = %(name)s;
+
+-- name: worker_register
+INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at)
+VALUES (%(id)s, %(host)s, %(pid)s, %(pools)s, %(threads)s, %(kind)s,
+        coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()))
+ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at, stopped_at = NULL;
+
+-- name: worker_heartbeat
+UPDATE workers SET last_seen_at = coalesce(%(now)s::timestamptz, now()) WHERE id = %(id)s;
+
+-- name: worker_stop
+UPDATE workers SET stopped_at = coalesce(%(now)s::timestamptz, now()) WHERE id = %(id)s;
+
+-- name: worker_list
+SELECT id, host, pid, pools, threads, kind, started_at, last_seen_at, stopped_at,
+       CASE WHEN stopped_at IS NOT NULL THEN 'stopped'
+            WHEN last_seen_at < coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s)
+            THEN 'dead'
+            ELSE 'live' END AS status,
+       (SELECT count(*) FROM jobs j WHERE j.state = 'running' AND j.worker_id = w.id) AS running_jobs
+  FROM workers w
+ WHERE stopped_at IS NULL OR stopped_at > coalesce(%(now)s::timestamptz, now()) - interval '1 day'
+ ORDER BY started_at DESC;
+
+-- name: worker_prune
+DELETE FROM workers
+ WHERE coalesce(stopped_at, last_seen_at) < coalesce(%(now)s::timestamptz, now()) - interval '7 days';

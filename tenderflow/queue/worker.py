@@ -1,0 +1,370 @@
+"""A worker process's engine: claim jobs into free slots, run them on threads, commit in batches.
+
+Threads of one Worker:
+    claimer      (the caller of `run`) fills free slots with one claim statement, then sleeps
+                 until a NOTIFY, a freed slot, or the polling interval (the backstop) wakes it
+    executors    `threads` of them run handlers' compute step
+    committer    commits finished jobs in batches: one transaction locks the jobs still owned,
+                 runs each handler's commit step in a savepoint, marks them succeeded / failed
+    heartbeat    renews every held lease in one statement and the worker's liveness row; a job
+                 no longer owned (reclaimed, cancelled) is told to stop
+    listener     LISTENs for enqueue notifications on its own connection (a hint only)
+    maintenance  reclaims expired leases and fires recurring schedules (`Maintenance.run_once`)
+
+Shutdown (`request_stop`): stop claiming, let running jobs finish within the grace period, then
+give the remaining leases back so other workers can take them at once.
+"""
+
+from __future__ import annotations
+
+import os
+import queue as stdlib_queue
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+import structlog
+from psycopg import sql
+from psycopg_pool import ConnectionPool
+
+from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
+from tenderflow.migrations import ensure_migrated
+from tenderflow.queue import jobs
+from tenderflow.queue.backoff import Backoff
+from tenderflow.queue.maintenance import Maintenance
+from tenderflow.queue.registry import FunctionHandler, Handler, JobContext, JobTypes
+
+log = structlog.get_logger("tenderflow.worker")
+
+COMMIT_BATCH_MAX = 500
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    types: Sequence[str]
+    threads: int = 4
+    lease_seconds: float = 30.0
+    heartbeat_seconds: float = 10.0
+    poll_seconds: float = 1.0
+    default_tenant_cap: int = 0
+    notify: bool = True
+    shutdown_grace_seconds: float = 30.0
+    maintenance_seconds: float = 5.0
+    run_maintenance: bool = True
+    backoff: Backoff = field(default_factory=Backoff)
+    worker_id: str | None = None
+    kind: str = "local"
+
+
+@dataclass
+class _Slot:
+    job: jobs.ClaimedJob
+    context: JobContext
+    started: float
+
+
+@dataclass
+class _Finished:
+    slot: _Slot
+    result: Any = None
+    failure: jobs.Failure | None = None
+
+
+def _commits(handler: Handler) -> bool:
+    """Whether a handler's commit step writes anything (decides if it needs a savepoint)."""
+    return not (isinstance(handler, FunctionHandler) and handler._commit is None)
+
+
+def new_worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+class Worker:
+    def __init__(self, pool: ConnectionPool, job_types: JobTypes, config: WorkerConfig) -> None:
+        unknown = [name for name in config.types if name not in job_types]
+        if unknown:
+            raise ValueError(f"this worker cannot run unknown job types {unknown}; known: {job_types.names()}")
+        self.pool = pool
+        self.job_types = job_types
+        self.config = config
+        self.id = config.worker_id or new_worker_id()
+        self.maintenance = Maintenance(job_types)
+        self._slots: dict[int, _Slot] = {}
+        self._slots_lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._stopped = threading.Event()
+        self._finished: stdlib_queue.Queue[_Finished | None] = stdlib_queue.Queue()
+        self.claimed_total = 0
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        """Stop claiming; running jobs get the grace period, then their leases are given back."""
+        self._stopping.set()
+        self._wake.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def run(self) -> None:
+        """Run until `request_stop`. Refuses to start while migrations are pending."""
+        with self.pool.connection() as conn:
+            ensure_migrated(conn)
+            conn.execute(jobs.QUERIES["worker_register"], {
+                "id": self.id, "host": socket.gethostname(), "pid": os.getpid(),
+                "pools": list(self.config.types), "threads": self.config.threads,
+                "kind": self.config.kind, "now": None,
+            })
+        log.info("worker.started", worker_id=self.id, types=list(self.config.types), threads=self.config.threads)
+        background = [
+            threading.Thread(target=self._commit_loop, name="committer", daemon=True),
+            threading.Thread(target=self._heartbeat_loop, name="heartbeat", daemon=True),
+        ]
+        if self.config.notify:
+            background.append(threading.Thread(target=self._listen_loop, name="listener", daemon=True))
+        if self.config.run_maintenance:
+            background.append(threading.Thread(target=self._maintenance_loop, name="maintenance", daemon=True))
+        for thread in background:
+            thread.start()
+        executor = ThreadPoolExecutor(max_workers=self.config.threads, thread_name_prefix="job")
+        try:
+            self._claim_loop(executor)
+            self._drain(self.config.shutdown_grace_seconds)
+        finally:
+            self._release_remaining()
+            self._stopped.set()
+            self._finished.put(None)
+            executor.shutdown(wait=False, cancel_futures=True)
+            with self.pool.connection() as conn:
+                conn.execute(jobs.QUERIES["worker_stop"], {"id": self.id, "now": None})
+            log.info("worker.stopped", worker_id=self.id, claimed=self.claimed_total)
+
+    def _claim_loop(self, executor: ThreadPoolExecutor) -> None:
+        while not self._stopping.is_set():
+            with self._slots_lock:
+                free = self.config.threads - len(self._slots)
+            claimed: list[jobs.ClaimedJob] = []
+            if free > 0:
+                try:
+                    with self.pool.connection() as conn:
+                        claimed = jobs.claim(
+                            conn, worker_id=self.id, types=self.config.types, limit=free,
+                            lease_seconds=self.config.lease_seconds,
+                            default_tenant_cap=self.config.default_tenant_cap,
+                        )
+                except psycopg.Error as exc:
+                    log.warning("worker.claim_failed", error=str(exc))
+                    self._stopping.wait(min(self.config.poll_seconds, 1.0))
+                    continue
+                now = time.monotonic()
+                with self._slots_lock:
+                    for job in claimed:
+                        self._slots[job.id] = _Slot(job, JobContext(job), now)
+                for job in claimed:
+                    executor.submit(self._execute, self._slots[job.id])
+                self.claimed_total += len(claimed)
+            if free > 0 and len(claimed) == free:
+                # Every free slot was filled: there is likely more work; come back once a slot frees.
+                self._wake.clear()
+                with self._slots_lock:
+                    full = len(self._slots) >= self.config.threads
+                if full:
+                    self._wake.wait(self.config.poll_seconds)
+                continue
+            # Fewer jobs than slots (or no slot): sleep until a NOTIFY, a freed slot, or the poll.
+            self._wake.wait(self.config.poll_seconds)
+            self._wake.clear()
+
+    def _drain(self, grace_seconds: float) -> None:
+        deadline = time.monotonic() + grace_seconds
+        while time.monotonic() < deadline:
+            with self._slots_lock:
+                if not self._slots:
+                    return
+            time.sleep(0.05)
+
+    def _release_remaining(self) -> None:
+        with self._slots_lock:
+            remaining = list(self._slots.values())
+        if not remaining:
+            return
+        for slot in remaining:
+            slot.context.mark_lost("worker shutting down; lease given back")
+        try:
+            with self.pool.connection() as conn:
+                released = jobs.release(conn, [slot.job for slot in remaining])
+            log.info("worker.released", worker_id=self.id, jobs=sorted(released))
+        except psycopg.Error as exc:
+            log.warning("worker.release_failed", error=str(exc))
+
+    # --- executing ------------------------------------------------------------------------------
+
+    def _execute(self, slot: _Slot) -> None:
+        job = slot.job
+        finished = _Finished(slot)
+        try:
+            handler = self.job_types.handler(job.type)
+            finished.result = handler.run(job, slot.context)
+        except LeaseLostError:
+            pass  # reported below as lost
+        except PermanentError as exc:
+            finished.failure = jobs.Failure(job, f"{exc}", permanent=True, retry_seconds=0.0)
+        except RetryableError as exc:
+            delay = exc.retry_after if exc.retry_after is not None else self.config.backoff.delay(job.attempts)
+            finished.failure = jobs.Failure(job, f"{exc}", permanent=False, retry_seconds=delay)
+        except Exception as exc:  # any handler bug: the job retries, the worker keeps running
+            finished.failure = jobs.Failure(
+                job, f"{type(exc).__name__}: {exc}", permanent=False,
+                retry_seconds=self.config.backoff.delay(job.attempts),
+            )
+        if slot.context.lost:
+            self._log_finished(slot, "lost", slot.context.lost_reason)
+            self._free([slot])
+            return
+        self._finished.put(finished)
+
+    def _free(self, slots: Sequence[_Slot]) -> None:
+        with self._slots_lock:
+            for slot in slots:
+                self._slots.pop(slot.job.id, None)
+        self._wake.set()
+
+    def _log_finished(self, slot: _Slot, outcome: str, error: str | None = None) -> None:
+        log.info(
+            "job.finished", job_id=slot.job.id, type=slot.job.type, attempt=slot.job.attempts,
+            outcome=outcome, duration_ms=round((time.monotonic() - slot.started) * 1000, 1),
+            error=error, worker_id=self.id,
+        )
+
+    # --- committing -----------------------------------------------------------------------------
+
+    def _commit_loop(self) -> None:
+        while True:
+            first = self._finished.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < COMMIT_BATCH_MAX:
+                try:
+                    item = self._finished.get_nowait()
+                except stdlib_queue.Empty:
+                    break
+                if item is None:
+                    self._finished.put(None)
+                    break
+                batch.append(item)
+            self._commit_batch_with_retry(batch)
+
+    def _commit_batch_with_retry(self, batch: list[_Finished]) -> None:
+        delay = 0.1
+        while True:
+            try:
+                outcomes = self._commit_batch(batch)
+                break
+            except psycopg.Error as exc:
+                # The database is unreachable or the transaction broke: nothing was written. Try
+                # again; if our leases expire meanwhile, the ownership check drops those jobs.
+                log.warning("worker.commit_failed", error=str(exc), jobs=len(batch))
+                if self._stopped.is_set():
+                    return
+                time.sleep(delay)
+                delay = min(delay * 2, 5.0)
+        for item, (outcome, error) in zip(batch, outcomes, strict=True):
+            self._log_finished(item.slot, outcome, error)
+        self._free([item.slot for item in batch])
+
+    def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
+        outcomes: list[tuple[str, str | None]] = []
+        successes: list[jobs.ClaimedJob] = []
+        failures: list[jobs.Failure] = []
+        with self.pool.connection() as conn, conn.transaction():
+            owned = jobs.lock_owned(conn, [item.slot.job for item in batch])
+            for item in batch:
+                job = item.slot.job
+                if job.id not in owned:
+                    outcomes.append(("lost", "no longer owned at commit (reclaimed or cancelled)"))
+                    continue
+                if item.failure is not None:
+                    failures.append(item.failure)
+                    outcomes.append(("failed", item.failure.error))
+                    continue
+                handler = self.job_types.handler(job.type)
+                if _commits(handler):
+                    try:
+                        with conn.transaction():  # a savepoint: one job's bad commit spares the rest
+                            handler.commit(conn, job, item.result)
+                    except PermanentError as exc:
+                        failures.append(jobs.Failure(job, str(exc), permanent=True, retry_seconds=0.0))
+                        outcomes.append(("failed", str(exc)))
+                        continue
+                    except Exception as exc:
+                        error = f"commit step: {type(exc).__name__}: {exc}"
+                        failures.append(jobs.Failure(job, error, permanent=False,
+                                                     retry_seconds=self.config.backoff.delay(job.attempts)))
+                        outcomes.append(("failed", error))
+                        continue
+                successes.append(job)
+                outcomes.append(("succeeded", None))
+            jobs.complete(conn, successes)
+            ended = jobs.fail(conn, failures)
+            self.job_types.run_ended_hooks(conn, ended)
+        states = {job.id: job.state for job in ended}
+        return [
+            ("retry" if outcome == "failed" and states.get(item.slot.job.id) == "queued" else outcome, error)
+            for item, (outcome, error) in zip(batch, outcomes, strict=True)
+        ]
+
+    # --- heartbeats, wake-ups, maintenance -------------------------------------------------------
+
+    def heartbeat_once(self) -> None:
+        """Renew all held leases and this worker's liveness; tell lost jobs to stop."""
+        with self._slots_lock:
+            held = list(self._slots.values())
+        with self.pool.connection() as conn:
+            with conn.pipeline():
+                owned = jobs.heartbeat(conn, [slot.job for slot in held], lease_seconds=self.config.lease_seconds)
+                conn.execute(jobs.QUERIES["worker_heartbeat"], {"id": self.id, "now": None})
+        for slot in held:
+            if slot.job.id not in owned and not slot.context.lost:
+                slot.context.mark_lost("lease lost: the job was reclaimed or cancelled")
+
+    def _heartbeat_loop(self) -> None:
+        while not self._stopped.wait(self.config.heartbeat_seconds):
+            try:
+                self.heartbeat_once()
+            except psycopg.Error as exc:
+                log.warning("worker.heartbeat_failed", error=str(exc))
+
+    def _listen_loop(self) -> None:
+        delay = 0.5
+        wanted = set(self.config.types)
+        while not self._stopped.is_set():
+            try:
+                with psycopg.connect(self.pool.conninfo, autocommit=True) as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
+                    self._wake.set()  # notifications may have been missed while disconnected
+                    delay = 0.5
+                    while not self._stopped.is_set():
+                        for notify in conn.notifies(timeout=1.0):
+                            if notify.payload in wanted:
+                                self._wake.set()
+            except psycopg.Error as exc:
+                log.warning("worker.listen_failed", error=str(exc))
+                self._stopped.wait(delay)
+                delay = min(delay * 2, 30.0)
+
+    def _maintenance_loop(self) -> None:
+        while not self._stopped.wait(self.config.maintenance_seconds):
+            try:
+                with self.pool.connection() as conn:
+                    self.maintenance.run_once(conn)
+            except psycopg.Error as exc:
+                log.warning("worker.maintenance_failed", error=str(exc))
