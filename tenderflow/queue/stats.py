@@ -1,0 +1,52 @@
+"""Monitoring reads over the queue's SQL views: one `QueueStats` snapshot for CLI, /metrics, dashboard."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from tenderflow.queue.jobs import QUERIES
+
+
+@dataclass(frozen=True)
+class QueueStats:
+    by_type: list[dict[str, Any]]
+    failures_by_hour: list[dict[str, Any]]
+    workers: list[dict[str, Any]]
+    oldest_queued_seconds: float | None
+    expired_leases: int
+    live_workers: int
+    dead_workers: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def list_workers(
+    conn: psycopg.Connection[Any], *, dead_after_seconds: float, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    cursor = conn.cursor(row_factory=dict_row)
+    return cursor.execute(
+        QUERIES["worker_list"], {"dead_after_seconds": dead_after_seconds, "now": now}
+    ).fetchall()
+
+
+def queue_stats(conn: psycopg.Connection[Any], *, dead_after_seconds: float = 60.0) -> QueueStats:
+    cursor = conn.cursor(row_factory=dict_row)
+    by_type = cursor.execute(QUERIES["job_type_stats"]).fetchall()
+    failures = cursor.execute(QUERIES["job_failures_by_hour"]).fetchall()
+    workers = list_workers(conn, dead_after_seconds=dead_after_seconds)
+    ages = [row["oldest_queued_seconds"] for row in by_type if row["oldest_queued_seconds"] is not None]
+    return QueueStats(
+        by_type=by_type,
+        failures_by_hour=failures,
+        workers=workers,
+        oldest_queued_seconds=max(ages) if ages else None,
+        expired_leases=sum(row["expired_leases"] for row in by_type),
+        live_workers=sum(1 for w in workers if w["status"] == "live"),
+        dead_workers=sum(1 for w in workers if w["status"] == "dead"),
+    )

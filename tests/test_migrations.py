@@ -1,0 +1,71 @@
+"""The migration runner: applies once, records checksums, refuses edits and unknown versions."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+
+from tenderflow import migrations
+from tenderflow.errors import MigrationError
+from tenderflow.queue import JobState
+
+
+def test_migrate_applies_every_file_once(empty_database_url: str) -> None:
+    with psycopg.connect(empty_database_url, autocommit=True) as conn:
+        first = migrations.migrate(conn)
+        second = migrations.migrate(conn)
+        recorded = conn.execute("SELECT version, checksum FROM schema_migrations ORDER BY version").fetchall()
+    assert [m.version for m in first] == [m.version for m in migrations.available_migrations()]
+    assert second == []
+    assert recorded == [(m.version, m.checksum) for m in migrations.available_migrations()]
+
+
+def test_concurrent_migrate_applies_each_file_once(empty_database_url: str) -> None:
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with psycopg.connect(empty_database_url, autocommit=True) as conn:
+                results.append(len(migrations.migrate(conn)))
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(results) == [0, 0, 0, len(migrations.available_migrations())]
+
+
+def test_edited_applied_migration_is_refused(empty_database_url: str) -> None:
+    with psycopg.connect(empty_database_url, autocommit=True) as conn:
+        migrations.migrate(conn)
+        conn.execute("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1")
+        with pytest.raises(MigrationError, match="edited after it was applied"):
+            migrations.migrate(conn)
+
+
+def test_unknown_applied_version_is_refused(empty_database_url: str) -> None:
+    with psycopg.connect(empty_database_url, autocommit=True) as conn:
+        migrations.migrate(conn)
+        conn.execute("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
+        with pytest.raises(MigrationError, match="does not know"):
+            migrations.ensure_migrated(conn)
+
+
+def test_pending_migrations_say_what_to_run(empty_database_url: str) -> None:
+    with psycopg.connect(empty_database_url, autocommit=True) as conn:
+        with pytest.raises(MigrationError, match="tenderflow db migrate"):
+            migrations.ensure_migrated(conn)
+
+
+def test_job_state_enum_matches_database(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    labels = conn.execute(
+        "SELECT enumlabel FROM pg_enum WHERE enumtypid = 'job_state'::regtype ORDER BY enumsortorder"
+    ).fetchall()
+    assert [label for (label,) in labels] == [state.value for state in JobState]
