@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any
 
 import psycopg
@@ -288,3 +289,222 @@ def workers(ctx: typer.Context, as_json: JsonOption = False) -> None:
         return
     print_table("workers", rows, ["id", "kind", "status", "pools", "threads", "running_jobs", "started_at",
                                   "last_seen_at"])
+
+
+# --- the pipeline -----------------------------------------------------------------------------
+
+
+def _storage(rt: Runtime) -> Any:
+    from tenderflow.pipeline.storage import open_storage
+
+    return open_storage(rt.settings.resolved_storage_url, endpoint_url=rt.settings.s3_endpoint_url,
+                        region=rt.settings.s3_region)
+
+
+@app.command("upload")
+def upload(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(help="PDF files and folders (walked for *.pdf).")],
+    tenant: Annotated[str, typer.Option(help="Tenant the documents belong to.")] = "default",
+    priority: Annotated[int, typer.Option(help="Higher runs first.")] = 0,
+    reprocess_existing: Annotated[bool, typer.Option("--reprocess", help="Reprocess files already uploaded.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction."""
+    from rich.progress import Progress
+
+    from tenderflow.pipeline.uploads import find_pdfs, upload_paths
+
+    rt = runtime(ctx)
+    storage = _storage(rt)
+    files = list(find_pdfs(paths))
+    outcomes = []
+    with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
+        task = progress.add_task("uploading", total=len(files))
+        for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
+                                    max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing):
+            outcomes.append(outcome)
+            progress.advance(task)
+    rows = [vars(o) for o in outcomes]
+    if as_json:
+        print_json(rows)
+    else:
+        print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
+    if not outcomes:
+        raise fail("no PDF found in the given paths")
+    if any(o.status == "rejected" for o in outcomes):
+        raise typer.Exit(2)
+
+
+@app.command("worker")
+def worker(
+    ctx: typer.Context,
+    pool: Annotated[str, typer.Option(help="ocr, extract or all.")] = "all",
+    processes: Annotated[int, typer.Option(min=1, help="Worker processes (one per core for OCR).")] = 1,
+    threads: Annotated[int, typer.Option(min=1, help="Jobs run at once by each process.")] = 1,
+) -> None:
+    """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate)."""
+    from tenderflow.handlers import build_job_types
+    from tenderflow.pipeline.documents import POOLS
+    from tenderflow.queue.backoff import Backoff
+    from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
+
+    if pool not in POOLS:
+        raise fail(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
+    rt = runtime(ctx)
+    if processes > 1:
+        # Make the children use the same database (the embedded server is started once, here).
+        import os
+
+        os.environ.setdefault("TENDERFLOW_DATABASE_URL", rt.database_url)
+        argv = [*self_command(), "worker", "--pool", pool, "--processes", "1", "--threads", str(threads)]
+        raise typer.Exit(supervise(argv, processes))
+    settings = rt.settings
+    db_pool = rt.pool(max_size=threads + 6)
+    try:
+        with db_pool.connection() as conn:
+            migrations.ensure_migrated(conn)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
+    job_types = build_job_types(settings, pool=db_pool, storage=_storage(rt))
+    config = job_queue.WorkerConfig(
+        types=POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
+        heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
+        default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
+        shutdown_grace_seconds=settings.shutdown_grace_seconds,
+        backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
+    )
+    raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
+
+
+@app.command("status")
+def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Documents by state and the queue's health."""
+    from tenderflow.pipeline.documents import document_counts
+
+    rt = runtime(ctx)
+    with rt.connection() as conn:
+        counts = document_counts(conn)
+        stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+    if as_json:
+        print_json({"documents": counts, "queue": stats.as_dict()})
+        return
+    print_table("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"])
+    print_table("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"])
+    console.print(f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
+
+
+documents_app = typer.Typer(help="Uploaded documents.", no_args_is_help=True)
+app.add_typer(documents_app, name="documents")
+
+
+@documents_app.command("list")
+def documents_list(
+    ctx: typer.Context,
+    state: Annotated[str | None, typer.Option(help="queued, ocr, extracting, done, failed")] = None,
+    tenant: Annotated[str | None, typer.Option()] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """The newest documents with the state of their latest version."""
+    from tenderflow.pipeline.documents import list_documents
+
+    if state is not None and state not in ("queued", "ocr", "extracting", "done", "failed"):
+        raise fail(f"unknown state {state!r}")
+    with runtime(ctx).connection() as conn:
+        rows = list_documents(conn, tenant=tenant, state=state, limit=limit)
+    if as_json:
+        print_json(rows)
+        return
+    print_table("documents", rows, ["id", "tenant", "filename", "state", "page_count", "latest_version",
+                                    "current_version", "error"])
+
+
+def document_report(conn: psycopg.Connection[Any], document_id: int) -> dict[str, Any]:
+    """A document with the pages and fields of its readable version."""
+    from tenderflow.pipeline.documents import document_fields, document_pages, get_document, readable_version
+
+    document = get_document(conn, document_id)
+    version = readable_version(document)
+    report: dict[str, Any] = {"document": document, "readable_version": version, "fields": None, "pages": []}
+    if version is not None:
+        report["fields"] = document_fields(conn, document_id, version)
+        report["pages"] = document_pages(conn, document_id, version)
+    return report
+
+
+def flatten_fields(fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows (field, value, page, quote) for every sourced value in the extracted fields."""
+    rows: list[dict[str, Any]] = []
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict) and "value" in value and "page" in value:
+            if value["value"] not in (None, "", []):
+                rows.append({"field": prefix, "value": value["value"], "page": value.get("page"),
+                             "quote": value.get("quote")})
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else key, inner)
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                walk(f"{prefix}[{index}]", inner)
+
+    walk("", fields)
+    return rows
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    document_id: int,
+    text: Annotated[bool, typer.Option("--text", help="Print every page's text.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """One document: state, extracted fields with their page and quote, and optionally its text."""
+    with runtime(ctx).connection() as conn:
+        try:
+            report = document_report(conn, document_id)
+        except TenderflowError as exc:
+            raise fail(str(exc)) from exc
+    if as_json:
+        print_json(report)
+        return
+    doc = report["document"]
+    console.print(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
+                  f"pages={doc['page_count'] or '?'}  version {doc['latest_version']} "
+                  f"(readable: {report['readable_version'] or 'none yet'})", highlight=False)
+    if doc["error"]:
+        console.print(f"[red]error:[/red] {doc['error']}", highlight=False)
+    if report["fields"]:
+        print_table("fields", flatten_fields(report["fields"]["fields"]), ["field", "value", "page", "quote"])
+        for flag in report["fields"]["flags"]:
+            console.print(f"[yellow]flag:[/yellow] {flag}", highlight=False)
+    if text:
+        for page in report["pages"]:
+            console.rule(f"page {page['page_number']} ({page['source']}"
+                         + (f", confidence {page['confidence']:.0f}" if page["confidence"] is not None else "")
+                         + ")")
+            console.print(page["text"], highlight=False, markup=False)
+
+
+@app.command("reprocess")
+def reprocess_command(
+    ctx: typer.Context,
+    document_id: int,
+    start_from: Annotated[str, typer.Option("--from", help="ocr or extract.")] = "ocr",
+    priority: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Process a document again as a new version; the old results stay readable until it lands."""
+    from tenderflow.pipeline.reprocess import START_POINTS, reprocess
+
+    if start_from not in START_POINTS:
+        raise fail(f"--from must be one of {', '.join(START_POINTS)}")
+    with runtime(ctx).connection() as conn:
+        try:
+            outcome = reprocess(conn, document_id, start_from=start_from, priority=priority)
+        except TenderflowError as exc:
+            raise fail(str(exc)) from exc
+    if outcome.created:
+        console.print(f"document {document_id}: version {outcome.version} queued (from {start_from})")
+    else:
+        console.print(f"document {document_id}: version {outcome.version} is already in flight; not starting another")

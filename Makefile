@@ -1,0 +1,53 @@
+# tenderflow's two commands: `make demo` (the whole pipeline end to end on the embedded defaults)
+# and `make test` (the whole suite). Both install whatever is missing first.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-osd poppler-utils
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test lint typecheck unit system-deps install bench clean
+
+demo: system-deps install
+	$(BIN)/tenderflow demo
+
+test: system-deps install lint typecheck unit
+
+unit: system-deps install
+	$(BIN)/pytest -q -p no:cacheprovider
+
+lint: install
+	$(BIN)/ruff check tenderflow tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+# System packages: tesseract (with English, German, French and orientation data) and poppler.
+system-deps:
+	@need=""; \
+	for tool in tesseract pdftoppm pdftotext pdfinfo; do command -v $$tool >/dev/null 2>&1 || need=1; done; \
+	if [ -z "$$need" ]; then \
+	  for lang in eng deu fra osd; do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
+	fi; \
+	if [ -n "$$need" ]; then \
+	  echo "installing $(APT_PACKAGES)"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(APT_PACKAGES); \
+	fi
+
+# The package and its dev tools in a virtualenv; redone when pyproject.toml changes.
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $@
+
+bench: system-deps install
+	$(BIN)/python bench/queue_drain.py
+	$(BIN)/python bench/queue_latency.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,238 @@
+"""Documents and their processing versions: every write the pipeline makes, and the reads.
+
+Job types of the pipeline and what their commit steps do here:
+
+    ocr.plan   version queued -> ocr          page count known; one ocr.pages job per batch enqueued
+    ocr.pages  pages upserted; batch recorded; the batch that completes the set moves the version
+               ocr -> extracting and enqueues the extract job (decided under the version's row lock)
+    extract    extraction upserted; version extracting -> done; the document's current version moves up
+
+Every follow-up enqueue carries a unique key naming (document, version, part), so a job rerun by
+hand, or a stale duplicate, never creates a second job. A job that fails for good moves its version
+to failed with the job's error (see `fail_versions_of_ended_jobs`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from tenderflow.errors import DocumentNotFoundError
+from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_many
+from tenderflow.sqlfiles import NamedQueries
+
+QUERIES = NamedQueries("tenderflow.pipeline", "queries.sql")
+
+JOB_OCR_PLAN = "ocr.plan"
+JOB_OCR_PAGES = "ocr.pages"
+JOB_EXTRACT = "extract"
+PIPELINE_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES, JOB_EXTRACT)
+POOLS: dict[str, tuple[str, ...]] = {
+    "ocr": (JOB_OCR_PLAN, JOB_OCR_PAGES),
+    "extract": (JOB_EXTRACT,),
+    "all": PIPELINE_JOB_TYPES,
+}
+
+
+class PageResult(Protocol):
+    """What OCR produces per page (tenderflow.pdf.ocr.PageText fits)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def confidence(self) -> float | None: ...
+    @property
+    def rotation(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class VersionRef:
+    """One processing run of one document, as job payloads carry it."""
+
+    document_id: int
+    version: int
+
+    @classmethod
+    def of(cls, job: ClaimedJob | EndedJob) -> VersionRef:
+        return cls(int(job.payload["document_id"]), int(job.payload["version"]))
+
+    def params(self) -> dict[str, int]:
+        return {"document_id": self.document_id, "version": self.version}
+
+
+def ocr_plan_spec(ref: VersionRef, *, tenant: str, priority: int, object_key: str) -> JobSpec:
+    return JobSpec(
+        type=JOB_OCR_PLAN, tenant=tenant, priority=priority,
+        payload={**ref.params(), "object_key": object_key},
+        unique_key=f"{JOB_OCR_PLAN}:{ref.document_id}:{ref.version}",
+    )
+
+
+def extract_spec(ref: VersionRef, *, tenant: str, priority: int) -> JobSpec:
+    return JobSpec(
+        type=JOB_EXTRACT, tenant=tenant, priority=priority, payload=ref.params(),
+        unique_key=f"{JOB_EXTRACT}:{ref.document_id}:{ref.version}",
+    )
+
+
+def page_batches(page_count: int, batch_pages: int) -> list[tuple[int, int]]:
+    """[(first, last)] page ranges, 1-based and inclusive, of at most batch_pages each."""
+    return [(first, min(first + batch_pages - 1, page_count)) for first in range(1, page_count + 1, batch_pages)]
+
+
+def insert_version(
+    conn: psycopg.Connection[Any], ref: VersionRef, *, start_from: str = "ocr", pages_version: int | None = None,
+    page_count: int | None = None, batch_count: int | None = None,
+) -> None:
+    """A new version row: queued (from OCR) or extracting (from existing pages)."""
+    conn.execute(QUERIES["version_insert"], {
+        **ref.params(), "start_from": start_from, "pages_version": pages_version or ref.version,
+        "state": "queued" if start_from == "ocr" else "extracting",
+        "page_count": page_count, "batch_count": batch_count,
+    })
+
+
+def record_plan(
+    conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, batch_pages: int
+) -> list[int]:
+    """ocr.plan commit: version queued -> ocr; enqueue one ocr.pages job per batch (idempotent)."""
+    ref = VersionRef.of(job)
+    batches = page_batches(page_count, batch_pages)
+    updated = conn.execute(QUERIES["version_plan"], {
+        **ref.params(), "page_count": page_count, "batch_count": len(batches),
+    }).rowcount
+    if updated == 0:
+        return []  # the version already moved on (failed, or a rerun after extraction): nothing to do
+    return enqueue_many(conn, [
+        JobSpec(
+            type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority,
+            payload={**ref.params(), "object_key": job.payload["object_key"], "first_page": first,
+                     "last_page": last},
+            unique_key=f"{JOB_OCR_PAGES}:{ref.document_id}:{ref.version}:{first}",
+        )
+        for first, last in batches
+    ])
+
+
+def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence[PageResult]) -> bool:
+    """ocr.pages commit: upsert the batch's pages and record the batch; the batch that completes
+    the set moves the version to extracting and enqueues extraction. Returns whether it did."""
+    ref = VersionRef.of(job)
+    conn.execute(QUERIES["page_upsert"], {
+        **ref.params(),
+        "page_numbers": [p.number for p in pages], "texts": [p.text.replace("\x00", "") for p in pages],
+        "sources": [p.source for p in pages], "confidences": [p.confidence for p in pages],
+        "rotations": [p.rotation for p in pages], "seconds": [p.seconds for p in pages],
+    })
+    conn.execute(QUERIES["batch_record"], {
+        **ref.params(), "first_page": job.payload["first_page"], "last_page": job.payload["last_page"],
+    })
+    # The row lock orders concurrent batch commits of this version: the last one sees every batch.
+    version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
+    if version is None or version[0] != "ocr":
+        return False
+    committed = conn.execute(QUERIES["batch_count_committed"], ref.params()).fetchone()
+    if committed is None or committed[0] < version[2]:
+        return False
+    conn.execute(QUERIES["version_set_extracting"], ref.params())
+    enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority))
+    return True
+
+
+def pages_for_extraction(conn: psycopg.Connection[Any], ref: VersionRef) -> list[tuple[int, str]]:
+    """(page number, text) of the pages this version's extraction reads."""
+    version = conn.execute(QUERIES["version_get"], ref.params()).fetchone()
+    if version is None:
+        raise DocumentNotFoundError(f"document {ref.document_id} has no version {ref.version}")
+    pages_version = version[4]
+    rows = conn.execute(QUERIES["pages_text"], {"document_id": ref.document_id, "version": pages_version})
+    return [(int(number), str(text)) for number, text in rows.fetchall()]
+
+
+def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction: dict[str, Any]) -> None:
+    """extract commit: upsert the fields; version extracting -> done; promote it for readers."""
+    ref = VersionRef.of(job)
+    conn.execute(QUERIES["extraction_upsert"], {
+        **ref.params(), "fields": Jsonb(extraction["fields"]), "flags": Jsonb(extraction.get("flags", [])),
+        "backend": extraction["backend"], "model": extraction.get("model"),
+        "prompt_tokens": extraction.get("prompt_tokens", 0),
+        "completion_tokens": extraction.get("completion_tokens", 0),
+    })
+    if conn.execute(QUERIES["version_done"], ref.params()).rowcount:
+        conn.execute(QUERIES["document_promote"], ref.params())
+
+
+def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[EndedJob]) -> None:
+    """Queue hook: a pipeline job that failed or was cancelled fails its version, with the reason."""
+    for job in ended:
+        if job.type not in PIPELINE_JOB_TYPES:
+            continue
+        reason = job.error or job.state.value
+        if job.state.value == "cancelled":
+            reason = f"cancelled ({job.type} job {job.id})"
+        elif job.type == JOB_OCR_PAGES:
+            reason = f"pages {job.payload.get('first_page')}-{job.payload.get('last_page')}: {reason}"
+        conn.execute(QUERIES["version_fail"], {**VersionRef.of(job).params(), "error": reason})
+
+
+# --- reads ------------------------------------------------------------------------------------
+
+
+def get_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> dict[str, Any]:
+    """The document with its latest version's state. A tenant sees only its own (else not found)."""
+    row = conn.cursor(row_factory=dict_row).execute(
+        QUERIES["document_get"], {"id": document_id, "tenant": tenant}
+    ).fetchone()
+    if row is None:
+        raise DocumentNotFoundError(f"no document with id {document_id}")
+    return row
+
+
+def list_documents(
+    conn: psycopg.Connection[Any], *, tenant: str | None = None, state: str | None = None,
+    limit: int = 50, before_id: int | None = None,
+) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(QUERIES["document_list"], {
+        "tenant": tenant, "state": state, "limit": limit, "before_id": before_id,
+    }).fetchall()
+
+
+def document_counts(conn: psycopg.Connection[Any], *, tenant: str | None = None) -> dict[str, int]:
+    rows = conn.execute(QUERIES["document_counts_by_state"], {"tenant": tenant}).fetchall()
+    return {str(state): int(count) for state, count in rows}
+
+
+def readable_version(document: dict[str, Any]) -> int | None:
+    """The version readers see: the newest done one (old results stay until new ones land)."""
+    current = document["current_version"]
+    return None if current is None else int(current)
+
+
+def document_pages(conn: psycopg.Connection[Any], document_id: int, version: int) -> list[dict[str, Any]]:
+    version_row = conn.execute(QUERIES["version_get"], {"document_id": document_id, "version": version}).fetchone()
+    pages_version = version_row[4] if version_row else version
+    return conn.cursor(row_factory=dict_row).execute(
+        QUERIES["pages_of_version"], {"document_id": document_id, "version": pages_version}
+    ).fetchall()
+
+
+def document_fields(conn: psycopg.Connection[Any], document_id: int, version: int) -> dict[str, Any] | None:
+    return conn.cursor(row_factory=dict_row).execute(
+        QUERIES["extraction_get"], {"document_id": document_id, "version": version}
+    ).fetchone()
+
+
+def batch_count_for(page_count: int, batch_pages: int) -> int:
+    return math.ceil(page_count / batch_pages)

@@ -1,0 +1,129 @@
+-- Named queries of the document pipeline.
+
+-- name: document_insert
+INSERT INTO documents (tenant, sha256, filename, size_bytes, storage_url)
+VALUES (%(tenant)s, %(sha256)s, %(filename)s, %(size_bytes)s, %(storage_url)s)
+ON CONFLICT (tenant, sha256) DO NOTHING
+RETURNING id;
+
+-- name: document_id_by_hash
+SELECT id FROM documents WHERE tenant = %(tenant)s AND sha256 = %(sha256)s;
+
+-- name: document_lock
+SELECT id, tenant, sha256, storage_url, latest_version, current_version
+  FROM documents
+ WHERE id = %(id)s AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s::text)
+   FOR UPDATE;
+
+-- name: document_set_latest
+UPDATE documents SET latest_version = %(version)s WHERE id = %(id)s;
+
+-- name: version_insert
+INSERT INTO document_versions (document_id, version, start_from, pages_version, state, page_count, batch_count)
+VALUES (%(document_id)s, %(version)s, %(start_from)s, %(pages_version)s, %(state)s, %(page_count)s,
+        %(batch_count)s);
+
+-- name: version_get
+SELECT document_id, version, state::text AS state, start_from, pages_version, page_count, batch_count, error,
+       created_at, finished_at
+  FROM document_versions
+ WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: version_lock
+SELECT state::text AS state, page_count, batch_count, pages_version
+  FROM document_versions
+ WHERE document_id = %(document_id)s AND version = %(version)s
+   FOR UPDATE;
+
+-- name: version_plan
+-- ocr.plan's commit: the page count is known; batches are about to be enqueued.
+UPDATE document_versions SET state = 'ocr', page_count = %(page_count)s, batch_count = %(batch_count)s
+ WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('queued', 'ocr');
+
+-- name: batch_record
+INSERT INTO ocr_batches (document_id, version, first_page, last_page)
+VALUES (%(document_id)s, %(version)s, %(first_page)s, %(last_page)s)
+ON CONFLICT DO NOTHING;
+
+-- name: batch_count_committed
+SELECT count(*) FROM ocr_batches WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: page_upsert
+INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds)
+SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds
+  FROM unnest(%(page_numbers)s::integer[], %(texts)s::text[], %(sources)s::text[],
+              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[])
+       AS p(page_number, text, source, confidence, rotation, seconds)
+ON CONFLICT (document_id, version, page_number) DO UPDATE
+   SET text = excluded.text, source = excluded.source, confidence = excluded.confidence,
+       rotation = excluded.rotation, seconds = excluded.seconds;
+
+-- name: version_set_extracting
+UPDATE document_versions SET state = 'extracting'
+ WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('queued', 'ocr', 'extracting');
+
+-- name: extraction_upsert
+INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens)
+VALUES (%(document_id)s, %(version)s, %(fields)s, %(flags)s, %(backend)s, %(model)s, %(prompt_tokens)s,
+        %(completion_tokens)s)
+ON CONFLICT (document_id, version) DO UPDATE
+   SET fields = excluded.fields, flags = excluded.flags, backend = excluded.backend, model = excluded.model,
+       prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+       created_at = now();
+
+-- name: version_done
+UPDATE document_versions SET state = 'done', error = NULL, finished_at = coalesce(finished_at, now())
+ WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('extracting', 'done');
+
+-- name: document_promote
+-- A version that is done becomes what readers see, unless a newer one already landed.
+UPDATE documents SET current_version = greatest(coalesce(current_version, 0), %(version)s)
+ WHERE id = %(document_id)s;
+
+-- name: version_fail
+UPDATE document_versions SET state = 'failed', error = %(error)s, finished_at = now()
+ WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed');
+
+-- name: pages_text
+SELECT page_number, text FROM pages
+ WHERE document_id = %(document_id)s AND version = %(version)s
+ ORDER BY page_number;
+
+-- name: pages_of_version
+SELECT page_number, text, source, confidence, rotation, seconds FROM pages
+ WHERE document_id = %(document_id)s AND version = %(version)s
+ ORDER BY page_number;
+
+-- name: document_get
+SELECT d.id, d.tenant, d.sha256, d.filename, d.size_bytes, d.storage_url, d.latest_version, d.current_version,
+       d.created_at, v.state::text AS state, v.page_count, v.error, v.start_from, v.finished_at,
+       (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done
+  FROM documents d
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+ WHERE d.id = %(id)s AND (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text);
+
+-- name: document_list
+SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,
+       v.error, d.created_at
+  FROM documents d
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+ WHERE (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text)
+   AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
+   AND (%(before_id)s::bigint IS NULL OR d.id < %(before_id)s::bigint)
+ ORDER BY d.id DESC
+ LIMIT %(limit)s;
+
+-- name: document_counts_by_state
+SELECT v.state::text AS state, count(*) AS documents
+  FROM documents d
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+ WHERE (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text)
+ GROUP BY v.state ORDER BY v.state;
+
+-- name: extraction_get
+SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at
+  FROM extractions
+ WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: documents_unfinished
+SELECT count(*) FROM document_versions WHERE state NOT IN ('done', 'failed');

@@ -1,0 +1,73 @@
+"""Reprocessing: a new processing version of a document, from OCR or from extraction.
+
+The previous version's pages and fields stay readable until the new version is done (readers use
+`documents.current_version`, which only moves up when a version finishes). Asking again while a
+version is in flight returns that version instead of starting a second one; the document row lock
+makes this hold under concurrent requests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from tenderflow.errors import DocumentNotFoundError, JobStateError
+from tenderflow.pipeline import documents
+from tenderflow.pipeline.storage import object_key
+from tenderflow.queue import enqueue
+
+START_POINTS = ("ocr", "extract")
+
+
+@dataclass(frozen=True)
+class ReprocessOutcome:
+    document_id: int
+    version: int
+    created: bool  # False: a version was already in flight and is returned instead
+
+
+def reprocess(
+    conn: psycopg.Connection[Any],
+    document_id: int,
+    *,
+    start_from: str = "ocr",
+    tenant: str | None = None,
+    priority: int = 0,
+) -> ReprocessOutcome:
+    """Start version N+1 of the document (or return the one in flight).
+
+    Raises DocumentNotFoundError (also for another tenant's document) and JobStateError when
+    extraction is asked for but no version has pages yet.
+    """
+    if start_from not in START_POINTS:
+        raise ValueError(f"start_from must be one of {START_POINTS}, not {start_from!r}")
+    with conn.transaction():
+        row = conn.execute(documents.QUERIES["document_lock"], {"id": document_id, "tenant": tenant}).fetchone()
+        if row is None:
+            raise DocumentNotFoundError(f"no document with id {document_id}")
+        _, doc_tenant, sha256, _, latest_version, current_version = row
+        latest = conn.execute(documents.QUERIES["version_get"],
+                              {"document_id": document_id, "version": latest_version}).fetchone()
+        assert latest is not None  # a document always has its latest version row
+        if latest[2] not in ("done", "failed"):
+            return ReprocessOutcome(document_id, latest_version, created=False)
+        ref = documents.VersionRef(document_id, latest_version + 1)
+        if start_from == "extract":
+            if current_version is None:
+                raise JobStateError(
+                    f"document {document_id} has no finished OCR to extract from; reprocess from ocr"
+                )
+            source = conn.execute(documents.QUERIES["version_get"],
+                                  {"document_id": document_id, "version": current_version}).fetchone()
+            assert source is not None
+            documents.insert_version(conn, ref, start_from="extract", pages_version=source[4],
+                                     page_count=source[5], batch_count=source[6])
+            enqueue(conn, documents.extract_spec(ref, tenant=doc_tenant, priority=priority))
+        else:
+            documents.insert_version(conn, ref)
+            enqueue(conn, documents.ocr_plan_spec(ref, tenant=doc_tenant, priority=priority,
+                                                  object_key=object_key(doc_tenant, sha256)))
+        conn.execute(documents.QUERIES["document_set_latest"], {"id": document_id, "version": ref.version})
+    return ReprocessOutcome(document_id, ref.version, created=True)

@@ -1,0 +1,140 @@
+"""Uploads: a PDF on disk becomes a stored object, a document row and its first OCR job.
+
+For each file: sniff `%PDF-`, check the size cap, hash it, put the object (keyed by tenant and
+content hash), then ONE transaction inserts the document, its version 1 and the ocr.plan job. The
+same bytes uploaded again by the same tenant give back the existing document, unless a reprocess is
+asked for. The object is stored before the transaction: if the transaction fails, the object stays
+behind, unreferenced but harmless, and the next upload of the same bytes reuses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from tenderflow.errors import TenderflowError, UploadRejectedError
+from tenderflow.pipeline import documents
+from tenderflow.pipeline.reprocess import reprocess
+from tenderflow.pipeline.storage import ObjectStorage, object_key
+from tenderflow.queue import enqueue
+
+# Readers accept the header anywhere in the first KiB (some producers prepend junk); so do we.
+PDF_MAGIC = b"%PDF-"
+SNIFF_BYTES = 1024
+_HASH_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    """What happened to one file: created, existing (same bytes already there), reprocessing, rejected."""
+
+    source: str
+    status: str
+    document_id: int | None = None
+    version: int | None = None
+    size_bytes: int = 0
+    error: str | None = None
+
+
+def check_pdf_file(path: Path, *, max_bytes: int) -> int:
+    """Raise UploadRejectedError unless `path` is a non-empty PDF within the cap; return its size."""
+    if not path.is_file():
+        raise UploadRejectedError(f"{path}: not a file")
+    size = path.stat().st_size
+    if size == 0:
+        raise UploadRejectedError(f"{path.name}: the file is empty")
+    if size > max_bytes:
+        raise UploadRejectedError(
+            f"{path.name}: {size:,} bytes is over the upload limit of {max_bytes:,} bytes "
+            "(TENDERFLOW_MAX_UPLOAD_BYTES)"
+        )
+    with path.open("rb") as handle:
+        head = handle.read(SNIFF_BYTES)
+    if PDF_MAGIC not in head:
+        raise UploadRejectedError(f"{path.name}: not a PDF (no %PDF- header); only PDF files can be uploaded")
+    return size
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def upload_file(
+    conn: psycopg.Connection[Any],
+    storage: ObjectStorage,
+    path: Path,
+    *,
+    tenant: str = "default",
+    priority: int = 0,
+    max_bytes: int,
+    reprocess_existing: bool = False,
+    filename: str | None = None,
+) -> UploadOutcome:
+    """Upload one PDF. Raises UploadRejectedError (nothing written) for a file that is refused."""
+    display_name = filename or path.name
+    size = check_pdf_file(path, max_bytes=max_bytes)
+    sha256 = sha256_of(path)
+    try:
+        key = object_key(tenant, sha256)
+    except ValueError as exc:
+        raise UploadRejectedError(str(exc)) from exc
+    if not storage.exists(key):
+        storage.put_file(key, path)
+    with conn.transaction():
+        inserted = conn.execute(documents.QUERIES["document_insert"], {
+            "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
+            "storage_url": storage.url_for(key),
+        }).fetchone()
+        if inserted is None:
+            existing = conn.execute(documents.QUERIES["document_id_by_hash"],
+                                    {"tenant": tenant, "sha256": sha256}).fetchone()
+            assert existing is not None  # the conflict that skipped the insert is this row
+            document_id = int(existing[0])
+        else:
+            document_id = int(inserted[0])
+            ref = documents.VersionRef(document_id, 1)
+            documents.insert_version(conn, ref)
+            enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key))
+            return UploadOutcome(str(path), "created", document_id, 1, size)
+    if reprocess_existing:
+        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority)
+        return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
+                             outcome.version, size)
+    return UploadOutcome(str(path), "existing", document_id, None, size)
+
+
+def find_pdfs(paths: Sequence[Path]) -> Iterator[Path]:
+    """Files as given; folders walked recursively for *.pdf (any case), in a stable order."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
+        else:
+            yield path
+
+
+def upload_paths(
+    conn: psycopg.Connection[Any],
+    storage: ObjectStorage,
+    paths: Sequence[Path],
+    *,
+    tenant: str = "default",
+    priority: int = 0,
+    max_bytes: int,
+    reprocess_existing: bool = False,
+) -> Iterator[UploadOutcome]:
+    """Upload every PDF under `paths`; a refused file is reported and the others still go in."""
+    for path in find_pdfs(paths):
+        try:
+            yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
+                              reprocess_existing=reprocess_existing)
+        except TenderflowError as exc:
+            yield UploadOutcome(str(path), "rejected", error=str(exc))
