@@ -60,6 +60,10 @@ class Runtime:
                 min_size=self.settings.pool_min_size,
                 max_size=max_size or self.settings.pool_max_size,
             )
+            if self.settings.database_url is None:
+                # The embedded database is ours alone: keep it migrated so a newcomer never has to.
+                with self._pool.connection() as conn:
+                    migrations.migrate(conn)
         return self._pool
 
     @contextmanager

@@ -43,7 +43,7 @@ def build_job_types(
         dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=settings.tool_timeout_seconds,
         memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels,
     )
-    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(cache, limits, settings.ocr_batch_pages))
-    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(cache, options))
-    job_types.register(documents.JOB_EXTRACT, ExtractHandler(pool, build_backend(settings)))
+    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(limits, settings.ocr_batch_pages, cache))
+    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(options, cache))
+    job_types.register(documents.JOB_EXTRACT, ExtractHandler(build_backend(settings), pool))
     return job_types

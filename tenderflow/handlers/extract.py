@@ -1,8 +1,8 @@
 """The `extract` job type: the tender's structured fields from its pages' text.
 
-`run` reads the pages (the one database read, before any compute) and calls the configured
-backend (an OpenAI-compatible LLM, or the offline rules); `commit` stores the fields and marks
-the version done, in the queue's completion transaction.
+`load_input` reads the pages (the one database read); the pure `compute` calls the configured
+backend (an OpenAI-compatible LLM, or the offline rules) — remote workers run exactly this;
+`commit` stores the fields and marks the version done, in the queue's completion transaction.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.extraction import ExtractionBackend, extract_fields
+from tenderflow.handlers.results import ExtractResult
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
 
@@ -24,24 +25,26 @@ class PageInput:
     text: str
 
 
-def extract_from_pages(pages: list[PageInput], backend: ExtractionBackend) -> dict[str, Any]:
-    """Pure compute: pages in, a JSON-ready extraction out (shared by local and remote workers)."""
-    result = extract_fields(pages, backend)
-    return result.model_dump(mode="json")
-
-
 class ExtractHandler:
-    def __init__(self, pool: ConnectionPool, backend: ExtractionBackend) -> None:
-        self.pool = pool
-        self.backend = backend
+    input_kind = "pages"
+    result_model = ExtractResult
 
-    def load_pages(self, job: ClaimedJob) -> list[PageInput]:
+    def __init__(self, backend: ExtractionBackend, pool: ConnectionPool | None = None) -> None:
+        self.backend = backend
+        self.pool = pool
+
+    def load_input(self, job: ClaimedJob) -> list[PageInput]:
+        assert self.pool is not None, "a compute-only handler has no database"
         with self.pool.connection() as conn:
             rows = documents.pages_for_extraction(conn, documents.VersionRef.of(job))
         return [PageInput(number, text) for number, text in rows]
 
+    def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> dict[str, Any]:
+        result = extract_fields(pages, self.backend)
+        return ExtractResult.model_validate(result.model_dump(mode="json")).model_dump(mode="json")
+
     def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
-        return extract_from_pages(self.load_pages(job), self.backend)
+        return self.compute(job, self.load_input(job), context)
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
-        documents.record_extraction(conn, job, result)
+        documents.record_extraction(conn, job, ExtractResult.model_validate(result).model_dump(mode="json"))

@@ -88,6 +88,7 @@ class EndedJob:
     payload: dict[str, Any]
     attempts: int
     state: JobState
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,7 @@ def complete(conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, now: 
 
 
 def _ended(rows: Iterable[tuple[Any, ...]]) -> list[EndedJob]:
-    return [EndedJob(id=r[0], type=r[1], tenant=r[2], payload=r[3], attempts=r[4], state=JobState(r[5]))
+    return [EndedJob(id=r[0], type=r[1], tenant=r[2], payload=r[3], attempts=r[4], state=JobState(r[5]), error=r[6])
             for r in rows]
 
 

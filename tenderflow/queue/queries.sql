@@ -127,7 +127,7 @@ UPDATE jobs j
   FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(errors)s::text[], %(permanent)s::boolean[],
               %(retry_seconds)s::double precision[]) AS f(id, attempts, error, permanent, retry_seconds)
  WHERE j.id = f.id AND j.attempts = f.attempts AND j.state = 'running'
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state;
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 
 -- name: job_release
 -- Give leases back on shutdown: queued again at once. The attempt is not held against the job
@@ -161,7 +161,7 @@ UPDATE jobs j
                     END
   FROM expired
  WHERE j.id = expired.id
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state;
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 
 -- name: job_cancel
 -- queued or running -> cancelled. A running job's worker finds out at its next heartbeat.
@@ -169,7 +169,7 @@ UPDATE jobs
    SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
        last_error = coalesce(last_error, 'cancelled')
  WHERE id = %(id)s AND state IN ('queued', 'running')
-RETURNING id, type, tenant, payload, attempts, state;
+RETURNING id, type, tenant, payload, attempts, state, last_error;
 
 -- name: job_retry
 -- failed or cancelled -> queued, with `extra_attempts` more attempts than it has used.

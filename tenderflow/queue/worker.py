@@ -37,8 +37,9 @@ from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.migrations import ensure_migrated
 from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
+from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.queue.maintenance import Maintenance
-from tenderflow.queue.registry import FunctionHandler, Handler, JobContext, JobTypes
+from tenderflow.queue.registry import JobContext, JobTypes
 
 log = structlog.get_logger("tenderflow.worker")
 
@@ -74,11 +75,6 @@ class _Finished:
     slot: _Slot
     result: Any = None
     failure: jobs.Failure | None = None
-
-
-def _commits(handler: Handler) -> bool:
-    """Whether a handler's commit step writes anything (decides if it needs a savepoint)."""
-    return not (isinstance(handler, FunctionHandler) and handler._commit is None)
 
 
 def new_worker_id() -> str:
@@ -282,45 +278,10 @@ class Worker:
         self._free([item.slot for item in batch])
 
     def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
-        outcomes: list[tuple[str, str | None]] = []
-        successes: list[jobs.ClaimedJob] = []
-        failures: list[jobs.Failure] = []
-        with self.pool.connection() as conn, conn.transaction():
-            owned = jobs.lock_owned(conn, [item.slot.job for item in batch])
-            for item in batch:
-                job = item.slot.job
-                if job.id not in owned:
-                    outcomes.append(("lost", "no longer owned at commit (reclaimed or cancelled)"))
-                    continue
-                if item.failure is not None:
-                    failures.append(item.failure)
-                    outcomes.append(("failed", item.failure.error))
-                    continue
-                handler = self.job_types.handler(job.type)
-                if _commits(handler):
-                    try:
-                        with conn.transaction():  # a savepoint: one job's bad commit spares the rest
-                            handler.commit(conn, job, item.result)
-                    except PermanentError as exc:
-                        failures.append(jobs.Failure(job, str(exc), permanent=True, retry_seconds=0.0))
-                        outcomes.append(("failed", str(exc)))
-                        continue
-                    except Exception as exc:
-                        error = f"commit step: {type(exc).__name__}: {exc}"
-                        failures.append(jobs.Failure(job, error, permanent=False,
-                                                     retry_seconds=self.config.backoff.delay(job.attempts)))
-                        outcomes.append(("failed", error))
-                        continue
-                successes.append(job)
-                outcomes.append(("succeeded", None))
-            jobs.complete(conn, successes)
-            ended = jobs.fail(conn, failures)
-            self.job_types.run_ended_hooks(conn, ended)
-        states = {job.id: job.state for job in ended}
-        return [
-            ("retry" if outcome == "failed" and states.get(item.slot.job.id) == "queued" else outcome, error)
-            for item, (outcome, error) in zip(batch, outcomes, strict=True)
-        ]
+        attempts = [FinishedAttempt(item.slot.job, item.result, item.failure) for item in batch]
+        with self.pool.connection() as conn:
+            outcomes = commit_attempts(conn, self.job_types, attempts, backoff=self.config.backoff)
+        return [(o.outcome, o.error) for o in outcomes]
 
     # --- heartbeats, wake-ups, maintenance -------------------------------------------------------
 

@@ -1,0 +1,131 @@
+"""Read a PDF's own text layer (pdftotext) and judge whether it is real text or must be OCRed instead.
+
+A text layer is worth taking when it is there: it is exact where OCR guesses, and it costs
+milliseconds where OCR costs seconds. It is worth nothing when it is empty (a scan), nearly empty (a
+scan with a stamped page number), or garbage: fonts without a Unicode map come out as control
+characters, private-use code points or glyph ids shifted into ASCII ("7KH PXQLFLSDO" for "The
+municipal"). ``text_layer_is_usable`` tells these apart with a few cheap, language-light tests; each
+threshold below says why it is where it is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from tenderflow.pdf.tools import run_tool
+
+MIN_ALPHANUMERIC = 32
+"""Fewer letters and digits than this is a near-empty page: a scan whose only text is a stamped
+page number, Bates number or header ("Page 3 of 12", "CONFIDENTIAL"). A real page of a tender has
+hundreds; a born-digital page this short (a cover saying "Annex B") loses nothing by being OCRed."""
+
+MAX_BROKEN_SHARE = 0.10
+"""Share of non-space characters that no real text contains: private use (U+E000…, what symbolic
+fonts and unmapped CIDs come out as), U+FFFD, controls (unmapped glyph codes 1-31) and unassigned
+code points. Real text has next to none; a page of Wingdings bullets reaches a few percent; a font
+without a Unicode map is mostly these."""
+
+MIN_LETTERS_FOR_FREQUENCY = 100
+"""Below this many Latin letters the letter-frequency test is too noisy to trust (±5 points)."""
+
+COMMON_LETTERS = frozenset("etaoinsrhldcu")
+MIN_COMMON_LETTER_SHARE = 0.60
+"""These 13 letters are 83-95 % of the letters of English, German and French text (and 65-75 % of
+Polish, Czech and the other Latin-script languages); uniform nonsense gives 50 %, and text whose
+glyph ids were shifted into ASCII by a font without a Unicode map about 52 %. 0.60 keeps every real
+language we read above the line and both kinds of garbage below it."""
+
+MIN_WORDLIKE_SHARE = 0.50
+"""Share of letter tokens that look like words (a vowel, lower/Title/UPPER case, letters only). Real
+prose is above 0.85, tables full of abbreviations ("Stk", "Nr", "MwSt") above 0.6; mixed-case
+garbage ("xQzR", "Kpw7Lq") and keyboard nonsense sit far below."""
+
+MIN_TOKENS_FOR_WORDLIKE = 5
+
+_VOWELS = frozenset("aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûüýÿ")
+_EDGE_PUNCTUATION = "\"'“”‘’„«»‹›()[]{}<>.,;:!?¡¿…*•·-–—/\\|"
+_WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
+_JOINERS = re.compile(r"['’.\-]")
+_MAX_CONSONANT_RUN = 5  # "Angstschweiß" has 8, but such words are rare; garbage is full of them
+_CONSONANT_RUN = re.compile(r"[b-df-hj-np-tv-xz]{%d,}" % (_MAX_CONSONANT_RUN + 1))
+
+
+def extract_text_layer(
+    path: Path, first_page: int, last_page: int, *, timeout_seconds: float, memory_bytes: int
+) -> list[str]:
+    """The text layer of pages first_page..last_page (1-based, inclusive), one string per page.
+
+    One pdftotext run for the whole range (``-layout`` keeps table columns apart); pages are split on
+    the form feed pdftotext ends each page with. A layer that pdftotext cannot extract (it exits
+    non-zero) comes back as empty strings: the same as no layer, so OCR reads those pages and its
+    renderer reports what is wrong with them. Raises ToolTimeoutError / ToolOutputTooLargeError.
+    """
+    if not 1 <= first_page <= last_page:
+        raise ValueError(f"bad page range {first_page}..{last_page}")
+    count = last_page - first_page + 1
+    result = run_tool(
+        ["pdftotext", "-f", str(first_page), "-l", str(last_page), "-layout", "-enc", "UTF-8", str(path), "-"],
+        timeout_seconds=timeout_seconds,
+        memory_bytes=memory_bytes,
+    )
+    if result.returncode != 0:
+        return [""] * count
+    pages = result.stdout.decode("utf-8", errors="replace").split("\f")
+    # count pages plus the empty tail after the last form feed; a document whose text itself holds
+    # form feeds splits into more parts, and those pages are read one by one instead.
+    if len(pages) == count + 1:
+        return pages[:count]
+    if count == 1:
+        return ["\n".join(pages)]
+    return [
+        extract_text_layer(path, number, number, timeout_seconds=timeout_seconds, memory_bytes=memory_bytes)[0]
+        for number in range(first_page, last_page + 1)
+    ]
+
+
+def _is_broken(character: str) -> bool:
+    if character == "\ufffd":
+        return True
+    category = unicodedata.category(character)
+    return category in ("Co", "Cn", "Cs") or (category == "Cc" and not character.isspace())
+
+
+def _is_wordlike(token: str) -> bool:
+    if not _WORD.fullmatch(token):
+        return False
+    parts = _JOINERS.split(token)
+    if not all(part.islower() or part.isupper() or part.istitle() for part in parts):
+        return False
+    folded = "".join(parts).lower()
+    if not all("a" <= c <= "z" or c in _VOWELS for c in folded):
+        return True  # another script: no vowel or consonant rule to apply
+    return any(c in _VOWELS for c in folded) and not _CONSONANT_RUN.search(folded)
+
+
+def text_layer_is_usable(text: str) -> bool:
+    """True when ``text`` (one page of a text layer) is real text worth keeping instead of OCR.
+
+    False for empty and near-empty pages, and for the garbage fonts without a Unicode map produce:
+    private-use/replacement/control characters, glyph ids shifted into ASCII (wrong letter
+    frequencies), or tokens that are not word-shaped.
+    """
+    visible = [c for c in text if not c.isspace()]
+    if sum(c.isalnum() for c in visible) < MIN_ALPHANUMERIC:
+        return False
+    if sum(_is_broken(c) for c in visible) > MAX_BROKEN_SHARE * len(visible):
+        return False
+    latin = [c for c in (c.lower() for c in visible) if "a" <= c <= "z"]
+    if len(latin) >= MIN_LETTERS_FOR_FREQUENCY:
+        common = sum(c in COMMON_LETTERS for c in latin)
+        if common < MIN_COMMON_LETTER_SHARE * len(latin):
+            return False
+    tokens = [token.strip(_EDGE_PUNCTUATION) for token in text.split()]
+    # Tokens with digits ("2024/15", "EN1090-2", "A4") are neither words nor evidence of garbage.
+    lettered = [t for t in tokens if sum(c.isalpha() for c in t) >= 2 and not any(c.isdigit() for c in t)]
+    if len(lettered) >= MIN_TOKENS_FOR_WORDLIKE:
+        wordlike = sum(_is_wordlike(t) for t in lettered)
+        if wordlike < MIN_WORDLIKE_SHARE * len(lettered):
+            return False
+    return True

@@ -1,0 +1,76 @@
+"""Running the real pipeline inside a test: settings, storage, job types and workers on threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from tenderflow.config import Settings
+from tenderflow.handlers import build_job_types
+from tenderflow.pipeline.documents import POOLS
+from tenderflow.pipeline.storage import ObjectStorage
+from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
+
+
+def pipeline_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": database_url, "data_dir": tmp_path / "data",
+        "storage_url": (tmp_path / "objects").as_uri(), "ocr_batch_pages": 2, "ocr_dpi": 150,
+        "ocr_languages": "eng", "tool_timeout_seconds": 60,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+def worker_config(pool_name: str = "all", *, threads: int = 2) -> WorkerConfig:
+    return WorkerConfig(
+        types=POOLS[pool_name], threads=threads, poll_seconds=0.2, heartbeat_seconds=2.0,
+        lease_seconds=30.0, maintenance_seconds=1.0, shutdown_grace_seconds=10.0,
+        backoff=Backoff(base_seconds=0.05, cap_seconds=0.2, random=lambda: 0.0),
+    )
+
+
+def pipeline_idle(pool: ConnectionPool) -> bool:
+    with pool.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) FILTER (WHERE state IN ('queued', 'running')) FROM jobs"
+        ).fetchone()
+    return row is not None and row[0] == 0
+
+
+@contextmanager
+def running_workers(
+    pool: ConnectionPool, job_types: JobTypes, configs: Sequence[WorkerConfig]
+) -> Iterator[list[Worker]]:
+    workers = [Worker(pool, job_types, config) for config in configs]
+    threads = [threading.Thread(target=w.run, daemon=True) for w in workers]
+    for thread in threads:
+        thread.start()
+    try:
+        yield workers
+    finally:
+        for worker in workers:
+            worker.request_stop()
+        for thread in threads:
+            thread.join(30)
+
+
+def drain(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, *, workers: int = 1, threads: int = 2,
+    timeout: float = 180.0,
+) -> None:
+    """Run pipeline workers until no job is queued or running (fails the test after `timeout`)."""
+    job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=settings.data_dir / "cache")
+    with running_workers(pool, job_types, [worker_config(threads=threads) for _ in range(workers)]):
+        deadline = time.monotonic() + timeout
+        time.sleep(0.3)
+        while not pipeline_idle(pool):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"pipeline still busy after {timeout} s")
+            time.sleep(0.2)
