@@ -150,9 +150,7 @@ def test_put_stream_stores_the_stream_and_returns_its_size(storage: ObjectStorag
     assert (tmp_path / "out.pdf").read_bytes() == data
 
 
-def test_put_stream_over_the_cap_is_rejected_and_leaves_nothing(
-    storage: ObjectStorage, tmp_path: Path
-) -> None:
+def test_put_stream_over_the_cap_is_rejected_and_leaves_nothing(storage: ObjectStorage, tmp_path: Path) -> None:
     key = object_key("acme", SHA)
     with pytest.raises(UploadRejectedError, match="1000000 bytes"):
         storage.put_stream(key, io.BytesIO(b"x" * 1_000_001), max_bytes=1_000_000)
@@ -239,9 +237,7 @@ FileStorage(Path(sys.argv[1])).put_stream(sys.argv[2], SlowUpload(), max_bytes=1
 
 def test_a_writer_killed_mid_object_leaves_no_object_under_the_key(tmp_path: Path) -> None:
     root, key = tmp_path / "objects", object_key("acme", SHA)
-    writer = subprocess.Popen(
-        [sys.executable, "-c", KILLED_WRITER, str(root), key], stdout=subprocess.PIPE, text=True
-    )
+    writer = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(root), key], stdout=subprocess.PIPE, text=True)
     try:
         assert writer.stdout is not None
         assert writer.stdout.readline().strip() == "half written"
@@ -258,9 +254,7 @@ def test_a_writer_killed_mid_object_leaves_no_object_under_the_key(tmp_path: Pat
 # --- s3:// ---------------------------------------------------------------------------------------
 
 
-def test_s3_objects_live_under_the_configured_prefix(
-    s3_endpoint: str, s3_bucket: str, tmp_path: Path
-) -> None:
+def test_s3_objects_live_under_the_configured_prefix(s3_endpoint: str, s3_bucket: str, tmp_path: Path) -> None:
     storage = open_storage(f"s3://{s3_bucket}/prod/pdfs/", endpoint_url=s3_endpoint, region="us-east-1")
     key = object_key("acme", SHA)
     storage.put_file(key, write_file(tmp_path / "a.pdf", b"%PDF-1.7"))
@@ -277,9 +271,7 @@ def test_s3_big_file_goes_up_in_parts(s3_endpoint: str, s3_bucket: str, tmp_path
         out.truncate(17 * 1024 * 1024)  # sparse: above the multipart threshold without writing 17 MiB
     storage.put_file("tenants/acme/big.pdf", big)
 
-    head = boto3.client("s3", endpoint_url=s3_endpoint).head_object(
-        Bucket=s3_bucket, Key="tenants/acme/big.pdf"
-    )
+    head = boto3.client("s3", endpoint_url=s3_endpoint).head_object(Bucket=s3_bucket, Key="tenants/acme/big.pdf")
     assert head["ContentLength"] == big.stat().st_size
     assert head["ETag"].strip('"').endswith("-2"), "a multipart upload's ETag counts its parts"
 
@@ -303,9 +295,7 @@ def test_s3_missing_bucket_is_a_clear_storage_error(
             operation()
 
 
-def test_s3_unreachable_endpoint_is_a_clear_storage_error(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_s3_unreachable_endpoint_is_a_clear_storage_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     fake_aws_credentials(monkeypatch)
     with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
         probe.bind(("127.0.0.1", 0))

@@ -47,8 +47,7 @@ def object_key(tenant: str, sha256_hex: str) -> str:
     """
     if not _TENANT.fullmatch(tenant):
         raise ValueError(
-            f"tenant {tenant!r} is not a safe key segment "
-            "(1-63 of A-Z a-z 0-9 _ -, starting with a letter or digit)"
+            f"tenant {tenant!r} is not a safe key segment (1-63 of A-Z a-z 0-9 _ -, starting with a letter or digit)"
         )
     if not _SHA256_HEX.fullmatch(sha256_hex):
         raise ValueError(f"{sha256_hex!r} is not a lowercase hex sha256 digest")
@@ -66,8 +65,7 @@ def validate_key(key: str) -> str:
     segments = key.split("/")
     if not all(_KEY_SEGMENT.fullmatch(segment) for segment in segments):
         raise ValueError(
-            f"unsafe storage key {key!r}: expected relative segments of A-Z a-z 0-9 _ - . "
-            "not starting with '.'"
+            f"unsafe storage key {key!r}: expected relative segments of A-Z a-z 0-9 _ - . not starting with '.'"
         )
     return key
 
@@ -122,14 +120,10 @@ def open_storage(url: str, *, endpoint_url: str | None = None, region: str | Non
     """
     parts = urlsplit(url)
     if parts.scheme == "s3":
-        return S3Storage(
-            bucket=parts.netloc, prefix=parts.path.strip("/"), endpoint_url=endpoint_url, region=region
-        )
+        return S3Storage(bucket=parts.netloc, prefix=parts.path.strip("/"), endpoint_url=endpoint_url, region=region)
     if parts.scheme == "file":
         if parts.netloc not in ("", "localhost"):
-            raise ConfigurationError(
-                f"file storage URL {url!r} names host {parts.netloc!r}; use file:///path"
-            )
+            raise ConfigurationError(f"file storage URL {url!r} names host {parts.netloc!r}; use file:///path")
         root = Path(unquote(parts.path))
         if not root.is_absolute():
             raise ConfigurationError(f"file storage URL {url!r} must hold an absolute path (file:///…)")
@@ -426,10 +420,7 @@ def _explain_s3_failure(exc: BaseException, storage: S3Storage) -> str:
     if code in ("NoSuchBucket", "404"):
         return f"bucket {storage.bucket!r} does not exist at {endpoint} ({original})"
     if code in ("AccessDenied", "403", "AllAccessDisabled"):
-        return (
-            f"access denied to bucket {storage.bucket!r} at {endpoint}: "
-            f"check the credentials' policy ({original})"
-        )
+        return f"access denied to bucket {storage.bucket!r} at {endpoint}: check the credentials' policy ({original})"
     if code in ("InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidToken", "ExpiredToken"):
         return f"the S3 credentials were rejected by {endpoint} ({original})"
     if code in ("PermanentRedirect", "AuthorizationHeaderMalformed"):

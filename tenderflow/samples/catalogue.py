@@ -111,7 +111,7 @@ def generate_samples(out_dir: Path, *, seed: int = 7) -> list[SampleTender]:
     with tempfile.TemporaryDirectory(prefix="tenderflow-samples-") as work_dir:
         for recipe in _RECIPES:
             # A string seed is hashed with SHA-512 by `random`, so it is stable across processes.
-            rng = random.Random(f"{seed}/{recipe.file_stem}")
+            rng = random.Random(f"{seed}/{recipe.file_stem}")  # noqa: S311 - sample noise, not a secret
             target = out_dir / f"{recipe.file_stem}.pdf"
             render = _RENDERERS[recipe.layout]
             rotated_pages: dict[int, int] = {}

@@ -17,6 +17,7 @@ import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -126,8 +127,8 @@ def _p(text: str, style: ParagraphStyle) -> Paragraph:
     return Paragraph(escape(text), style)
 
 
-def _labelled(label: str, value: str, style: ParagraphStyle) -> Paragraph:
-    return Paragraph(f"<b>{escape(label)}:</b> {escape(value)}", style)
+def _labelled(wording: NoticeWording, label: str, value: str, style: ParagraphStyle) -> Paragraph:
+    return Paragraph(f"<b>{escape(wording.label(label))}</b> {escape(value)}", style)
 
 
 def _document(path: Path, facts: TenderFacts, templates: Sequence[PageTemplate]) -> BaseDocTemplate:
@@ -188,7 +189,7 @@ def _grid_table(
     rows: list[list[Any]], widths: list[float], *, header: bool = True, bold_last_row: bool = False
 ) -> Table:
     fonts = _fonts()
-    table = Table(rows, colWidths=widths, repeatRows=1 if header else 0)
+    table = Table(rows, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
     commands: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, -1), fonts.regular, 9),
         ("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
@@ -209,49 +210,57 @@ def _grid_table(
 
 def _eforms_story(facts: TenderFacts, wording: NoticeWording, styles: _Styles) -> list[Flowable]:
     deadline = (
-        f"{wording.date}: {wording.numeric_date(facts.deadline)}   "
-        f"{wording.local_time}: {facts.deadline:%H:%M}"
+        f"{wording.label(wording.date_label)} {wording.numeric_date(facts.deadline)}   "
+        f"{wording.label(wording.local_time)} {facts.deadline:%H:%M}"
     )
     value = (
-        f"{wording.value_excluding_vat}: {wording.amount(facts.estimated_value)}   "
-        f"{wording.currency}: {facts.currency}"
+        f"{wording.label(wording.value_excluding_vat)} {wording.amount(facts.estimated_value)}   "
+        f"{wording.label(wording.currency)} {facts.currency}"
     )
     story: list[Flowable] = [
         _p(wording.notice_heading, styles.title),
-        _p(f"{wording.dispatch_date}: {wording.numeric_date(facts.published)}", styles.small),
+        _p(f"{wording.label(wording.dispatch_date)} {wording.numeric_date(facts.published)}", styles.small),
         _p(wording.section_authority, styles.section),
         _p(wording.name_and_addresses, styles.label),
-        _labelled(wording.official_name, facts.buyer_name, styles.body),
-        _labelled(wording.postal_address, _address_line(facts), styles.body),
-        _labelled(wording.contact, facts.buyer_department, styles.body),
-        _labelled(wording.email, facts.buyer_email, styles.body),
-        _labelled(wording.phone, facts.buyer_phone, styles.body),
+        _labelled(wording, wording.official_name, facts.buyer_name, styles.body),
+        _labelled(wording, wording.postal_address, _address_line(facts), styles.body),
+        _labelled(wording, wording.contact, facts.buyer_department, styles.body),
+        _labelled(wording, wording.email, facts.buyer_email, styles.body),
+        _labelled(wording, wording.phone, facts.buyer_phone, styles.body),
         _p(wording.section_object, styles.section),
-        _labelled(f"II.1.1) {wording.title}", facts.title, styles.body),
-        _labelled(wording.reference_number, facts.reference_number, styles.body),
-        _labelled(f"II.1.2) {wording.main_cpv}", f"{facts.cpv_code} {facts.cpv_label}", styles.body),
-        _labelled(f"II.1.3) {wording.contract_type}", wording.contract_type_name(facts.cpv_code), styles.body),
-        _labelled(f"II.1.4) {wording.short_description}", facts.description, styles.body),
+        _labelled(wording, f"II.1.1) {wording.title}", facts.title, styles.body),
+        _labelled(wording, wording.reference_number, facts.reference_number, styles.body),
+        _labelled(wording, f"II.1.2) {wording.main_cpv}", f"{facts.cpv_code} {facts.cpv_label}", styles.body),
+        _labelled(
+            wording,
+            f"II.1.3) {wording.contract_type}",
+            wording.contract_type_name(facts.cpv_code),
+            styles.body,
+        ),
+        _labelled(wording, f"II.1.4) {wording.short_description}", facts.description, styles.body),
         _p(f"II.1.5) {wording.estimated_value}", styles.label),
         _p(value, styles.body),
-        _labelled(f"II.2.3) {wording.place_of_performance}", facts.place_of_performance, styles.body),
-        _labelled(
-            f"II.2.7) {wording.duration}", f"{facts.duration_months} {wording.months}", styles.body
-        ),
+        _labelled(wording, f"II.2.3) {wording.place_of_performance}", facts.place_of_performance, styles.body),
+        _labelled(wording, f"II.2.7) {wording.duration}", f"{facts.duration_months} {wording.months}", styles.body),
     ]
     if facts.award_criteria:
         story.append(_p(f"II.2.5) {wording.award_criteria}", styles.label))
         story.append(_award_criteria_table(facts, wording))
     story += [
         _p(wording.section_legal, styles.section),
-        _labelled(f"III.1) {wording.participation_heading}", wording.participation_text, styles.body),
+        _labelled(wording, f"III.1) {wording.participation_heading}", wording.participation_text, styles.body),
         _p(wording.section_procedure, styles.section),
-        _labelled(f"IV.1.1) {wording.procedure_type}", wording.procedure_names[facts.procedure], styles.body),
+        _labelled(
+            wording,
+            f"IV.1.1) {wording.procedure_type}",
+            wording.procedure_names[facts.procedure],
+            styles.body,
+        ),
         _p(f"IV.2.2) {wording.deadline}", styles.label),
         _p(deadline, styles.body),
         _p(wording.section_complementary, styles.section),
-        _labelled(f"VI.3) {wording.submission_heading}", wording.submission_text, styles.body),
-        _labelled(f"VI.4.1) {wording.review_heading}", wording.review_text, styles.body),
+        _labelled(wording, f"VI.3) {wording.submission_heading}", wording.submission_text, styles.body),
+        _labelled(wording, f"VI.4.1) {wording.review_heading}", wording.review_text, styles.body),
     ]
     return story
 
@@ -321,7 +330,7 @@ def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) 
         (wording.place_of_performance, facts.place_of_performance),
     ]
     facts_table = Table(
-        [[_p(f"{label}:", styles.label), _p(value, styles.body)] for label, value in facts_rows],
+        [[_p(wording.label(label), styles.label), _p(value, styles.body)] for label, value in facts_rows],
         colWidths=[6.2 * cm, _PAGE_WIDTH - 2 * _MARGIN - 6.2 * cm],
     )
     facts_table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -330,7 +339,10 @@ def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) 
         Spacer(1, 0.6 * cm),
         _p(place_and_date, styles.right),
         Spacer(1, 0.6 * cm),
-        _p(f"{wording.subject_prefix}: {wording.letter_subject} – {facts.title}", styles.heading),
+        _p(
+            f"{wording.label(wording.subject_prefix)} {wording.letter_subject} – {facts.title}",
+            styles.heading,
+        ),
         Spacer(1, 0.3 * cm),
         _p(wording.letter_salutation, styles.body),
         _p(wording.letter_intro, styles.body),
@@ -357,7 +369,7 @@ def render_two_column_bulletin(facts: TenderFacts, path: Path, rng: random.Rando
     styles = _styles(9)
     fonts = _fonts()
     masthead_height = 1.6 * cm
-    title_height = 4.2 * cm
+    title_height = 3.4 * cm
     gutter = 0.8 * cm
     column_width = (_PAGE_WIDTH - 2 * _MARGIN - gutter) / 2
     columns_top = _PAGE_HEIGHT - _MARGIN - masthead_height - title_height
@@ -372,22 +384,16 @@ def render_two_column_bulletin(facts: TenderFacts, path: Path, rng: random.Rando
         canvas.setFont(fonts.bold, 12)
         canvas.drawString(_MARGIN + 0.3 * cm, top - 0.75 * cm, wording.bulletin_name)
         canvas.setFont(fonts.regular, 8)
-        canvas.drawRightString(
-            _PAGE_WIDTH - _MARGIN - 0.3 * cm, top - 0.72 * cm, wording.long_date(facts.published)
-        )
+        canvas.drawRightString(_PAGE_WIDTH - _MARGIN - 0.3 * cm, top - 0.72 * cm, wording.long_date(facts.published))
         canvas.restoreState()
         _page_footer(f"{wording.bulletin_name} – {wording.notice_heading} {notice_number}")(canvas, document)
 
-    title_frame = Frame(
-        _MARGIN, columns_top, _PAGE_WIDTH - 2 * _MARGIN, title_height, id="title", showBoundary=0
-    )
+    title_frame = Frame(_MARGIN, columns_top, _PAGE_WIDTH - 2 * _MARGIN, title_height, id="title", showBoundary=0)
     left = Frame(_MARGIN, _MARGIN, column_width, columns_top - _MARGIN, id="left")
     right = Frame(_MARGIN + column_width + gutter, _MARGIN, column_width, columns_top - _MARGIN, id="right")
     continuation_height = _PAGE_HEIGHT - 2 * _MARGIN - masthead_height
     later_left = Frame(_MARGIN, _MARGIN, column_width, continuation_height, id="later-left")
-    later_right = Frame(
-        _MARGIN + column_width + gutter, _MARGIN, column_width, continuation_height, id="later-right"
-    )
+    later_right = Frame(_MARGIN + column_width + gutter, _MARGIN, column_width, continuation_height, id="later-right")
 
     story: list[Flowable] = [
         _p(f"{wording.notice_heading} n° {notice_number}", styles.small),
@@ -396,26 +402,28 @@ def render_two_column_bulletin(facts: TenderFacts, path: Path, rng: random.Rando
         NextPageTemplate("continuation"),
         FrameBreak(),
         _p(wording.section_authority, styles.section),
-        _labelled(wording.official_name, facts.buyer_name, styles.body),
-        _labelled(wording.postal_address, _address_line(facts), styles.body),
-        _labelled(wording.email, facts.buyer_email, styles.body),
-        _labelled(wording.phone, facts.buyer_phone, styles.body),
+        _labelled(wording, wording.official_name, facts.buyer_name, styles.body),
+        _labelled(wording, wording.postal_address, _address_line(facts), styles.body),
+        _labelled(wording, wording.email, facts.buyer_email, styles.body),
+        _labelled(wording, wording.phone, facts.buyer_phone, styles.body),
         _p(wording.section_object, styles.section),
-        _labelled(wording.title, facts.title, styles.body),
-        _labelled(wording.reference_number, facts.reference_number, styles.body),
-        _labelled(wording.main_cpv, f"{facts.cpv_code} – {facts.cpv_label}", styles.body),
-        _labelled(wording.contract_type, wording.contract_type_name(facts.cpv_code), styles.body),
-        _labelled(wording.short_description, facts.description, styles.body),
+        _labelled(wording, wording.title, facts.title, styles.body),
+        _labelled(wording, wording.reference_number, facts.reference_number, styles.body),
+        _labelled(wording, wording.main_cpv, f"{facts.cpv_code} – {facts.cpv_label}", styles.body),
+        _labelled(wording, wording.contract_type, wording.contract_type_name(facts.cpv_code), styles.body),
+        _labelled(wording, wording.short_description, facts.description, styles.body),
         _labelled(
+            wording,
             wording.estimated_value,
             f"{wording.amount(facts.estimated_value)} {facts.currency} {wording.excluding_vat}",
             styles.body,
         ),
-        _labelled(wording.duration, f"{facts.duration_months} {wording.months}", styles.body),
-        _labelled(wording.place_of_performance, facts.place_of_performance, styles.body),
+        _labelled(wording, wording.duration, f"{facts.duration_months} {wording.months}", styles.body),
+        _labelled(wording, wording.place_of_performance, facts.place_of_performance, styles.body),
         _p(wording.section_procedure, styles.section),
-        _labelled(wording.procedure_type, wording.procedure_names[facts.procedure], styles.body),
+        _labelled(wording, wording.procedure_type, wording.procedure_names[facts.procedure], styles.body),
         _labelled(
+            wording,
             wording.deadline_long,
             f"{wording.numeric_date(facts.deadline)} – {wording.time(facts.deadline)}",
             styles.body,
@@ -426,7 +434,7 @@ def render_two_column_bulletin(facts: TenderFacts, path: Path, rng: random.Rando
         _p(wording.submission_text, styles.body),
         _p(wording.review_heading, styles.heading),
         _p(wording.review_text, styles.body),
-        _labelled(wording.dispatch_date, wording.numeric_date(facts.published), styles.small),
+        _labelled(wording, wording.dispatch_date, wording.numeric_date(facts.published), styles.small),
     ]
     first = PageTemplate("first", [title_frame, left, right], onPage=draw_masthead)
     later = PageTemplate("continuation", [later_left, later_right], onPage=draw_masthead)
@@ -477,11 +485,10 @@ def render_lots_notice(facts: TenderFacts, path: Path, rng: random.Random) -> in
     )
     lot_rows: list[list[Any]] = [[wording.lot, wording.lot_title, f"{wording.lot_value} ({facts.currency})"]]
     lot_rows += [
-        [str(lot.number), _p(lot.title, styles.body), wording.amount(lot.estimated_value)]
-        for lot in facts.lots
+        [str(lot.number), _p(lot.title, styles.body), wording.amount(lot.estimated_value)] for lot in facts.lots
     ]
-    lot_rows.append(["", wording.total, wording.amount(sum(lot.estimated_value for lot in facts.lots))])
-    lots_table = _grid_table(lot_rows, [1.4 * cm, usable_width - 5.6 * cm, 4.2 * cm], bold_last_row=True)
+    lot_rows.append(["", wording.total, wording.amount(sum((lot.estimated_value for lot in facts.lots), Decimal(0)))])
+    lots_table = _grid_table(lot_rows, [1.4 * cm, usable_width - 6.4 * cm, 5 * cm], bold_last_row=True)
     lots_table.setStyle(TableStyle([("ALIGN", (2, 0), (2, -1), "RIGHT")]))
 
     story: list[Flowable] = [
@@ -498,7 +505,7 @@ def render_lots_notice(facts: TenderFacts, path: Path, rng: random.Random) -> in
         _p(wording.participation_text, styles.body),
         _p(wording.submission_heading, styles.heading),
         _p(wording.submission_text, styles.body),
-        _labelled(wording.dispatch_date, wording.long_date(facts.published), styles.small),
+        _labelled(wording, wording.dispatch_date, wording.long_date(facts.published), styles.small),
     ]
     template = PageTemplate("lots", [_full_page_frame()], onPage=_page_footer(facts.buyer_name))
     return _build(_document(path, facts, [template]), story)
@@ -519,9 +526,7 @@ def render_long_tender(facts: TenderFacts, path: Path, rng: random.Random) -> in
     styles = _styles()
     footer = _page_footer(f"{facts.buyer_name} – {facts.reference_number} – Invitation to tender")
     portrait = PageTemplate("portrait", [_full_page_frame()], onPage=footer)
-    annex = PageTemplate(
-        "landscape", [_full_page_frame(landscape(A4), "annex")], onPage=footer, pagesize=landscape(A4)
-    )
+    annex = PageTemplate("landscape", [_full_page_frame(landscape(A4), "annex")], onPage=footer, pagesize=landscape(A4))
 
     story = _eforms_story(facts, wording, styles)
     for number, section in enumerate(SPECIFICATION_SECTIONS, start=1):

@@ -118,7 +118,7 @@ class NoticeWording:
     procedure_names: dict[str, str]
     deadline: str
     deadline_long: str
-    date: str
+    date_label: str
     local_time: str
     dispatch_date: str
     lot: str
@@ -146,28 +146,27 @@ class NoticeWording:
     letter_closing: str
     letter_signature: tuple[str, ...]
     month_names: tuple[str, ...]
+    colon: str  # French sets a space before the colon
     thousands_separator: str
     decimal_separator: str
     time_format: str  # str.format with {hour} and {minute}
     long_date_format: str  # str.format with {day}, {month_name}, {year}
 
+    def label(self, text: str) -> str:
+        """`text` followed by this language's colon: "Vergabenummer:", "Numéro de référence :"."""
+        return f"{text}{self.colon}"
+
     def amount(self, value: Decimal) -> str:
         """`value` with this language's separators: 1,250,000.00 / 1.250.000,00 / 1 250 000,00."""
         grouped = f"{value:,.2f}"  # always "1,234.56" first, then swapped into place
-        return (
-            grouped.replace(",", "\0")
-            .replace(".", self.decimal_separator)
-            .replace("\0", self.thousands_separator)
-        )
+        return grouped.replace(",", "\0").replace(".", self.decimal_separator).replace("\0", self.thousands_separator)
 
     def numeric_date(self, day: date) -> str:
         separator = "." if self.language == "de" else "/"
         return f"{day.day:02d}{separator}{day.month:02d}{separator}{day.year}"
 
     def long_date(self, day: date) -> str:
-        return self.long_date_format.format(
-            day=day.day, month_name=self.month_names[day.month - 1], year=day.year
-        )
+        return self.long_date_format.format(day=day.day, month_name=self.month_names[day.month - 1], year=day.year)
 
     def contract_type_name(self, cpv_code: str) -> str:
         """Works, supplies or services, from the CPV division (the code's first two digits)."""
@@ -222,7 +221,7 @@ ENGLISH = NoticeWording(
     },
     deadline="Time limit for receipt of tenders or requests to participate",
     deadline_long="Time limit for receipt of tenders",
-    date="Date",
+    date_label="Date",
     local_time="Local time",
     dispatch_date="Date of dispatch of this notice",
     lot="Lot",
@@ -267,9 +266,20 @@ ENGLISH = NoticeWording(
     letter_closing="Yours faithfully,",
     letter_signature=("Procurement Officer",),
     month_names=(
-        "January", "February", "March", "April", "May", "June",
-        "July", "August", "September", "October", "November", "December",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
     ),  # fmt: skip
+    colon=":",
     thousands_separator=",",
     decimal_separator=".",
     time_format="{hour:02d}:{minute:02d}",
@@ -314,7 +324,7 @@ GERMAN = NoticeWording(
     },
     deadline="Schlusstermin für den Eingang der Angebote oder Teilnahmeanträge",
     deadline_long="Schlusstermin für den Eingang der Angebote",
-    date="Tag",
+    date_label="Tag",
     local_time="Ortszeit",
     dispatch_date="Tag der Absendung dieser Bekanntmachung",
     lot="Los",
@@ -362,9 +372,20 @@ GERMAN = NoticeWording(
     letter_closing="Mit freundlichen Grüßen",
     letter_signature=("Im Auftrag", "Zentrale Vergabestelle"),
     month_names=(
-        "Januar", "Februar", "März", "April", "Mai", "Juni",
-        "Juli", "August", "September", "Oktober", "November", "Dezember",
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
     ),  # fmt: skip
+    colon=":",
     thousands_separator=".",
     decimal_separator=",",
     time_format="{hour:02d}:{minute:02d} Uhr",
@@ -409,7 +430,7 @@ FRENCH = NoticeWording(
     },
     deadline="Date limite de réception des offres ou des demandes de participation",
     deadline_long="Date limite de réception des offres",
-    date="Date",
+    date_label="Date",
     local_time="Heure locale",
     dispatch_date="Date d'envoi du présent avis",
     lot="Lot",
@@ -451,14 +472,23 @@ FRENCH = NoticeWording(
         "Le dossier de consultation des entreprises est téléchargeable gratuitement sur le profil "
         "d'acheteur. Les offres doivent être déposées par voie électronique avant la date limite."
     ),
-    letter_closing=(
-        "Nous vous prions d'agréer, Madame, Monsieur, l'expression de nos salutations distinguées."
-    ),
+    letter_closing=("Nous vous prions d'agréer, Madame, Monsieur, l'expression de nos salutations distinguées."),
     letter_signature=("Le Maire",),
     month_names=(
-        "janvier", "février", "mars", "avril", "mai", "juin",
-        "juillet", "août", "septembre", "octobre", "novembre", "décembre",
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
     ),  # fmt: skip
+    colon=" :",
     thousands_separator=" ",
     decimal_separator=",",
     time_format="{hour:02d}h{minute:02d}",

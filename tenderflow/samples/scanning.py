@@ -56,7 +56,7 @@ def scan_pdf(
         resolution=float(dpi),
         save_all=True,
         append_images=rest,
-        quality=80,  # JPEG, as scanners produce; artefacts are part of what OCR must cope with
+        quality=75,  # JPEG, as scanners produce; artefacts are part of what OCR must cope with
         title=source.stem,
         producer="tenderflow sample scanner",
         creationDate=_FIXED_PDF_DATE,
@@ -69,24 +69,23 @@ def _render_pages(source: Path, work_dir: Path, *, dpi: int) -> list[Image.Image
     if shutil.which("pdftoppm") is None:
         raise ConfigurationError("pdftoppm not found: install poppler-utils to make scanned samples")
     subprocess.run(
-        ["pdftoppm", "-r", str(dpi), "-gray", "-png", str(source), str(work_dir / "page")],
+        ["pdftoppm", "-r", str(dpi), "-gray", str(source), str(work_dir / "page")],
         check=True,
         capture_output=True,
         timeout=_RENDER_TIMEOUT_SECONDS,
     )
-    # pdftoppm zero-pads page numbers to a common width, so name order is page order.
+    # Uncompressed PGM: PNG encoding would cost pdftoppm ten times the rendering itself. Page numbers
+    # are zero-padded to a common width, so name order is page order.
     images = []
-    for png in sorted(work_dir.glob("page-*.png")):
-        with Image.open(png) as image:
+    for pgm in sorted(work_dir.glob("page-*.pgm")):
+        with Image.open(pgm) as image:
             images.append(image.convert("L"))
     if not images:
         raise RuntimeError(f"pdftoppm rendered no pages from {source}")
     return images
 
 
-def _wear_like_a_scan(
-    page: Image.Image, *, rng: random.Random, dpi: int, clockwise_degrees: int
-) -> Image.Image:
+def _wear_like_a_scan(page: Image.Image, *, rng: random.Random, dpi: int, clockwise_degrees: int) -> Image.Image:
     width, height = page.size
     # Toner never reaches full black and paper is never full white on a scan.
     worn = page.point(lambda value: 30 + value * 215 // 255)
@@ -95,26 +94,26 @@ def _wear_like_a_scan(
     worn = worn.rotate(skew, resample=Image.Resampling.BICUBIC, fillcolor=245)
 
     # Uneven paper tone: coarse random blotches, smoothed by upscaling, darken the light areas only.
-    coarse = (max(1, width // 48), max(1, height // 48))
+    coarse = (max(1, width // 96), max(1, height // 96))
     blotches = Image.frombytes("L", coarse, rng.randbytes(coarse[0] * coarse[1]))
-    paper = blotches.resize(page.size, Image.Resampling.BICUBIC).point(lambda value: 222 + value * 28 // 255)
+    paper = blotches.resize(page.size, Image.Resampling.BICUBIC).point(lambda value: 230 + value * 22 // 255)
     worn = ImageChops.darker(worn, paper)
 
     worn = worn.filter(ImageFilter.GaussianBlur(radius=0.5 + rng.random() * 0.4))
 
     draw = ImageDraw.Draw(worn)
     speck_scale = dpi / 200
-    for _ in range(rng.randint(700, 1300)):  # fine dust
+    for _ in range(rng.randint(300, 600)):  # fine dust
         x, y = rng.randrange(width), rng.randrange(height)
-        radius = rng.uniform(0.4, 1.6) * speck_scale
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rng.randint(20, 140))
+        radius = rng.uniform(0.4, 1.4) * speck_scale
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rng.randint(60, 170))
     for _ in range(rng.randint(8, 20)):  # a few larger marks
         x, y = rng.randrange(width), rng.randrange(height)
         radius = rng.uniform(2.0, 4.5) * speck_scale
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rng.randint(40, 120))
 
     grain = Image.frombytes("L", page.size, rng.randbytes(width * height))
-    worn = Image.blend(worn, grain, 0.07)
+    worn = Image.blend(worn, grain, 0.05)
 
     if clockwise_degrees:
         # PIL turns counter-clockwise for positive angles.

@@ -131,12 +131,9 @@ SPECIFICATION_SECTIONS = (
             "recommended remedy and an estimated cost.",
             "Consumables such as filters, belts and lamps replaced during planned maintenance are "
             "included in the tendered price.",
-            "The contractor shall update the asset register whenever an installation is replaced, "
-            "added or removed.",
-            "Completion of the planned programme shall be reported monthly as a percentage of tasks "
-            "due in the period.",
-            "Heating plant shall be serviced before the start of each heating season, no later than "
-            "30 September.",
+            "The contractor shall update the asset register whenever an installation is replaced, added or removed.",
+            "Completion of the planned programme shall be reported monthly as a percentage of tasks due in the period.",
+            "Heating plant shall be serviced before the start of each heating season, no later than 30 September.",
             "Water hygiene tasks, including temperature monitoring and flushing of little-used outlets, "
             "shall follow the approved written scheme for each building.",
         ),
@@ -148,18 +145,15 @@ SPECIFICATION_SECTIONS = (
             "to the contractor electronically.",
             "The contractor shall acknowledge each request within 15 minutes during working hours and "
             "within 30 minutes outside them.",
-            "Response and completion times shall be measured from the time the request is issued by "
-            "the help desk.",
+            "Response and completion times shall be measured from the time the request is issued by the help desk.",
             "Where a permanent repair cannot be completed at the first visit, the contractor shall make "
             "the installation safe and agree a completion date.",
             "The priority of each request is set by the help desk and may only be changed with the "
             "agreement of the contract manager.",
             "Photographs of the defect before and after the repair shall be attached to the job record "
             "in the facilities management system.",
-            "Repeated failures of the same installation within 30 days will be investigated at the "
-            "contractor's cost.",
-            "Response times shall be met for at least 95 per cent of requests in each priority in every "
-            "month.",
+            "Repeated failures of the same installation within 30 days will be investigated at the contractor's cost.",
+            "Response times shall be met for at least 95 per cent of requests in each priority in every month.",
         ),
         table=(
             ("Priority", "Attendance", "Make safe", "Complete"),
@@ -188,8 +182,7 @@ SPECIFICATION_SECTIONS = (
             "immediately and confirmed in writing.",
             "The compliance register shall show, for each building, the status of every statutory "
             "obligation at any time.",
-            "The contractor shall attend quarterly compliance reviews and present the status of "
-            "remedial actions.",
+            "The contractor shall attend quarterly compliance reviews and present the status of remedial actions.",
             "Pressure systems shall be examined in accordance with the written scheme of examination "
             "prepared by a competent person.",
         ),
@@ -208,8 +201,7 @@ SPECIFICATION_SECTIONS = (
             "measured by weight each quarter.",
             "Replacement equipment shall be selected on whole-life cost and energy efficiency, with the "
             "most efficient option proposed by default.",
-            "Refrigerant gases shall be handled only by certified technicians and every recovery "
-            "recorded.",
+            "Refrigerant gases shall be handled only by certified technicians and every recovery recorded.",
             "The contractor's vehicle fleet serving the contract shall be fully electric or hybrid by "
             "the end of the second contract year.",
             "Accidents, incidents and near misses on council premises shall be reported within 24 hours.",
@@ -222,23 +214,17 @@ SPECIFICATION_SECTIONS = (
         (
             "The contractor shall employ sufficient qualified staff to deliver the services, including "
             "cover for holidays and sickness.",
-            "Operatives shall wear a uniform and carry identification showing their name, photograph "
-            "and employer.",
-            "Subcontracting of any part of the services requires the prior written approval of the "
-            "council.",
+            "Operatives shall wear a uniform and carry identification showing their name, photograph and employer.",
+            "Subcontracting of any part of the services requires the prior written approval of the council.",
             "The contractor shall pay all staff working on the contract at least the real living wage.",
-            "At least four apprenticeships shall be created and maintained during the term of the "
-            "contract.",
-            "The contractor shall advertise vacancies on the contract through the council's local "
-            "employment service.",
+            "At least four apprenticeships shall be created and maintained during the term of the contract.",
+            "The contractor shall advertise vacancies on the contract through the council's local employment service.",
             "Subcontractors shall be paid within 30 days of receipt of a valid invoice, and this term "
             "shall flow down the supply chain.",
-            "Social value commitments made in the tender become contractual obligations and are "
-            "reported quarterly.",
+            "Social value commitments made in the tender become contractual obligations and are reported quarterly.",
             "Staff transferring from incumbent contractors shall be treated in accordance with the "
             "applicable transfer of employment regulations.",
-            "Training records for every operative shall be kept up to date and available for "
-            "inspection.",
+            "Training records for every operative shall be kept up to date and available for inspection.",
         ),
     ),
     SpecificationSection(
@@ -250,19 +236,16 @@ SPECIFICATION_SECTIONS = (
             "safety, and financial information.",
             "Monthly performance meetings shall be held between the contract manager and the "
             "contractor's account manager.",
-            "Service credits apply when a key performance indicator falls below its minimum level in "
-            "any month.",
+            "Service credits apply when a key performance indicator falls below its minimum level in any month.",
             "Persistent underperformance over three consecutive months entitles the council to require "
             "a performance improvement plan.",
             "Customer satisfaction shall be surveyed twice a year among building managers, with a target "
             "score of at least four out of five.",
-            "All performance data shall be derived from the facilities management system and not from "
-            "manual records.",
+            "All performance data shall be derived from the facilities management system and not from manual records.",
             "The council may audit the contractor's performance data at any time on reasonable notice.",
             "An annual review shall consider the scope, the performance framework and opportunities for "
             "continuous improvement.",
-            "The contractor shall propose at least two cost or carbon saving initiatives each contract "
-            "year.",
+            "The contractor shall propose at least two cost or carbon saving initiatives each contract year.",
         ),
     ),
     SpecificationSection(
@@ -272,22 +255,19 @@ SPECIFICATION_SECTIONS = (
             "buildings in scope.",
             "Reactive repairs and minor works are paid on completion, at the schedule of rates, after "
             "verification by the contract manager.",
-            "Invoices shall be submitted electronically and quote the purchase order number of the "
-            "work concerned.",
+            "Invoices shall be submitted electronically and quote the purchase order number of the work concerned.",
             "Rates are fixed for the first two years and may then be adjusted annually by reference to "
             "a published price index.",
             "The contractor shall maintain professional indemnity, public liability and employer's "
             "liability insurance at the levels stated in the contract.",
             "On expiry or termination, the contractor shall cooperate fully in the transfer of the "
             "services to the council or a successor contractor.",
-            "An exit plan shall be submitted within six months of the commencement date and updated "
-            "annually.",
+            "An exit plan shall be submitted within six months of the commencement date and updated annually.",
             "All data held in the facilities management system belongs to the council and shall be "
             "returned in an open format on exit.",
             "Disputes shall first be escalated through the contract management structure before any "
             "formal dispute resolution procedure.",
-            "The council may terminate the contract for convenience by giving six months' written "
-            "notice.",
+            "The council may terminate the contract for convenience by giving six months' written notice.",
         ),
     ),
 )
