@@ -1,0 +1,7 @@
+"""The pure compute of OCR: PDF in, page text out; no database, no storage.
+
+    probe.py      is it a PDF we can and may process (pdfinfo; caps checked before any rendering)
+    textlayer.py  the PDF's own text per page (pdftotext) and whether it is real text or garbage
+    ocr.py        read_pages: the text layer where usable, else render (pdftoppm) + OCR (tesseract)
+    tools.py      running those programs on hostile input: group kill, memory limit, timeouts
+"""

@@ -45,9 +45,12 @@ class PageSize:
     rotate: int
 
     def pixels_at(self, dpi: int) -> tuple[int, int]:
-        """(width, height) in pixels of this page rendered at ``dpi`` (pdftoppm rounds up)."""
+        """(width, height) in pixels of this page rendered at ``dpi`` (pdftoppm rounds up).
+
+        Rounded to 6 decimals first so that 7200 pt at 300 dpi is 30000 pixels, not 30001 from the
+        float error of 7200 * (300 / 72): one pixel either way never decides a cap."""
         scale = dpi / POINTS_PER_INCH
-        return math.ceil(self.width_points * scale), math.ceil(self.height_points * scale)
+        return math.ceil(round(self.width_points * scale, 6)), math.ceil(round(self.height_points * scale, 6))
 
 
 @dataclass(frozen=True)
@@ -126,11 +129,14 @@ def _raise_for_failure(result: ToolResult, first_page: int) -> None:
     stderr = result.stderr_text
     if result.killed_from_outside:
         raise RetryableError("pdfinfo was killed from outside (out of memory on the machine?)")
-    if "Incorrect password" in stderr:
+    # Whole lines of pdfinfo's own, so that no message quoting the document can pass for them.
+    if re.search(r"^Command Line Error: Incorrect password$", stderr, re.MULTILINE):
         raise PermanentError("the PDF is encrypted and needs a password; upload an unprotected copy")
     # pdfinfo clamps -l to the page count and then refuses a first page after it, which is how a
     # document with no pages (or fewer than first_page) shows itself.
-    clamped = re.search(r"the last page \((\d+)\)", stderr)
+    clamped = re.search(
+        r"^Command Line Error: Wrong page range given: .* the last page \((\d+)\)\.$", stderr, re.MULTILINE
+    )
     if clamped:
         if int(clamped.group(1)) == 0:
             raise PermanentError("the PDF has no pages")

@@ -4,7 +4,8 @@ Every run gets:
 
 - its own session and process group (``start_new_session=True``), so a timeout can kill the tool
   AND anything it started with one ``os.killpg(SIGKILL)``; the group is killed after every run,
-  normal or not, so no helper process outlives its tool;
+  normal or not, so no helper process outlives its tool (only one that calls setsid itself could,
+  which poppler and tesseract never do);
 - an address-space limit (RLIMIT_AS = ``memory_bytes``) and no core dumps, set by util-linux
   ``prlimit`` exec'ing the tool. Not ``preexec_fn``: the workers are threaded, and Python documents
   ``preexec_fn`` as unsafe with threads (the child may deadlock before ``exec``); ``prlimit`` sets the
@@ -27,7 +28,8 @@ How a caller should judge what went wrong:
   ``ToolResult.killed_from_outside`` for the one case (SIGKILL we did not send, i.e. the kernel's
   OOM killer) that is not the input's fault.
 - ``ToolOutputTooLargeError``: the input makes the tool print more than the cap: permanent.
-- ``ConfigurationError``: the program (or prlimit) is not installed.
+- ``ConfigurationError``: the program (or prlimit) is not installed, or cannot even load its
+  libraries within ``memory_bytes``.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ STARVED_CPU_SHARE = 0.5
 """A timed-out tool that used less CPU than this share of its timeout was starved, not slow."""
 
 _READ_CHUNK = 65536
+_DRAIN_SECONDS = 1.0  # how long output may keep arriving after the tool exited
 
 
 class ToolError(TenderflowError):
@@ -170,7 +173,8 @@ def run_tool(
 
     Returns a ToolResult whatever the exit status; the caller knows what each status means for
     its program. Raises ToolTimeoutError (group killed and the program reaped),
-    ToolOutputTooLargeError, or ConfigurationError when the program or prlimit is missing.
+    ToolOutputTooLargeError, or ConfigurationError when the program or prlimit is missing or the
+    memory limit is too small for the program to start.
     """
     if not args:
         raise ValueError("run_tool needs a program to run")
@@ -215,7 +219,9 @@ def run_tool(
             while not (exited and len(selector.get_map()) == 0):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    timed_out = True
+                    # After the exit only a process that left our group with setsid can still
+                    # hold a pipe: give up on its output, the tool itself finished in time.
+                    timed_out = not exited
                     break
                 for key, _ in selector.select(remaining):
                     if key.data is None:
@@ -224,6 +230,7 @@ def run_tool(
                         # Anything the tool left running in its group would hold our pipes open
                         # (and outlive the job); nothing of a finished run may survive it.
                         _kill_group(process.pid)
+                        deadline = min(deadline, time.monotonic() + _DRAIN_SECONDS)
                         continue
                     chunk = os.read(key.fd, _READ_CHUNK)
                     if not chunk:
@@ -253,6 +260,12 @@ def run_tool(
         raise ToolTimeoutError(program=program, timeout_seconds=timeout_seconds, cpu_seconds=cpu_seconds)
     if too_large:
         raise ToolOutputTooLargeError(program=program, max_output_bytes=max_output_bytes)
+    if status == 127 and b"error while loading shared libraries" in stderr:
+        # The dynamic loader could not map the program's libraries inside the limit: the limit is
+        # too small for this program to start at all, whatever the input.
+        raise ConfigurationError(
+            f"{program} cannot start within a {memory_bytes} byte memory limit: {stderr.decode(errors='replace')}"
+        )
     return ToolResult(
         program=program,
         returncode=status,

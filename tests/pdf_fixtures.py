@@ -1,0 +1,206 @@
+"""Builders of the PDFs the pdf tests read: each writes one small file into a test's tmp_path.
+
+Everything is made here with reportlab, PIL and pypdf, so the tests need no downloaded corpus:
+born-digital pages, image-only "scans" (text drawn into a bitmap, optionally turned), pages whose text
+layer is garbage although they look right, encrypted, truncated, page-less and oversized documents.
+Pages are kept small (4 x 3 in) so that OCR stays well under a second a page.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import cast
+
+import reportlab
+from PIL import Image, ImageDraw, ImageFont
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import DictionaryObject, StreamObject
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+SCAN_DPI = 300
+PAGE_POINTS = (288.0, 216.0)  # 4 x 3 in
+VERA = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"  # shipped with reportlab: no system font needed
+
+TENDER_LINES = (
+    "The municipal water board invites",
+    "sealed bids for the renewal of the",
+    "drinking water pipeline in Harbour",
+    "Street. Offers must reach the office",
+    "before noon on the closing date.",
+)
+"""Words a test can look for after OCR: plain, common and long enough for tesseract's OSD."""
+
+
+def born_digital_pdf(path: Path, pages: Sequence[Sequence[str]] = (TENDER_LINES,)) -> Path:
+    """One page per entry of ``pages``, each line drawn as real text (Helvetica, a Unicode-mapped font)."""
+    pdf = canvas.Canvas(str(path), pagesize=PAGE_POINTS)
+    for lines in pages:
+        _draw_lines(pdf, lines, font="Helvetica")
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+def text_image(lines: Sequence[str] = TENDER_LINES, *, rotate: int = 0, dpi: int = SCAN_DPI) -> Image.Image:
+    """A grayscale bitmap of a PAGE_POINTS page at ``dpi`` with ``lines`` on it, turned ``rotate``
+    degrees counter-clockwise (so it needs ``rotate`` degrees clockwise to read)."""
+    width, height = (round(side * dpi / 72) for side in PAGE_POINTS)
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(VERA), size=round(12 * dpi / 72))
+    for index, line in enumerate(lines):
+        draw.text((round(0.3 * dpi), round((0.35 + 0.4 * index) * dpi)), line, font=font, fill=0)
+    return image.rotate(rotate, expand=True) if rotate else image
+
+
+def scanned_pdf(path: Path, images: Sequence[Image.Image]) -> Path:
+    """An image-only PDF, one page per image, each page exactly the image's size at SCAN_DPI."""
+    pdf = canvas.Canvas(str(path))
+    for image in images:
+        size = (image.width * 72 / SCAN_DPI, image.height * 72 / SCAN_DPI)
+        pdf.setPageSize(size)
+        pdf.drawImage(ImageReader(image), 0, 0, width=size[0], height=size[1])
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+def text_over_scan_pdf(path: Path, image: Image.Image, lines: Sequence[str], *, invisible: bool) -> Path:
+    """A scan with real text drawn over its top left corner: invisible (render mode 3, what OCR
+    tools add) or visible (a page number stamped on a scan)."""
+    size = (image.width * 72 / SCAN_DPI, image.height * 72 / SCAN_DPI)
+    pdf = canvas.Canvas(str(path), pagesize=size)
+    pdf.drawImage(ImageReader(image), 0, 0, width=size[0], height=size[1])
+    text = pdf.beginText(20, size[1] - 12)
+    text.setTextRenderMode(3 if invisible else 0)
+    text.setFont("Helvetica", 6)
+    for line in lines:
+        text.textLine(line)
+    pdf.drawText(text)
+    pdf.showPage()
+    pdf.save()
+    return path
+
+
+def garbage_text_layer_pdf(path: Path, unicode_of: Callable[[int], int], lines: Sequence[str] = TENDER_LINES) -> Path:
+    """A page that LOOKS like ``lines`` (embedded Vera, drawn normally) but whose ToUnicode map sends
+    each character code ``c`` to ``unicode_of(c)``: what a font without a usable Unicode map gives
+    text extraction. Rendering uses the glyphs, not the map, so OCR still sees the real words."""
+    if "Vera" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("Vera", str(VERA)))
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=PAGE_POINTS)
+    _draw_lines(pdf, lines, font="Vera")
+    pdf.showPage()
+    pdf.save()
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(buffer.getvalue())))
+    resources = cast(DictionaryObject, writer.pages[0]["/Resources"].get_object())
+    fonts = cast(DictionaryObject, resources["/Font"].get_object())
+    for name in fonts:
+        font = cast(DictionaryObject, fonts[name].get_object())
+        if "/ToUnicode" not in font:
+            continue
+        to_unicode = cast(StreamObject, font["/ToUnicode"].get_object())
+        remapped = re.sub(
+            r"<([0-9A-F]{2})> <([0-9A-F]{4})>",
+            lambda m: f"<{m.group(1)}> <{unicode_of(int(m.group(1), 16)):04X}>",
+            to_unicode.get_data().decode("ascii"),
+        )
+        to_unicode.set_data(remapped.encode("ascii"))
+    writer.write(path)
+    return path
+
+
+def private_use(code: int) -> int:
+    """ToUnicode target sending every code to the private use area (U+E000 + code)."""
+    return 0xE000 + code
+
+
+def glyph_id_shift(code: int) -> int:
+    """ToUnicode target of a TrueType font whose glyph ids leaked out as characters: standard glyph
+    order puts "a" at 68 ("D"), so letters come out 29 code points lower ("The" -> "7KH")."""
+    return code - 29 if code >= 61 else code
+
+
+def encrypted_pdf(path: Path, *, user_password: str, owner_password: str | None = None) -> Path:
+    """A born-digital page encrypted with pypdf (user_password "" = opens without one)."""
+    writer = PdfWriter(clone_from=PdfReader(born_digital_pdf(path.with_suffix(".plain.pdf"))))
+    writer.encrypt(user_password=user_password, owner_password=owner_password, algorithm="AES-128")
+    writer.write(path)
+    return path
+
+
+def truncated_pdf(path: Path) -> Path:
+    """The first half of a born-digital PDF: the cross-reference table and trailer are gone."""
+    data = born_digital_pdf(path.with_suffix(".whole.pdf")).read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def zero_page_pdf(path: Path) -> Path:
+    """A well-formed PDF whose page tree is empty."""
+    PdfWriter().write(path)
+    return path
+
+
+def blank_pages_pdf(path: Path, count: int, size: tuple[float, float] = PAGE_POINTS) -> Path:
+    """``count`` empty pages of ``size`` points."""
+    pdf = canvas.Canvas(str(path), pagesize=size)
+    for _ in range(count):
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+def mixed_sizes_pdf(path: Path, sizes: Sequence[tuple[float, float]], rotate: Sequence[int] = ()) -> Path:
+    """Blank pages of the given sizes in points, page i turned by /Rotate ``rotate[i]``."""
+    pdf = canvas.Canvas(str(path))
+    for size in sizes:
+        pdf.setPageSize(size)
+        pdf.drawString(10, 10, "x")
+        pdf.showPage()
+    pdf.save()
+    writer = PdfWriter(clone_from=PdfReader(path))
+    for page, degrees in zip(writer.pages, rotate, strict=False):
+        page.rotate(degrees)
+    writer.write(path)
+    return path
+
+
+def forged_metadata_pdf(path: Path, title: str) -> Path:
+    """A two-page born-digital PDF whose /Title is ``title`` (pdfinfo prints titles raw)."""
+    writer = PdfWriter(clone_from=PdfReader(born_digital_pdf(path.with_suffix(".plain.pdf"), [TENDER_LINES] * 2)))
+    writer.add_metadata({"/Title": title})
+    writer.write(path)
+    return path
+
+
+def slow_to_render_pdf(path: Path, draws: int = 500) -> Path:
+    """One page that draws the same 1000 x 1000 image ``draws`` times: about 20 ms of pdftoppm work
+    per draw at 300 dpi, none for pdftotext (text extraction skips images), and no text layer, so
+    the page goes down the rendering path and spends its time there."""
+    image = ImageReader(Image.linear_gradient("L").resize((1000, 1000)))
+    pdf = canvas.Canvas(str(path), pagesize=PAGE_POINTS)
+    for _ in range(draws):
+        pdf.drawImage(image, 0, 0, width=PAGE_POINTS[0], height=PAGE_POINTS[1])
+    pdf.showPage()
+    pdf.save()
+    return path
+
+
+def png_file(path: Path) -> Path:
+    """A file that is an image, not a PDF."""
+    Image.new("L", (10, 10), 255).save(path, format="PNG")
+    return path
+
+
+def _draw_lines(pdf: canvas.Canvas, lines: Sequence[str], *, font: str) -> None:
+    pdf.setFont(font, 12)
+    for index, line in enumerate(lines):
+        pdf.drawString(0.3 * 72, PAGE_POINTS[1] - (0.45 + 0.4 * index) * 72, line)

@@ -1,0 +1,201 @@
+"""read_pages: text layer when real, else render + OCR with orientation; hostile pages refused."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pdf_fixtures as fixtures
+import pytest
+
+from tenderflow.errors import ConfigurationError, JobError, PermanentError
+from tenderflow.pdf import ocr, tools
+from tenderflow.pdf.ocr import OcrOptions, read_pages, rotation_from_hocr, text_from_tsv
+from tenderflow.pdf.textlayer import text_layer_is_usable
+from tenderflow.pdf.tools import ToolResult
+
+OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
+WORDS = ("municipal", "water", "board", "sealed", "bids", "pipeline", "Harbour", "closing")
+
+
+def _assert_words(text: str) -> None:
+    missing = [word for word in WORDS if word not in text]
+    assert not missing, f"OCR lost {missing} from {text!r}"
+
+
+def _pdftotext(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def tool_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The programs read_pages runs, in order (the real ones still run)."""
+    calls: list[str] = []
+    real: Callable[..., ToolResult] = tools.run_tool
+
+    def recording(args: Sequence[str], **kwargs: Any) -> ToolResult:
+        calls.append(args[0])
+        return real(args, **kwargs)
+
+    monkeypatch.setattr(ocr, "run_tool", recording)
+    return calls
+
+
+def test_born_digital_page_uses_its_text_layer(tmp_path: Path, tool_calls: list[str]) -> None:
+    [page] = read_pages(fixtures.born_digital_pdf(tmp_path / "born.pdf"), [1], OPTIONS)
+    assert page.source == "text_layer"
+    assert page.confidence is None and page.rotation == 0
+    assert page.text.splitlines()[0] == fixtures.TENDER_LINES[0]
+    _assert_words(page.text)
+    assert "pdftoppm" not in tool_calls and "tesseract" not in tool_calls
+
+
+def test_scanned_page_is_ocred(tmp_path: Path) -> None:
+    path = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.text_image()])
+    assert _pdftotext(path).strip() == ""
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr"
+    assert page.rotation == 0
+    assert page.confidence is not None and page.confidence > 80
+    assert page.text.splitlines()[0] == fixtures.TENDER_LINES[0]
+    _assert_words(page.text)
+
+
+@pytest.mark.parametrize("turned", [90, 180, 270])
+def test_turned_scan_is_set_upright_and_read(tmp_path: Path, turned: int) -> None:
+    path = fixtures.scanned_pdf(tmp_path / "turned.pdf", [fixtures.text_image(rotate=turned)])
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr"
+    assert page.rotation == turned
+    _assert_words(page.text)
+
+
+@pytest.mark.parametrize(
+    "unicode_of", [fixtures.private_use, fixtures.glyph_id_shift], ids=["private-use", "glyph-ids"]
+)
+def test_page_with_garbage_text_layer_is_ocred(tmp_path: Path, unicode_of: Callable[[int], int]) -> None:
+    path = fixtures.garbage_text_layer_pdf(tmp_path / "garbage.pdf", unicode_of)
+    layer = _pdftotext(path)
+    assert layer.strip() and "municipal" not in layer  # the fixture really has a garbage layer
+    assert not text_layer_is_usable(layer)
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr"
+    _assert_words(page.text)
+
+
+def test_invisible_nonsense_over_a_scan_is_ignored(tmp_path: Path) -> None:
+    nonsense = ["xkqv zptr wmbn qlrs bcdf ghjk"] * 8
+    path = fixtures.text_over_scan_pdf(tmp_path / "bad.pdf", fixtures.text_image(), nonsense, invisible=True)
+    assert "xkqv" in _pdftotext(path)
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr"
+    assert "xkqv" not in page.text
+    _assert_words(page.text)
+
+
+def test_scan_with_a_stamped_page_number_is_ocred(tmp_path: Path) -> None:
+    path = fixtures.text_over_scan_pdf(tmp_path / "stamped.pdf", fixtures.text_image(), ["Page 3"], invisible=False)
+    assert _pdftotext(path).strip() == "Page 3"
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr"
+    _assert_words(page.text)
+
+
+def test_short_born_digital_page_keeps_its_exact_text(tmp_path: Path) -> None:
+    # Near-empty, so OCR reads it too; OCR finds nothing more, and the exact layer text wins.
+    path = fixtures.born_digital_pdf(tmp_path / "cover.pdf", [["Annex B, lot 1"]])
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "text_layer"
+    assert page.text == "Annex B, lot 1"
+    assert page.confidence is None
+
+
+def test_page_too_sparse_for_orientation_detection_is_read_upright(tmp_path: Path) -> None:
+    path = fixtures.scanned_pdf(tmp_path / "sparse.pdf", [fixtures.text_image(["Lot 42"])])
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr"
+    assert page.rotation == 0
+    assert page.text == "Lot 42"
+
+
+def test_blank_page_gives_empty_text(tmp_path: Path) -> None:
+    [page] = read_pages(fixtures.blank_pages_pdf(tmp_path / "blank.pdf", 1), [1], OPTIONS)
+    assert page.source == "ocr"
+    assert page.text == ""
+    assert page.confidence is None
+    assert page.rotation == 0
+
+
+def test_pages_come_back_in_the_order_asked(tmp_path: Path) -> None:
+    born = fixtures.born_digital_pdf(tmp_path / "born.pdf", [["cover page of the tender dossier, annex one"]])
+    scan = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.text_image()])
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.append(str(born))
+    writer.append(str(scan))
+    writer.append(str(born))
+    path = tmp_path / "mixed.pdf"
+    writer.write(path)
+    pages = read_pages(path, [3, 2, 1], OPTIONS)
+    assert [page.number for page in pages] == [3, 2, 1]
+    assert [page.source for page in pages] == ["text_layer", "ocr", "text_layer"]
+    assert pages[0].text == pages[2].text == "cover page of the tender dossier, annex one"
+    _assert_words(pages[1].text)
+
+
+def test_page_over_the_pixel_cap_is_refused_before_rendering(tmp_path: Path, tool_calls: list[str]) -> None:
+    path = fixtures.mixed_sizes_pdf(tmp_path / "poster.pdf", [(7200, 3600)])
+    with pytest.raises(PermanentError, match=r"^page 1 is 7200 x 3600 pt .* 450,000,000 pixels at 300 dpi"):
+        read_pages(path, [1], OcrOptions(max_page_pixels=100_000_000))
+    assert "pdftoppm" not in tool_calls
+
+
+def test_render_timeout_names_the_page_and_is_prompt(tmp_path: Path) -> None:
+    # About 10 s of rendering; pdfinfo and pdftotext need milliseconds of the same 1 s budget.
+    path = fixtures.slow_to_render_pdf(tmp_path / "slow.pdf")
+    started = time.monotonic()
+    with pytest.raises(JobError, match=r"^page 1: rendering (took longer than 1 s|was stopped after 1 s)"):
+        read_pages(path, [1], OcrOptions(timeout_seconds=1))
+    assert time.monotonic() - started < 5
+
+
+def test_missing_tesseract_language_is_a_configuration_error(tmp_path: Path) -> None:
+    path = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.text_image()])
+    with pytest.raises(ConfigurationError, match="xyz"):
+        read_pages(path, [1], OcrOptions(languages="eng+xyz"))
+
+
+def test_page_numbers_outside_the_document_are_a_caller_error(tmp_path: Path) -> None:
+    path = fixtures.born_digital_pdf(tmp_path / "born.pdf")
+    with pytest.raises(ValueError, match="has 1 pages"):
+        read_pages(path, [1, 2], OPTIONS)
+    with pytest.raises(ValueError):
+        read_pages(path, [0], OPTIONS)
+    assert read_pages(path, [], OPTIONS) == []
+
+
+def test_text_from_tsv_rebuilds_lines_paragraphs_and_mean_confidence() -> None:
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+    rows = [
+        "1\t1\t0\t0\t0\t0\t0\t0\t100\t100\t-1\t",
+        "5\t1\t1\t1\t1\t1\t0\t0\t1\t1\t90\tSealed",
+        "5\t1\t1\t1\t1\t2\t0\t0\t1\t1\t80\tbids",
+        "5\t1\t1\t1\t2\t1\t0\t0\t1\t1\t70\t\"until\"",
+        "5\t1\t2\t1\t1\t1\t0\t0\t1\t1\t60\tnoon.",
+        "5\t1\t2\t1\t1\t2\t0\t0\t1\t1\t-1\t ",
+    ]
+    assert text_from_tsv("\n".join([header, *rows])) == ('Sealed bids\n"until"\n\nnoon.', 75.0)
+    assert text_from_tsv(header + "\n" + rows[0]) == ("", None)
+
+
+def test_rotation_from_hocr_takes_the_majority_of_lines() -> None:
+    line = "<span class='ocr_line' id='l' title=\"bbox 0 0 1 1; {angle}x_size 46\">"
+    upright = line.format(angle="")
+    turned = line.format(angle="textangle 90; ")
+    assert rotation_from_hocr("".join([turned, turned, upright])) == 90
+    assert rotation_from_hocr("".join([turned, upright])) == 0
+    assert rotation_from_hocr("<div class='ocr_page'></div>") == 0
