@@ -23,7 +23,7 @@ from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue.supervisor import self_command
 from tenderflow.samples import SampleTender, generate_samples
 
-DEMO_TENANT = "demo"
+DEMO_TENANT = "default"
 
 
 @dataclass
@@ -50,6 +50,7 @@ def field_value(fields: dict[str, Any] | None, *path: str) -> Any:
 
 def start_workers(database_url: str, processes: int, threads: int) -> list[subprocess.Popen[bytes]]:
     env = {**os.environ, "TENDERFLOW_DATABASE_URL": database_url}
+    env.setdefault("TENDERFLOW_OCR_LANGUAGES", "eng+deu+fra")  # the samples are in three languages
     argv = [*self_command(), "--log-level", "WARNING", "worker", "--pool", "all", "--threads", str(threads)]
     return [subprocess.Popen(argv, env=env) for _ in range(processes)]
 
@@ -94,3 +95,27 @@ def sample_dir(data_dir: Path) -> Path:
 
 def make_samples(data_dir: Path) -> list[SampleTender]:
     return generate_samples(sample_dir(data_dir))
+
+
+def extracted_facts(fields: dict[str, Any] | None) -> dict[str, str | None]:
+    """The extracted values in the answer key's shape (see tenderflow.samples.EXPECTED_FIELDS)."""
+    value = field_value(fields, "estimated_value")
+    cpv_codes = (fields or {}).get("cpv_codes") or []
+    deadline = field_value(fields, "submission_deadline")
+    amount = value.get("amount") if isinstance(value, dict) else None
+    return {
+        "title": field_value(fields, "title"),
+        "buyer_name": field_value(fields, "buyer", "name"),
+        "reference_number": field_value(fields, "reference_number"),
+        "submission_deadline": str(deadline)[:10] if deadline else None,
+        "estimated_value_amount": f"{float(amount):.2f}" if amount is not None else None,
+        "estimated_value_currency": value.get("currency") if isinstance(value, dict) else None,
+        "main_cpv_code": cpv_codes[0]["value"] if cpv_codes else None,
+        "procedure_type": field_value(fields, "procedure_type"),
+    }
+
+
+def matching_facts(row: DemoRow) -> int:
+    found = extracted_facts(row.fields)
+    return sum(1 for key, expected in row.sample.expected.items()
+               if found.get(key) is not None and str(found[key]).strip().lower() == expected.strip().lower())

@@ -16,6 +16,7 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import retry
+from tenderflow.tenants.tenants import create_tenant
 from tests.pipeline_harness import drain, pipeline_settings
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
@@ -47,6 +48,7 @@ def field(fields: dict[str, Any], *path: str) -> Any:
 def test_upload_inserts_document_and_ocr_job_in_one_transaction(
     conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path
 ) -> None:
+    create_tenant(conn, "acme", unlimited=True)  # uploads name a tenant that exists
     pdf = text_pdf(tmp_path / "tender.pdf", [TENDER_PAGE])
     outcome = upload_file(conn, storage, pdf, tenant="acme", max_bytes=MAX_BYTES)
     assert outcome.status == "created"

@@ -10,6 +10,10 @@ Job types of the pipeline and what their commit steps do here:
 Every follow-up enqueue carries a unique key naming (document, version, part), so a job rerun by
 hand, or a stale duplicate, never creates a second job. A job that fails for good moves its version
 to failed with the job's error (see `fail_versions_of_ended_jobs`).
+
+Money moves with these state changes, in their transactions (see tenderflow.tenants.credits): the
+plan reserves the version's pages (a tenant that cannot pay fails the version at once), the
+version's move to done charges it, its move to failed refunds it.
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from tenderflow.errors import DocumentNotFoundError
+from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError, PermanentError
 from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_many
 from tenderflow.sqlfiles import NamedQueries
+from tenderflow.tenants import credits
 
 QUERIES = NamedQueries("tenderflow.pipeline", "queries.sql")
 
@@ -107,7 +112,8 @@ def insert_version(
 def record_plan(
     conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, batch_pages: int
 ) -> list[int]:
-    """ocr.plan commit: version queued -> ocr; enqueue one ocr.pages job per batch (idempotent)."""
+    """ocr.plan commit: version queued -> ocr; reserve the pages' credits; enqueue one ocr.pages job
+    per batch (idempotent). Raises PermanentError when the tenant cannot pay for the pages."""
     ref = VersionRef.of(job)
     batches = page_batches(page_count, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
@@ -115,6 +121,10 @@ def record_plan(
     }).rowcount
     if updated == 0:
         return []  # the version already moved on (failed, or a rerun after extraction): nothing to do
+    try:
+        credits.reserve_pages(conn, **ref.params(), page_count=page_count)
+    except InsufficientCreditsError as exc:
+        raise PermanentError(f"not enough credits to read the pages: {exc}") from exc
     return enqueue_many(conn, [
         JobSpec(
             type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority,
@@ -162,7 +172,8 @@ def pages_for_extraction(conn: psycopg.Connection[Any], ref: VersionRef) -> list
 
 
 def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction: dict[str, Any]) -> None:
-    """extract commit: upsert the fields; version extracting -> done; promote it for readers."""
+    """extract commit: upsert the fields; version extracting -> done; promote it for readers and
+    charge the version's work (once: a rerun of a done version charges nothing more)."""
     ref = VersionRef.of(job)
     conn.execute(QUERIES["extraction_upsert"], {
         **ref.params(), "fields": Jsonb(extraction["fields"]), "flags": Jsonb(extraction.get("flags", [])),
@@ -172,10 +183,12 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
     })
     if conn.execute(QUERIES["version_done"], ref.params()).rowcount:
         conn.execute(QUERIES["document_promote"], ref.params())
+        credits.charge_version(conn, **ref.params())
 
 
 def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[EndedJob]) -> None:
-    """Queue hook: a pipeline job that failed or was cancelled fails its version, with the reason."""
+    """Queue hook: a pipeline job that failed or was cancelled fails its version, with the reason,
+    and refunds the version's reservations (a version already done or failed does not move)."""
     for job in ended:
         if job.type not in PIPELINE_JOB_TYPES:
             continue
@@ -184,7 +197,9 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
             reason = f"cancelled ({job.type} job {job.id})"
         elif job.type == JOB_OCR_PAGES:
             reason = f"pages {job.payload.get('first_page')}-{job.payload.get('last_page')}: {reason}"
-        conn.execute(QUERIES["version_fail"], {**VersionRef.of(job).params(), "error": reason})
+        ref = VersionRef.of(job)
+        if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is not None:
+            credits.refund_version(conn, **ref.params(), reason=reason)
 
 
 # --- reads ------------------------------------------------------------------------------------

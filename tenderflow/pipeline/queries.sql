@@ -82,7 +82,8 @@ UPDATE documents SET current_version = greatest(coalesce(current_version, 0), %(
 
 -- name: version_fail
 UPDATE document_versions SET state = 'failed', error = %(error)s, finished_at = now()
- WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed');
+ WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed')
+RETURNING document_id, version;
 
 -- name: pages_text
 SELECT page_number, text FROM pages

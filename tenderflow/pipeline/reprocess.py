@@ -3,7 +3,8 @@
 The previous version's pages and fields stay readable until the new version is done (readers use
 `documents.current_version`, which only moves up when a version finishes). Asking again while a
 version is in flight returns that version instead of starting a second one; the document row lock
-makes this hold under concurrent requests.
+makes this hold under concurrent requests. A new version reserves credits in the same transaction
+(the per-document price; from extraction, also the LLM estimate for the pages it reuses).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tenderflow.errors import DocumentNotFoundError, JobStateError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import object_key
 from tenderflow.queue import enqueue
+from tenderflow.tenants import credits
+from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 
 START_POINTS = ("ocr", "extract")
 
@@ -35,11 +38,13 @@ def reprocess(
     start_from: str = "ocr",
     tenant: str | None = None,
     priority: int = 0,
+    prices: Prices = DEFAULT_PRICES,
 ) -> ReprocessOutcome:
-    """Start version N+1 of the document (or return the one in flight).
+    """Start version N+1 of the document (or return the one in flight), reserving its credits.
 
-    Raises DocumentNotFoundError (also for another tenant's document) and JobStateError when
-    extraction is asked for but no version has pages yet.
+    Raises DocumentNotFoundError (also for another tenant's document), JobStateError when
+    extraction is asked for but no version has pages yet, and InsufficientCreditsError; each with
+    nothing written.
     """
     if start_from not in START_POINTS:
         raise ValueError(f"start_from must be one of {START_POINTS}, not {start_from!r}")
@@ -64,9 +69,13 @@ def reprocess(
             assert source is not None
             documents.insert_version(conn, ref, start_from="extract", pages_version=source[4],
                                      page_count=source[5], batch_count=source[6])
+            credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices, reused_pages=source[5] or 0,
+                                     what=f"reprocessing document {document_id}")
             enqueue(conn, documents.extract_spec(ref, tenant=doc_tenant, priority=priority))
         else:
             documents.insert_version(conn, ref)
+            credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices,
+                                     what=f"reprocessing document {document_id}")
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=doc_tenant, priority=priority,
                                                   object_key=object_key(doc_tenant, sha256)))
         conn.execute(documents.QUERIES["document_set_latest"], {"id": document_id, "version": ref.version})

@@ -1,9 +1,10 @@
 """Uploads: a PDF on disk becomes a stored object, a document row and its first OCR job.
 
-For each file: sniff `%PDF-`, check the size cap, hash it, put the object (keyed by tenant and
-content hash), then ONE transaction inserts the document, its version 1 and the ocr.plan job. The
-same bytes uploaded again by the same tenant give back the existing document, unless a reprocess is
-asked for. The object is stored before the transaction: if the transaction fails, the object stays
+For each file: sniff `%PDF-`, check the size cap, hash it, check the tenant can pay, put the object
+(keyed by tenant and content hash), then ONE transaction inserts the document, its version 1, its
+credit reservation and the ocr.plan job. The same bytes uploaded again by the same tenant give back
+the existing document, unless a reprocess is asked for. The object is stored before the
+transaction: if the transaction fails (a tenant that ran out of credits meanwhile), the object stays
 behind, unreferenced but harmless, and the next upload of the same bytes reuses it.
 """
 
@@ -22,10 +23,13 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.queue import enqueue
+from tenderflow.tenants import credits
+from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 
-# Readers accept the header anywhere in the first KiB (some producers prepend junk); so do we.
+# The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
+# tells the uploader at once instead of failing the document later.
 PDF_MAGIC = b"%PDF-"
-SNIFF_BYTES = 1024
+SNIFF_BYTES = len(PDF_MAGIC)
 _HASH_CHUNK = 1024 * 1024
 
 
@@ -55,7 +59,7 @@ def check_pdf_file(path: Path, *, max_bytes: int) -> int:
         )
     with path.open("rb") as handle:
         head = handle.read(SNIFF_BYTES)
-    if PDF_MAGIC not in head:
+    if not head.startswith(PDF_MAGIC):
         raise UploadRejectedError(f"{path.name}: not a PDF (no %PDF- header); only PDF files can be uploaded")
     return size
 
@@ -78,8 +82,14 @@ def upload_file(
     max_bytes: int,
     reprocess_existing: bool = False,
     filename: str | None = None,
+    prices: Prices = DEFAULT_PRICES,
 ) -> UploadOutcome:
-    """Upload one PDF. Raises UploadRejectedError (nothing written) for a file that is refused."""
+    """Upload one PDF, reserving `prices.on_acceptance()` of the tenant's credits for a new document.
+
+    Raises, with nothing written to the database: UploadRejectedError for a file that is refused,
+    TenantNotFoundError, InsufficientCreditsError (checked before the object is stored, and again,
+    under the tenant's lock, in the transaction).
+    """
     display_name = filename or path.name
     size = check_pdf_file(path, max_bytes=max_bytes)
     sha256 = sha256_of(path)
@@ -87,6 +97,9 @@ def upload_file(
         key = object_key(tenant, sha256)
     except ValueError as exc:
         raise UploadRejectedError(str(exc)) from exc
+    known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
+    if known is None:
+        credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
     if not storage.exists(key):
         storage.put_file(key, path)
     with conn.transaction():
@@ -103,10 +116,11 @@ def upload_file(
             document_id = int(inserted[0])
             ref = documents.VersionRef(document_id, 1)
             documents.insert_version(conn, ref)
+            credits.reserve_accepted(conn, tenant, **ref.params(), prices=prices, what=f"uploading {display_name}")
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key))
             return UploadOutcome(str(path), "created", document_id, 1, size)
     if reprocess_existing:
-        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority)
+        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices)
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
                              outcome.version, size)
     return UploadOutcome(str(path), "existing", document_id, None, size)
@@ -130,11 +144,12 @@ def upload_paths(
     priority: int = 0,
     max_bytes: int,
     reprocess_existing: bool = False,
+    prices: Prices = DEFAULT_PRICES,
 ) -> Iterator[UploadOutcome]:
     """Upload every PDF under `paths`; a refused file is reported and the others still go in."""
     for path in find_pdfs(paths):
         try:
             yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
-                              reprocess_existing=reprocess_existing)
+                              reprocess_existing=reprocess_existing, prices=prices)
         except TenderflowError as exc:
             yield UploadOutcome(str(path), "rejected", error=str(exc))

@@ -1,0 +1,268 @@
+"""`tenderflow tenants …` and `tenderflow keys …`: tenants, their credits and usage, their API keys.
+
+The typer apps are registered on the main app in tenderflow/cli.py; the commands reach the
+process's Runtime (settings, pool) through the typer context, as every other command does.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from tenderflow.errors import TenderflowError
+from tenderflow.tenants import credits as ledger
+from tenderflow.tenants import keys as api_keys
+from tenderflow.tenants import tenants
+
+if TYPE_CHECKING:
+    from tenderflow.cli import Runtime
+
+tenants_app = typer.Typer(help="Tenants: credits, caps on running jobs, usage.", no_args_is_help=True)
+credits_app = typer.Typer(help="A tenant's credits.", no_args_is_help=True)
+keys_app = typer.Typer(help="Tenant API keys for the HTTP API (shown once, stored hashed).", no_args_is_help=True)
+tenants_app.add_typer(credits_app, name="credits")
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+TenantArgument = Annotated[str, typer.Argument(help="The tenant's name.")]
+DATE_FORMATS = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
+
+
+# The main CLI module imports this one to register it: its helpers are imported when a command runs.
+def _runtime(ctx: typer.Context) -> Runtime:
+    from tenderflow.cli import runtime
+
+    return runtime(ctx)
+
+
+def _print_json(value: Any) -> None:
+    from tenderflow.cli import print_json
+
+    print_json(value)
+
+
+def _print_table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> None:
+    from tenderflow.cli import print_table
+
+    print_table(title, rows, columns)
+
+
+def _say(message: str) -> None:
+    from tenderflow.cli import console
+
+    console.print(message, highlight=False)
+
+
+def _fail(message: str) -> typer.Exit:
+    from tenderflow.cli import fail
+
+    return fail(message)
+
+
+def _cap(tenant: tenants.Tenant, default_cap: int) -> str:
+    if tenant.max_running is None:
+        return f"default ({default_cap or 'no cap'})"
+    return str(tenant.max_running or "no cap")
+
+
+def _tenant_row(tenant: tenants.Tenant, default_cap: int) -> dict[str, Any]:
+    return {**tenant.as_dict(), "credits": "unlimited" if tenant.unlimited else tenant.balance,
+            "cap": _cap(tenant, default_cap)}
+
+
+# --- tenants ----------------------------------------------------------------------------------
+
+
+@tenants_app.command("create")
+def tenants_create(
+    ctx: typer.Context,
+    name: TenantArgument,
+    credits: Annotated[int, typer.Option(min=0, help="Credits to start with.")] = 0,
+    unlimited: Annotated[bool, typer.Option("--unlimited", help="Never refuse this tenant's work.")] = False,
+    max_running: Annotated[int | None, typer.Option(
+        min=0, help="Most jobs of this tenant running at once, across all pools (0 = no cap). "
+                    "Default: TENDERFLOW_TENANT_MAX_RUNNING.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a tenant (its name is what `upload --tenant` and the API keys refer to)."""
+    rt = _runtime(ctx)
+    try:
+        with rt.connection() as conn:
+            tenant = tenants.create_tenant(conn, name, credits=credits, unlimited=unlimited,
+                                           max_running=max_running)
+    except (TenderflowError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        _print_json(tenant.as_dict())
+        return
+    row = _tenant_row(tenant, rt.settings.tenant_max_running)
+    _say(f"tenant {tenant.name} created: credits {row['credits']}, running cap {row['cap']}")
+
+
+@tenants_app.command("list")
+def tenants_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Every tenant with its credits, open reservations, running cap and active keys."""
+    rt = _runtime(ctx)
+    with rt.connection() as conn:
+        found = tenants.list_tenants(conn)
+    if as_json:
+        _print_json([tenant.as_dict() for tenant in found])
+        return
+    _print_table("tenants", [_tenant_row(t, rt.settings.tenant_max_running) for t in found],
+                 ["name", "credits", "open_reserved", "charged", "cap", "active_keys", "created_at"])
+
+
+@tenants_app.command("show")
+def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption = False) -> None:
+    """One tenant."""
+    rt = _runtime(ctx)
+    try:
+        with rt.connection() as conn:
+            tenant = tenants.get_tenant(conn, name)
+    except TenderflowError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        _print_json(tenant.as_dict())
+        return
+    row = _tenant_row(tenant, rt.settings.tenant_max_running)
+    _print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
+        "name", "credits", "open_reserved", "charged", "cap", "active_keys", "created_at")], ["field", "value"])
+
+
+@tenants_app.command("max-running")
+def tenants_max_running(
+    ctx: typer.Context, name: TenantArgument,
+    max_running: Annotated[int, typer.Argument(min=0, help="Most jobs running at once (0 = no cap).")],
+) -> None:
+    """Set a tenant's cap on running jobs across all pools; workers apply it at their next claim."""
+    try:
+        with _runtime(ctx).connection() as conn:
+            tenants.set_max_running(conn, name, max_running)
+    except TenderflowError as exc:
+        raise _fail(str(exc)) from exc
+    _say(f"tenant {name}: at most {max_running or 'any number of'} running job(s)")
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """Dates given without a zone are UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+@tenants_app.command("usage")
+def tenants_usage(
+    ctx: typer.Context, name: TenantArgument,
+    since: Annotated[datetime | None, typer.Option(formats=DATE_FORMATS, help="Only entries from then on (UTC).")]
+    = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Credits reserved, charged and refunded (since a date), and the balance now."""
+    try:
+        with _runtime(ctx).connection() as conn:
+            used = ledger.usage(conn, name, since=_utc(since))
+    except TenderflowError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        _print_json(used.as_dict())
+        return
+    period = f"since {used.since:%Y-%m-%d %H:%M} UTC" if used.since else "all time"
+    rows: list[dict[str, Any]] = [
+        {"": "granted", "credits": used.granted},
+        {"": "reserved", "credits": used.reserved},
+        {"": "charged", "credits": used.charged, "versions": used.versions_charged},
+        {"": "refunded", "credits": used.refunded, "versions": used.versions_refunded},
+        {"": "open reservations (now)", "credits": used.open_reserved},
+        {"": "balance (now)", "credits": f"{used.balance} (unlimited)" if used.unlimited else used.balance},
+    ]
+    _print_table(f"usage of {name}, {period}", rows, ["", "credits", "versions"])
+
+
+# --- credits ----------------------------------------------------------------------------------
+
+
+@credits_app.command("add")
+def credits_add(
+    ctx: typer.Context, name: TenantArgument,
+    amount: Annotated[int, typer.Argument(min=1, help="Credits to add.")],
+) -> None:
+    """Add credits to a tenant's balance."""
+    try:
+        with _runtime(ctx).connection() as conn:
+            balance = ledger.grant(conn, name, amount)
+    except (TenderflowError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
+    _say(f"tenant {name}: {amount} credits added, balance {balance}")
+
+
+@credits_app.command("set")
+def credits_set(
+    ctx: typer.Context, name: TenantArgument,
+    amount: Annotated[int | None, typer.Argument(min=0, help="The new balance (the tenant becomes limited).")]
+    = None,
+    unlimited: Annotated[bool, typer.Option("--unlimited", help="Never refuse this tenant's work.")] = False,
+) -> None:
+    """Set a tenant's available balance, or make it unlimited; the ledger records the difference."""
+    if (amount is None) == (not unlimited):
+        raise _fail("give either a balance or --unlimited")
+    try:
+        with _runtime(ctx).connection() as conn:
+            if amount is None:
+                ledger.set_unlimited(conn, name)
+            else:
+                ledger.set_balance(conn, name, amount)
+    except (TenderflowError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
+    _say(f"tenant {name}: credits {'unlimited' if amount is None else amount}")
+
+
+# --- keys -------------------------------------------------------------------------------------
+
+
+@keys_app.command("create")
+def keys_create(
+    ctx: typer.Context,
+    tenant: Annotated[str, typer.Option(help="The tenant the key acts as.")],
+    name: Annotated[str, typer.Option(help="A label for people: who or what uses the key.")] = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Create an API key. It is printed once: store it now, it cannot be shown again."""
+    try:
+        with _runtime(ctx).connection() as conn:
+            created = api_keys.create_api_key(conn, tenant, name=name)
+    except TenderflowError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        _print_json({"id": created.id, "tenant": created.tenant, "name": created.name, "key": created.key,
+                     "created_at": created.created_at})
+        return
+    typer.echo(created.key)
+    typer.echo(f"key {created.id} for tenant {created.tenant}: shown once, store it now "
+               "(send it as `Authorization: Bearer <key>`)", err=True)
+
+
+@keys_app.command("list")
+def keys_list(
+    ctx: typer.Context,
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's keys.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """API keys, without their secrets."""
+    with _runtime(ctx).connection() as conn:
+        rows = api_keys.list_api_keys(conn, tenant=tenant)
+    if as_json:
+        _print_json(rows)
+        return
+    _print_table("API keys", rows, ["id", "tenant", "name", "status", "created_at", "last_used_at", "revoked_at"])
+
+
+@keys_app.command("revoke")
+def keys_revoke(ctx: typer.Context, key_id: Annotated[str, typer.Argument(help="The key's id.")]) -> None:
+    """Revoke an API key: it is refused from its next request on."""
+    try:
+        with _runtime(ctx).connection() as conn:
+            row = api_keys.revoke_api_key(conn, key_id)
+    except TenderflowError as exc:
+        raise _fail(str(exc)) from exc
+    _say(f"key {row['id']} of tenant {row['tenant']} revoked")

@@ -1,0 +1,117 @@
+"""Tenants: the customers one tenderflow serves, each with credits and a cap on running jobs.
+
+A tenant's name is the `tenant` text on its jobs and documents and a segment of its storage keys,
+so it follows `tenderflow.pipeline.storage.object_key`'s rule (`TENANT_NAME`; the tenants table's
+CHECK says the same, and a test keeps the three equal). The running cap is the queue's own
+(`job_tenant_limits`, enforced exactly by the claim); a tenant without one gets the workers'
+default (`TENDERFLOW_TENANT_MAX_RUNNING`).
+
+The `default` tenant (created by the migration) serves single-tenant use: it has unlimited
+credits until `tenants credits set default N` gives it a balance.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from tenderflow.errors import TenderflowError
+from tenderflow.queue import set_tenant_cap
+from tenderflow.sqlfiles import NamedQueries
+
+QUERIES = NamedQueries("tenderflow.tenants", "queries.sql")
+
+DEFAULT_TENANT = "default"
+TENANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]{0,62}")
+
+
+class TenantNotFoundError(TenderflowError):
+    """No tenant has this name."""
+
+
+class TenantExistsError(TenderflowError):
+    """A tenant with this name already exists."""
+
+
+@dataclass(frozen=True)
+class Tenant:
+    """A tenant as operators see it. `max_running` None: the workers' default cap applies."""
+
+    name: str
+    balance: int
+    unlimited: bool
+    max_running: int | None
+    open_reserved: int
+    charged: int
+    active_keys: int
+    created_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+def validate_tenant_name(name: str) -> str:
+    """Return `name` if it can name a tenant, else raise ValueError saying the rule."""
+    if not TENANT_NAME.fullmatch(name):
+        raise ValueError(
+            f"tenant name {name!r} is not allowed: 1-63 of A-Z a-z 0-9 _ -, starting with a letter or digit"
+        )
+    return name
+
+
+def _tenant(row: dict[str, Any]) -> Tenant:
+    return Tenant(
+        name=row["name"], balance=int(row["balance"]), unlimited=bool(row["unlimited"]),
+        max_running=row["max_running"], open_reserved=int(row["open_reserved"]), charged=int(row["charged"]),
+        active_keys=int(row["active_keys"]), created_at=row["created_at"],
+    )
+
+
+def create_tenant(
+    conn: psycopg.Connection[Any], name: str, *, credits: int = 0, unlimited: bool = False,
+    max_running: int | None = None,
+) -> Tenant:
+    """Create a tenant with `credits` granted and, if given, its own running cap; one transaction.
+
+    Raises ValueError for a bad name or negative numbers, TenantExistsError for a taken name.
+    """
+    from tenderflow.tenants import credits as ledger  # credits imports this module
+
+    validate_tenant_name(name)
+    if credits < 0:
+        raise ValueError("credits must be 0 or more")
+    if max_running is not None and max_running < 0:
+        raise ValueError("max_running must be 0 (no cap) or positive")
+    with conn.transaction():
+        if conn.execute(QUERIES["tenant_insert"], {"name": name, "unlimited": unlimited}).fetchone() is None:
+            raise TenantExistsError(f"tenant {name!r} already exists")
+        if credits:
+            ledger.grant(conn, name, credits, entry_key=f"grant:{name}:created", note="tenant created")
+        if max_running is not None:
+            set_tenant_cap(conn, name, max_running)
+    return get_tenant(conn, name)
+
+
+def get_tenant(conn: psycopg.Connection[Any], name: str) -> Tenant:
+    """The tenant with its credits, cap and keys. Raises TenantNotFoundError."""
+    row = conn.cursor(row_factory=dict_row).execute(QUERIES["tenant_get"], {"name": name}).fetchone()
+    if row is None:
+        raise TenantNotFoundError(f"no tenant named {name!r}; create it with `tenderflow tenants create {name}`")
+    return _tenant(row)
+
+
+def list_tenants(conn: psycopg.Connection[Any]) -> list[Tenant]:
+    return [_tenant(row) for row in conn.cursor(row_factory=dict_row).execute(QUERIES["tenant_list"]).fetchall()]
+
+
+def set_max_running(conn: psycopg.Connection[Any], name: str, max_running: int) -> Tenant:
+    """Cap the tenant's running jobs across all pools (0 = no cap). Raises TenantNotFoundError."""
+    with conn.transaction():
+        get_tenant(conn, name)
+        set_tenant_cap(conn, name, max_running)
+    return get_tenant(conn, name)

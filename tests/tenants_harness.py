@@ -1,0 +1,91 @@
+"""Running the pipeline for the tenants and credits tests: real OCR job types, a metered extraction.
+
+The OCR job types are the product's (probe, text layer, tesseract). The extraction's compute step is
+replaced by one that reports a chosen LLM usage (no model is called), so a test knows exactly what a
+version must be charged; its commit step is the product's (`documents.record_extraction`), which is
+where the charge happens. The end-of-job hook is the product's too.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from tenderflow.config import Settings
+from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, PdfCache
+from tenderflow.pdf.ocr import OcrOptions
+from tenderflow.pdf.probe import PdfLimits
+from tenderflow.pipeline import documents
+from tenderflow.pipeline.storage import ObjectStorage
+from tenderflow.queue import ClaimedJob, FunctionHandler, JobContext, JobTypes
+from tenderflow.tenants import credits
+from tests.pipeline_harness import pipeline_idle, running_workers, worker_config
+
+
+def metered_extraction(*, prompt_tokens: int, completion_tokens: int) -> FunctionHandler:
+    """An `extract` handler whose compute reports this LLM usage; its commit is the product's."""
+
+    def extract(job: ClaimedJob, context: JobContext) -> dict[str, Any]:
+        return {"fields": {"title": {"value": "metered", "page": 1, "quote": "metered"}}, "flags": [],
+                "backend": "metered", "model": "test-model", "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens}
+
+    def commit(conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
+        documents.record_extraction(conn, job, result)
+
+    return FunctionHandler(extract, commit)
+
+
+def money_job_types(
+    settings: Settings, storage: ObjectStorage, *, prompt_tokens: int = 0, completion_tokens: int = 0,
+) -> JobTypes:
+    job_types = JobTypes()
+    job_types.on_job_ended(documents.fail_versions_of_ended_jobs)
+    cache = PdfCache(storage, settings.data_dir / "cache")
+    limits = PdfLimits(max_pages=settings.max_pages, dpi=settings.ocr_dpi, timeout_seconds=60)
+    options = OcrOptions(dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=60,
+                         memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels)
+    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(limits, settings.ocr_batch_pages, cache))
+    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(options, cache))
+    job_types.register(documents.JOB_EXTRACT, metered_extraction(
+        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+    return job_types
+
+
+def drain_jobs(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 120.0) -> None:
+    """Run a worker until no job is queued or running (fails the test after `timeout`)."""
+    with running_workers(pool, job_types, [worker_config(threads=threads)]):
+        deadline = time.monotonic() + timeout
+        time.sleep(0.3)
+        while not pipeline_idle(pool):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"jobs still queued or running after {timeout} s")
+            time.sleep(0.1)
+
+
+def assert_ledger_balanced(conn: psycopg.Connection[Any]) -> dict[str, dict[str, Any]]:
+    """The invariant, for every tenant: balance = grants − charges − open reservations. Returns the
+    summary by tenant."""
+    summary = {row["tenant"]: row for row in credits.credit_summary(conn)}
+    for tenant, row in summary.items():
+        assert row["balance"] == row["ledger_balance"], (tenant, row)
+        assert row["unlimited"] or row["balance"] >= 0, (tenant, row)
+    return summary
+
+
+def document_state(conn: psycopg.Connection[Any], document_id: int, version: int = 1) -> tuple[str, str | None]:
+    row = conn.execute("SELECT state::text, error FROM document_versions WHERE document_id = %s AND version = %s",
+                       (document_id, version)).fetchone()
+    assert row is not None
+    return row[0], row[1]
+
+
+def ledger_kinds(conn: psycopg.Connection[Any], document_id: int, version: int = 1) -> dict[str, int]:
+    """{kind: total amount} of one version's ledger entries."""
+    rows = conn.execute(
+        "SELECT kind::text, sum(amount)::bigint FROM credit_entries WHERE document_id = %s AND version = %s "
+        "GROUP BY kind", (document_id, version)).fetchall()
+    return {kind: int(amount) for kind, amount in rows}

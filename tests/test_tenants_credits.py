@@ -1,0 +1,462 @@
+"""Credits on a real PostgreSQL: reserved with the upload, charged when the version is done,
+refunded when it fails, is cancelled or is reaped on its final attempt — each in the transaction of
+that state change — with the ledger invariant checked after every step."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+from typer.testing import CliRunner
+
+from tenderflow.cli import app
+from tenderflow.config import Settings
+from tenderflow.errors import InsufficientCreditsError, UploadRejectedError
+from tenderflow.handlers import build_job_types
+from tenderflow.logs import configure_logging
+from tenderflow.pipeline import documents
+from tenderflow.pipeline.reprocess import reprocess
+from tenderflow.pipeline.storage import ObjectStorage, object_key, open_storage
+from tenderflow.pipeline.uploads import sha256_of, upload_file, upload_paths
+from tenderflow.queue import Failure, JobContext, Reclaimer, claim, retry
+from tenderflow.queue.backoff import Backoff
+from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.tenants import credits
+from tenderflow.tenants.credits import Prices
+from tenderflow.tenants.tenants import TenantNotFoundError, create_tenant
+from tests.pipeline_harness import pipeline_settings
+from tests.tenants_harness import (
+    assert_ledger_balanced,
+    document_state,
+    drain_jobs,
+    ledger_kinds,
+    money_job_types,
+)
+from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+
+Conn = psycopg.Connection[Any]
+MAX_BYTES = 10 * 1024 * 1024
+# Per document 3, per page 2, per 1k tokens 5; the LLM estimate reserves 3,000 tokens per document
+# and 1,500 per page.
+LLM_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=5,
+                    llm_tokens_per_document=3000, llm_tokens_per_page=1500)
+FLAT_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=1)
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> ObjectStorage:
+    return open_storage((tmp_path / "objects").as_uri())
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return pipeline_settings(database_url, tmp_path, ocr_batch_pages=2)
+
+
+def balance_of(conn: Conn, tenant: str) -> int:
+    row = conn.execute("SELECT balance FROM tenants WHERE name = %s", (tenant,)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def stored_rows(conn: Conn) -> dict[str, int]:
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM document_versions),"
+        " (SELECT count(*) FROM jobs), (SELECT count(*) FROM credit_entries WHERE kind = 'reserve'),"
+        " (SELECT count(*) FROM version_prices)").fetchone()
+    assert row is not None
+    return dict(zip(["documents", "versions", "jobs", "reservations", "prices"], row, strict=True))
+
+
+def job_of(conn: Conn, document_id: int, job_type: str) -> int:
+    row = conn.execute("SELECT id FROM jobs WHERE type = %s AND (payload->>'document_id')::bigint = %s",
+                       (job_type, document_id)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+# --- upload -----------------------------------------------------------------------------------
+
+
+def test_upload_reserves_the_estimate_in_the_transaction_of_the_document_and_its_job(
+    conn: Conn, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    create_tenant(conn, "acme", credits=50)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert outcome.status == "created" and outcome.document_id is not None
+    # 3 per document + 3,000 estimated tokens at 5 per 1k
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3 + 15}
+    assert balance_of(conn, "acme") == 50 - 18
+    assert_ledger_balanced(conn)
+
+    # The same bytes again: the existing document, nothing reserved twice.
+    again = upload_file(conn, storage, tmp_path / "t.pdf", tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert again.status == "existing" and balance_of(conn, "acme") == 32
+
+    # An enqueue that fails rolls the reservation back with the document.
+    conn.execute("""
+        CREATE FUNCTION refuse_jobs() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'enqueue refused by test'; END $$;
+        CREATE TRIGGER refuse_jobs BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION refuse_jobs();
+    """)
+    before = stored_rows(conn)
+    with pytest.raises(psycopg.errors.RaiseException):
+        upload_file(conn, storage, text_pdf(tmp_path / "u.pdf", [TENDER_PAGE, TENDER_PAGE]), tenant="acme",
+                    max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert stored_rows(conn) == before
+    assert balance_of(conn, "acme") == 32
+    assert_ledger_balanced(conn)
+
+
+def test_upload_without_enough_credits_is_refused_before_anything_is_stored(
+    conn: Conn, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    create_tenant(conn, "acme", credits=2)
+    pdf = text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])
+    with pytest.raises(InsufficientCreditsError, match=r"'acme' has 2 credits available.*needs 3") as refused:
+        upload_file(conn, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert "tenderflow tenants credits add acme" in str(refused.value)
+    assert stored_rows(conn) == {"documents": 0, "versions": 0, "jobs": 0, "reservations": 0, "prices": 0}
+    assert not storage.exists(object_key("acme", sha256_of(pdf)))  # checked before the object is put
+    assert balance_of(conn, "acme") == 2
+
+    [outcome] = upload_paths(conn, storage, [pdf], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.status == "rejected" and "needs 3" in (outcome.error or "")
+    assert stored_rows(conn)["documents"] == 0
+
+
+def test_upload_for_an_unknown_tenant_is_refused(conn: Conn, storage: ObjectStorage, tmp_path: Path) -> None:
+    with pytest.raises(TenantNotFoundError, match="tenderflow tenants create nobody"):
+        upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="nobody",
+                    max_bytes=MAX_BYTES)
+    with pytest.raises(UploadRejectedError, match="not a safe key segment"):
+        upload_file(conn, storage, tmp_path / "t.pdf", tenant="../etc", max_bytes=MAX_BYTES)
+    assert stored_rows(conn)["documents"] == 0
+
+
+def test_concurrent_uploads_that_together_exceed_the_balance_are_partly_refused(
+    database_url: str, conn: Conn, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    create_tenant(conn, "acme", credits=10)
+    pdfs = [text_pdf(tmp_path / f"t{n}.pdf", [[*TENDER_PAGE, f"copy {n}"]]) for n in range(6)]
+    results: dict[int, str] = {}
+
+    def upload(n: int) -> None:
+        with psycopg.connect(database_url, autocommit=True) as own:
+            try:
+                upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+                results[n] = "created"
+            except InsufficientCreditsError:
+                results[n] = "refused"
+
+    # Hold the tenant's row so all six uploads pass the early check and meet at the reservation.
+    with psycopg.connect(database_url) as holder:
+        holder.execute("SELECT 1 FROM tenants WHERE name = 'acme' FOR NO KEY UPDATE")
+        threads = [threading.Thread(target=upload, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                           "AND query LIKE '%FROM tenants%' AND datname = current_database()").fetchone() != (6,):
+            assert time.monotonic() < deadline, "the six uploads never all waited for the tenant's row"
+            time.sleep(0.02)
+        holder.commit()
+    for thread in threads:
+        thread.join(30)
+
+    assert sorted(results.values()) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
+    assert balance_of(conn, "acme") == 1
+    assert stored_rows(conn)["documents"] == 3 and stored_rows(conn)["reservations"] == 3
+    assert_ledger_balanced(conn)
+
+
+def test_default_tenant_is_unlimited_until_its_credits_are_set(
+    conn: Conn, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    first = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), max_bytes=MAX_BYTES,
+                        prices=FLAT_PRICES)
+    assert first.status == "created"
+    assert balance_of(conn, "default") == -3  # unlimited: the balance records what was reserved
+    assert_ledger_balanced(conn)
+    credits.set_balance(conn, "default", 0)
+    with pytest.raises(InsufficientCreditsError):
+        upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [["another"]]), max_bytes=MAX_BYTES,
+                    prices=FLAT_PRICES)
+    assert_ledger_balanced(conn)
+    credits.grant(conn, "default", 3)
+    assert upload_file(conn, storage, tmp_path / "b.pdf", max_bytes=MAX_BYTES, prices=FLAT_PRICES).status == "created"
+    assert balance_of(conn, "default") == 0
+    assert_ledger_balanced(conn)
+
+
+# --- the life of a version --------------------------------------------------------------------
+
+
+def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_rerun(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=100)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(3)), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert outcome.document_id is not None
+    doc = outcome.document_id
+    job_types = money_job_types(settings, storage, prompt_tokens=2000, completion_tokens=500)
+    drain_jobs(pool, job_types)
+    with pool.connection() as conn:
+        assert document_state(conn, doc) == ("done", None)
+        # reserved: 18 at upload; at the plan 3 pages × 2 + 4,500 tokens at 5 per 1k (23) = 29
+        # charged: 3 per document + 3 pages × 2 + 2,500 tokens at 5 per 1k (13) = 22
+        assert ledger_kinds(conn, doc) == {"reserve": 18 + 29, "charge": 22}
+        assert balance_of(conn, "acme") == 100 - 22
+        [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
+        assert charge["detail"] == {"pages_read": 3, "llm_tokens": 2500, "actual": 22, "reserved": 47}
+        summary = assert_ledger_balanced(conn)
+        assert summary["acme"]["open_reserved"] == 0
+
+        for (job_id,) in conn.execute("SELECT id FROM jobs ORDER BY id").fetchall():
+            conn.execute("UPDATE jobs SET state = 'failed', last_error = 'test', finished_at = now() WHERE id = %s",
+                         (job_id,))
+            retry(conn, job_id)
+    drain_jobs(pool, job_types)
+    with pool.connection() as conn:
+        assert conn.execute("SELECT count(*) FROM jobs WHERE state <> 'succeeded'").fetchone() == (0,)
+        assert ledger_kinds(conn, doc) == {"reserve": 47, "charge": 22}
+        assert balance_of(conn, "acme") == 78
+        assert_ledger_balanced(conn)
+
+
+def test_plan_rerun_while_its_pages_are_read_reserves_them_once(
+    conn: Conn, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    create_tenant(conn, "acme", credits=20)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(3)), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    job_types = money_job_types(settings, storage)
+    plan = job_types.handler(documents.JOB_OCR_PLAN)
+    for attempt in (1, 2):
+        [job] = claim(conn, worker_id=f"w{attempt}", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+        [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, plan.run(job, JobContext(job)))],
+                                      backoff=Backoff())
+        assert committed.outcome == "succeeded"
+        assert document_state(conn, outcome.document_id) == ("ocr", None)  # its pages are still to be read
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3 + 3 * 2}
+        assert balance_of(conn, "acme") == 20 - 9
+        # rerun by hand
+        conn.execute("UPDATE jobs SET state = 'failed', last_error = 'test', finished_at = now() WHERE id = %s",
+                     (job.id,))
+        retry(conn, job.id)
+    assert_ledger_balanced(conn)
+
+
+def test_charge_is_the_actual_cost_but_never_more_than_was_reserved(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=8)
+        # No LLM estimate reserved (3 + 2 pages × 2 = 7), but the extraction reports 10,000 tokens.
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=9000, completion_tokens=1000))
+    with pool.connection() as conn:
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 7, "charge": 7}
+        [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
+        assert charge["detail"]["actual"] == 3 + 4 + 10
+        assert balance_of(conn, "acme") == 1
+        assert_ledger_balanced(conn)
+
+
+def test_tenant_that_cannot_pay_for_the_pages_has_the_version_failed_and_refunded(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=5)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(4)), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+        assert balance_of(conn, "acme") == 2
+    assert outcome.document_id is not None
+    drain_jobs(pool, money_job_types(settings, storage))
+    with pool.connection() as conn:
+        state, error = document_state(conn, outcome.document_id)
+        assert state == "failed"
+        assert error is not None and "not enough credits" in error and "4 pages" in error and "needs 8" in error
+        assert conn.execute("SELECT state::text, attempts FROM jobs").fetchall() == [("failed", 1)]  # no retries
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+        assert balance_of(conn, "acme") == 5
+        assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+
+
+def test_failure_refunds_in_the_transaction_that_fails_the_job(
+    conn: Conn, storage: ObjectStorage, tmp_path: Path, settings: Settings
+) -> None:
+    create_tenant(conn, "acme", credits=10)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    job_types = build_job_types(settings)
+    [job] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+    failure = FinishedAttempt(job, failure=Failure(job, "damaged PDF", permanent=True, retry_seconds=0))
+
+    # A refund that cannot be written keeps the job from ending failed: one transaction.
+    conn.execute("""
+        CREATE FUNCTION refuse_refunds() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN IF NEW.kind = 'refund' THEN RAISE EXCEPTION 'refund refused by test'; END IF; RETURN NEW; END $$;
+        CREATE TRIGGER refuse_refunds BEFORE INSERT ON credit_entries FOR EACH ROW EXECUTE FUNCTION refuse_refunds();
+    """)
+    with pytest.raises(psycopg.errors.RaiseException):
+        commit_attempts(conn, job_types, [failure], backoff=Backoff())
+    assert conn.execute("SELECT state::text FROM jobs WHERE id = %s", (job.id,)).fetchone() == ("running",)
+    assert document_state(conn, outcome.document_id) == ("queued", None)
+
+    conn.execute("DROP TRIGGER refuse_refunds ON credit_entries")
+    [result] = commit_attempts(conn, job_types, [failure], backoff=Backoff())
+    assert result.outcome == "failed"
+    assert document_state(conn, outcome.document_id) == ("failed", "damaged PDF")
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert balance_of(conn, "acme") == 10
+    assert_ledger_balanced(conn)
+
+
+def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
+    conn: Conn, storage: ObjectStorage, tmp_path: Path, settings: Settings
+) -> None:
+    create_tenant(conn, "acme", credits=10)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    plan_job = job_of(conn, outcome.document_id, documents.JOB_OCR_PLAN)
+    conn.execute("UPDATE jobs SET max_attempts = 2 WHERE id = %s", (plan_job,))
+    reclaimer = Reclaimer(build_job_types(settings))
+    now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
+
+    claim(conn, worker_id="w1", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=1, now=now)
+    [requeued] = reclaimer.run_once(conn, now=now + timedelta(seconds=5))
+    assert requeued.state == "queued"
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3}  # still held: it may yet succeed
+    assert balance_of(conn, "acme") == 7
+
+    claim(conn, worker_id="w2", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=1,
+          now=now + timedelta(seconds=6))
+    [reaped] = reclaimer.run_once(conn, now=now + timedelta(seconds=20))
+    assert reaped.state == "failed"
+    state, error = document_state(conn, outcome.document_id)
+    assert state == "failed" and error is not None and "final attempt" in error
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert balance_of(conn, "acme") == 10
+    assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+
+
+def test_cancelling_a_job_from_the_cli_refunds_its_version(
+    conn: Conn, pool: ConnectionPool, database_url: str, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    create_tenant(conn, "acme", credits=10)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    plan_job = job_of(conn, outcome.document_id, documents.JOB_OCR_PLAN)
+    result = CliRunner().invoke(app, ["jobs", "cancel", str(plan_job)], env={"DATABASE_URL": database_url})
+    assert result.exit_code == 0, result.output
+    configure_logging(level="WARNING")  # the CLI pointed structlog at the runner's (now closed) stderr
+    assert document_state(conn, outcome.document_id)[0] == "failed"
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    # Rerunning the cancelled job by hand changes nothing: the failed version is not planned again.
+    retry(conn, plan_job)
+    drain_jobs(pool, money_job_types(settings, storage))
+    assert conn.execute("SELECT state::text FROM jobs").fetchall() == [("succeeded",)]
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert balance_of(conn, "acme") == 10
+    assert_ledger_balanced(conn)
+
+
+def test_refund_and_charge_are_written_once_per_version(conn: Conn, storage: ObjectStorage, tmp_path: Path) -> None:
+    create_tenant(conn, "acme", credits=10)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    ref = {"document_id": outcome.document_id, "version": 1}
+    assert credits.refund_version(conn, document_id=outcome.document_id, version=1) == 3
+    assert credits.refund_version(conn, document_id=outcome.document_id, version=1) is None
+    # closed already: no charge after a refund
+    assert credits.charge_version(conn, document_id=outcome.document_id, version=1) is None
+    with pytest.raises(psycopg.errors.UniqueViolation):  # and the database refuses a second close
+        conn.execute("INSERT INTO credit_entries (tenant, kind, amount, entry_key, document_id, version) "
+                     "VALUES ('acme', 'charge', 1, 'by-hand', %(document_id)s, %(version)s)", ref)
+    assert balance_of(conn, "acme") == 10
+    assert_ledger_balanced(conn)
+
+
+# --- reprocessing -------------------------------------------------------------------------------
+
+
+def test_reprocess_reserves_and_is_refused_without_credits(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=100)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert outcome.document_id is not None
+    doc = outcome.document_id
+    job_types = money_job_types(settings, storage, prompt_tokens=1000, completion_tokens=0)
+    drain_jobs(pool, job_types)
+    with pool.connection() as conn:
+        charged_v1 = 3 + 2 * 2 + 5
+        assert balance_of(conn, "acme") == 100 - charged_v1
+        again = reprocess(conn, doc, start_from="extract", prices=LLM_PRICES)
+        # 3 per document + (3,000 + 2 reused pages × 1,500) tokens at 5 per 1k
+        assert ledger_kinds(conn, doc, again.version) == {"reserve": 3 + 30}
+    drain_jobs(pool, job_types)
+    with pool.connection() as conn:
+        # extraction only: no pages read by this version, 1,000 tokens
+        assert ledger_kinds(conn, doc, again.version) == {"reserve": 33, "charge": 3 + 5}
+        credits.set_balance(conn, "acme", 2)
+        before = conn.execute("SELECT count(*) FROM jobs").fetchone()
+        with pytest.raises(InsufficientCreditsError, match="reprocessing document"):
+            reprocess(conn, doc, prices=LLM_PRICES)
+        assert conn.execute("SELECT count(*) FROM jobs").fetchone() == before
+        assert conn.execute("SELECT latest_version FROM documents WHERE id = %s", (doc,)).fetchone() == (2,)
+        assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+
+
+# --- rules kept in step -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [
+    "default", "acme", "acme-gmbh", "ACME_2", "9lives", "a" * 63, "a" * 64, "", "-acme", "_acme", "acme.corp",
+    "acme/../x", "ac me", "äcme", "acme\n",
+])
+def test_tenant_name_rule_is_the_storage_key_rule_and_the_database_check(conn: Conn, name: str) -> None:
+    from tenderflow.tenants.tenants import validate_tenant_name
+
+    def accepted(check: Any) -> bool:
+        try:
+            check()
+            return True
+        except (ValueError, psycopg.errors.CheckViolation):
+            return False
+
+    def insert() -> None:
+        with conn.transaction():
+            conn.execute("INSERT INTO tenants (name) VALUES (%s) ON CONFLICT DO NOTHING", (name,))
+
+    by_storage = accepted(lambda: object_key(name, "0" * 64))
+    assert accepted(lambda: validate_tenant_name(name)) == by_storage
+    assert accepted(insert) == by_storage
+
+
+def test_default_prices_are_the_settings_defaults() -> None:
+    defaults = {name: field.default for name, field in Settings.model_fields.items() if name.startswith("price_")}
+    assert Prices() == Prices(**defaults)
+    offline = Prices.from_settings(Settings(llm_base_url=None, llm_api_key=None))
+    assert (offline.llm_tokens_per_document, offline.llm_tokens_per_page) == (0, 0)
+    with_llm = Prices.from_settings(Settings(llm_base_url="http://127.0.0.1:9/v1"))
+    assert with_llm.llm_tokens_per_page > 0 and with_llm.llm_tokens_per_document > 0
