@@ -1,0 +1,84 @@
+"""Tender fields from a document's pages: choose a backend, run it, validate what it found.
+
+    fields, flags  =  validate_fields( backend.extract(pages) )
+
+`build_backend(settings)` picks the OpenAI-compatible LLM backend when an endpoint or key is
+configured, else the offline rules; `extract_fields(pages, backend)` runs one and validates its
+answer against the page text. Pure compute: no database, safe to run in a remote worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tenderflow.extraction.backend import (
+    ExtractionBackend,
+    ExtractionRefusedError,
+    ExtractionRequestError,
+    ExtractionSchemaError,
+    ExtractionTruncatedError,
+    ExtractionUnavailableError,
+    Page,
+    PageLike,
+    Usage,
+)
+from tenderflow.extraction.openai_backend import OpenAIBackend
+from tenderflow.extraction.rules import RulesBackend
+from tenderflow.extraction.schema import ExtractionResult, TenderFields, strict_json_schema
+from tenderflow.extraction.validation import validate_fields
+
+if TYPE_CHECKING:
+    from tenderflow.config import Settings
+
+__all__ = [
+    "ExtractionBackend",
+    "ExtractionRefusedError",
+    "ExtractionRequestError",
+    "ExtractionResult",
+    "ExtractionSchemaError",
+    "ExtractionTruncatedError",
+    "ExtractionUnavailableError",
+    "OpenAIBackend",
+    "Page",
+    "PageLike",
+    "RulesBackend",
+    "TenderFields",
+    "Usage",
+    "build_backend",
+    "extract_fields",
+    "strict_json_schema",
+    "validate_fields",
+]
+
+
+def build_backend(settings: Settings) -> ExtractionBackend:
+    """The backend `settings.extraction_backend` names: "openai" (any compatible endpoint) or "rules"."""
+    if settings.extraction_backend == "openai":
+        return OpenAIBackend(
+            model=settings.llm_model,
+            base_url=settings.llm_base_url,
+            api_key=settings.llm_api_key,
+            timeout_seconds=settings.llm_timeout_seconds,
+            max_retries=settings.llm_max_retries,
+            chunk_chars=settings.llm_chunk_chars,
+        )
+    return RulesBackend()
+
+
+def extract_fields(pages: Sequence[PageLike], backend: ExtractionBackend) -> ExtractionResult:
+    """Fields read by `backend` from `pages`, with every value that fails validation dropped and flagged.
+
+    Raises what the backend raises (ExtractionError subclasses that are also Retryable- or
+    PermanentError, see backend.py).
+    """
+    fields, usage = backend.extract(pages)
+    validated, flags = validate_fields(fields, pages)
+    return ExtractionResult(
+        fields=validated,
+        backend=backend.name,
+        model=usage.model,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        flags=flags,
+    )

@@ -1,0 +1,95 @@
+"""What an extraction backend is: its input (pages), its output (fields + usage) and how it fails.
+
+Failures are ExtractionError subclasses that ALSO carry the queue's outcome, so a handler can let
+them propagate and the job ends the right way:
+
+    ExtractionError
+    ├── ExtractionRefusedError      (+ PermanentError)  the model refused or its filter blocked
+    ├── ExtractionTruncatedError    (+ PermanentError)  the answer hit the output token limit
+    ├── ExtractionSchemaError       (+ PermanentError)  the answer did not fit the schema, twice
+    ├── ExtractionRequestError      (+ PermanentError)  the endpoint rejected the request (4xx)
+    └── ExtractionUnavailableError  (+ RetryableError)  429 / 5xx / network, out of retries
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from tenderflow.errors import ExtractionError, PermanentError, RetryableError
+from tenderflow.extraction.schema import TenderFields
+
+
+class PageLike(Protocol):
+    """One page of a document: its 1-based number and its text (OCR or text layer)."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Page:
+    """The simplest PageLike, for callers that do not have a database row at hand."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a backend spent: the model that answered and the tokens of all its calls."""
+
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+
+class ExtractionBackend(Protocol):
+    """Turns a document's pages into tender fields. Pure compute: no database, no job state."""
+
+    @property
+    def name(self) -> str: ...
+
+    def extract(self, pages: Sequence[PageLike]) -> tuple[TenderFields, Usage]:
+        """Fields as read by this backend, NOT yet validated (see validation.validate_fields)."""
+        ...
+
+
+class ExtractionRefusedError(ExtractionError, PermanentError):
+    """The model refused to answer (message.refusal) or its content filter stopped the answer.
+
+    Permanent: the same document will be refused again.
+    """
+
+
+class ExtractionTruncatedError(ExtractionError, PermanentError):
+    """The answer stopped at the output token limit (finish_reason "length"), so it is not whole JSON.
+
+    Permanent: the same chunk produces the same length; lower llm_chunk_chars to split it further.
+    """
+
+
+class ExtractionSchemaError(ExtractionError, PermanentError):
+    """The answer was not JSON matching the schema, on the first call and on its one immediate retry.
+
+    Permanent: with strict structured outputs this means the endpoint does not enforce the schema;
+    queue-level retries would spend tokens for the same result.
+    """
+
+
+class ExtractionRequestError(ExtractionError, PermanentError):
+    """The endpoint rejected the request itself (400, 401, 403, 404, 422, …): bad key, unknown model,
+    input too long. Retrying the same request cannot succeed."""
+
+
+class ExtractionUnavailableError(ExtractionError, RetryableError):
+    """The endpoint stayed unavailable (429, 5xx, timeouts, refused connections) through all retries.
+
+    Retryable: the queue tries the job again later, no sooner than `retry_after` when the server
+    said so.
+    """

@@ -1,0 +1,250 @@
+"""The tender fields tenderflow extracts, every value with the page and quote it was read from.
+
+The field set follows OCDS (`tender.*`, `buyer`, `lots`) and EU eForms (BT-… business terms) where
+they agree: buyer, title, reference, notice and procedure type, main category, CPV codes, estimated
+value, deadlines, place of performance, duration, lots with award criteria, submission URL.
+
+Every leaf is a `Sourced[T]`: the value AND its provenance (`page`, 1-based, and `quote`, the exact
+text it was read from), so that `validation.py` can check each value against the page text and a
+reviewer can see where it came from.
+
+The models are deliberately permissive about content (a page number of 0, an unknown currency, a
+date that does not parse all validate here): an LLM answer must not be thrown away whole because one
+leaf is wrong. `validation.py` drops such leaves one by one, with a flag. Only the SHAPE is strict.
+
+`strict_json_schema()` turns a model into the JSON Schema that OpenAI structured outputs accept
+with `strict: true`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+NoticeType = Literal[
+    "prior_information_notice",
+    "contract_notice",
+    "contract_award_notice",
+    "corrigendum",
+    "other",
+]
+"""eForms notice families, collapsed to the ones a bidder cares about."""
+
+ProcedureType = Literal[
+    "open",
+    "restricted",
+    "neg-w-call",
+    "neg-wo-call",
+    "comp-dial",
+    "innovation",
+    "oth-single",
+    "oth-mult",
+]
+"""eForms procurement-procedure-type codes: open, restricted, negotiated with / without a prior call
+for competition, competitive dialogue, innovation partnership, other single- / multi-stage."""
+
+MainCategory = Literal["works", "goods", "services"]
+"""OCDS mainProcurementCategory (eForms: works, supplies, services)."""
+
+DurationUnit = Literal["days", "weeks", "months", "years"]
+
+
+class _Strict(BaseModel):
+    # extra="forbid" makes the JSON Schema say additionalProperties: false and makes an answer with
+    # invented keys fail validation instead of being silently trimmed.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Sourced(_Strict, Generic[T]):
+    """A value together with where it was read: the page number and the exact quote."""
+
+    value: T
+    # page: 1-based page number; quote: the text on that page, verbatim. No Field descriptions: the
+    # schema repeats this model for every leaf and the system prompt already says it once.
+    page: int
+    quote: str
+
+
+class Money(_Strict):
+    """An amount in a currency, as a notice states an estimated value."""
+
+    amount: float = Field(description="The amount as a plain number: 1250000.0 for 'EUR 1 250 000,00'.")
+    currency: str = Field(description="ISO 4217 code, e.g. EUR, CHF, GBP ('€' is EUR).")
+
+
+class ContractDuration(_Strict):
+    """How long the contract runs."""
+
+    amount: int
+    unit: DurationUnit
+
+
+class AwardCriterion(_Strict):
+    """One award criterion and its weighting, as stated (percent or points)."""
+
+    name: str = Field(description="The criterion's name as written, e.g. 'Price', 'Technical value'.")
+    weight: float | None = Field(description="The weighting as a number (60 for '60 %'); null if not given.")
+
+
+class Buyer(_Strict):
+    """The contracting authority or entity (OCDS buyer, eForms organisation with the buyer role)."""
+
+    name: Sourced[str] | None = Field(
+        default=None, description="Official name of the organisation, verbatim, without a department or office."
+    )
+    country: Sourced[str] | None = Field(
+        default=None, description="ISO 3166-1 alpha-2 code of the buyer's country, e.g. DE, FR."
+    )
+    email: Sourced[str] | None = Field(default=None, description="Contact e-mail address, verbatim.")
+    phone: Sourced[str] | None = Field(default=None, description="Contact telephone number, verbatim.")
+    address: Sourced[str] | None = Field(default=None, description="Postal address, verbatim.")
+
+
+class Lot(_Strict):
+    """One lot of the procedure (eForms LOT-nnnn, OCDS tender.lots)."""
+
+    number: Sourced[str] = Field(description="The lot's number or identifier as written, e.g. '1' or 'LOT-0001'.")
+    title: Sourced[str] | None = Field(default=None, description="The lot's title, verbatim.")
+    cpv_codes: list[Sourced[str]] = Field(
+        default_factory=list, description="CPV codes of this lot, formatted NNNNNNNN-N."
+    )
+    estimated_value: Sourced[Money] | None = Field(default=None, description="The lot's estimated value.")
+    award_criteria: list[Sourced[AwardCriterion]] = Field(
+        default_factory=list, description="Award criteria of this lot, with weightings."
+    )
+
+
+class TenderFields(_Strict):
+    """Everything extracted from one tender document. Unknown fields are null or empty lists."""
+
+    buyer: Buyer = Field(default_factory=Buyer)
+    title: Sourced[str] | None = Field(default=None, description="Title of the procurement, verbatim.")
+    reference_number: Sourced[str] | None = Field(
+        default=None, description="The buyer's file or reference number, verbatim."
+    )
+    notice_type: Sourced[NoticeType] | None = None
+    procedure_type: Sourced[ProcedureType] | None = Field(
+        default=None,
+        description="eForms code: open, restricted, neg-w-call (negotiated / competitive procedure with "
+        "negotiation, with a call for competition), neg-wo-call (negotiated without prior publication), "
+        "comp-dial (competitive dialogue), innovation (innovation partnership), oth-single, oth-mult.",
+    )
+    main_category: Sourced[MainCategory] | None = None
+    cpv_codes: list[Sourced[str]] = Field(
+        default_factory=list,
+        description="CPV codes of the whole procedure (main code first), formatted NNNNNNNN-N.",
+    )
+    estimated_value: Sourced[Money] | None = Field(
+        default=None, description="Estimated total value of the whole procedure."
+    )
+    submission_deadline: Sourced[str] | None = Field(
+        default=None,
+        description="Time limit for receipt of tenders as ISO 8601: 2026-03-15T12:00 or 2026-03-15.",
+    )
+    questions_deadline: Sourced[str] | None = Field(
+        default=None, description="Time limit for questions / clarification requests, ISO 8601."
+    )
+    place_of_performance: Sourced[str] | None = Field(
+        default=None, description="Place of performance or NUTS code, verbatim."
+    )
+    contract_duration: Sourced[ContractDuration] | None = None
+    award_criteria: list[Sourced[AwardCriterion]] = Field(
+        default_factory=list, description="Award criteria that apply to the whole procedure."
+    )
+    lots: list[Lot] = Field(default_factory=list)
+    submission_url: Sourced[str] | None = Field(
+        default=None, description="URL where tenders are submitted electronically, verbatim."
+    )
+
+
+class ExtractionResult(BaseModel):
+    """What one extraction run produced: the validated fields and what it cost."""
+
+    fields: TenderFields
+    backend: str
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    flags: list[str] = Field(default_factory=list, description="Human-readable notes about values dropped or flagged.")
+
+
+def parse_iso_datetime(value: str) -> datetime | date:
+    """A deadline value ('2026-03-15' or '2026-03-15T12:00[:00][+01:00]') as a date or datetime.
+
+    Raises ValueError for anything else; validation drops deadlines this cannot parse.
+    """
+    text = value.strip()
+    if "T" not in text and " " not in text:
+        return date.fromisoformat(text)
+    return datetime.fromisoformat(text)
+
+
+# --- strict JSON Schema ---------------------------------------------------------------------------
+
+# The keywords OpenAI's strict mode understands everywhere. Anything else pydantic emits (title,
+# default, format, minimum, …) is dropped: some are rejected outright, and none is needed because
+# `validation.py` checks content after the fact.
+_KEPT_KEYWORDS = frozenset(
+    {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "description"}
+)
+# Keywords whose meaning strict mode cannot express; meeting one means the model needs changing.
+_REJECTED_KEYWORDS = frozenset(
+    {"oneOf", "not", "if", "then", "else", "patternProperties", "prefixItems", "dependentSchemas"}
+)
+
+
+def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema of `model` in the form OpenAI structured outputs accept with `strict: true`.
+
+    Every object lists all its properties as required and forbids additional ones; optional fields
+    stay nullable through `anyOf [..., {"type": "null"}]`; `$ref`s are inlined (the models are not
+    recursive) so the schema also works with OpenAI-compatible servers that resolve references
+    poorly; unsupported keywords are removed. Raises ValueError for a construct strict mode cannot
+    express (oneOf, recursion, a field of type Any).
+    """
+    schema = model.model_json_schema(mode="validation")
+    definitions: dict[str, Any] = schema.pop("$defs", {})
+    strict = _strict_node(schema, definitions, resolving=())
+    if strict.get("type") != "object":
+        raise ValueError("the root of a strict schema must be an object")
+    return strict
+
+
+def _strict_node(node: dict[str, Any], definitions: dict[str, Any], resolving: tuple[str, ...]) -> dict[str, Any]:
+    node = dict(node)
+    if "allOf" in node:
+        # pydantic wraps a described $ref in a one-element allOf in some versions.
+        parts = node.pop("allOf")
+        if len(parts) != 1:
+            raise ValueError(f"allOf with {len(parts)} parts cannot be expressed in strict mode")
+        node = {**parts[0], **node}
+    if "$ref" in node:
+        name = str(node.pop("$ref")).removeprefix("#/$defs/")
+        if name in resolving:
+            raise ValueError(f"recursive model {name!r} cannot be inlined")
+        # Keywords on the referring node (its description) win over the definition's.
+        return _strict_node({**definitions[name], **node}, definitions, (*resolving, name))
+
+    rejected = _REJECTED_KEYWORDS & node.keys()
+    if rejected:
+        raise ValueError(f"strict mode cannot express {sorted(rejected)}")
+
+    strict: dict[str, Any] = {key: value for key, value in node.items() if key in _KEPT_KEYWORDS}
+    if not strict.keys() & {"type", "anyOf", "enum", "const"}:
+        raise ValueError(f"a schema without a type cannot be strict: {node}")
+    if "anyOf" in strict:
+        strict["anyOf"] = [_strict_node(variant, definitions, resolving) for variant in strict["anyOf"]]
+    if "items" in strict:
+        strict["items"] = _strict_node(strict["items"], definitions, resolving)
+    if strict.get("type") == "object" or "properties" in strict:
+        properties = {
+            name: _strict_node(value, definitions, resolving) for name, value in strict.get("properties", {}).items()
+        }
+        strict["properties"] = properties
+        strict["required"] = list(properties)
+        strict["additionalProperties"] = False
+    return strict
