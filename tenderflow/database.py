@@ -28,7 +28,8 @@ def embedded_server_url(data_dir: Path, database: str = EMBEDDED_DATABASE) -> st
     pgdata = data_dir / "postgres"
     pgdata.mkdir(parents=True, exist_ok=True)
     try:
-        server = pgserver.get_server(pgdata, cleanup_mode=None)
+        # pgserver re-exports get_server without an __all__, which mypy's strict mode flags.
+        server = pgserver.get_server(pgdata, cleanup_mode=None)  # type: ignore[attr-defined]
     except Exception as exc:  # pgserver raises bare subprocess errors; say what failed instead
         raise ConfigurationError(
             f"could not start the embedded PostgreSQL in {pgdata}: {exc}. "

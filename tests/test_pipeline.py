@@ -112,13 +112,24 @@ def test_born_digital_and_scanned_documents_reach_done_with_fields(
             assert extraction is not None
             assert field(extraction["fields"], "reference_number") == "EH-2026-0417"
         assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'extract'").fetchone() == (2,)
+        # the born-digital page was stored by the plan step: only the scan needed an OCR batch
+        assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'ocr.pages'").fetchone() == (1,)
 
 
 def test_long_document_is_split_across_workers_with_one_extraction(
     pool: ConnectionPool, database_url: str, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     settings = pipeline_settings(database_url, tmp_path, ocr_batch_pages=2)
-    pdf = text_pdf(tmp_path / "long.pdf", numbered_pages(11))
+    # page 1 has a text layer (stored by the plan); pages 2-11 are scans, OCRed in 5 batches of 2
+    scans = scanned_pdf(tmp_path / "scans.pdf", numbered_pages(11)[1:])
+    notice = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
+    writer = PdfWriter()
+    for part in (notice, scans):
+        for page in PdfReader(part).pages:
+            writer.add_page(page)
+    pdf = tmp_path / "long.pdf"
+    with pdf.open("wb") as handle:
+        writer.write(handle)
     with pool.connection() as conn:
         outcome = upload_file(conn, storage, pdf, max_bytes=MAX_BYTES)
     drain(pool, settings, storage, workers=3, threads=2)
@@ -131,9 +142,11 @@ def test_long_document_is_split_across_workers_with_one_extraction(
         assert all(f"PAGE-{p['page_number']:03d}" in p["text"] for p in pages[1:])
         batch_jobs = conn.execute(
             "SELECT count(*), count(DISTINCT worker_id) FROM jobs WHERE type = 'ocr.pages'").fetchone()
-        assert batch_jobs is not None and batch_jobs[0] == 6
+        assert batch_jobs is not None and batch_jobs[0] == 5
+        assert batch_jobs[1] > 1, "the batches were not shared by several workers"
         assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'extract'").fetchone() == (1,)
-        assert counts(conn)["batches"] == 6
+        assert counts(conn)["batches"] == 5
+        assert [p["source"] for p in pages] == ["text_layer"] + ["ocr"] * 10
 
 
 def test_rerunning_any_job_by_hand_changes_no_counts(

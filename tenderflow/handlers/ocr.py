@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from tenderflow.errors import PermanentError
 from tenderflow.handlers.results import OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
+from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
+from tenderflow.pdf.tools import ToolTimeoutError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
@@ -61,15 +64,18 @@ class PdfCache:
                 old.unlink(missing_ok=True)
 
 
-def page_range(job: ClaimedJob) -> range:
-    first, last = int(job.payload["first_page"]), int(job.payload["last_page"])
-    if not 1 <= first <= last:
-        raise PermanentError(f"bad page range {first}-{last} in job payload")
-    return range(first, last + 1)
+def batch_pages(job: ClaimedJob) -> list[int]:
+    """The page numbers an ocr.pages job reads."""
+    pages = [int(number) for number in job.payload["pages"]]
+    if not pages or min(pages) < 1 or len(set(pages)) != len(pages):
+        raise PermanentError(f"bad page list {pages} in job payload")
+    return pages
 
 
 class OcrPlanHandler:
-    """ocr.plan: page count and caps checked before any rendering; then the batches are enqueued."""
+    """ocr.plan: page count and caps checked before any rendering; every page's text layer read in
+    one pdftotext run. Pages whose text layer is usable are stored by the plan itself; only the
+    others are batched for rendering and OCR (a born-digital tender needs no ocr.pages job at all)."""
 
     input_kind = "pdf"
     result_model = OcrPlanResult
@@ -85,18 +91,33 @@ class OcrPlanHandler:
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
         info = probe_pdf(pdf, self.limits)
-        return OcrPlanResult(page_count=info.page_count).model_dump()
+        started = time.monotonic()
+        try:
+            layers = extract_text_layer(pdf, 1, info.page_count, timeout_seconds=self.limits.timeout_seconds,
+                                        memory_bytes=self.limits.memory_bytes)
+        except ToolTimeoutError as error:
+            raise error.as_job_error("reading the text layer") from error
+        share = (time.monotonic() - started) / len(layers)
+        text_pages = [PageRecord(number=number, text=text, source="text_layer", seconds=share)
+                      for number, text in enumerate(layers, start=1) if text_layer_is_usable(text)]
+        usable = {page.number for page in text_pages}
+        ocr_pages = [number for number in range(1, info.page_count + 1) if number not in usable]
+        return OcrPlanResult(page_count=info.page_count, text_pages=text_pages, ocr_pages=ocr_pages).model_dump()
 
     def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
         return self.compute(job, self.load_input(job), context)
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
         plan = OcrPlanResult.model_validate(result)
-        documents.record_plan(conn, job, page_count=plan.page_count, batch_pages=self.batch_pages)
+        numbers = sorted([page.number for page in plan.text_pages] + plan.ocr_pages)
+        if numbers != list(range(1, plan.page_count + 1)):
+            raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
+        documents.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
+                              ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages)
 
 
 class OcrPagesHandler:
-    """ocr.pages: read pages first_page..last_page; the last batch to commit enqueues extraction."""
+    """ocr.pages: render and OCR a batch of pages; the last batch to commit enqueues extraction."""
 
     input_kind = "pdf"
     result_model = OcrPagesResult
@@ -111,7 +132,7 @@ class OcrPagesHandler:
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
         pages: list[PageRecord] = []
-        for number in page_range(job):
+        for number in batch_pages(job):
             context.check()  # a cancelled or reclaimed job stops between pages
             pages.extend(PageRecord(**asdict(page)) for page in read_pages(pdf, [number], self.options))
         return OcrPagesResult(pages=pages).model_dump()
@@ -121,7 +142,7 @@ class OcrPagesHandler:
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
         batch = OcrPagesResult.model_validate(result)
-        expected = list(page_range(job))
+        expected = sorted(batch_pages(job))
         if sorted(page.number for page in batch.pages) != expected:
             raise PermanentError(f"OCR result has pages {[p.number for p in batch.pages]}, expected {expected}")
         documents.record_pages(conn, job, batch.pages)

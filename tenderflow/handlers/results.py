@@ -9,11 +9,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class OcrPlanResult(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    page_count: int = Field(gt=0)
-
-
 class PageRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
     number: int = Field(gt=0)
@@ -22,6 +17,16 @@ class PageRecord(BaseModel):
     confidence: float | None = Field(default=None, ge=0, le=100)
     rotation: int = 0
     seconds: float = Field(ge=0)
+
+
+class OcrPlanResult(BaseModel):
+    """The page count, the pages whose text layer is usable (read in the plan step already), and
+    the pages that must be rendered and OCRed."""
+
+    model_config = ConfigDict(extra="forbid")
+    page_count: int = Field(gt=0)
+    text_pages: list[PageRecord] = []
+    ocr_pages: list[int] = []
 
 
 class OcrPagesResult(BaseModel):

@@ -12,8 +12,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import LiteralString, cast
-
 import psycopg
 
 from tenderflow.errors import MigrationError
@@ -96,7 +94,7 @@ def migrate(conn: psycopg.Connection) -> list[Migration]:
         for migration in pending_migrations(conn):
             with conn.transaction():
                 # Migration files are package data shipped with the code, not input.
-                conn.execute(cast(LiteralString, migration.sql))
+                conn.execute(migration.sql)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
                     (migration.version, migration.name, migration.checksum),

@@ -2,7 +2,8 @@
 
 Job types of the pipeline and what their commit steps do here:
 
-    ocr.plan   version queued -> ocr          page count known; one ocr.pages job per batch enqueued
+    ocr.plan   version queued -> ocr          page count known; text-layer pages stored; one ocr.pages
+               job per batch of the pages that need OCR (none: straight on to extracting + extract)
     ocr.pages  pages upserted; batch recorded; the batch that completes the set moves the version
                ocr -> extracting and enqueues the extract job (decided under the version's row lock)
     extract    extraction upserted; version extracting -> done; the document's current version moves up
@@ -18,7 +19,6 @@ version's move to done charges it, its move to failed refunds it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -92,9 +92,10 @@ def extract_spec(ref: VersionRef, *, tenant: str, priority: int) -> JobSpec:
     )
 
 
-def page_batches(page_count: int, batch_pages: int) -> list[tuple[int, int]]:
-    """[(first, last)] page ranges, 1-based and inclusive, of at most batch_pages each."""
-    return [(first, min(first + batch_pages - 1, page_count)) for first in range(1, page_count + 1, batch_pages)]
+def page_batches(pages: Sequence[int], batch_pages: int) -> list[list[int]]:
+    """`pages` (in order) cut into batches of at most batch_pages each."""
+    ordered = sorted(pages)
+    return [ordered[start:start + batch_pages] for start in range(0, len(ordered), batch_pages)]
 
 
 def insert_version(
@@ -110,14 +111,17 @@ def insert_version(
 
 
 def record_plan(
-    conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, batch_pages: int
+    conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, text_pages: Sequence[PageResult],
+    ocr_pages: Sequence[int], batch_pages: int,
 ) -> list[int]:
-    """ocr.plan commit: version queued -> ocr; reserve the pages' credits; enqueue one ocr.pages job
-    per batch (idempotent). Raises PermanentError when the tenant cannot pay for the pages."""
+    """ocr.plan commit: version queued -> ocr; store the pages read from their text layer; reserve
+    the pages' credits; enqueue one ocr.pages job per batch of the other pages (idempotent), or,
+    when every page had a usable text layer, move on to extraction at once. Raises PermanentError
+    when the tenant cannot pay for the pages."""
     ref = VersionRef.of(job)
-    batches = page_batches(page_count, batch_pages)
+    batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
-        **ref.params(), "page_count": page_count, "batch_count": len(batches),
+        **ref.params(), "page_count": page_count, "batch_count": len(batches) or None,
     }).rowcount
     if updated == 0:
         return []  # the version already moved on (failed, or a rerun after extraction): nothing to do
@@ -125,30 +129,39 @@ def record_plan(
         credits.reserve_pages(conn, **ref.params(), page_count=page_count)
     except InsufficientCreditsError as exc:
         raise PermanentError(f"not enough credits to read the pages: {exc}") from exc
+    upsert_pages(conn, ref, text_pages)
+    if not batches:
+        conn.execute(QUERIES["version_set_extracting"], ref.params())
+        return [enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority))]
     return enqueue_many(conn, [
         JobSpec(
             type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority,
-            payload={**ref.params(), "object_key": job.payload["object_key"], "first_page": first,
-                     "last_page": last},
-            unique_key=f"{JOB_OCR_PAGES}:{ref.document_id}:{ref.version}:{first}",
+            payload={**ref.params(), "object_key": job.payload["object_key"], "pages": batch},
+            unique_key=f"{JOB_OCR_PAGES}:{ref.document_id}:{ref.version}:{batch[0]}",
         )
-        for first, last in batches
+        for batch in batches
     ])
 
 
-def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence[PageResult]) -> bool:
-    """ocr.pages commit: upsert the batch's pages and record the batch; the batch that completes
-    the set moves the version to extracting and enqueues extraction. Returns whether it did."""
-    ref = VersionRef.of(job)
+def upsert_pages(conn: psycopg.Connection[Any], ref: VersionRef, pages: Sequence[PageResult]) -> None:
+    """Insert or overwrite pages keyed (document, version, page): a rerun never duplicates."""
+    if not pages:
+        return
     conn.execute(QUERIES["page_upsert"], {
         **ref.params(),
         "page_numbers": [p.number for p in pages], "texts": [p.text.replace("\x00", "") for p in pages],
         "sources": [p.source for p in pages], "confidences": [p.confidence for p in pages],
         "rotations": [p.rotation for p in pages], "seconds": [p.seconds for p in pages],
     })
-    conn.execute(QUERIES["batch_record"], {
-        **ref.params(), "first_page": job.payload["first_page"], "last_page": job.payload["last_page"],
-    })
+
+
+def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence[PageResult]) -> bool:
+    """ocr.pages commit: upsert the batch's pages and record the batch; the batch that completes
+    the set moves the version to extracting and enqueues extraction. Returns whether it did."""
+    ref = VersionRef.of(job)
+    upsert_pages(conn, ref, pages)
+    numbers = [int(number) for number in job.payload["pages"]]
+    conn.execute(QUERIES["batch_record"], {**ref.params(), "first_page": min(numbers), "last_page": max(numbers)})
     # The row lock orders concurrent batch commits of this version: the last one sees every batch.
     version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
     if version is None or version[0] != "ocr":
@@ -196,7 +209,7 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
         if job.state.value == "cancelled":
             reason = f"cancelled ({job.type} job {job.id})"
         elif job.type == JOB_OCR_PAGES:
-            reason = f"pages {job.payload.get('first_page')}-{job.payload.get('last_page')}: {reason}"
+            reason = f"pages {', '.join(str(n) for n in job.payload.get('pages', []))}: {reason}"
         ref = VersionRef.of(job)
         if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is not None:
             credits.refund_version(conn, **ref.params(), reason=reason)
@@ -247,7 +260,3 @@ def document_fields(conn: psycopg.Connection[Any], document_id: int, version: in
     return conn.cursor(row_factory=dict_row).execute(
         QUERIES["extraction_get"], {"document_id": document_id, "version": version}
     ).fetchone()
-
-
-def batch_count_for(page_count: int, batch_pages: int) -> int:
-    return math.ceil(page_count / batch_pages)

@@ -42,12 +42,14 @@ class Reclaimer:
 
 
 def next_run_after(*, after: datetime, interval_seconds: float | None, cron: str | None) -> datetime:
-    """The first scheduled time strictly after `after`."""
+    """The first scheduled time strictly after `after`. Cron expressions are read in UTC."""
     if interval_seconds is not None:
         return after + timedelta(seconds=interval_seconds)
     if cron is None:
         raise ValueError("a schedule needs an interval or a cron expression")
-    following: datetime = croniter(cron, after).get_next(datetime)
+    # croniter reads the expression in `after`'s zone, and timestamps from the database come in the
+    # session's TimeZone: pin UTC, as `Scheduler.upsert` does for the first run.
+    following: datetime = croniter(cron, after.astimezone(UTC)).get_next(datetime)
     return following
 
 
@@ -57,8 +59,9 @@ def _first_due_after(row: Mapping[str, Any], now: datetime) -> datetime:
     if following > now:
         return following
     if row["interval_seconds"] is not None:
-        missed = int((now - row["next_run_at"]).total_seconds() // row["interval_seconds"])
-        return row["next_run_at"] + timedelta(seconds=(missed + 1) * row["interval_seconds"])
+        last_due: datetime = row["next_run_at"]
+        missed = int((now - last_due).total_seconds() // row["interval_seconds"])
+        return last_due + timedelta(seconds=(missed + 1) * row["interval_seconds"])
     return next_run_after(after=now, interval_seconds=None, cron=row["cron"])
 
 
