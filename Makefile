@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-osd poppler-utils
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-osd poppler-utils chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo test lint typecheck unit system-deps install bench clean
@@ -26,7 +26,7 @@ typecheck: install
 # System packages: tesseract (with English, German, French and orientation data) and poppler.
 system-deps:
 	@need=""; \
-	for tool in tesseract pdftoppm pdftotext pdfinfo; do command -v $$tool >/dev/null 2>&1 || need=1; done; \
+	for tool in tesseract pdftoppm pdftotext pdfinfo chromium; do command -v $$tool >/dev/null 2>&1 || need=1; done; \
 	if [ -z "$$need" ]; then \
 	  for lang in eng deu fra osd; do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
 	fi; \

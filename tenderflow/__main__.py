@@ -1,5 +1,5 @@
 """`python -m tenderflow` runs the CLI (the supervisor starts its worker children this way)."""
 
-from tenderflow.cli import app
+from tenderflow.cli import run
 
-app()
+run()

@@ -18,12 +18,15 @@ from rich.table import Table
 
 from tenderflow import migrations
 from tenderflow import queue as job_queue
+from tenderflow.api.cli import worker_tokens_app
 from tenderflow.config import Settings
 from tenderflow.database import open_pool, redact, resolve_database_url
 from tenderflow.errors import TenderflowError
 from tenderflow.logs import configure_logging
 from tenderflow.queue import jobs as queue_jobs
 from tenderflow.queue.stats import list_workers, queue_stats
+from tenderflow.tenants.cli import keys_app, tenants_app
+from tenderflow.tenants.credits import Prices
 
 app = typer.Typer(
     help="tenderflow: tender PDFs in, searchable text and structured fields out.",
@@ -34,6 +37,9 @@ db_app = typer.Typer(help="The database: migrations and where it is.", no_args_i
 jobs_app = typer.Typer(help="The job queue: list, inspect, retry, cancel, prune.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(jobs_app, name="jobs")
+app.add_typer(tenants_app, name="tenants")
+app.add_typer(keys_app, name="keys")
+app.add_typer(worker_tokens_app, name="worker-tokens")
 
 console = Console()
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -156,16 +162,13 @@ def db_status(ctx: typer.Context, as_json: JsonOption = False) -> None:
     rt = runtime(ctx)
     with rt.connection() as conn:
         pending = migrations.pending_migrations(conn)
-    info = {
-        "database": redact(rt.database_url),
-        "embedded": rt.settings.database_url is None,
-        "pending": [f"{m.version:04d}_{m.name}" for m in pending],
-    }
+    names = [f"{m.version:04d}_{m.name}" for m in pending]
+    embedded = rt.settings.database_url is None
     if as_json:
-        print_json(info)
+        print_json({"database": redact(rt.database_url), "embedded": embedded, "pending": names})
         return
-    console.print(f"database: {info['database']}{' (embedded)' if info['embedded'] else ''}")
-    console.print(f"pending migrations: {', '.join(info['pending']) or 'none'}")
+    console.print(f"database: {redact(rt.database_url)}{' (embedded)' if embedded else ''}")
+    console.print(f"pending migrations: {', '.join(names) or 'none'}")
 
 
 @db_app.command("url")
@@ -326,7 +329,8 @@ def upload(
     with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
         task = progress.add_task("uploading", total=len(files))
         for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
-                                    max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing):
+                                    max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
+                                    prices=Prices.from_settings(rt.settings)):
             outcomes.append(outcome)
             progress.advance(task)
     rows = [vars(o) for o in outcomes]
@@ -346,6 +350,12 @@ def worker(
     pool: Annotated[str, typer.Option(help="ocr, extract or all.")] = "all",
     processes: Annotated[int, typer.Option(min=1, help="Worker processes (one per core for OCR).")] = 1,
     threads: Annotated[int, typer.Option(min=1, help="Jobs run at once by each process.")] = 1,
+    remote: Annotated[str | None, typer.Option(
+        help="Pull jobs from this API server (https://…) instead of the database: no database or "
+             "storage access needed here, only --token.")] = None,
+    token: Annotated[str | None, typer.Option(
+        envvar="TENDERFLOW_WORKER_TOKEN", show_envvar=True,
+        help="Worker token for --remote (`tenderflow worker-tokens create`).")] = None,
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate)."""
     from tenderflow.handlers import build_job_types
@@ -356,6 +366,20 @@ def worker(
     if pool not in POOLS:
         raise fail(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
     rt = runtime(ctx)
+    if remote is not None:
+        from tenderflow.remote.worker import build_remote_worker, run_remote_worker_in_process
+
+        if not token:
+            raise fail("--remote needs --token (or TENDERFLOW_WORKER_TOKEN)")
+        if processes > 1:
+            import os
+
+            os.environ["TENDERFLOW_WORKER_TOKEN"] = token  # children read it there, not from argv (ps)
+            argv = [*self_command(), "worker", "--remote", remote, "--pool", pool, "--processes", "1",
+                    "--threads", str(threads)]
+            raise typer.Exit(supervise(argv, processes))
+        remote_worker = build_remote_worker(rt.settings, url=remote, token=token, pool=pool, threads=threads)
+        raise typer.Exit(run_remote_worker_in_process(remote_worker))
     if processes > 1:
         # Make the children use the same database (the embedded server is started once, here).
         import os
@@ -379,6 +403,19 @@ def worker(
         backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
     )
     raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
+
+
+@app.command("serve")
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str | None, typer.Option(help="Address to listen on (default: TENDERFLOW_API_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default: TENDERFLOW_API_PORT).")] = None,
+) -> None:
+    """Run the HTTP API, the remote workers' endpoints, the dashboard and /metrics (uvicorn)."""
+    from tenderflow.api.server import serve as serve_api
+
+    settings = runtime(ctx).settings
+    raise typer.Exit(serve_api(settings, host=host or settings.api_host, port=port or settings.api_port))
 
 
 @app.command("status")
@@ -503,12 +540,95 @@ def reprocess_command(
 
     if start_from not in START_POINTS:
         raise fail(f"--from must be one of {', '.join(START_POINTS)}")
-    with runtime(ctx).connection() as conn:
+    rt = runtime(ctx)
+    with rt.connection() as conn:
         try:
-            outcome = reprocess(conn, document_id, start_from=start_from, priority=priority)
+            outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
+                                prices=Prices.from_settings(rt.settings))
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
     if outcome.created:
         console.print(f"document {document_id}: version {outcome.version} queued (from {start_from})")
     else:
         console.print(f"document {document_id}: version {outcome.version} is already in flight; not starting another")
+
+
+@app.command("demo")
+def demo(
+    ctx: typer.Context,
+    processes: Annotated[int, typer.Option(min=0, help="Worker processes (0: one per core).")] = 0,
+    timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 900.0,
+) -> None:
+    """Generate sample tenders, upload them, run the OCR and extraction pools until done, show the fields."""
+    import os
+    import time
+
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from tenderflow import demo as demo_run
+
+    rt = runtime(ctx)
+    backend = rt.settings.extraction_backend
+    console.print(f"database: {redact(rt.database_url)}{' (embedded)' if rt.settings.database_url is None else ''}")
+    console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
+    with console.status("generating sample tenders (born-digital and scanned)…"):
+        samples = demo_run.make_samples(rt.settings.data_dir)
+    storage = _storage(rt)
+    with rt.connection() as conn:
+        rows = demo_run.upload_samples(conn, storage, samples, max_bytes=rt.settings.max_upload_bytes)
+    console.print(f"uploaded {len(rows)} documents ({sum(s.page_count for s in samples)} pages)")
+    count = processes or os.cpu_count() or 1
+    workers = demo_run.start_workers(rt.database_url, count, threads=1)
+    started = time.monotonic()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      console=console, transient=True) as progress:
+            task = progress.add_task(f"processing on {count} worker process(es)", total=len(rows))
+            while True:
+                with rt.connection() as conn:
+                    demo_run.refresh(conn, rows)
+                finished = sum(1 for r in rows if r.state in ("done", "failed"))
+                progress.update(task, completed=finished)
+                if finished == len(rows):
+                    break
+                if time.monotonic() - started > timeout:
+                    raise fail(f"not finished after {timeout:.0f} s; see `tenderflow status`")
+                if all(w.poll() is not None for w in workers):
+                    raise fail("every worker process exited; see the log above")
+                time.sleep(0.5)
+    finally:
+        demo_run.stop_workers(workers)
+    elapsed = time.monotonic() - started
+    table = Table(title=f"extracted fields ({backend} backend)")
+    for column in ["doc", "sample", "state", "reference", "buyer", "deadline", "value", "CPV", "procedure", "key"]:
+        table.add_column(column, overflow="fold")
+    matched = 0
+    for row in rows:
+        facts = demo_run.extracted_facts(row.fields)
+        hits = demo_run.matching_facts(row)
+        matched += hits
+        value = " ".join(v for v in (facts["estimated_value_amount"], facts["estimated_value_currency"]) if v)
+        table.add_row(
+            str(row.document_id), f"{row.sample.language} {row.sample.kind.replace('_', '-')} {row.pages or '?'}p",
+            row.state if not row.error else f"{row.state}: {row.error}",
+            facts["reference_number"] or "", facts["buyer_name"] or "", facts["submission_deadline"] or "",
+            value, facts["main_cpv_code"] or "", facts["procedure_type"] or "",
+            f"{hits}/{len(row.sample.expected)}",
+        )
+    console.print(table)
+    total = sum(len(r.sample.expected) for r in rows)
+    pages = sum(r.pages or 0 for r in rows)
+    console.print(f"{sum(r.state == 'done' for r in rows)}/{len(rows)} documents done, {pages} pages, "
+                  f"{elapsed:.1f} s on {count} worker process(es); {matched}/{total} answer-key facts extracted.")
+    console.print("see one in full: tenderflow show <doc> --text")
+    if any(r.state != "done" for r in rows):
+        raise typer.Exit(1)
+
+
+def run() -> None:
+    """Console entry point: a deliberate error prints one clear line, not a traceback."""
+    try:
+        app()
+    except TenderflowError as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        sys.exit(1)

@@ -87,6 +87,21 @@ class Settings(BaseSettings):
     admin_token: str | None = Field(default=None, description="Operator login for /dashboard.")
     log_json: bool | None = Field(default=None, description="JSON logs (default: when not a TTY).")
 
+    # --- the API server (tenderflow serve) ------------------------------------------------------
+    api_host: str = Field(default="127.0.0.1", description="Address `tenderflow serve` listens on.")
+    api_port: int = Field(default=8000, ge=1, le=65535, description="Port `tenderflow serve` listens on.")
+    api_threads: int = Field(
+        default=100, ge=8, description="Threads for the API's sync endpoints; each waiting remote claim holds one."
+    )
+    claim_wait_seconds: float = Field(
+        default=25.0, ge=0, le=30, description="Longest a remote worker's claim is held open while no job is ready."
+    )
+    maintenance_seconds: float = Field(
+        default=5.0, gt=0, description="How often the API server reclaims expired leases and fires schedules."
+    )
+    dashboard_session_hours: float = Field(default=12.0, gt=0, description="Operator login lifetime.")
+    dashboard_refresh_seconds: int = Field(default=10, ge=0, description="Dashboard auto-refresh (0 = off).")
+
     @property
     def extraction_backend(self) -> str:
         """'openai' when an endpoint or key is configured, else the offline 'rules' extractor."""

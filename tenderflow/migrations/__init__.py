@@ -12,6 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from importlib import resources
+
 import psycopg
 
 from tenderflow.errors import MigrationError

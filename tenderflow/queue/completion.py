@@ -3,7 +3,8 @@ are written — for local workers (in batches) and for remote workers' posted re
 
 One transaction per call:
     1. lock the jobs whose claim (id, attempts) is still valid and running — others are skipped
-       and NOTHING is written for them (a stale worker's result is refused)
+       and NOTHING is written for them (a stale worker's result is refused). When no attempt has a
+       commit step to run, step 3's guarded UPDATEs are that check and that lock themselves
     2. each successful attempt's handler `commit` step, in a savepoint (one bad commit spares the rest)
     3. running -> succeeded for those; running -> queued/failed for failures; end-of-job hooks
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg.pq import TransactionStatus
 
 from tenderflow.errors import PermanentError
 from tenderflow.queue import jobs
@@ -39,24 +41,44 @@ class CommitOutcome:
     error: str | None = None
 
 
+LOST_AT_COMMIT = "no longer owned at commit (reclaimed or cancelled)"
+
+
 def handler_commits(handler: Handler) -> bool:
     """Whether a handler's commit step writes anything (only then does it need a savepoint)."""
     return not (isinstance(handler, FunctionHandler) and handler._commit is None)
+
+
+def _runs_commit_step(job_types: JobTypes, attempt: FinishedAttempt) -> bool:
+    if attempt.failure is not None:
+        return False
+    try:
+        return handler_commits(job_types.handler(attempt.job.type))
+    except LookupError:
+        return True  # raised again below, for an owned job, inside the transaction
 
 
 def commit_attempts(
     conn: psycopg.Connection[Any], job_types: JobTypes, attempts: Sequence[FinishedAttempt], *, backoff: Backoff
 ) -> list[CommitOutcome]:
     """Commit `attempts` in one transaction; returns one outcome per attempt, in order."""
+    if (conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
+            and not any(attempt.failure is not None or _runs_commit_step(job_types, attempt) for attempt in attempts)):
+        return _complete_plain_successes(conn, attempts)
     outcomes: list[tuple[str, str | None]] = []
     successes: list[jobs.ClaimedJob] = []
     failures: list[jobs.Failure] = []
     with conn.transaction():
-        owned = jobs.lock_owned(conn, [attempt.job for attempt in attempts])
+        if any(_runs_commit_step(job_types, attempt) for attempt in attempts):
+            owned = jobs.lock_owned(conn, [attempt.job for attempt in attempts])
+        else:
+            # Nothing writes before complete/fail, which check (id, attempts, running) themselves:
+            # locking the rows first would cost as much again. Their answer decides "lost" below.
+            owned = {attempt.job.id for attempt in attempts}
         for attempt in attempts:
             job = attempt.job
             if job.id not in owned:
-                outcomes.append(("lost", "no longer owned at commit (reclaimed or cancelled)"))
+                outcomes.append(("lost", LOST_AT_COMMIT))
                 continue
             if attempt.failure is not None:
                 failures.append(attempt.failure)
@@ -79,11 +101,25 @@ def commit_attempts(
                     continue
             successes.append(job)
             outcomes.append(("succeeded", None))
-        jobs.complete(conn, successes)
+        completed = jobs.complete(conn, successes)
         ended = jobs.fail(conn, failures)
         job_types.run_ended_hooks(conn, ended)
+    moved = completed | {job.id for job in ended}
     requeued = {job.id for job in ended if job.state == jobs.JobState.QUEUED}
-    return [
-        CommitOutcome("retry" if outcome == "failed" and attempt.job.id in requeued else outcome, error)
-        for attempt, (outcome, error) in zip(attempts, outcomes, strict=True)
-    ]
+    return [_outcome(attempt.job.id, outcome, error, moved, requeued)
+            for attempt, (outcome, error) in zip(attempts, outcomes, strict=True)]
+
+
+def _complete_plain_successes(
+    conn: psycopg.Connection[Any], attempts: Sequence[FinishedAttempt]
+) -> list[CommitOutcome]:
+    """Successes without a commit step: the guarded UPDATE alone is the transaction (one round trip)."""
+    completed = jobs.complete(conn, [attempt.job for attempt in attempts])
+    return [CommitOutcome("succeeded") if attempt.job.id in completed else CommitOutcome("lost", LOST_AT_COMMIT)
+            for attempt in attempts]
+
+
+def _outcome(job_id: int, outcome: str, error: str | None, moved: set[int], requeued: set[int]) -> CommitOutcome:
+    if outcome != "lost" and job_id not in moved:
+        return CommitOutcome("lost", LOST_AT_COMMIT)
+    return CommitOutcome("retry" if outcome == "failed" and job_id in requeued else outcome, error)

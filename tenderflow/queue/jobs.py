@@ -19,11 +19,13 @@ import enum
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -196,12 +198,18 @@ def claim(
         "lock_key": CLAIM_LOCK_KEY, "types": list(types), "limit": limit, "worker_id": worker_id,
         "lease_seconds": lease_seconds, "default_tenant_cap": default_tenant_cap, "now": now,
     }
-    with conn.transaction(), conn.pipeline():
+    # In the claim's own transaction, one round trip: the statements a pipeline sends before its
+    # Sync run in one implicit transaction, which the Sync at the end of the block commits (releasing
+    # the lock). Inside a caller's transaction: a savepoint of it, without the claim's own settings.
+    own_transaction = conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
+    block: AbstractContextManager[Any] = conn.pipeline() if own_transaction else conn.transaction()
+    cursor = conn.cursor(row_factory=dict_row)
+    with block:
+        if own_transaction:
+            conn.execute(QUERIES["job_claim_settings"])
         conn.execute(QUERIES["job_claim_lock"], params)
-        cursor = conn.cursor(row_factory=dict_row)
         cursor.execute(QUERIES["job_claim"], params)
-        rows = cursor.fetchall()
-    return [ClaimedJob(**row) for row in rows]
+    return [ClaimedJob(**row) for row in cursor.fetchall()]
 
 
 def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[int]]:
@@ -341,3 +349,19 @@ def set_tenant_cap(conn: psycopg.Connection[Any], tenant: str, max_running: int)
     if max_running < 0:
         raise ValueError("max_running must be 0 (no cap) or positive")
     conn.execute(QUERIES["tenant_limit_set"], {"tenant": tenant, "max_running": max_running})
+
+
+def held_by(conn: psycopg.Connection[Any], worker_id: str, claims: Iterable[tuple[int, int]]) -> list[ClaimedJob]:
+    """The claims among `claims` ((id, attempts) pairs) that `worker_id` still holds, as ClaimedJobs.
+
+    A claim missing from the answer was reclaimed, cancelled, finished, or never this worker's. The
+    answer is a read: the verbs that write (heartbeat, complete, fail, release) check ownership again.
+    """
+    pairs = list(claims)
+    if not pairs:
+        return []
+    cursor = conn.cursor(row_factory=dict_row)
+    rows = cursor.execute(QUERIES["job_held_by_worker"], {
+        "worker_id": worker_id, "ids": [job_id for job_id, _ in pairs], "attempts": [a for _, a in pairs],
+    }).fetchall()
+    return [ClaimedJob(**row) for row in rows]

@@ -23,6 +23,22 @@ SELECT pg_notify(%(channel)s, type) FROM unnest(%(types)s::text[]) AS t(type);
 -- after it, on a fresh snapshot) sees every earlier claim: the per-tenant cap is then exact.
 SELECT pg_advisory_xact_lock(%(lock_key)s);
 
+-- name: job_claim_settings
+-- Settings for a claim's own transaction (not sent inside a caller's transaction, which they would
+-- outlast). The planner cannot estimate the recursive heads or the per-head LIMIT, so the claim's
+-- cost estimate grows with the queue:
+--   jit off              past jit_above_cost it would JIT-compile: ~0.9 s for a ~1 ms statement
+--   force_generic_plan   the plan's shape comes from the query (loose index scan, LATERAL on
+--                        jobs_queued_idx), not from the values, yet the custom plans PostgreSQL
+--                        keeps choosing cost more to plan (~0.6 ms) than to run
+--   synchronous_commit   off: the claim does not wait for its WAL flush, most of an idle worker's
+--                        enqueue -> start latency. Safe: a claim lost in a server crash leaves the
+--                        job queued with its old attempts, so the worker's (id, attempts) token no
+--                        longer matches and nothing it writes lands; and any later write that does
+--                        wait (complete, fail) flushes the WAL, the claim with it.
+SELECT set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true),
+       set_config('synchronous_commit', 'off', true);
+
 -- name: job_claim
 -- Fill up to %(limit)s free slots of one worker with jobs of %(types)s:
 --   heads      one row per (type, tenant) with queued jobs: a loose index scan, one index descent each
@@ -273,3 +289,14 @@ SELECT id, host, pid, pools, threads, kind, started_at, last_seen_at, stopped_at
 -- name: worker_prune
 DELETE FROM workers
  WHERE coalesce(stopped_at, last_seen_at) < coalesce(%(now)s::timestamptz, now()) - interval '7 days';
+
+-- name: job_held_by_worker
+-- The claims (id, attempts) that `worker_id` still holds: running, same attempt, same worker. The
+-- HTTP API checks a remote worker's calls with it before passing the claims to the usual verbs
+-- (which check (id, attempts) again, under lock, when they write).
+SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at
+  FROM jobs j
+  JOIN unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
+    ON j.id = held.id AND j.attempts = held.attempts
+ WHERE j.state = 'running' AND j.worker_id = %(worker_id)s
+ ORDER BY j.id;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import psycopg
@@ -35,9 +36,14 @@ def list_workers(
     ).fetchall()
 
 
+def _numeric_as_float(row: dict[str, Any]) -> dict[str, Any]:
+    """numeric columns (epoch extracts, averages) arrive as Decimal; readers want plain numbers."""
+    return {key: float(value) if isinstance(value, Decimal) else value for key, value in row.items()}
+
+
 def queue_stats(conn: psycopg.Connection[Any], *, dead_after_seconds: float = 60.0) -> QueueStats:
     cursor = conn.cursor(row_factory=dict_row)
-    by_type = cursor.execute(QUERIES["job_type_stats"]).fetchall()
+    by_type = [_numeric_as_float(row) for row in cursor.execute(QUERIES["job_type_stats"]).fetchall()]
     failures = cursor.execute(QUERIES["job_failures_by_hour"]).fetchall()
     workers = list_workers(conn, dead_after_seconds=dead_after_seconds)
     ages = [row["oldest_queued_seconds"] for row in by_type if row["oldest_queued_seconds"] is not None]

@@ -3,9 +3,12 @@
 Threads of one Worker:
     claimer      (the caller of `run`) fills free slots with one claim statement, then sleeps
                  until a NOTIFY, a freed slot, or the polling interval (the backstop) wakes it
-    executors    `threads` of them run handlers' compute step
+    executors    `threads` of them run handlers' compute step, taking claimed jobs from a queue;
+                 daemon threads, so a handler that ignores its context past the shutdown grace
+                 period (its lease already given back) cannot keep the process alive
     committer    commits finished jobs in batches: one transaction locks the jobs still owned,
                  runs each handler's commit step in a savepoint, marks them succeeded / failed
+                 (an executor thread takes its next job while the last one waits for the committer)
     heartbeat    renews every held lease in one statement and the worker's liveness row; a job
                  no longer owned (reclaimed, cancelled) is told to stop
     listener     LISTENs for enqueue notifications on its own connection (a hint only)
@@ -24,7 +27,6 @@ import threading
 import time
 import uuid
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +45,9 @@ from tenderflow.queue.registry import JobContext, JobTypes
 
 log = structlog.get_logger("tenderflow.worker")
 
+# Jobs whose compute step is over wait for the committer, which takes them in batches of up to this
+# many; at most one such batch waits, so that a slow database slows claiming instead of piling up
+# leases (and a busy committer gets batches big enough to keep up).
 COMMIT_BATCH_MAX = 500
 
 
@@ -91,12 +96,21 @@ class Worker:
         self.config = config
         self.id = config.worker_id or new_worker_id()
         self.maintenance = Maintenance(job_types)
+        # Every job this worker holds a lease on, computing or waiting for the committer; and how
+        # many of them are computing (each occupies one of the `threads` slots).
         self._slots: dict[int, _Slot] = {}
+        self._computing = 0
+        self._max_held = config.threads + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
         self._wake = threading.Event()
+        # The last claim filled every free slot, so more jobs are likely waiting: a slot freed by
+        # a finished compute step is then worth a claim. (A slot freed by a commit always is: it
+        # also frees room under the job's tenant cap.)
+        self._backlog = False
         self._stopping = threading.Event()
         self._stopped = threading.Event()
-        self._finished: stdlib_queue.Queue[_Finished | None] = stdlib_queue.Queue()
+        self._runnable: stdlib_queue.SimpleQueue[_Slot | None] = stdlib_queue.SimpleQueue()
+        self._finished: stdlib_queue.SimpleQueue[_Finished | None] = stdlib_queue.SimpleQueue()
         self.claimed_total = 0
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -130,23 +144,28 @@ class Worker:
             background.append(threading.Thread(target=self._maintenance_loop, name="maintenance", daemon=True))
         for thread in background:
             thread.start()
-        executor = ThreadPoolExecutor(max_workers=self.config.threads, thread_name_prefix="job")
+        for number in range(self.config.threads):
+            threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
-            self._claim_loop(executor)
+            self._claim_loop()
             self._drain(self.config.shutdown_grace_seconds)
         finally:
             self._release_remaining()
             self._stopped.set()
             self._finished.put(None)
-            executor.shutdown(wait=False, cancel_futures=True)
+            for _ in range(self.config.threads):
+                self._runnable.put(None)
             with self.pool.connection() as conn:
                 conn.execute(jobs.QUERIES["worker_stop"], {"id": self.id, "now": None})
             log.info("worker.stopped", worker_id=self.id, claimed=self.claimed_total)
 
-    def _claim_loop(self, executor: ThreadPoolExecutor) -> None:
+    def _free_slots(self) -> int:
+        with self._slots_lock:
+            return min(self.config.threads - self._computing, self._max_held - len(self._slots))
+
+    def _claim_loop(self) -> None:
         while not self._stopping.is_set():
-            with self._slots_lock:
-                free = self.config.threads - len(self._slots)
+            free = self._free_slots()
             claimed: list[jobs.ClaimedJob] = []
             if free > 0:
                 try:
@@ -161,18 +180,19 @@ class Worker:
                     self._stopping.wait(min(self.config.poll_seconds, 1.0))
                     continue
                 now = time.monotonic()
+                slots = [_Slot(job, JobContext(job), now) for job in claimed]
                 with self._slots_lock:
-                    for job in claimed:
-                        self._slots[job.id] = _Slot(job, JobContext(job), now)
-                for job in claimed:
-                    executor.submit(self._execute, self._slots[job.id])
+                    for slot in slots:
+                        self._slots[slot.job.id] = slot
+                    self._computing += len(slots)
+                for slot in slots:
+                    self._runnable.put(slot)
                 self.claimed_total += len(claimed)
+                self._backlog = len(claimed) == free
             if free > 0 and len(claimed) == free:
                 # Every free slot was filled: there is likely more work; come back once a slot frees.
                 self._wake.clear()
-                with self._slots_lock:
-                    full = len(self._slots) >= self.config.threads
-                if full:
+                if self._free_slots() <= 0:
                     self._wake.wait(self.config.poll_seconds)
                 continue
             # Fewer jobs than slots (or no slot): sleep until a NOTIFY, a freed slot, or the poll.
@@ -203,6 +223,10 @@ class Worker:
 
     # --- executing ------------------------------------------------------------------------------
 
+    def _execute_loop(self) -> None:
+        while (slot := self._runnable.get()) is not None:
+            self._execute(slot)
+
     def _execute(self, slot: _Slot) -> None:
         job = slot.job
         finished = _Finished(slot)
@@ -216,18 +240,25 @@ class Worker:
         except RetryableError as exc:
             delay = exc.retry_after if exc.retry_after is not None else self.config.backoff.delay(job.attempts)
             finished.failure = jobs.Failure(job, f"{exc}", permanent=False, retry_seconds=delay)
-        except Exception as exc:  # any handler bug: the job retries, the worker keeps running
+        except BaseException as exc:  # any handler bug, even SystemExit: the job retries, the slot is freed
             finished.failure = jobs.Failure(
                 job, f"{type(exc).__name__}: {exc}", permanent=False,
                 retry_seconds=self.config.backoff.delay(job.attempts),
             )
-        if slot.context.lost:
+        lost = slot.context.lost
+        if lost:
             self._log_finished(slot, "lost", slot.context.lost_reason)
-            self._free([slot])
-            return
-        self._finished.put(finished)
+        else:
+            self._finished.put(finished)
+        with self._slots_lock:
+            self._computing -= 1
+            if lost:
+                self._slots.pop(job.id, None)
+        if lost or self._backlog:
+            self._wake.set()
 
     def _free(self, slots: Sequence[_Slot]) -> None:
+        """Forget committed jobs: their leases are over."""
         with self._slots_lock:
             for slot in slots:
                 self._slots.pop(slot.job.id, None)
@@ -304,12 +335,16 @@ class Worker:
             except psycopg.Error as exc:
                 log.warning("worker.heartbeat_failed", error=str(exc))
 
+    def _listen_conninfo(self) -> str:
+        conninfo = self.pool.conninfo
+        return conninfo() if callable(conninfo) else conninfo
+
     def _listen_loop(self) -> None:
         delay = 0.5
         wanted = set(self.config.types)
         while not self._stopped.is_set():
             try:
-                with psycopg.connect(self.pool.conninfo, autocommit=True) as conn:
+                with psycopg.connect(self._listen_conninfo(), autocommit=True) as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     self._wake.set()  # notifications may have been missed while disconnected
                     delay = 0.5

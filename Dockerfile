@@ -1,0 +1,21 @@
+# tenderflow: one image for every role (API, workers, migrations); the compose file picks the command.
+FROM python:3.11-slim-bookworm
+
+# OCR and PDF tools, from Debian: tesseract with English, German, French and orientation data, poppler.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-osd poppler-utils \
+ && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --create-home --uid 10001 tenderflow
+WORKDIR /opt/tenderflow
+COPY pyproject.toml README.md ./
+COPY tenderflow ./tenderflow
+RUN pip install --no-cache-dir . && rm -rf /root/.cache
+
+USER tenderflow
+ENV TENDERFLOW_DATA_DIR=/home/tenderflow/data \
+    TENDERFLOW_LOG_JSON=true \
+    PYTHONUNBUFFERED=1
+ENTRYPOINT ["tenderflow"]
+CMD ["--help"]

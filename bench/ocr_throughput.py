@@ -1,0 +1,225 @@
+"""OCR throughput on scanned pages: the real pipeline against pdftoppm + tesseract run directly, in one run.
+
+    .venv/bin/python bench/ocr_throughput.py [--documents 2] [--processes 2] [--rounds 2]
+
+The pages: `--documents` copies of the sample generator's 12-page English tender scan (tenderflow.samples,
+one seed each, so every copy is a distinct upload): 200 dpi JPEG, skewed, noisy, the landscape annex
+fed in sideways (one page in twelve turned 90 degrees). No text layer: every page is OCRed.
+
+Contenders, each over the same pages, alternated round by round so that drift in machine load hits
+all alike:
+
+    tenderflow   `python -m tenderflow worker --pool all --processes N` (or N single-process workers,
+                 --unsupervised) started idle, file storage, OCR at --dpi, language --languages, the
+                 offline rules extractor. The bench uploads the PDFs (store + document row + ocr.plan
+                 job, as `tenderflow upload` does); the workers plan, OCR the page batches and extract.
+                 Pages/s = pages / (first upload -> last page row stored), read from the database
+                 clock; upload -> last document done is printed too.
+    direct psm 3 per page `pdftoppm -f P -l P -r DPI -gray -singlefile` then `tesseract IMAGE OUT -l LANG`
+                 (psm 3, plain text), N pages at once (one process per core), OMP_THREAD_LIMIT=1. The
+                 natural "just run the tools" baseline; it does NOT detect orientation, so it reads
+                 the sideways page as garbage.
+    direct psm 1 the same, with tesseract run exactly as the pipeline runs it: `--dpi DPI --psm 1` (page
+                 orientation detected and corrected in the same run) writing TSV and hOCR. Same work as
+                 the pipeline's; the ratio against it is the pipeline's own overhead (queue, Python,
+                 pdfinfo/pdftotext per batch, prlimit, commits, tail of the last batch).
+
+The target (issue 3) is tenderflow >= 0.95 x direct. Both ratios are printed; the last line printed is
+one JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pipeline_workers import (  # noqa: E402
+    Run,
+    children_cpu_seconds,
+    cpu_seconds,
+    database_now,
+    load_average,
+    upload_all,
+    wait_for_versions,
+    worker_environment,
+    worker_pids,
+    worker_pool,
+)
+from scratch_database import scratch_database, server  # noqa: E402
+
+from tenderflow.samples import generate_samples  # noqa: E402
+
+RUN_TIMEOUT_SECONDS = 1800.0
+PSM3 = "direct psm 3"
+PSM1 = "direct psm 1"
+PIPELINE = "tenderflow"
+
+TesseractArgs = Callable[[Path, Path, int, str], list[str]]
+
+
+@dataclass(frozen=True)
+class ScannedDocument:
+    path: Path
+    pages: int
+
+
+def make_scans(directory: Path, documents: int) -> list[ScannedDocument]:
+    """`documents` English multi-page scans, one sample-generator seed each."""
+    scans = []
+    for seed in range(1, documents + 1):
+        samples = generate_samples(directory / f"seed-{seed}", seed=seed)
+        scan = max((s for s in samples if s.kind == "scanned" and s.language == "en"), key=lambda s: s.page_count)
+        scans.append(ScannedDocument(scan.path, scan.page_count))
+    return scans
+
+
+# --- direct: the tools alone ------------------------------------------------------------------------
+
+
+def tesseract_psm3(image: Path, out: Path, dpi: int, languages: str) -> list[str]:
+    return ["tesseract", str(image), str(out), "-l", languages]
+
+
+def tesseract_psm1(image: Path, out: Path, dpi: int, languages: str) -> list[str]:
+    """tesseract exactly as tenderflow.pdf.ocr runs it."""
+    return ["tesseract", str(image), str(out), "--dpi", str(dpi), "--psm", "1", "-l", languages,
+            "-c", "tessedit_create_tsv=1", "-c", "tessedit_create_hocr=1"]
+
+
+def run_direct(scans: Sequence[ScannedDocument], *, processes: int, dpi: int, languages: str,
+               tesseract_args: TesseractArgs, work_dir: Path) -> Run:
+    environment = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    tasks = [(scan.path, page) for scan in scans for page in range(1, scan.pages + 1)]
+
+    def read_page(task: tuple[Path, int]) -> None:
+        pdf, page = task
+        prefix = work_dir / f"{pdf.parent.name}-{page}"
+        subprocess.run(["pdftoppm", "-f", str(page), "-l", str(page), "-r", str(dpi), "-gray", "-singlefile",
+                        str(pdf), str(prefix)], check=True, env=environment, capture_output=True)
+        image = prefix.with_name(prefix.name + ".pgm")
+        out = prefix.with_name(prefix.name + "-ocr")
+        subprocess.run(tesseract_args(image, out, dpi, languages), check=True, env=environment, capture_output=True)
+        image.unlink()
+        for produced in work_dir.glob(f"{out.name}.*"):
+            produced.unlink()
+
+    cpu_before = children_cpu_seconds()
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=processes) as pool:
+        for _ in pool.map(read_page, tasks):
+            pass
+    return Run(len(tasks), time.monotonic() - started, children_cpu_seconds() - cpu_before)
+
+
+
+# --- tenderflow: the real pipeline ------------------------------------------------------------------
+
+
+def run_pipeline(admin_url: str, scans: Sequence[ScannedDocument], *, processes: int, dpi: int, languages: str,
+                 supervised: bool, work_dir: Path) -> Run:
+    pages = sum(scan.pages for scan in scans)
+    with scratch_database(admin_url) as url:
+        environment = worker_environment(url, work_dir, TENDERFLOW_OCR_DPI=str(dpi),
+                                         TENDERFLOW_OCR_LANGUAGES=languages)
+        with worker_pool(url, environment, pool="all", processes=processes, supervised=supervised,
+                         log_path=work_dir / "workers.log") as workers:
+            pids = worker_pids(url)
+            cpu_before = cpu_seconds(pids)
+            started = database_now(url)
+            upload_all(url, environment, [scan.path for scan in scans])
+            wait_for_versions(url, len(scans), timeout_seconds=RUN_TIMEOUT_SECONDS, workers=workers)
+            cpu_used = cpu_seconds(pids) - cpu_before
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT (SELECT count(*) FROM pages WHERE source = 'ocr'),"
+                "       (SELECT max(created_at) FROM pages),"
+                "       (SELECT max(finished_at) FROM document_versions)"
+            ).fetchone()
+    assert row is not None
+    ocr_pages, last_page, last_done = row
+    if ocr_pages != pages:
+        raise RuntimeError(f"expected {pages} OCRed pages, the pipeline stored {ocr_pages}")
+    return Run(pages, (last_page - started).total_seconds(), cpu_used, (last_done - started).total_seconds())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--documents", type=int, default=2, help="12-page scans (default 2: 24 pages)")
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="default: one per core")
+    parser.add_argument("--dpi", type=int, default=300)
+    parser.add_argument("--languages", default="eng")
+    parser.add_argument("--rounds", type=int, default=2, help="runs per contender; the median is reported")
+    parser.add_argument("--unsupervised", action="store_true",
+                        help="N single-process `tenderflow worker` commands instead of one with --processes N")
+    args = parser.parse_args()
+
+    runs: dict[str, list[Run]] = {PSM3: [], PSM1: [], PIPELINE: []}
+    loads: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="tenderflow-bench-ocr-") as temp, server() as (admin_url, where):
+        work = Path(temp)
+        scans = make_scans(work / "scans", args.documents)
+        pages = sum(scan.pages for scan in scans)
+        print(f"ocr_throughput: {len(scans)} scanned documents, {pages} pages, {args.dpi} dpi, -l {args.languages}, "
+              f"{args.processes} processes, {os.cpu_count()} cores, server: {where}")
+        for round_number in range(1, args.rounds + 1):
+            loads.append(load_average())
+            for name, tesseract_args in ((PSM3, tesseract_psm3), (PSM1, tesseract_psm1)):
+                runs[name].append(run_direct(scans, processes=args.processes, dpi=args.dpi, languages=args.languages,
+                                             tesseract_args=tesseract_args, work_dir=work))
+            runs[PIPELINE].append(run_pipeline(admin_url, scans, processes=args.processes, dpi=args.dpi,
+                                               languages=args.languages, supervised=not args.unsupervised,
+                                               work_dir=work / f"pipeline-{round_number}"))
+            last = runs[PIPELINE][-1]
+            print(f"  round {round_number} (load {loads[-1]:.1f}): "
+                  + ", ".join(f"{name} {runs[name][-1].pages_per_second:.3f} pages/s "
+                              f"({runs[name][-1].cpu_per_page:.2f} cpu-s/page)" for name in runs)
+                  + f"; tenderflow upload -> last page {last.seconds:.1f} s, -> all done {last.done_seconds:.1f} s")
+
+    rate = {name: statistics.median(run.pages_per_second for run in results) for name, results in runs.items()}
+    cpu = {name: statistics.median(run.cpu_per_page for run in results) for name, results in runs.items()}
+    done = statistics.median(pages / (run.done_seconds or run.seconds) for run in runs[PIPELINE])
+    mode = "one supervisor" if not args.unsupervised else "separate processes"
+    print(f"tenderflow ({args.processes} worker processes, {mode}): {rate[PIPELINE]:.3f} pages/s upload -> last "
+          f"page stored ({done:.3f} pages/s to all documents done), {cpu[PIPELINE]:.2f} cpu-s/page")
+    print(f"direct pdftoppm + tesseract psm 3 ({args.processes} at once): {rate[PSM3]:.3f} pages/s, "
+          f"{cpu[PSM3]:.2f} cpu-s/page")
+    print(f"direct pdftoppm + tesseract psm 1 as the pipeline runs it ({args.processes} at once): "
+          f"{rate[PSM1]:.3f} pages/s, {cpu[PSM1]:.2f} cpu-s/page")
+    print(f"ratio tenderflow / direct psm 3: {rate[PIPELINE] / rate[PSM3]:.3f} "
+          f"(cpu per page, psm 3 / tenderflow: {cpu[PSM3] / cpu[PIPELINE]:.3f})")
+    print(f"ratio tenderflow / direct psm 1: {rate[PIPELINE] / rate[PSM1]:.3f} "
+          f"(cpu per page, psm 1 / tenderflow: {cpu[PSM1] / cpu[PIPELINE]:.3f})")
+    print(f"direct psm 3 / direct psm 1, the price of orientation detection: {rate[PSM1] / rate[PSM3]:.3f} "
+          f"(cpu: {cpu[PSM3] / cpu[PSM1]:.3f})")
+    print(json.dumps({
+        "bench": "ocr_throughput", "documents": len(scans), "pages": pages, "dpi": args.dpi,
+        "languages": args.languages, "processes": args.processes, "supervised": not args.unsupervised,
+        "rounds": args.rounds, "cores": os.cpu_count(), "server": where,
+        "load_average": [round(load, 2) for load in loads],
+        "tenderflow_pages_per_s": round(rate[PIPELINE], 4),
+        "tenderflow_to_done_pages_per_s": round(done, 4),
+        "direct_psm3_pages_per_s": round(rate[PSM3], 4),
+        "direct_psm1_pages_per_s": round(rate[PSM1], 4),
+        "ratio_vs_psm3": round(rate[PIPELINE] / rate[PSM3], 3),
+        "ratio_vs_psm1": round(rate[PIPELINE] / rate[PSM1], 3),
+        "cpu_s_per_page": {name: round(value, 3) for name, value in cpu.items()},
+    }))
+
+
+if __name__ == "__main__":
+    main()

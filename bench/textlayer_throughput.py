@@ -1,0 +1,195 @@
+"""Born-digital documents end to end (upload -> done) against pdftotext alone over the same files, in one run.
+
+    .venv/bin/python bench/textlayer_throughput.py [--documents 20] [--pages 50] [--processes 2] [--rounds 3]
+
+The documents: `--documents` reportlab-made tenders of `--pages` pages each, every page real text: a
+contract notice on page 1 (buyer, reference, CPV, value, deadline), then specification sections drawn
+from the sample generator's sentence bank (tenderflow.samples.specification), about 3,000 characters a
+page. A seed per document makes each a distinct upload.
+
+Contenders, alternated round by round so that drift in machine load hits both alike:
+
+    tenderflow  `python -m tenderflow worker --pool all --processes N` started idle, file storage, the
+                offline rules extractor. The bench uploads the PDFs (store + document row + ocr.plan job,
+                as `tenderflow upload` does); the plan probes each PDF (pdfinfo), reads every page's text
+                layer in one pdftotext run, judges it usable and stores the pages; then extraction.
+                Pages/s = pages / (first upload -> last document done), from the database clock.
+    pdftotext   `pdftotext -layout -enc UTF-8 FILE OUT` (the flags the pipeline uses) per document, N
+                documents at once (one process per core).
+
+The target (issue 3) is tenderflow >= 0.8 x pdftotext. CPU seconds per page are printed beside each
+figure (worker processes and the tools they ran, from /proc; the bench's own uploads are not counted):
+they move far less with other load on the machine than wall-clock rates do. The last line printed is one
+JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psycopg
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import cm
+from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pipeline_workers import (  # noqa: E402
+    Run,
+    children_cpu_seconds,
+    cpu_seconds,
+    database_now,
+    load_average,
+    upload_all,
+    wait_for_versions,
+    worker_environment,
+    worker_pids,
+    worker_pool,
+)
+from scratch_database import scratch_database, server  # noqa: E402
+
+from tenderflow.samples.specification import SPECIFICATION_SECTIONS  # noqa: E402
+
+RUN_TIMEOUT_SECONDS = 900.0
+PIPELINE = "tenderflow"
+DIRECT = "pdftotext"
+
+NOTICE_LINES = (
+    "CONTRACT NOTICE",
+    "Section I: Contracting authority",
+    "Official name: Eastfield City Council",
+    "Country: GB",
+    "Section II: Object",
+    "Title: Framework agreement for planned and reactive maintenance of public buildings",
+    "Reference number: ECC-FM-2025-{number:03d}",
+    "Main CPV code: 50700000-2",
+    "Type of procedure: Open procedure",
+    "Estimated total value: GBP 12 600 000.00",
+    "Time limit for receipt of tenders: 2025-07-04 12:00",
+)
+
+
+def make_tender(path: Path, *, number: int, pages: int) -> Path:
+    """A born-digital tender of `pages` pages: the notice, then one specification section a page."""
+    rng = random.Random(f"textlayer/{number}")  # noqa: S311 - sample text, not a secret
+    body = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=13, spaceAfter=6)
+    heading = ParagraphStyle("heading", fontName="Helvetica-Bold", fontSize=12, leading=15, spaceAfter=8)
+    story = [Paragraph(line.format(number=number), heading if index == 0 else body)
+             for index, line in enumerate(NOTICE_LINES)]
+    for page in range(2, pages + 1):
+        section = SPECIFICATION_SECTIONS[(page - 2) % len(SPECIFICATION_SECTIONS)]
+        story += [PageBreak(), Paragraph(f"{page - 1}. {section.heading}", heading)]
+        story += [Paragraph(f"{page - 1}.{clause} {text}", body)
+                  for clause, text in enumerate(section.paragraphs(rng), start=1)]
+    document = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=2 * cm, rightMargin=2 * cm,
+                                 topMargin=2 * cm, bottomMargin=2 * cm, title=f"Tender {number}")
+    document.build(story)
+    return path
+
+
+def page_count(pdf: Path) -> int:
+    report = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    return next(int(line.split()[1]) for line in report.splitlines() if line.startswith("Pages:"))
+
+
+def run_pdftotext(pdfs: Sequence[Path], *, processes: int, pages: int, work_dir: Path) -> Run:
+    work_dir.mkdir(parents=True, exist_ok=True)
+
+    def convert(pdf: Path) -> None:
+        out = work_dir / f"{pdf.stem}.txt"
+        subprocess.run(["pdftotext", "-layout", "-enc", "UTF-8", str(pdf), str(out)], check=True,
+                       capture_output=True)
+        out.unlink()
+
+    cpu_before = children_cpu_seconds()
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=processes) as pool:
+        for _ in pool.map(convert, pdfs):
+            pass
+    return Run(pages, time.monotonic() - started, children_cpu_seconds() - cpu_before)
+
+
+def run_pipeline(admin_url: str, pdfs: Sequence[Path], *, processes: int, pages: int, work_dir: Path) -> Run:
+    with scratch_database(admin_url) as url:
+        environment = worker_environment(url, work_dir)
+        with worker_pool(url, environment, pool="all", processes=processes,
+                         log_path=work_dir / "workers.log") as workers:
+            pids = worker_pids(url)
+            cpu_before = cpu_seconds(pids)
+            started = database_now(url)
+            upload_all(url, environment, pdfs)
+            wait_for_versions(url, len(pdfs), timeout_seconds=RUN_TIMEOUT_SECONDS, workers=workers, poll_seconds=0.02)
+            cpu_used = cpu_seconds(pids) - cpu_before
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT (SELECT count(*) FROM pages WHERE source = 'text_layer'),"
+                "       (SELECT max(finished_at) FROM document_versions)"
+            ).fetchone()
+    assert row is not None
+    text_pages, last_done = row
+    if text_pages != pages:
+        raise RuntimeError(f"expected {pages} pages read from their text layer, the pipeline stored {text_pages}")
+    return Run(pages, (last_done - started).total_seconds(), cpu_used)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--documents", type=int, default=20)
+    parser.add_argument("--pages", type=int, default=50, help="pages per document")
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="default: one per core")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per contender; the median is reported")
+    args = parser.parse_args()
+
+    runs: dict[str, list[Run]] = {DIRECT: [], PIPELINE: []}
+    loads: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="tenderflow-bench-text-") as temp, server() as (admin_url, where):
+        work = Path(temp)
+        (work / "pdfs").mkdir()
+        pdfs = [make_tender(work / "pdfs" / f"tender-{number:03d}.pdf", number=number, pages=args.pages)
+                for number in range(1, args.documents + 1)]
+        pages = sum(page_count(pdf) for pdf in pdfs)
+        print(f"textlayer_throughput: {len(pdfs)} born-digital documents, {pages} pages, "
+              f"{sum(pdf.stat().st_size for pdf in pdfs) / len(pdfs) / 1024:.0f} KiB each, "
+              f"{args.processes} processes, {os.cpu_count()} cores, server: {where}")
+        for round_number in range(1, args.rounds + 1):
+            loads.append(load_average())
+            runs[DIRECT].append(run_pdftotext(pdfs, processes=args.processes, pages=pages, work_dir=work / "text"))
+            runs[PIPELINE].append(run_pipeline(admin_url, pdfs, processes=args.processes, pages=pages,
+                                               work_dir=work / f"pipeline-{round_number}"))
+            print(f"  round {round_number} (load {loads[-1]:.1f}): "
+                  + ", ".join(f"{name} {runs[name][-1].pages_per_second:,.0f} pages/s "
+                              f"({runs[name][-1].cpu_per_page * 1000:.2f} cpu-ms/page)" for name in runs))
+
+    rate = {name: statistics.median(run.pages_per_second for run in results) for name, results in runs.items()}
+    cpu = {name: statistics.median(run.cpu_per_page for run in results) for name, results in runs.items()}
+    print(f"tenderflow ({args.processes} worker processes, upload -> done): {rate[PIPELINE]:,.0f} pages/s, "
+          f"{cpu[PIPELINE] * 1000:.2f} cpu-ms/page")
+    print(f"pdftotext -layout alone ({args.processes} at once): {rate[DIRECT]:,.0f} pages/s, "
+          f"{cpu[DIRECT] * 1000:.2f} cpu-ms/page")
+    print(f"ratio tenderflow / pdftotext: {rate[PIPELINE] / rate[DIRECT]:.3f} "
+          f"(cpu per page, pdftotext / tenderflow: {cpu[DIRECT] / cpu[PIPELINE]:.3f})")
+    print(json.dumps({
+        "bench": "textlayer_throughput", "documents": len(pdfs), "pages": pages, "processes": args.processes,
+        "rounds": args.rounds, "cores": os.cpu_count(), "server": where,
+        "load_average": [round(load, 2) for load in loads],
+        "tenderflow_pages_per_s": round(rate[PIPELINE], 1), "pdftotext_pages_per_s": round(rate[DIRECT], 1),
+        "ratio": round(rate[PIPELINE] / rate[DIRECT], 3),
+        "cpu_ms_per_page": {name: round(value * 1000, 3) for name, value in cpu.items()},
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""The FastAPI application: `create_app(settings)` builds it; its lifespan opens what it needs.
+
+    /v1/documents…   tenants' API (tenderflow.api.documents)
+    /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
+    /dashboard…      operators (tenderflow.api.dashboard)
+    /metrics         Prometheus (tenderflow.api.metrics)
+    /healthz         liveness + database reachability, for load balancers and compose
+    /docs            OpenAPI
+
+Endpoints are synchronous and run on the thread pool, borrowing connections from the one psycopg
+pool (see STYLE.md); the pool size and the thread count are settings. Errors are JSON with a
+`detail` saying what went wrong; tenderflow's own errors map to status codes below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio.to_thread
+import psycopg
+from fastapi import Depends, FastAPI, Request, status
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from psycopg_pool import PoolTimeout
+from starlette.concurrency import run_in_threadpool
+
+from tenderflow.api import dashboard, documents, remote_workers
+from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
+from tenderflow.api.limits import BodySizeLimit
+from tenderflow.api.metrics import metrics_registry
+from tenderflow.api.services import open_services
+from tenderflow.config import Settings
+from tenderflow.errors import (
+    DocumentNotFoundError,
+    EnqueueError,
+    InsufficientCreditsError,
+    JobNotFoundError,
+    JobStateError,
+    MigrationError,
+    StorageError,
+    TenderflowError,
+    UploadRejectedError,
+)
+
+API_DESCRIPTION = """\
+Tender PDFs in, searchable text and structured fields out.
+
+* **Tenants** authenticate with an API key: `Authorization: Bearer tfk_…`. Upload PDFs, follow
+  their processing, read their text and fields. Another tenant's documents do not exist for you.
+* **Remote workers** authenticate with a worker token: `Authorization: Bearer tfw_…`.
+"""
+
+# A tenderflow error's status: the first class in this list it is an instance of.
+ERROR_STATUS: tuple[tuple[type[TenderflowError], int], ...] = (
+    (DocumentNotFoundError, status.HTTP_404_NOT_FOUND),
+    (JobNotFoundError, status.HTTP_404_NOT_FOUND),
+    (UploadRejectedError, status.HTTP_400_BAD_REQUEST),
+    (EnqueueError, status.HTTP_400_BAD_REQUEST),
+    (InsufficientCreditsError, status.HTTP_402_PAYMENT_REQUIRED),
+    (JobStateError, status.HTTP_409_CONFLICT),
+    (StorageError, status.HTTP_503_SERVICE_UNAVAILABLE),
+    (MigrationError, status.HTTP_503_SERVICE_UNAVAILABLE),
+)
+
+_COMPLETE_PATH = re.compile(r"/v1/worker/jobs/\d+/complete")
+SMALL_BODY_BYTES = 1024 * 1024
+RESULT_BODY_BYTES = 256 * 1024 * 1024
+
+
+def body_limit_for(settings: Settings) -> Any:
+    """Each route's body cap. The upload is exempt: it streams to disk under its own cap (the file's
+    size and the whole body's), with a message naming the upload limit. Results may be large."""
+
+    def limit_for(method: str, path: str) -> int | None:
+        if method == "POST" and path.rstrip("/") == "/v1/documents":
+            return None
+        if _COMPLETE_PATH.fullmatch(path):
+            return RESULT_BODY_BYTES
+        return SMALL_BODY_BYTES
+
+    return limit_for
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The application for `settings`; nothing is opened until its lifespan starts."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Each waiting remote claim holds a thread (not a connection): make room for them.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.api_threads
+        services = await run_in_threadpool(open_services, settings)
+        app.state.services = services
+        app.state.metrics = metrics_registry(services.pool, dead_after_seconds=settings.worker_dead_after_seconds)
+        try:
+            yield
+        finally:
+            await run_in_threadpool(services.close)
+
+    app = FastAPI(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
+    app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
+    app.include_router(documents.router)
+    app.include_router(remote_workers.router)
+    app.include_router(dashboard.router)
+    app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
+
+    @app.exception_handler(TenderflowError)
+    def tenderflow_error(request: Request, exc: TenderflowError) -> JSONResponse:
+        code = next((code for kind, code in ERROR_STATUS if isinstance(exc, kind)),
+                    status.HTTP_500_INTERNAL_SERVER_ERROR)
+        return JSONResponse({"detail": str(exc)}, status_code=code)
+
+    @app.exception_handler(psycopg.OperationalError)
+    @app.exception_handler(PoolTimeout)
+    def database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": "the database is unavailable; try again shortly"},
+                            status_code=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
+
+    @app.exception_handler(LoginRequiredError)
+    def login_required(request: Request, exc: LoginRequiredError) -> RedirectResponse:
+        return RedirectResponse("/dashboard/login", status_code=status.HTTP_303_SEE_OTHER)
+
+    @app.get("/healthz", tags=["operations"], summary="Liveness and database reachability")
+    def healthz(services: Services) -> JSONResponse:
+        try:
+            with services.pool.connection(timeout=5) as conn:
+                conn.execute("SELECT 1")
+        except (psycopg.Error, PoolTimeout) as exc:
+            return JSONResponse({"status": "unavailable", "detail": f"database: {exc}"},
+                                status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
+        return JSONResponse({"status": "ok"})
+
+    @app.get("/metrics", tags=["operations"], summary="Prometheus metrics (admin token as Bearer)",
+             dependencies=[Depends(operator_or_scraper)])
+    def metrics(request: Request) -> Response:
+        return Response(generate_latest(request.app.state.metrics), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse("/docs")
+
+    return app
+

@@ -1,0 +1,97 @@
+"""`tenderflow worker-tokens create|list|revoke`: the credentials of remote pull workers.
+
+Registered on the main typer app in tenderflow.cli; each command takes the Runtime (settings,
+pool) the main callback built. (`tenderflow serve` is in tenderflow.api.server.)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tenderflow.api.worker_tokens import TOKEN_POOLS, WorkerTokenError, create_token, list_tokens, revoke_token
+
+if TYPE_CHECKING:
+    from tenderflow.cli import Runtime
+
+console = Console()
+worker_tokens_app = typer.Typer(
+    help="Tokens of remote pull workers (machines without database access): create, list, revoke.",
+    no_args_is_help=True,
+)
+
+
+def _runtime(ctx: typer.Context) -> Runtime:
+    from tenderflow.cli import runtime
+
+    return runtime(ctx)
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(1)
+
+
+@worker_tokens_app.command("create")
+def create(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="What the token is for, e.g. office-scanner-pc.")],
+    pools: Annotated[str, typer.Option(help=f"Comma-separated: {', '.join(TOKEN_POOLS)} or all.")] = "ocr",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Create a token; it is printed once and stored only as a hash."""
+    with _runtime(ctx).connection() as conn:
+        try:
+            created = create_token(conn, name, [p for p in pools.split(",") if p.strip()])
+        except WorkerTokenError as exc:
+            raise _fail(str(exc)) from exc
+    if as_json:
+        sys.stdout.write(json.dumps({"name": created.token.name, "id": created.token.id,
+                                     "pools": list(created.token.pools), "token": created.raw}) + "\n")
+        return
+    console.print(f"worker token [bold]{created.token.name}[/bold] for pools {', '.join(created.token.pools)}:")
+    sys.stdout.write(created.raw + "\n")
+    console.print("[yellow]Shown once: store it now.[/yellow] Run a worker with it:\n"
+                  f"  tenderflow worker --remote https://<api> --token <token> --pool {created.token.pools[0]}",
+                  highlight=False)
+
+
+@worker_tokens_app.command("list")
+def list_command(
+    ctx: typer.Context,
+    include_revoked: Annotated[bool, typer.Option("--all", help="Include revoked tokens.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Tokens without their secrets: name, pools, created, last used."""
+    with _runtime(ctx).connection() as conn:
+        rows = list_tokens(conn, include_revoked=include_revoked)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, default=str, indent=2) + "\n")
+        return
+    table = Table(title="worker tokens")
+    for column in ("name", "id", "pools", "status", "created_at", "last_used_at", "revoked_at"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(row["name"], row["id"], ",".join(row["pools"]), row["status"], _when(row["created_at"]),
+                      _when(row["last_used_at"]), _when(row["revoked_at"]))
+    console.print(table)
+
+
+@worker_tokens_app.command("revoke")
+def revoke(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The token's name.")]) -> None:
+    """Revoke a token: its worker's next call is refused (its jobs' leases expire and are reclaimed)."""
+    with _runtime(ctx).connection() as conn:
+        try:
+            token_id = revoke_token(conn, name)
+        except WorkerTokenError as exc:
+            raise _fail(str(exc)) from exc
+    console.print(f"revoked worker token {name} ({token_id})")
+
+
+def _when(value: Any) -> str:
+    return "" if value is None else value.strftime("%Y-%m-%d %H:%M:%S")

@@ -1,0 +1,163 @@
+"""The operators' dashboard: server-rendered pages (Jinja2, no build step) that refresh themselves.
+
+    /dashboard                   queue health, workers (local and remote, live and dead), documents
+                                 by state, failed documents with their errors, failed jobs (Retry)
+    /dashboard/documents/{id}    one document, page by page, with its fields
+    /dashboard/login, /logout    the admin token (TENDERFLOW_ADMIN_TOKEN) buys a signed session cookie
+
+Writes (retry a job, reprocess a document, log out) are POSTed forms that carry a CSRF token
+derived from the session; the session cookie is HttpOnly and SameSite=Strict. Without an admin
+token configured, every page answers 404 saying how to turn the dashboard on.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request, status
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from tenderflow.api.auth import SESSION_COOKIE, OperatorSession, Services, Sessions
+from tenderflow.api.worker_tokens import list_tokens
+from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError, JobNotFoundError, JobStateError
+from tenderflow.pipeline import documents
+from tenderflow.pipeline.reprocess import reprocess
+from tenderflow.queue import jobs, retry
+from tenderflow.queue.stats import queue_stats
+from tenderflow.tenants.credits import Prices
+
+router = APIRouter(prefix="/dashboard", include_in_schema=False)
+templates = Jinja2Templates(env=Environment(
+    loader=PackageLoader("tenderflow.api", "templates"), autoescape=select_autoescape(default=True),
+))
+
+NOTICES = {
+    "retried": "Job {id} is queued again.",
+    "not-retried": "Job {id} was not retried: only failed or cancelled jobs can be.",
+    "reprocessing": "Document {id}: a new version is queued.",
+    "in-flight": "Document {id}: a version is already being processed.",
+    "no-credits": "Document {id} was not reprocessed: its tenant has not enough credits.",
+}
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=status.HTTP_303_SEE_OTHER)
+
+
+def _check_csrf(sessions: Any, session: str, csrf_token: str) -> None:
+    if not sessions.csrf_matches(session, csrf_token):
+        raise HTTPException(status.HTTP_403_FORBIDDEN, detail="stale or missing form token: reload the page")
+
+
+def _page(request: Request, template: str, services: Any, session: str | None, **context: Any) -> HTMLResponse:
+    sessions = services.sessions
+    return templates.TemplateResponse(request, template, {
+        "refresh_seconds": services.settings.dashboard_refresh_seconds,
+        "csrf_token": sessions.csrf_token(session) if session else "",
+        "logged_in": session is not None,
+        **context,
+    })
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request, services: Services, sessions: Sessions) -> HTMLResponse:
+    return _page(request, "login.html", services, None, error=None)
+
+
+@router.post("/login", response_model=None)
+def login(
+    request: Request, services: Services, sessions: Sessions, token: Annotated[str, Form(max_length=1000)]
+) -> Response:
+    response: Response
+    if not sessions.token_matches(token):
+        response = _page(request, "login.html", services, None, error="That is not the admin token.")
+        response.status_code = status.HTTP_401_UNAUTHORIZED
+        return response
+    response = _redirect("/dashboard")
+    response.set_cookie(
+        SESSION_COOKIE, sessions.issue(), max_age=int(sessions.lifetime_seconds), httponly=True,
+        samesite="strict", secure=request.url.scheme == "https", path="/",
+    )
+    return response
+
+
+@router.post("/logout")
+def logout(
+    services: Services, sessions: Sessions, session: OperatorSession, csrf_token: Annotated[str, Form()]
+) -> RedirectResponse:
+    _check_csrf(sessions, session, csrf_token)
+    response = _redirect("/dashboard/login")
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("", response_class=HTMLResponse)
+def overview(
+    request: Request, services: Services, session: OperatorSession,
+    notice: str | None = None, subject: int | None = None,
+) -> HTMLResponse:
+    settings = services.settings
+    with services.pool.connection() as conn:
+        stats = queue_stats(conn, dead_after_seconds=settings.worker_dead_after_seconds)
+        counts = documents.document_counts(conn)
+        failed_documents = documents.list_documents(conn, state="failed", limit=20)
+        recent_documents = documents.list_documents(conn, limit=15)
+        failed_jobs = jobs.list_jobs(conn, state="failed", limit=50)
+        tokens = list_tokens(conn)
+    message = NOTICES[notice].format(id=subject) if notice in NOTICES and subject is not None else None
+    return _page(request, "overview.html", services, session, stats=stats, counts=counts,
+                 failed_documents=failed_documents, recent_documents=recent_documents,
+                 failed_jobs=failed_jobs, tokens=tokens, notice=message)
+
+
+@router.get("/documents/{document_id}", response_class=HTMLResponse)
+def document_page(request: Request, document_id: int, services: Services, session: OperatorSession) -> HTMLResponse:
+    with services.pool.connection() as conn:
+        try:
+            document = documents.get_document(conn, document_id)
+        except DocumentNotFoundError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
+        # The latest version's pages as they arrive; the fields of the newest finished version.
+        pages = documents.document_pages(conn, document_id, int(document["latest_version"]))
+        readable = documents.readable_version(document)
+        extraction = documents.document_fields(conn, document_id, readable) if readable is not None else None
+    return _page(request, "document.html", services, session, document=document, pages=pages,
+                 extraction=extraction, readable_version=readable)
+
+
+@router.post("/jobs/{job_id}/retry")
+def retry_job(
+    job_id: int, services: Services, sessions: Sessions, session: OperatorSession,
+    csrf_token: Annotated[str, Form()],
+) -> RedirectResponse:
+    """failed | cancelled -> queued, with one more attempt (as `tenderflow jobs retry`)."""
+    _check_csrf(sessions, session, csrf_token)
+    with services.pool.connection() as conn:
+        try:
+            with conn.transaction():
+                retry(conn, job_id)
+        except JobNotFoundError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
+        except JobStateError:
+            return _redirect(f"/dashboard?notice=not-retried&subject={job_id}#failed-jobs")
+    return _redirect(f"/dashboard?notice=retried&subject={job_id}#failed-jobs")
+
+
+@router.post("/documents/{document_id}/reprocess")
+def reprocess_document(
+    document_id: int, services: Services, sessions: Sessions, session: OperatorSession,
+    csrf_token: Annotated[str, Form()],
+) -> RedirectResponse:
+    """A new version of the document from OCR (as `tenderflow reprocess`)."""
+    _check_csrf(sessions, session, csrf_token)
+    with services.pool.connection() as conn:
+        try:
+            outcome = reprocess(conn, document_id, prices=Prices.from_settings(services.settings))
+        except DocumentNotFoundError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
+        except InsufficientCreditsError:
+            return _redirect(f"/dashboard?notice=no-credits&subject={document_id}")
+    notice = "reprocessing" if outcome.created else "in-flight"
+    return _redirect(f"/dashboard?notice={notice}&subject={document_id}")

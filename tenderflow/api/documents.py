@@ -1,0 +1,219 @@
+"""The tenant API: upload tender PDFs, follow their processing, read their text and fields.
+
+Every route takes the tenant from its API key, and every read or write is scoped to it: another
+tenant's document id answers 404, exactly like an id that does not exist, so ids reveal nothing.
+Uploads go through `tenderflow.pipeline.uploads.upload_file`, the CLI's own path: same checks, same
+transaction (document row + version + first job, and the tenant's credit reservation).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.services import ApiServices
+from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+from tenderflow.pipeline import documents
+from tenderflow.pipeline.reprocess import reprocess
+from tenderflow.pipeline.uploads import UploadOutcome, upload_file
+from tenderflow.tenants.credits import Prices
+
+router = APIRouter(prefix="/v1/documents", tags=["documents"])
+
+DocumentState = Literal["queued", "ocr", "extracting", "done", "failed"]
+
+
+class UploadResult(BaseModel):
+    id: int
+    status: Literal["created", "existing", "reprocessing", "in flight"] = Field(
+        description="created: new document; existing: the same bytes were uploaded before; "
+        "reprocessing / in flight: with ?reprocess=true, a new version was started / one is running."
+    )
+    version: int | None
+    size_bytes: int
+
+
+class DocumentSummary(BaseModel):
+    id: int
+    filename: str
+    state: DocumentState = Field(description="State of the latest version.")
+    page_count: int | None
+    latest_version: int
+    current_version: int | None = Field(description="The newest finished version: what /text and /fields read.")
+    error: str | None
+    created_at: datetime
+
+
+class DocumentList(BaseModel):
+    documents: list[DocumentSummary]
+    next_cursor: int | None = Field(description="Pass as ?cursor= for the next page; null on the last one.")
+
+
+class DocumentDetail(DocumentSummary):
+    size_bytes: int
+    sha256: str
+    pages_done: int = Field(description="Pages of the latest version read so far.")
+    pages_total: int | None = Field(description="Pages in the document, once known.")
+
+
+class PageText(BaseModel):
+    number: int
+    text: str
+    source: Literal["text_layer", "ocr"]
+    confidence: float | None
+
+
+class DocumentText(BaseModel):
+    id: int
+    version: int
+    pages: list[PageText]
+
+
+class DocumentFields(BaseModel):
+    id: int
+    version: int
+    fields: dict[str, Any]
+    flags: list[Any]
+    backend: str
+    model: str | None
+
+
+class ReprocessRequest(BaseModel):
+    start_from: Literal["ocr", "extract"] = "ocr"
+    priority: int = Field(default=0, ge=-32768, le=32767)
+
+
+class ReprocessResult(BaseModel):
+    id: int
+    version: int
+    created: bool = Field(description="False: a version was already in flight and is returned instead.")
+
+
+def _summary(row: dict[str, Any]) -> DocumentSummary:
+    return DocumentSummary(**{key: row[key] for key in DocumentSummary.model_fields})
+
+
+def _store_upload(
+    services: ApiServices, tenant: str, path: Path, filename: str, priority: int, reprocess_existing: bool
+) -> UploadOutcome:
+    with services.pool.connection() as conn:
+        return upload_file(conn, services.storage, path, tenant=tenant, priority=priority,
+                           max_bytes=services.settings.max_upload_bytes,
+                           reprocess_existing=reprocess_existing, filename=filename,
+                           prices=Prices.from_settings(services.settings))
+
+
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, response_model=UploadResult,
+    responses={200: {"description": "The same PDF was uploaded before", "model": UploadResult},
+               400: {"description": "Malformed, truncated or empty upload"},
+               402: {"description": "Not enough credits"},
+               413: {"description": "Over the size limit"}, 415: {"description": "Not a PDF"}},
+    summary="Upload a tender PDF (multipart/form-data, field 'file')",
+)
+async def upload_document(
+    request: Request, response: Response, tenant: Tenant, services: Services,
+    priority: Annotated[int, Query(ge=-32768, le=32767, description="Higher runs first.")] = 0,
+    reprocess_existing: Annotated[bool, Query(
+        alias="reprocess", description="If these bytes were uploaded before, process them again.")] = False,
+) -> UploadResult:
+    """Stores the PDF, records the document and queues its OCR in one transaction.
+
+    The body is read as it arrives, with the size cap enforced while reading (async for that part
+    only); the database work then runs on the thread pool like every other endpoint.
+    """
+    spooled = await spool_pdf_upload(
+        request.headers.get("content-type"), request.headers.get("content-length"), request.stream(),
+        max_bytes=services.settings.max_upload_bytes, directory=services.upload_spool_dir,
+    )
+    with removed_afterwards(spooled.path):
+        outcome = await run_in_threadpool(
+            _store_upload, services, tenant, spooled.path, spooled.filename, priority, reprocess_existing
+        )
+    assert outcome.document_id is not None
+    if outcome.status != "created":
+        response.status_code = status.HTTP_200_OK
+    response.headers["Location"] = f"/v1/documents/{outcome.document_id}"
+    return UploadResult.model_validate({"id": outcome.document_id, "status": outcome.status,
+                                        "version": outcome.version, "size_bytes": outcome.size_bytes})
+
+
+@router.get("", response_model=DocumentList, summary="List documents, newest first")
+def list_documents(
+    tenant: Tenant, services: Services,
+    state: Annotated[DocumentState | None, Query(description="Only documents in this state.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    cursor: Annotated[int | None, Query(ge=1, description="next_cursor of the previous page.")] = None,
+) -> DocumentList:
+    with services.pool.connection() as conn:
+        rows = documents.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor)
+    page = rows[:limit]
+    return DocumentList(
+        documents=[_summary(row) for row in page],
+        next_cursor=int(page[-1]["id"]) if len(rows) > limit else None,
+    )
+
+
+@router.get("/{document_id}", response_model=DocumentDetail, summary="A document's state and progress")
+def get_document(document_id: int, tenant: Tenant, services: Services) -> DocumentDetail:
+    with services.pool.connection() as conn:
+        row = documents.get_document(conn, document_id, tenant=tenant)
+    return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
+                          pages_done=row["pages_done"], pages_total=row["page_count"])
+
+
+def _readable_version(row: dict[str, Any]) -> int:
+    version = documents.readable_version(row)
+    if version is None:
+        detail = (f"document {row['id']} has no finished version yet (state: {row['state']})"
+                  + (f"; error: {row['error']}" if row["error"] else ""))
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=detail)
+    return version
+
+
+@router.get("/{document_id}/text", response_model=DocumentText,
+            responses={409: {"description": "No finished version yet"}},
+            summary="The text of every page of the newest finished version")
+def get_document_text(document_id: int, tenant: Tenant, services: Services) -> DocumentText:
+    with services.pool.connection() as conn:
+        row = documents.get_document(conn, document_id, tenant=tenant)
+        version = _readable_version(row)
+        pages = documents.document_pages(conn, document_id, version)
+    return DocumentText(id=document_id, version=version, pages=[
+        PageText(number=p["page_number"], text=p["text"], source=p["source"], confidence=p["confidence"])
+        for p in pages
+    ])
+
+
+@router.get("/{document_id}/fields", response_model=DocumentFields,
+            responses={409: {"description": "No finished version yet"}},
+            summary="The structured fields of the newest finished version")
+def get_document_fields(document_id: int, tenant: Tenant, services: Services) -> DocumentFields:
+    with services.pool.connection() as conn:
+        row = documents.get_document(conn, document_id, tenant=tenant)
+        version = _readable_version(row)
+        extraction = documents.document_fields(conn, document_id, version)
+    if extraction is None:  # a done version always has its extraction; say so if not
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
+    return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
+                          backend=extraction["backend"], model=extraction["model"])
+
+
+@router.post("/{document_id}/reprocess", status_code=status.HTTP_202_ACCEPTED, response_model=ReprocessResult,
+             responses={409: {"description": "Extraction asked for, but no version has pages yet"}},
+             summary="Process the document again as a new version")
+def reprocess_document(
+    document_id: int, tenant: Tenant, services: Services, request: ReprocessRequest | None = None
+) -> ReprocessResult:
+    """The previous version's text and fields stay readable until the new version is done."""
+    asked = request or ReprocessRequest()
+    with services.pool.connection() as conn:
+        outcome = reprocess(conn, document_id, start_from=asked.start_from, tenant=tenant, priority=asked.priority,
+                            prices=Prices.from_settings(services.settings))
+    return ReprocessResult(id=outcome.document_id, version=outcome.version, created=outcome.created)

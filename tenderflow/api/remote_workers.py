@@ -1,0 +1,234 @@
+"""Endpoints for remote pull workers: claim (long-poll), fetch input, heartbeat, complete, fail, stop.
+
+A remote worker has no database and no storage credentials. It claims jobs here under its worker
+token, fetches each job's input (the stored PDF, or the pages' text), runs the handler's pure
+compute step, and posts the result. The server then does what a local worker's committer does:
+`commit_attempts`, the one completion transaction, whose ownership guard refuses a result for a
+claim that is no longer the current one (reclaimed after a missed lease, cancelled): such a post
+gets HTTP 409 and nothing is written.
+
+Every call about one job names the claim (job id, attempt) and must come from the worker instance
+that holds it (`jobs.worker_id` = `remote:<token name>:<instance>`); anything else is 409 as well.
+The server keeps the caller's row in `workers` (kind 'remote') fresh on every claim and heartbeat.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, Protocol
+
+import structlog
+from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ValidationError
+
+from tenderflow.api.auth import RemoteCaller, Services, Worker
+from tenderflow.api.services import ApiServices
+from tenderflow.pipeline.documents import POOLS
+from tenderflow.queue import ClaimedJob, Failure, jobs
+from tenderflow.queue.completion import CommitOutcome, FinishedAttempt, commit_attempts
+from tenderflow.remote.protocol import (
+    ClaimRequest,
+    ClaimResponse,
+    CompleteRequest,
+    CompletionResponse,
+    FailRequest,
+    HeartbeatRequest,
+    HeartbeatResponse,
+    PageInput,
+    PagesInput,
+    RemoteJob,
+    StopRequest,
+    StopResponse,
+    WorkerHello,
+)
+
+log = structlog.get_logger("tenderflow.api.remote")
+router = APIRouter(prefix="/v1/worker", tags=["remote workers"])
+
+_STREAM_CHUNK_BYTES = 256 * 1024
+_LOST: dict[int | str, dict[str, Any]] = {
+    409: {"description": "This worker no longer holds the claim (reclaimed, cancelled, finished)"},
+}
+
+
+class RemoteCapableHandler(Protocol):
+    """What a handler offers remote workers (every pipeline handler has it)."""
+
+    @property
+    def input_kind(self) -> str: ...
+
+    @property
+    def result_model(self) -> type[BaseModel]: ...
+
+    def load_input(self, job: ClaimedJob) -> Any: ...
+
+
+def _remote_handler(services: ApiServices, job_type: str) -> RemoteCapableHandler:
+    handler: Any = services.job_types.handler(job_type)
+    if not all(hasattr(handler, name) for name in ("input_kind", "result_model", "load_input")):
+        raise HTTPException(status.HTTP_501_NOT_IMPLEMENTED, detail=f"job type {job_type!r} cannot run remotely")
+    return handler  # type: ignore[no-any-return]
+
+
+def _register(services: ApiServices, caller: RemoteCaller, hello: WorkerHello) -> None:
+    with services.pool.connection() as conn:
+        conn.execute(jobs.QUERIES["worker_register"], {
+            "id": caller.worker_id, "host": hello.host, "pid": hello.pid,
+            "pools": list(POOLS.get(hello.pool, ())), "threads": hello.threads, "kind": "remote", "now": None,
+        })
+
+
+def _lost(job_id: int, attempt: int) -> HTTPException:
+    return HTTPException(
+        status.HTTP_409_CONFLICT,
+        detail=f"job {job_id} attempt {attempt} is not held by this worker (reclaimed after a missed lease, "
+        "cancelled, or already finished): its result is refused and nothing was written",
+    )
+
+
+def _held(services: ApiServices, caller: RemoteCaller, job_id: int, attempt: int) -> ClaimedJob:
+    with services.pool.connection() as conn:
+        held = jobs.held_by(conn, caller.worker_id, [(job_id, attempt)])
+    if not held:
+        raise _lost(job_id, attempt)
+    return held[0]
+
+
+def _wire(job: ClaimedJob, input_kind: str) -> RemoteJob:
+    return RemoteJob(id=job.id, attempt=job.attempts, type=job.type, payload=job.payload, tenant=job.tenant,
+                     priority=job.priority, max_attempts=job.max_attempts, created_at=job.created_at,
+                     input_kind=input_kind)
+
+
+@router.post("/claim", response_model=ClaimResponse, summary="Claim jobs of a pool (long-poll)",
+             responses={403: {"description": "The token is not scoped to this pool"}})
+def claim_jobs(body: ClaimRequest, caller: Worker, services: Services) -> ClaimResponse:
+    """Returns as soon as jobs are claimed, or with none after `wait_seconds` (capped by the server).
+
+    A waiting claim holds a thread but no database connection: it sleeps on the process's one
+    LISTEN thread, waking for an enqueue notification or every poll interval (the backstop).
+    """
+    settings = services.settings
+    pool_name = body.hello.pool
+    if pool_name not in POOLS:
+        raise HTTPException(status.HTTP_400_BAD_REQUEST,
+                            detail=f"unknown pool {pool_name!r}; choose one of {', '.join(POOLS)}")
+    if not caller.token.may_run(pool_name):
+        raise HTTPException(status.HTTP_403_FORBIDDEN,
+                            detail=f"worker token {caller.token.name!r} may run pools "
+                            f"{', '.join(caller.token.pools)}, not {pool_name!r}")
+    types = POOLS[pool_name]
+    input_kinds = {job_type: _remote_handler(services, job_type).input_kind for job_type in types}
+    _register(services, caller, body.hello)
+    wakeups = services.wakeups
+    wakeups.forget_waiter(caller.worker_id)
+    deadline = time.monotonic() + min(body.wait_seconds, settings.claim_wait_seconds)
+    claimed: list[ClaimedJob] = []
+    while not services.stopping and not wakeups.waiter_stopped(caller.worker_id):
+        marker = wakeups.marker(types, caller.worker_id)
+        with services.pool.connection() as conn:
+            claimed = jobs.claim(conn, worker_id=caller.worker_id, types=types, limit=body.limit,
+                                 lease_seconds=settings.lease_seconds,
+                                 default_tenant_cap=settings.tenant_max_running)
+        remaining = deadline - time.monotonic()
+        if claimed or remaining <= 0:
+            break
+        wakeups.wait(types, marker, min(remaining, settings.poll_seconds), waiter=caller.worker_id)
+    for job in claimed:
+        log.info("remote.job_claimed", job_id=job.id, type=job.type, attempt=job.attempts, worker_id=caller.worker_id)
+    return ClaimResponse(
+        jobs=[_wire(job, input_kinds[job.type]) for job in claimed],
+        lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds,
+    )
+
+
+def _file_chunks(handle: Any) -> Iterator[bytes]:
+    with handle:
+        while chunk := handle.read(_STREAM_CHUNK_BYTES):
+            yield chunk
+
+
+@router.get("/jobs/{job_id}/input", summary="The input of a claimed job: PDF bytes or the pages' text",
+            responses={**_LOST, 200: {"content": {"application/pdf": {}, "application/json": {}}}})
+def job_input(
+    job_id: int, attempt: Annotated[int, Query(ge=1)], caller: Worker, services: Services
+) -> Any:
+    job = _held(services, caller, job_id, attempt)
+    handler = _remote_handler(services, job.type)
+    loaded = handler.load_input(job)
+    if handler.input_kind == "pdf":
+        path = Path(loaded)
+        # Opened now, not when the response starts: the local cache may evict the file meanwhile,
+        # and an open file outlives its name.
+        handle = path.open("rb")
+        size = os.fstat(handle.fileno()).st_size
+        return StreamingResponse(_file_chunks(handle), media_type="application/pdf",
+                                 headers={"Content-Length": str(size)})
+    return PagesInput(pages=[PageInput(number=page.number, text=page.text) for page in loaded])
+
+
+@router.post("/heartbeat", response_model=HeartbeatResponse, summary="Renew held leases; say which are lost")
+def heartbeat(body: HeartbeatRequest, caller: Worker, services: Services) -> HeartbeatResponse:
+    _register(services, caller, body.hello)
+    with services.pool.connection() as conn:
+        held = jobs.held_by(conn, caller.worker_id, [(j.id, j.attempt) for j in body.jobs])
+        owned = jobs.heartbeat(conn, held, lease_seconds=services.settings.lease_seconds)
+    return HeartbeatResponse(owned=sorted(owned), lost=sorted({j.id for j in body.jobs} - owned),
+                             heartbeat_seconds=services.settings.heartbeat_seconds)
+
+
+def _commit(services: ApiServices, attempt: FinishedAttempt) -> CommitOutcome:
+    with services.pool.connection() as conn:
+        [outcome] = commit_attempts(conn, services.job_types, [attempt], backoff=services.backoff)
+    return outcome
+
+
+def _answer(caller: RemoteCaller, job: ClaimedJob, outcome: CommitOutcome) -> CompletionResponse:
+    log.info("remote.job_finished", job_id=job.id, type=job.type, attempt=job.attempts,
+             outcome=outcome.outcome, error=outcome.error, worker_id=caller.worker_id)
+    if outcome.outcome == "lost":
+        raise _lost(job.id, job.attempts)
+    return CompletionResponse(outcome=outcome.outcome, error=outcome.error)
+
+
+@router.post("/jobs/{job_id}/complete", response_model=CompletionResponse, summary="Post a job's result",
+             responses={**_LOST, 422: {"description": "The result does not fit the job type's result model; "
+                                       "the attempt is recorded as failed (retryable)"}})
+def complete_job(job_id: int, body: CompleteRequest, caller: Worker, services: Services) -> CompletionResponse:
+    """Validates the result with the handler's result model, then commits it in the completion
+    transaction (ownership guard, the handler's commit step, job succeeded) — as for local workers."""
+    job = _held(services, caller, job_id, body.attempt)
+    handler = _remote_handler(services, job.type)
+    try:
+        result = handler.result_model.model_validate(body.result).model_dump(mode="json")
+    except ValidationError as exc:
+        error = f"invalid result from remote worker {caller.worker_id}: {exc}"[:2000]
+        failure = Failure(job, error, permanent=False, retry_seconds=services.backoff.delay(job.attempts))
+        _answer(caller, job, _commit(services, FinishedAttempt(job, failure=failure)))
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=error) from exc
+    return _answer(caller, job, _commit(services, FinishedAttempt(job, result=result)))
+
+
+@router.post("/jobs/{job_id}/fail", response_model=CompletionResponse, responses=_LOST,
+             summary="Report a failed attempt (retryable or permanent)")
+def fail_job(job_id: int, body: FailRequest, caller: Worker, services: Services) -> CompletionResponse:
+    job = _held(services, caller, job_id, body.attempt)
+    delay = body.retry_after_seconds if body.retry_after_seconds is not None else services.backoff.delay(job.attempts)
+    failure = Failure(job, body.error, permanent=body.permanent, retry_seconds=delay)
+    return _answer(caller, job, _commit(services, FinishedAttempt(job, failure=failure)))
+
+
+@router.post("/stop", response_model=StopResponse, summary="Worker shutting down: give leases back")
+def stop_worker(body: StopRequest, caller: Worker, services: Services) -> StopResponse:
+    """Ends this instance's waiting claim at once, re-queues the jobs it hands back (the attempt is
+    not held against them) and marks the worker stopped."""
+    services.wakeups.stop_waiting(caller.worker_id)
+    with services.pool.connection() as conn:
+        held = jobs.held_by(conn, caller.worker_id, [(j.id, j.attempt) for j in body.release])
+        released = jobs.release(conn, held)
+        conn.execute(jobs.QUERIES["worker_stop"], {"id": caller.worker_id, "now": None})
+    return StopResponse(released=sorted(released))

@@ -1,0 +1,125 @@
+"""What the API process holds while it runs, opened once in the app's lifespan and closed at its end.
+
+    pool         the process's one psycopg pool (every endpoint borrows a connection briefly)
+    storage      where uploaded PDFs go (the same storage the CLI and the workers use)
+    job_types    the product's job types WITH handlers: remote workers' results are validated by the
+                 handlers' result models and committed by their commit steps; inputs are loaded by
+                 their `load_input` (the PDF through a local cache, or the pages from the database)
+    wakeups      the one LISTEN thread that long-polling claims wait on
+    maintenance  a thread reclaiming expired leases (so remote-only deployments reclaim too) and
+                 firing schedules; it is safe beside local workers doing the same
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import psycopg
+import structlog
+from psycopg_pool import ConnectionPool
+
+from tenderflow import migrations
+from tenderflow.api.wakeups import JobWakeups
+from tenderflow.config import Settings
+from tenderflow.database import open_pool, resolve_database_url
+from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.queue import Backoff, JobTypes, Maintenance
+
+if TYPE_CHECKING:
+    from tenderflow.api.auth import OperatorSessions
+
+log = structlog.get_logger("tenderflow.api")
+
+
+@dataclass
+class ApiServices:
+    settings: Settings
+    pool: ConnectionPool
+    storage: ObjectStorage
+    job_types: JobTypes
+    backoff: Backoff
+    wakeups: JobWakeups
+    sessions: OperatorSessions | None  # None: no admin token, so no dashboard and no /metrics
+    upload_spool_dir: Path  # uploads are streamed here (capped) before they are stored
+    _stopping: threading.Event = field(default_factory=threading.Event)
+    _threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def begin_shutdown(self) -> None:
+        """Called when the server is asked to stop: waiting claims return at once."""
+        self._stopping.set()
+        self.wakeups.close()
+
+    def close(self) -> None:
+        self.begin_shutdown()
+        for thread in self._threads:
+            thread.join(5)
+        self.wakeups.join(5)
+        self.pool.close()
+
+    def _maintenance_loop(self) -> None:
+        maintenance = Maintenance(self.job_types)
+        while not self._stopping.wait(self.settings.maintenance_seconds):
+            try:
+                with self.pool.connection() as conn:
+                    maintenance.run_once(conn)
+            except psycopg.Error as exc:
+                log.warning("api.maintenance_failed", error=str(exc))
+
+
+def remove_stale_spool_files(directory: Path, *, older_than_seconds: float = 86_400) -> None:
+    """Uploads left half-read by a process that died (a live upload is never a day old)."""
+    cutoff = time.time() - older_than_seconds
+    for leftover in directory.glob("tenderflow-upload-*"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+
+
+def open_services(settings: Settings) -> ApiServices:
+    """Open the pool (migrating the embedded database; refusing a stale configured one), the storage,
+    the job types, and start the listener and maintenance threads. Raises MigrationError,
+    ConfigurationError."""
+    from tenderflow.api.auth import OperatorSessions
+    from tenderflow.handlers import build_job_types
+
+    database_url = resolve_database_url(settings)
+    pool = open_pool(database_url, min_size=settings.pool_min_size,
+                     max_size=settings.pool_max_size, name="tenderflow-api")
+    try:
+        with pool.connection() as conn:
+            if settings.database_url is None:
+                migrations.migrate(conn)  # the embedded database is ours alone: keep it migrated
+            else:
+                migrations.ensure_migrated(conn)
+        storage = open_storage(settings.resolved_storage_url, endpoint_url=settings.s3_endpoint_url,
+                               region=settings.s3_region)
+        job_types = build_job_types(settings, pool=pool, storage=storage,
+                                    cache_dir=settings.data_dir / "cache" / "api-pdf")
+    except BaseException:
+        pool.close()
+        raise
+    upload_spool_dir = settings.data_dir / "spool"
+    upload_spool_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_spool_files(upload_spool_dir)
+    sessions = (OperatorSessions(settings.admin_token, lifetime_seconds=settings.dashboard_session_hours * 3600)
+                if settings.admin_token else None)
+    services = ApiServices(
+        settings=settings, pool=pool, storage=storage, job_types=job_types,
+        backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
+        wakeups=JobWakeups(database_url), sessions=sessions, upload_spool_dir=upload_spool_dir,
+    )
+    if settings.notify:
+        services.wakeups.start()
+    maintenance = threading.Thread(target=services._maintenance_loop, name="api-maintenance", daemon=True)
+    services._threads.append(maintenance)
+    maintenance.start()
+    return services

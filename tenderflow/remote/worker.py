@@ -1,0 +1,442 @@
+"""A remote pull worker: claims jobs over HTTP, runs the handlers' compute step here, posts results.
+
+It needs no database and no storage credentials, only the API's URL and a worker token; it works
+from behind NAT because it only ever calls out. Threads:
+
+    claimer     (background) long-polls the server for as many jobs as there are free slots
+    executors   `threads` of them: fetch a job's input, compute, post the result (or the failure)
+    heartbeat   renews every held lease in one call, every `heartbeat_seconds` the server asks
+                for; a job the server says is lost is told to stop, and posts nothing
+    main        (the caller of `run`) waits for a stop, then drains and gives leases back
+
+Server restarts and network trouble: every call is retried with capped, jittered backoff, and the
+heartbeat keeps trying on its own schedule; a result waits for the server as long as the job is
+not known to be lost. If the lease ran out meanwhile and the job went to another worker, the
+server refuses the late result (409) and it is dropped. A refused token (revoked) stops the worker.
+
+Stopping (SIGTERM, first Ctrl-C): stop claiming, let running jobs finish within the grace period,
+then hand the remaining leases back (`/v1/worker/stop`) so other workers can take them at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import re
+import signal
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
+
+import structlog
+
+from tenderflow.config import Settings
+from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
+from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.remote.client import (
+    RemoteProtocolError,
+    RemoteQueueClient,
+    ResultRefusedError,
+    ServerUnavailableError,
+    WorkerTokenRefusedError,
+)
+from tenderflow.remote.handlers import ComputeHandler
+from tenderflow.remote.protocol import RemoteJob, WorkerHello
+
+log = structlog.get_logger("tenderflow.remote")
+
+T = TypeVar("T")
+
+EXIT_OK = 0
+EXIT_TOKEN_REFUSED = 3
+EXIT_PROTOCOL = 4
+_OBJECT_KEY_SHA256 = re.compile(r".*/([0-9a-f]{64})\.pdf")
+
+
+@dataclass(frozen=True)
+class RemoteWorkerConfig:
+    pool: str
+    job_types: tuple[str, ...]
+    threads: int = 1
+    claim_wait_seconds: float = 25.0
+    shutdown_grace_seconds: float = 30.0
+    retry_base_seconds: float = 0.5
+    retry_cap_seconds: float = 30.0
+    cache_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "tenderflow-remote-cache")
+    cache_max_files: int = 32
+
+
+@dataclass
+class _Slot:
+    job: RemoteJob
+    context: JobContext
+    started: float
+
+
+class _Backoff:
+    """Capped exponential backoff with jitter, reset after a success."""
+
+    def __init__(self, base: float, cap: float) -> None:
+        self.base = base
+        self.cap = cap
+        self.failures = 0
+
+    def next_delay(self) -> float:
+        self.failures += 1
+        step = min(self.cap, self.base * 2.0 ** min(self.failures - 1, 20))
+        return step * (0.5 + random.random() / 2)  # noqa: S311 (jitter, not a secret)
+
+    def reset(self) -> None:
+        self.failures = 0
+
+
+class PdfInputCache:
+    """Downloaded PDFs, keyed by the job's object key (content-addressed: tenant + SHA-256), so the
+    batches of one document download it once; the bytes are checked against the key's hash."""
+
+    def __init__(self, directory: Path, max_files: int) -> None:
+        self.directory = directory
+        self.max_files = max_files
+        self._lock = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
+
+    def path_for(self, job: RemoteJob, download: Callable[[Path], int]) -> Path:
+        key = str(job.payload.get("object_key", f"job-{job.id}"))
+        name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
+        target = self.directory / name
+        with self._lock:
+            key_lock = self._key_locks.setdefault(name, threading.Lock())
+        with key_lock:
+            if target.exists():
+                os.utime(target)
+                return target
+            self.directory.mkdir(parents=True, exist_ok=True)
+            download(target)
+            expected = _OBJECT_KEY_SHA256.fullmatch(key)
+            if expected and _sha256_of(target) != expected[1]:
+                target.unlink(missing_ok=True)
+                raise RetryableError(f"the PDF of job {job.id} arrived damaged (SHA-256 differs from its key)")
+            self._evict(keep=target)
+            return target
+
+    def _evict(self, *, keep: Path) -> None:
+        files = sorted(self.directory.glob("*.pdf"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in files[self.max_files:]:
+            if old != keep:
+                old.unlink(missing_ok=True)
+
+
+def _sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1024 * 1024):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _claimed_job(job: RemoteJob) -> ClaimedJob:
+    """The handler's view of a remote claim (the same fields a local worker's claim has)."""
+    return ClaimedJob(id=job.id, type=job.type, payload=job.payload, tenant=job.tenant, priority=job.priority,
+                      attempts=job.attempt, max_attempts=job.max_attempts, created_at=job.created_at)
+
+
+class RemoteWorker:
+    def __init__(
+        self, client: RemoteQueueClient, handlers: Mapping[str, ComputeHandler], config: RemoteWorkerConfig
+    ) -> None:
+        missing = [name for name in config.job_types if name not in handlers]
+        if missing:
+            raise ValueError(f"no compute handler for job types {missing}")
+        self.client = client
+        self.handlers = handlers
+        self.config = config
+        self.hello = WorkerHello(host=socket.gethostname()[:200] or "unknown", pid=os.getpid(),
+                                 pool=config.pool, threads=config.threads)
+        self.cache = PdfInputCache(config.cache_dir, config.cache_max_files)
+        self.heartbeat_seconds = 10.0
+        self.exit_code = EXIT_OK
+        self.completed = 0
+        self._slots: dict[int, _Slot] = {}
+        self._slots_lock = threading.Lock()
+        self._slot_freed = threading.Event()
+        self._stopping = threading.Event()
+        self._stopped = threading.Event()
+        self._claimer_done = threading.Event()
+
+    @property
+    def worker_id(self) -> str:
+        return self.client.instance
+
+    def held_jobs(self) -> list[int]:
+        """Ids of the jobs this worker holds right now."""
+        with self._slots_lock:
+            return sorted(self._slots)
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        """Stop claiming; running jobs get the grace period, then their leases are given back."""
+        self._stopping.set()
+        self._slot_freed.set()
+
+    def _fatal(self, code: int, reason: str) -> None:
+        log.error("remote.stopping", reason=reason)
+        self.exit_code = code
+        with self._slots_lock:
+            for slot in self._slots.values():
+                slot.context.mark_lost(reason)
+        self.request_stop()
+
+    def run(self) -> int:
+        """Work until `request_stop` (or a refused token); returns the process's exit code."""
+        log.info("remote.started", server=self.client.base_url, instance=self.client.instance,
+                 pool=self.config.pool, threads=self.config.threads)
+        executor = ThreadPoolExecutor(max_workers=self.config.threads, thread_name_prefix="job")
+        claimer = threading.Thread(target=self._claim_loop, args=(executor,), name="claimer", daemon=True)
+        heartbeat = threading.Thread(target=self._heartbeat_loop, name="heartbeat", daemon=True)
+        claimer.start()
+        heartbeat.start()
+        try:
+            while not self._stopping.wait(1.0):
+                pass
+            self._drain(self.config.shutdown_grace_seconds if self.exit_code == EXIT_OK else 0.0)
+        finally:
+            self._hand_back()
+            self._stopped.set()
+            executor.shutdown(wait=False, cancel_futures=True)
+            self.client.close()
+            log.info("remote.stopped", instance=self.client.instance, completed=self.completed,
+                     exit_code=self.exit_code)
+        return self.exit_code
+
+    def _drain(self, grace_seconds: float) -> None:
+        deadline = time.monotonic() + grace_seconds
+        while time.monotonic() < deadline:
+            with self._slots_lock:
+                if not self._slots:
+                    return
+            time.sleep(0.05)
+
+    def _hand_back(self) -> None:
+        """Give back the leases still held, and tell the server this instance stopped, which also
+        ends a claim it is still holding open for us (the claimer gives back whatever that got)."""
+        if self.exit_code == EXIT_TOKEN_REFUSED:
+            return  # the server will not listen; the leases expire and are reclaimed
+        with self._slots_lock:
+            remaining = list(self._slots.values())
+        for slot in remaining:
+            slot.context.mark_lost("worker shutting down; lease given back")
+        self._give_back([slot.job for slot in remaining])
+        self._claimer_done.wait(5.0)
+
+    def _give_back(self, held: list[RemoteJob]) -> None:
+        try:
+            released = self.client.stop(held)
+            log.info("remote.released", jobs=released.released)
+        except (ServerUnavailableError, WorkerTokenRefusedError, RemoteProtocolError) as exc:
+            log.warning("remote.release_failed", error=str(exc))
+
+    # --- claiming -------------------------------------------------------------------------------
+
+    def _claim_loop(self, executor: ThreadPoolExecutor) -> None:
+        backoff = _Backoff(self.config.retry_base_seconds, self.config.retry_cap_seconds)
+        try:
+            while not self._stopping.is_set():
+                with self._slots_lock:
+                    free = self.config.threads - len(self._slots)
+                if free <= 0:
+                    self._slot_freed.wait(1.0)
+                    self._slot_freed.clear()
+                    continue
+                try:
+                    answer = self.client.claim(self.hello, limit=free, wait_seconds=self.config.claim_wait_seconds)
+                except ServerUnavailableError as exc:
+                    delay = backoff.next_delay()
+                    log.warning("remote.claim_failed", error=str(exc), retry_in_seconds=round(delay, 2))
+                    self._stopping.wait(delay)
+                    continue
+                except WorkerTokenRefusedError as exc:
+                    self._fatal(EXIT_TOKEN_REFUSED, f"the server refused the worker token: {exc}")
+                    return
+                except RemoteProtocolError as exc:
+                    self._fatal(EXIT_PROTOCOL, f"the server's answer is not the remote-worker protocol: {exc}")
+                    return
+                backoff.reset()
+                self.heartbeat_seconds = answer.heartbeat_seconds
+                if self._stopping.is_set():
+                    if answer.jobs:  # claimed while stopping: never started, handed straight back
+                        self._give_back(answer.jobs)
+                    return
+                now = time.monotonic()
+                with self._slots_lock:
+                    for job in answer.jobs:
+                        self._slots[job.id] = _Slot(job, JobContext(_claimed_job(job)), now)
+                for job in answer.jobs:
+                    executor.submit(self._execute, self._slots[job.id])
+        finally:
+            self._claimer_done.set()
+
+    # --- executing ------------------------------------------------------------------------------
+
+    def _execute(self, slot: _Slot) -> None:
+        job = slot.job
+        outcome, error = "lost", None
+        try:
+            outcome, error = self._run_and_report(slot)
+        except LeaseLostError as exc:
+            outcome, error = "lost", str(exc)
+        except _WorkerStoppedError:
+            outcome, error = "abandoned", "the worker stopped before the server answered; the lease will expire"
+        except WorkerTokenRefusedError as exc:
+            outcome, error = "abandoned", str(exc)
+            self._fatal(EXIT_TOKEN_REFUSED, f"the server refused the worker token: {exc}")
+        except Exception as exc:  # a bug here must not kill the executor thread silently
+            outcome, error = "abandoned", f"{type(exc).__name__}: {exc}"
+            log.exception("remote.job_crashed", job_id=job.id)
+        finally:
+            log.info("job.finished", job_id=job.id, type=job.type, attempt=job.attempt, outcome=outcome,
+                     duration_ms=round((time.monotonic() - slot.started) * 1000, 1), error=error,
+                     worker_id=self.worker_id)
+            with self._slots_lock:
+                self._slots.pop(job.id, None)
+            self._slot_freed.set()
+
+    def _run_and_report(self, slot: _Slot) -> tuple[str, str | None]:
+        job, context = slot.job, slot.context
+        handler = self.handlers[job.type]
+        try:
+            loaded = self._with_retries(slot, lambda: self._load_input(job, handler))
+            context.check()
+            result = handler.compute(_claimed_job(job), loaded, context)
+            context.check()
+        except LeaseLostError:
+            raise
+        except PermanentError as exc:
+            return self._report_failure(slot, str(exc), permanent=True, retry_after=None)
+        except RetryableError as exc:
+            return self._report_failure(slot, str(exc), permanent=False, retry_after=exc.retry_after)
+        except (WorkerTokenRefusedError, _WorkerStoppedError):
+            raise
+        except Exception as exc:  # any handler bug: the job retries after the server's backoff
+            return self._report_failure(slot, f"{type(exc).__name__}: {exc}", permanent=False, retry_after=None)
+        try:
+            answer = self._with_retries(slot, lambda: self.client.complete(job, result))
+        except ResultRefusedError as exc:
+            return "failed", str(exc)
+        self.completed += 1
+        return answer.outcome, answer.error
+
+    def _report_failure(
+        self, slot: _Slot, error: str, *, permanent: bool, retry_after: float | None
+    ) -> tuple[str, str | None]:
+        answer = self._with_retries(slot, lambda: self.client.fail(
+            slot.job, error, permanent=permanent, retry_after_seconds=retry_after))
+        return answer.outcome, answer.error or error
+
+    def _load_input(self, job: RemoteJob, handler: ComputeHandler) -> Any:
+        if handler.input_kind == "pdf":
+            return self.cache.path_for(job, lambda target: self.client.download_pdf(job, target))
+        from tenderflow.handlers.extract import PageInput
+
+        return [PageInput(page.number, page.text) for page in self.client.pages(job).pages]
+
+    def _with_retries(self, slot: _Slot, call: Callable[[], T]) -> T:
+        """`call` until it is answered: retried while the server is unavailable, for as long as the
+        job is not known to be lost (the heartbeat finds out) and the worker is not past its grace."""
+        backoff = _Backoff(self.config.retry_base_seconds, self.config.retry_cap_seconds)
+        while True:
+            slot.context.check()
+            try:
+                return call()
+            except ServerUnavailableError as exc:
+                if self._stopped.is_set():
+                    raise _WorkerStoppedError() from exc
+                delay = backoff.next_delay()
+                log.warning("remote.call_failed", job_id=slot.job.id, error=str(exc), retry_in_seconds=round(delay, 2))
+                slot.context.wait(delay)
+
+    # --- heartbeats -----------------------------------------------------------------------------
+
+    def heartbeat_once(self) -> None:
+        with self._slots_lock:
+            held = list(self._slots.values())
+        answer = self.client.heartbeat(self.hello, [slot.job for slot in held])
+        self.heartbeat_seconds = answer.heartbeat_seconds
+        lost = set(answer.lost)
+        for slot in held:
+            if slot.job.id in lost and not slot.context.lost:
+                slot.context.mark_lost("lease lost: the job was reclaimed or cancelled")
+
+    def _heartbeat_loop(self) -> None:
+        # The interval is the server's (it arrives with the first claim), so it is re-read each tick.
+        last = time.monotonic()
+        while not self._stopped.wait(0.25):
+            if time.monotonic() - last < self.heartbeat_seconds:
+                continue
+            last = time.monotonic()
+            try:
+                self.heartbeat_once()
+            except ServerUnavailableError as exc:
+                log.warning("remote.heartbeat_failed", error=str(exc))
+            except WorkerTokenRefusedError as exc:
+                self._fatal(EXIT_TOKEN_REFUSED, f"the server refused the worker token: {exc}")
+                return
+            except RemoteProtocolError as exc:
+                log.warning("remote.heartbeat_failed", error=str(exc))
+
+
+class _WorkerStoppedError(Exception):
+    """The worker stopped while a call was still waiting for the server."""
+
+
+def run_remote_worker_in_process(worker: RemoteWorker) -> int:
+    """Run `worker` in the foreground until a signal stops it; returns the exit code.
+
+    SIGTERM or a first SIGINT: graceful stop. A second SIGINT: exit at once (leases then expire
+    and the server's reclaimer re-queues the jobs).
+    """
+    interrupts = 0
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        worker.request_stop()
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        nonlocal interrupts
+        interrupts += 1
+        if interrupts >= 2:
+            os._exit(130)
+        worker.request_stop()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, on_sigterm)
+        signal.signal(signal.SIGINT, on_sigint)
+    return worker.run()
+
+
+
+def build_remote_worker(settings: Settings, *, url: str, token: str, pool: str, threads: int) -> RemoteWorker:
+    """A remote worker for `pool` against the API at `url`, its handlers built from `settings`.
+
+    Raises ValueError for an unknown pool.
+    """
+    from tenderflow.pipeline.documents import POOLS
+    from tenderflow.remote.handlers import compute_handlers
+
+    if pool not in POOLS:
+        raise ValueError(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
+    job_types = POOLS[pool]
+    config = RemoteWorkerConfig(
+        pool=pool, job_types=job_types, threads=threads, claim_wait_seconds=settings.claim_wait_seconds,
+        shutdown_grace_seconds=settings.shutdown_grace_seconds,
+        cache_dir=settings.data_dir / "cache" / "remote-pdf",
+    )
+    client = RemoteQueueClient(url, token, max_connections=threads + 4)
+    return RemoteWorker(client, compute_handlers(settings, job_types), config)

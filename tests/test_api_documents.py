@@ -1,0 +1,258 @@
+"""The tenants' HTTP API over real HTTP (uvicorn on loopback), a real PostgreSQL and file storage."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from tenderflow.config import Settings
+from tenderflow.pipeline.storage import open_storage
+from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.pipeline_harness import drain
+from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return api_settings(database_url, tmp_path, max_upload_bytes=200_000)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[RunningApi]:
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+def upload(api: RunningApi, key: str, path: Path, **params: Any) -> httpx.Response:
+    with path.open("rb") as handle:
+        return api.client.post("/v1/documents", headers=bearer(key), params=params,
+                               files={"file": (path.name, handle, "application/pdf")})
+
+
+def stored_objects(settings: Settings) -> list[Path]:
+    root = Path(settings.resolved_storage_url.removeprefix("file://"))
+    return [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+
+
+def spooled_files(settings: Settings) -> list[Path]:
+    return list((settings.data_dir / "spool").glob("*"))
+
+
+def test_upload_follow_and_read_text_and_fields(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    key = tenant_with_key(conn, "acme")
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE, *numbered_pages(3)[1:]])
+
+    created = upload(api, key, pdf)
+    assert created.status_code == 201, created.text
+    body = created.json()
+    assert body["status"] == "created" and body["version"] == 1
+    assert created.headers["location"] == f"/v1/documents/{body['id']}"
+    again = upload(api, key, pdf)
+    assert (again.status_code, again.json()["status"], again.json()["id"]) == (200, "existing", body["id"])
+
+    queued = api.client.get(f"/v1/documents/{body['id']}", headers=bearer(key)).json()
+    assert (queued["state"], queued["pages_done"], queued["filename"]) == ("queued", 0, "notice.pdf")
+    not_yet = api.client.get(f"/v1/documents/{body['id']}/text", headers=bearer(key))
+    assert not_yet.status_code == 409 and "no finished version" in not_yet.json()["detail"]
+
+    drain(api.services.pool, settings, open_storage(settings.resolved_storage_url))
+
+    done = api.client.get(f"/v1/documents/{body['id']}", headers=bearer(key)).json()
+    assert (done["state"], done["pages_done"], done["pages_total"], done["current_version"]) == ("done", 3, 3, 1)
+    text = api.client.get(f"/v1/documents/{body['id']}/text", headers=bearer(key)).json()
+    assert [page["number"] for page in text["pages"]] == [1, 2, 3]
+    assert "EH-2026-0417" in text["pages"][0]["text"] and "PAGE-003" in text["pages"][2]["text"]
+    fields = api.client.get(f"/v1/documents/{body['id']}/fields", headers=bearer(key)).json()
+    assert fields["version"] == 1 and fields["fields"]["reference_number"]["value"] == "EH-2026-0417"
+
+    again = api.client.post(f"/v1/documents/{body['id']}/reprocess", headers=bearer(key),
+                            json={"start_from": "extract"})
+    assert again.status_code == 202 and again.json() == {"id": body["id"], "version": 2, "created": True}
+    still_readable = api.client.get(f"/v1/documents/{body['id']}/fields", headers=bearer(key)).json()
+    assert still_readable["version"] == 1  # the old results stay until the new version lands
+
+
+def test_another_tenants_documents_do_not_exist_for_a_tenant(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    acme, globex = tenant_with_key(conn, "acme"), tenant_with_key(conn, "globex")
+    document_id = upload(api, acme, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])).json()["id"]
+    missing_id = document_id + 1000
+
+    for path in ("", "/text", "/fields"):
+        theirs = api.client.get(f"/v1/documents/{document_id}{path}", headers=bearer(globex))
+        nobodys = api.client.get(f"/v1/documents/{missing_id}{path}", headers=bearer(globex))
+        assert theirs.status_code == nobodys.status_code == 404, (path, theirs.text)
+        assert theirs.json()["detail"] == f"no document with id {document_id}"
+    reprocess = api.client.post(f"/v1/documents/{document_id}/reprocess", headers=bearer(globex))
+    assert reprocess.status_code == 404
+    assert api.client.get("/v1/documents", headers=bearer(globex)).json() == {"documents": [], "next_cursor": None}
+    assert conn.execute("SELECT latest_version FROM documents WHERE id = %s", (document_id,)).fetchone() == (1,)
+    # …while its owner sees it.
+    assert api.client.get(f"/v1/documents/{document_id}", headers=bearer(acme)).status_code == 200
+
+
+def test_missing_wrong_or_revoked_keys_are_refused_with_401(
+    api: RunningApi, conn: psycopg.Connection[Any]
+) -> None:
+    from tenderflow.tenants.keys import revoke_api_key
+
+    key = tenant_with_key(conn, "acme")
+    assert api.client.get("/v1/documents", headers=bearer(key)).status_code == 200
+    no_key = api.client.get("/v1/documents")
+    assert no_key.status_code == 401 and "missing API key" in no_key.json()["detail"]
+    assert no_key.headers["www-authenticate"] == "Bearer"
+    tampered = key[:-4] + ("AAAA" if not key.endswith("AAAA") else "BBBB")
+    assert api.client.get("/v1/documents", headers=bearer(tampered)).status_code == 401
+    revoke_api_key(conn, key.split("_")[1])
+    revoked = api.client.get("/v1/documents", headers=bearer(key))
+    assert revoked.status_code == 401 and revoked.json()["detail"] == "invalid or revoked API key"
+
+
+def test_documents_are_listed_newest_first_by_cursor_and_state(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    key = tenant_with_key(conn, "acme")
+    ids = [upload(api, key, text_pdf(tmp_path / f"{n}.pdf", [[f"Tender {n}"]])).json()["id"] for n in range(5)]
+    conn.execute("UPDATE document_versions SET state = 'failed', error = 'test', finished_at = now() "
+                 "WHERE document_id = %s", (ids[1],))
+    seen: list[int] = []
+    cursor: int | None = None
+    pages = 0
+    while True:
+        params: dict[str, Any] = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+        page = api.client.get("/v1/documents", headers=bearer(key), params=params).json()
+        seen += [d["id"] for d in page["documents"]]
+        pages += 1
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == sorted(ids, reverse=True) and pages == 3
+    failed = api.client.get("/v1/documents", headers=bearer(key), params={"state": "failed"}).json()
+    assert [(d["id"], d["state"], d["error"]) for d in failed["documents"]] == [(ids[1], "failed", "test")]
+    bad = api.client.get("/v1/documents", headers=bearer(key), params={"state": "lost"})
+    assert bad.status_code == 422 and bad.json()["detail"]
+
+
+def _raw_request(port: int, head: bytes, body_parts: list[bytes]) -> bytes:
+    """Send a hand-made HTTP request (lying headers allowed) and return what came back."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        try:
+            for part in body_parts:
+                sock.sendall(part)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server stopped reading: what it answered is still in the socket
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except (ConnectionResetError, TimeoutError):
+            pass
+    return answer
+
+
+def _multipart(payload: bytes, boundary: str = "tfboundary") -> tuple[bytes, bytes]:
+    start = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.pdf\"\r\n"
+             "Content-Type: application/pdf\r\n\r\n").encode()
+    return start + payload, f"\r\n--{boundary}--\r\n".encode()
+
+
+def test_oversized_uploads_are_refused_while_reading_and_nothing_is_stored(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings
+) -> None:
+    key = tenant_with_key(conn, "acme")
+    auth = f"Authorization: Bearer {key}\r\n".encode()
+    content_type = b"Content-Type: multipart/form-data; boundary=tfboundary\r\n"
+    cap = settings.max_upload_bytes
+    start, end = _multipart(b"%PDF-1.7\n" + b"0" * 1000)
+
+    # 1. No Content-Length at all (chunked), and far more than the cap: cut off at the cap.
+    chunk = b"%PDF-1.7\n" + b"0" * 65536
+    chunked = [b"%x\r\n%s\r\n" % (len(start), start)] + [b"%x\r\n%s\r\n" % (len(chunk), chunk)] * 40
+    answer = _raw_request(api.port, b"POST /v1/documents HTTP/1.1\r\nHost: x\r\n" + auth + content_type
+                          + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n", chunked)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert b"larger than the limit" in answer
+
+    # 2. A Content-Length that claims little while the body goes on: only the claimed bytes are
+    #    read, and the rest is not taken for a body (the server refuses it as a malformed request).
+    payload = b"%PDF-1.7\n" + b"0" * (cap * 3)
+    lying_start, _ = _multipart(payload)
+    answer = _raw_request(api.port, b"POST /v1/documents HTTP/1.1\r\nHost: x\r\n" + auth + content_type
+                          + b"Content-Length: 4000\r\nConnection: close\r\n\r\n", [lying_start[i:i + 65536]
+                          for i in range(0, len(lying_start), 65536)])
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:300]
+    #    The claimed bytes alone are a multipart body cut short: refused as such.
+    answer = _raw_request(api.port, b"POST /v1/documents HTTP/1.1\r\nHost: x\r\n" + auth + content_type
+                          + b"Content-Length: 4000\r\nConnection: close\r\n\r\n", [lying_start[:4000]])
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:300]
+    assert b"ended early" in answer
+
+    # 3. A Content-Length over the cap: refused before a byte of the body is read.
+    answer = _raw_request(api.port, b"POST /v1/documents HTTP/1.1\r\nHost: x\r\n" + auth + content_type
+                          + f"Content-Length: {cap * 10}\r\nConnection: close\r\n\r\n".encode(), [start])
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+
+    # 4. An honest upload one byte over the cap, through an ordinary client.
+    over = api.client.post("/v1/documents", headers=bearer(key),
+                           files={"file": ("over.pdf", b"%PDF-1.7\n" + b"0" * (cap - 8), "application/pdf")})
+    assert over.status_code == 413 and "limit" in over.json()["detail"]
+
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
+    assert conn.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+    assert stored_objects(settings) == [] and spooled_files(settings) == []
+    # The server is still fine.
+    assert api.client.get("/v1/documents", headers=bearer(key)).status_code == 200
+
+
+def test_files_that_are_not_pdfs_or_empty_are_refused_and_nothing_is_stored(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings
+) -> None:
+    key = tenant_with_key(conn, "acme")
+    html = api.client.post("/v1/documents", headers=bearer(key),
+                           files={"file": ("page.pdf", b"<html>" + b"x" * 5000 + b"</html>", "application/pdf")})
+    assert html.status_code == 415 and "not a PDF" in html.json()["detail"]
+    empty = api.client.post("/v1/documents", headers=bearer(key), files={"file": ("e.pdf", b"", "application/pdf")})
+    assert empty.status_code == 400 and "empty" in empty.json()["detail"]
+    no_file = api.client.post("/v1/documents", headers=bearer(key), files={"other": ("x.pdf", b"%PDF-1.7")})
+    assert no_file.status_code == 400 and "no 'file' part" in no_file.json()["detail"]
+    as_json = api.client.post("/v1/documents", headers=bearer(key), json={"file": "%PDF-"})
+    assert as_json.status_code == 415 and "multipart/form-data" in as_json.json()["detail"]
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
+    assert stored_objects(settings) == [] and spooled_files(settings) == []
+
+
+def test_a_tenant_without_credits_is_refused_with_402_and_nothing_is_stored(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    from tenderflow.tenants.credits import set_balance
+
+    key = tenant_with_key(conn, "poor", credits=1)
+    set_balance(conn, "poor", 0)
+    refused = upload(api, key, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    assert refused.status_code == 402, refused.text
+    assert "credit" in refused.json()["detail"]
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
+    assert spooled_files(settings) == []
+
+
+def test_openapi_documents_every_route(api: RunningApi) -> None:
+    schema = api.client.get("/openapi.json").json()
+    for path in ("/v1/documents", "/v1/documents/{document_id}", "/v1/documents/{document_id}/text",
+                 "/v1/documents/{document_id}/fields", "/v1/documents/{document_id}/reprocess",
+                 "/v1/worker/claim", "/v1/worker/heartbeat", "/v1/worker/jobs/{job_id}/input",
+                 "/v1/worker/jobs/{job_id}/complete", "/v1/worker/jobs/{job_id}/fail", "/v1/worker/stop",
+                 "/metrics", "/healthz"):
+        assert path in schema["paths"], path
+    assert "/dashboard" not in schema["paths"]
+    assert api.client.get("/docs").status_code == 200
+    assert api.client.get("/healthz").json() == {"status": "ok"}

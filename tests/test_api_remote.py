@@ -1,0 +1,262 @@
+"""The remote workers' endpoints over real HTTP: tokens, claims, the ownership guard, long-polls."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from tenderflow.api.worker_tokens import WorkerTokenError, create_token, revoke_token
+from tenderflow.config import Settings
+from tenderflow.errors import LeaseLostError
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.pipeline.uploads import upload_file
+from tenderflow.queue import jobs
+from tenderflow.remote.client import RemoteQueueClient, ResultRefusedError, WorkerTokenRefusedError
+from tenderflow.remote.protocol import WorkerHello
+from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env, wait_until
+from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    # A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
+    return api_settings(database_url, tmp_path, poll_seconds=30.0, claim_wait_seconds=20.0,
+                        maintenance_seconds=600.0)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[RunningApi]:
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+def hello(pool: str = "ocr") -> WorkerHello:
+    return WorkerHello(host="scanner-pc", pid=4242, pool=pool, threads=2)
+
+
+def remote_client(api: RunningApi, token: str, instance: str) -> RemoteQueueClient:
+    return RemoteQueueClient(api.url, token, instance=instance)
+
+
+def upload_pdf(conn: psycopg.Connection[Any], settings: Settings, path: Path) -> int:
+    outcome = upload_file(conn, open_storage(settings.resolved_storage_url), path, max_bytes=10_000_000)
+    assert outcome.document_id is not None
+    return outcome.document_id
+
+
+def tenderflow(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real command, in its own process (as an operator runs it)."""
+    return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=settings_env(settings),
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_worker_token_commands_create_once_list_without_secret_and_revoke(
+    settings: Settings, conn: psycopg.Connection[Any]
+) -> None:
+    created = tenderflow(settings, "worker-tokens", "create", "scanner-pc", "--pools", "ocr,extract", "--json")
+    assert created.returncode == 0, created.stderr
+    shown = json.loads(created.stdout)
+    assert shown["pools"] == ["ocr", "extract"] and shown["token"].startswith("tfw_")
+    secret = shown["token"].split("_", 2)[2]
+    stored = conn.execute("SELECT secret_sha256, pools FROM worker_tokens WHERE name = 'scanner-pc'").fetchone()
+    assert stored is not None and secret.encode() not in bytes(stored[0]) and stored[1] == ["ocr", "extract"]
+
+    again = tenderflow(settings, "worker-tokens", "create", "scanner-pc")
+    assert again.returncode == 1 and "already named 'scanner-pc'" in again.stdout
+    with pytest.raises(WorkerTokenError, match="unknown pool 'gpu'"):
+        create_token(conn, "other", ["gpu"])
+
+    listed = tenderflow(settings, "worker-tokens", "list", "--json")
+    assert listed.returncode == 0 and secret not in listed.stdout
+    assert [(t["name"], t["status"]) for t in json.loads(listed.stdout)] == [("scanner-pc", "active")]
+
+    revoked = tenderflow(settings, "worker-tokens", "revoke", "scanner-pc")
+    assert revoked.returncode == 0, revoked.stderr
+    listed_all = json.loads(tenderflow(settings, "worker-tokens", "list", "--all", "--json").stdout)
+    assert [(t["name"], t["status"]) for t in listed_all] == [("scanner-pc", "revoked")]
+
+
+def test_a_remote_claim_carries_the_token_registers_the_worker_and_records_use(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    answer = client.claim(hello(), limit=4, wait_seconds=0)
+    [job] = answer.jobs
+    assert (job.type, job.attempt, job.input_kind, job.payload["document_id"]) == ("ocr.plan", 1, "pdf", document_id)
+    assert answer.lease_seconds == settings.lease_seconds and answer.heartbeat_seconds == settings.heartbeat_seconds
+    row = jobs.get(conn, job.id)
+    assert (row["state"], row["worker_id"]) == ("running", "remote:scanner-pc:pc:1:aaaaaa")
+    worker = conn.execute("SELECT kind, host, pid, pools, threads, stopped_at FROM workers WHERE id = %s",
+                          (row["worker_id"],)).fetchone()
+    assert worker == ("remote", "scanner-pc", 4242, ["ocr.plan", "ocr.pages"], 2, None)
+    assert conn.execute("SELECT last_used_at IS NOT NULL FROM worker_tokens").fetchone() == (True,)
+
+    pdf = tmp_path / "input.pdf"
+    assert client.download_pdf(job, pdf) == (tmp_path / "t.pdf").stat().st_size
+    assert pdf.read_bytes() == (tmp_path / "t.pdf").read_bytes()
+    # As if the page had no usable text layer: the plan sends it to OCR.
+    outcome = client.complete(job, {"page_count": 1, "ocr_pages": [1]})
+    assert outcome.outcome == "succeeded"
+    assert jobs.get(conn, job.id)["state"] == "succeeded"
+    assert conn.execute("SELECT type FROM jobs WHERE state = 'queued'").fetchall() == [("ocr.pages",)]
+
+    stopped = client.stop([])
+    assert stopped.released == []
+    assert conn.execute("SELECT stopped_at IS NOT NULL FROM workers WHERE id = %s",
+                        (row["worker_id"],)).fetchone() == (True,)
+
+
+def test_a_result_from_a_worker_whose_lease_was_reclaimed_is_refused_and_written_nowhere(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", numbered_pages(2)))
+    stale, fresh = remote_client(api, token, "pc:1:stale0"), remote_client(api, token, "pc:2:fresh0")
+    [plan] = stale.claim(hello(), limit=1, wait_seconds=0).jobs
+    assert fresh.claim(hello(), limit=1, wait_seconds=0).jobs == []
+    # The stale worker goes quiet; its lease runs out and the job is reclaimed and claimed again.
+    conn.execute("UPDATE jobs SET leased_until = now() - interval '1 second' WHERE id = %s", (plan.id,))
+    [reclaimed] = jobs.reclaim(conn)
+    assert reclaimed.id == plan.id
+    [again] = fresh.claim(hello(), limit=1, wait_seconds=0).jobs
+    assert (again.id, again.attempt) == (plan.id, 2)
+
+    with pytest.raises(LeaseLostError, match="not held by this worker"):
+        stale.complete(plan, {"page_count": 2, "ocr_pages": [1, 2]})
+    with pytest.raises(LeaseLostError):
+        stale.fail(plan, "too late", permanent=True, retry_after_seconds=None)
+    stale_beat = stale.heartbeat(hello(), [plan])
+    assert (stale_beat.owned, stale_beat.lost) == ([], [plan.id])
+    assert conn.execute("SELECT page_count, state::text FROM document_versions").fetchone() == (None, "queued")
+    assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'ocr.pages'").fetchone() == (0,)
+    row = jobs.get(conn, plan.id)
+    assert (row["state"], row["attempts"], row["worker_id"]) == ("running", 2, "remote:scanner-pc:pc:2:fresh0")
+
+    assert fresh.complete(again, {"page_count": 2, "ocr_pages": [1, 2]}).outcome == "succeeded"
+    assert conn.execute("SELECT page_count, state::text FROM document_versions").fetchone() == (2, "ocr")
+
+
+def test_a_claim_is_only_its_own_instances_and_tokens_are_scoped_to_pools(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    ocr_token = create_token(conn, "ocr-box", ["ocr"]).raw
+    extract_token = create_token(conn, "llm-box", ["extract"]).raw
+    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    owner, neighbour = remote_client(api, ocr_token, "a:1:aaaaaa"), remote_client(api, ocr_token, "b:2:bbbbbb")
+    outsider = remote_client(api, extract_token, "c:3:cccccc")
+    [job] = owner.claim(hello(), limit=1, wait_seconds=0).jobs
+
+    with pytest.raises(WorkerTokenRefusedError, match="may run pools extract, not 'ocr'"):
+        outsider.claim(hello("ocr"), limit=1, wait_seconds=0)
+    with pytest.raises(LeaseLostError):
+        neighbour.complete(job, {"page_count": 1, "ocr_pages": [1]})
+    with pytest.raises(LeaseLostError):
+        outsider.download_pdf(job, tmp_path / "stolen.pdf")
+    assert not (tmp_path / "stolen.pdf").exists()
+    assert jobs.get(conn, job.id)["state"] == "running"
+
+
+def test_an_invalid_result_is_refused_with_422_and_the_attempt_retried(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    with pytest.raises(ResultRefusedError, match="page_count"):
+        client.complete(job, {"page_count": -3, "smuggled": "x"})
+    row = jobs.get(conn, job.id)
+    assert row["state"] == "queued" and "invalid result from remote worker" in row["last_error"]
+    assert conn.execute("SELECT page_count FROM document_versions").fetchone() == (None,)
+
+
+def test_a_revoked_token_is_refused_at_its_next_call(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    assert client.heartbeat(hello(), [job]).owned == [job.id]
+    revoke_token(conn, "scanner-pc")
+    with pytest.raises(WorkerTokenRefusedError, match="401 invalid or revoked worker token"):
+        client.heartbeat(hello(), [job])
+    with pytest.raises(WorkerTokenRefusedError):
+        client.complete(job, {"page_count": 1, "ocr_pages": [1]})
+    assert jobs.get(conn, job.id)["state"] == "running"  # untouched: its lease runs out and it is reclaimed
+
+
+def test_waiting_claims_share_one_listener_and_wake_on_notify(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path, database_url: str
+) -> None:
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    wait_until(api.services.wakeups.listening.is_set, timeout=10, message="the API's listener")
+    results: dict[int, tuple[int, float]] = {}
+
+    def wait_for_work(n: int) -> None:
+        answer = remote_client(api, token, f"pc:{n}:waiter").claim(hello(), limit=1, wait_seconds=8)
+        results[n] = (len(answer.jobs), time.monotonic())
+
+    waiters = [threading.Thread(target=wait_for_work, args=(n,)) for n in range(6)]
+    for thread in waiters:
+        thread.start()
+    wait_until(lambda: conn.execute("SELECT count(*) FROM workers").fetchone() == (6,), timeout=10,
+               message="six registered waiters")
+    time.sleep(0.5)
+    # Six requests are waiting; the database sees ONE listening connection, and no waiter holds one
+    # of the pool's connections.
+    listening = conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%%'"
+    ).fetchone()
+    assert listening == (1,)
+    for _ in range(5):
+        stats = api.services.pool.get_stats()
+        assert stats.get("pool_available", 0) == stats["pool_size"], stats
+        time.sleep(0.1)
+
+    pdfs = [text_pdf(tmp_path / f"{n}.pdf", [[f"Tender {n}"]]) for n in range(3)]
+    for pdf in pdfs:
+        upload_pdf(conn, settings, pdf)
+    enqueued = time.monotonic()
+    for thread in waiters:
+        thread.join(30)
+    woken = sorted(ended - enqueued for count, ended in results.values() if count == 1)
+    assert len(woken) == 3, results
+    # Woken by the notification: well before the 30 s polling backstop and the end of the 8 s wait.
+    assert max(woken) < 2.0, woken
+    assert sorted(count for count, _ in results.values()) == [0, 0, 0, 1, 1, 1]
+
+
+def test_stopping_hands_leases_back_and_ends_a_waiting_claim(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    ended: list[float] = []
+
+    def wait_for_more() -> None:
+        started = time.monotonic()
+        client.claim(hello(), limit=1, wait_seconds=15)
+        ended.append(time.monotonic() - started)
+
+    waiting = threading.Thread(target=wait_for_more)
+    waiting.start()
+    time.sleep(1.0)
+    assert client.stop([job]).released == [job.id]
+    waiting.join(10)
+    assert ended and ended[0] < 5.0
+    row = jobs.get(conn, job.id)
+    assert (row["state"], row["attempts"], row["max_attempts"]) == ("queued", 1, settings.max_attempts + 1)

@@ -1,0 +1,128 @@
+"""The operators' dashboard over real HTTP: login, sessions, CSRF, and what the pages show."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from tenderflow.config import Settings
+from tenderflow.handlers import build_job_types
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.pipeline.uploads import upload_file
+from tenderflow.queue import Backoff, Failure, claim, jobs
+from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, serve_in_thread
+from tests.pipeline_harness import drain
+from tests.tender_fixtures import numbered_pages, text_pdf
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return api_settings(database_url, tmp_path)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[RunningApi]:
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+@contextmanager
+def logged_in(api: RunningApi) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=api.url, timeout=30) as client:
+        response = client.post("/dashboard/login", data={"token": ADMIN_TOKEN})
+        assert response.status_code == 303 and response.headers["location"] == "/dashboard"
+        yield client
+
+
+def csrf_of(page: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert match, "no CSRF token in the page"
+    return match[1]
+
+
+def failed_plan_job(conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path) -> int:
+    upload_file(conn, open_storage(settings.resolved_storage_url), text_pdf(tmp_path / "bad.pdf", [["x"]]),
+                max_bytes=10**7)
+    [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    # Through the completion transaction, so the end-of-job hooks fail the document's version too.
+    commit_attempts(conn, build_job_types(settings), [
+        FinishedAttempt(job, failure=Failure(job, "the PDF is encrypted", permanent=True, retry_seconds=0))
+    ], backoff=Backoff())
+    return job.id
+
+
+def test_pages_need_a_login_with_the_admin_token(api: RunningApi) -> None:
+    anonymous = api.client.get("/dashboard")
+    assert anonymous.status_code == 303 and anonymous.headers["location"] == "/dashboard/login"
+    wrong = api.client.post("/dashboard/login", data={"token": "guess"})
+    assert wrong.status_code == 401 and "not the admin token" in wrong.text
+    forged = httpx.get(f"{api.url}/dashboard", cookies={"tenderflow_session": "9999999999.nonce.deadbeef"})
+    assert forged.status_code == 303
+    with logged_in(api) as client:
+        cookie = client.cookies.jar
+        [session] = [c for c in cookie if c.name == "tenderflow_session"]
+        assert session.has_nonstandard_attr("HttpOnly") and session.get_nonstandard_attr("SameSite") == "strict"
+        page = client.get("/dashboard")
+        assert page.status_code == 200 and "Queue health" in page.text
+        client.post("/dashboard/logout", data={"csrf_token": csrf_of(page.text)})
+        assert client.get("/dashboard").status_code == 303
+
+
+def test_the_dashboard_is_off_without_an_admin_token(database_url: str, tmp_path: Path) -> None:
+    with serve_in_thread(api_settings(database_url, tmp_path, admin_token=None)) as api:
+        for path in ("/dashboard", "/dashboard/login"):
+            response = api.client.get(path)
+            assert response.status_code == 404 and "TENDERFLOW_ADMIN_TOKEN" in response.json()["detail"]
+        metrics = api.client.get("/metrics", headers={"Authorization": "Bearer anything"})
+        assert metrics.status_code == 404 and "TENDERFLOW_ADMIN_TOKEN" in metrics.json()["detail"]
+
+
+def test_retry_needs_the_pages_csrf_token_and_queues_the_job(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    job_id = failed_plan_job(conn, settings, tmp_path)
+    with logged_in(api) as client:
+        page = client.get("/dashboard").text
+        assert f'id="job-{job_id}"' in page and "the PDF is encrypted" in page
+        refused = client.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": "forged"})
+        assert refused.status_code == 403 and jobs.get(conn, job_id)["state"] == "failed"
+        done = client.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": csrf_of(page)})
+        assert done.status_code == 303 and "notice=retried" in done.headers["location"]
+        assert jobs.get(conn, job_id)["state"] == "queued"
+        after = client.get(done.headers["location"]).text
+        assert f"Job {job_id} is queued again." in after and f'id="job-{job_id}"' not in after
+    # Without a session, the form's post goes nowhere.
+    anonymous = api.client.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": csrf_of(page)})
+    assert anonymous.status_code == 303 and anonymous.headers["location"] == "/dashboard/login"
+
+
+def test_overview_and_document_page_show_workers_states_and_pages(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    storage = open_storage(settings.resolved_storage_url)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "doc.pdf", numbered_pages(3)), max_bytes=10**7)
+    drain(api.services.pool, settings, storage)
+    failed_document = jobs.get(conn, failed_plan_job(conn, settings, tmp_path))["payload"]["document_id"]
+    with logged_in(api) as client:
+        page = client.get("/dashboard").text
+        for expected in ("ocr.plan", "ocr.pages", "extract", "Workers", "stopped", "Failed documents",
+                         "the PDF is encrypted", "doc.pdf"):
+            assert expected in page, expected
+        document = client.get(f"/dashboard/documents/{outcome.document_id}").text
+        assert "Page 1" in document and "Page 3" in document and "PAGE-003" in document
+        assert "3 of 3 read" in document and "reference_number" in document
+        assert client.get("/dashboard/documents/999999").status_code == 404
+
+        reprocessed = client.post(f"/dashboard/documents/{failed_document}/reprocess",
+                                  data={"csrf_token": csrf_of(page)})
+        assert reprocessed.status_code == 303 and "notice=reprocessing" in reprocessed.headers["location"]
+        assert conn.execute("SELECT latest_version FROM documents WHERE id = %s",
+                            (failed_document,)).fetchone() == (2,)

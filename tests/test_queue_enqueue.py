@@ -1,0 +1,150 @@
+"""Enqueue: joins the caller's transaction, idempotent by unique_key, many jobs in one statement,
+bad input refused with nothing written, NOTIFY delivered only when the caller commits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from tenderflow.errors import EnqueueError
+from tenderflow.queue import JobSpec, JobTypes, enqueue, enqueue_many
+from tenderflow.queue.jobs import NOTIFY_CHANNEL, get
+
+Conn = psycopg.Connection[Any]
+
+
+@pytest.fixture
+def job_types() -> JobTypes:
+    registry = JobTypes()
+    registry.register("ocr")
+    registry.register("extract")
+    return registry
+
+
+@pytest.fixture
+def listener(database_url: str) -> Iterator[Conn]:
+    """A second connection LISTENing on the queue's channel."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(NOTIFY_CHANNEL)))
+        yield connection
+
+
+def notifications(listener: Conn, *, timeout: float) -> list[str]:
+    """Payloads delivered to `listener` within `timeout` seconds (returns early after the first)."""
+    return [n.payload for n in listener.notifies(timeout=timeout, stop_after=1)]
+
+
+def job_count(conn: Conn) -> int:
+    row = conn.execute("SELECT count(*) FROM jobs").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_enqueue_rolled_back_with_the_callers_transaction_leaves_no_job(conn: Conn, job_types: JobTypes) -> None:
+    with conn.transaction():
+        job_id = enqueue(conn, JobSpec("ocr", {"document_id": 7}), known_types=job_types)
+        assert get(conn, job_id)["state"] == "queued"  # visible inside the caller's transaction
+        raise psycopg.Rollback()
+    assert job_count(conn) == 0
+
+
+def test_enqueue_commits_with_the_callers_transaction(database_url: str, conn: Conn, job_types: JobTypes) -> None:
+    with psycopg.connect(database_url, autocommit=True) as other:
+        with conn.transaction():
+            conn.execute("CREATE TABLE test_orders (id int PRIMARY KEY)")
+            conn.execute("INSERT INTO test_orders VALUES (7)")
+            job_id = enqueue(conn, JobSpec("ocr", {"document_id": 7}), known_types=job_types)
+            assert job_count(other) == 0  # not visible before the caller commits
+        assert get(other, job_id)["payload"] == {"document_id": 7}
+
+
+def test_unique_key_makes_enqueue_idempotent(conn: Conn, job_types: JobTypes) -> None:
+    spec = JobSpec("ocr", {"document_id": 7}, unique_key="ocr:7")
+    first = enqueue(conn, spec, known_types=job_types)
+    second = enqueue(conn, JobSpec("ocr", {"document_id": 8}, unique_key="ocr:7"), known_types=job_types)
+    assert second == first
+    assert job_count(conn) == 1
+    assert get(conn, first)["payload"] == {"document_id": 7}  # the first enqueue wins
+
+
+def test_batch_enqueue_with_repeated_and_existing_keys_returns_one_id_per_spec(conn: Conn) -> None:
+    existing = enqueue(conn, JobSpec("ocr", {"n": 0}, unique_key="k0"))
+    ids = enqueue_many(conn, [
+        JobSpec("ocr", {"n": 1}),
+        JobSpec("ocr", {"n": 2}, unique_key="k0"),
+        JobSpec("ocr", {"n": 3}, unique_key="k3"),
+        JobSpec("ocr", {"n": 4}, unique_key="k3"),
+        JobSpec("ocr", {"n": 5}),
+    ])
+    assert ids[1] == existing
+    assert ids[2] == ids[3] != existing
+    assert len({ids[0], ids[2], ids[4], existing}) == 4
+    assert [get(conn, job_id)["payload"]["n"] for job_id in ids] == [1, 0, 3, 3, 5]
+    assert job_count(conn) == 4
+
+
+def test_batch_enqueue_inserts_every_job_in_one_statement(conn: Conn) -> None:
+    specs = [JobSpec("ocr", {"n": n}, tenant=f"t{n % 3}", priority=n % 4) for n in range(300)]
+    ids = enqueue_many(conn, specs)
+    assert len(set(ids)) == 300
+    # Rows written by one statement share the transaction id and the command id.
+    assert conn.execute("SELECT count(DISTINCT xmin::text), count(DISTINCT cmin::text) FROM jobs").fetchone() == (1, 1)
+    rows = conn.execute("SELECT id, payload, tenant, priority FROM jobs").fetchall()
+    by_id = {row[0]: row[1:] for row in rows}
+    assert [by_id[job_id] for job_id in ids] == [({"n": s.payload["n"]}, s.tenant, s.priority) for s in specs]
+
+
+def test_enqueue_applies_defaults_and_the_registry_default_attempts(conn: Conn) -> None:
+    job_id = enqueue(conn, JobSpec("ocr"), default_max_attempts=7)
+    job = get(conn, job_id)
+    assert (job["state"], job["attempts"], job["max_attempts"], job["tenant"], job["priority"]) == (
+        "queued", 0, 7, "default", 0)
+    assert job["payload"] == {}
+
+
+class NotJson:
+    pass
+
+
+@pytest.mark.parametrize(("bad_spec", "message"), [
+    (JobSpec("ocr", {"file": NotJson()}), "not JSON-serialisable"),
+    (JobSpec("ocr", {"ratio": float("nan")}), "not JSON-serialisable"),
+    (JobSpec("ocr", {"blob": "x" * 70_000}), "bytes"),
+    (JobSpec("render"), "unknown job type 'render'"),
+    (JobSpec("ocr", max_attempts=0), "max_attempts must be a positive integer"),
+    (JobSpec("ocr", max_attempts=-3), "max_attempts must be a positive integer"),
+    (JobSpec("ocr", tenant=""), "tenant"),
+], ids=["object", "nan", "too-large", "unknown-type", "zero-attempts", "negative-attempts", "empty-tenant"])
+def test_bad_input_raises_enqueue_error_and_writes_nothing(
+    conn: Conn, job_types: JobTypes, listener: Conn, bad_spec: JobSpec, message: str
+) -> None:
+    good = JobSpec("ocr", {"document_id": 1})
+    with pytest.raises(EnqueueError, match=message):
+        enqueue_many(conn, [good, bad_spec, good], known_types=job_types)
+    assert job_count(conn) == 0
+    assert notifications(listener, timeout=0.2) == []
+
+
+def test_notify_is_delivered_only_when_the_enqueue_commits(conn: Conn, job_types: JobTypes, listener: Conn) -> None:
+    with conn.transaction():
+        enqueue(conn, JobSpec("ocr"), known_types=job_types)
+        assert notifications(listener, timeout=0.3) == []  # nothing while the transaction is open
+    assert notifications(listener, timeout=5) == ["ocr"]
+
+
+def test_rolled_back_enqueue_notifies_nobody(conn: Conn, job_types: JobTypes, listener: Conn) -> None:
+    with conn.transaction():
+        enqueue(conn, JobSpec("extract"), known_types=job_types)
+        raise psycopg.Rollback()
+    assert notifications(listener, timeout=0.5) == []
+    enqueue(conn, JobSpec("ocr"), known_types=job_types)  # the channel itself works
+    assert notifications(listener, timeout=5) == ["ocr"]
+
+
+def test_enqueue_notifies_once_per_job_type_in_the_batch(conn: Conn, listener: Conn) -> None:
+    enqueue_many(conn, [JobSpec("ocr"), JobSpec("extract"), JobSpec("ocr")])
+    payloads = [n.payload for n in listener.notifies(timeout=0.5, stop_after=3)]
+    assert sorted(payloads) == ["extract", "ocr"]

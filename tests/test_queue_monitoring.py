@@ -1,0 +1,112 @@
+"""Monitoring as SQL: the queue_stats snapshot (oldest queued age, failures per hour by type, expired
+leases, attempts per success, duration percentiles, counts by type) and live/dead/stopped workers."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+import psycopg
+import pytest
+
+from tenderflow.queue.stats import list_workers, queue_stats
+
+Conn = psycopg.Connection[Any]
+
+
+def db_now(conn: Conn) -> datetime:
+    row = conn.execute("SELECT now()").fetchone()
+    assert row is not None
+    return row[0]
+
+
+def seed_jobs(conn: Conn) -> None:
+    """A known mix of jobs, timed relative to the database clock."""
+    conn.execute("""
+        INSERT INTO jobs (type, state, run_after) VALUES
+            ('ocr', 'queued', now() - interval '100 seconds'),
+            ('ocr', 'queued', now() - interval '50 seconds'),
+            ('ocr', 'queued', now() + interval '100 seconds')
+    """)
+    conn.execute("""
+        INSERT INTO jobs (type, state, attempts, worker_id, started_at, leased_until) VALUES
+            ('ocr', 'running', 1, 'w-gone', now() - interval '40 seconds', now() - interval '10 seconds'),
+            ('ocr', 'running', 1, 'w-live', now() - interval '5 seconds', now() + interval '20 seconds')
+    """)
+    # 20 successes lasting 1..20 s; half needed a second attempt
+    conn.execute("""
+        INSERT INTO jobs (type, state, attempts, started_at, finished_at)
+        SELECT 'ocr', 'succeeded', 1 + (d % 2), now() - interval '1000 seconds',
+               now() - interval '1000 seconds' + make_interval(secs => d)
+          FROM generate_series(1, 20) AS d
+    """)
+    conn.execute("""
+        INSERT INTO jobs (type, state, attempts, started_at, finished_at, last_error) VALUES
+            ('extract', 'failed', 1, now() - interval '11 minutes', now() - interval '10 minutes', 'bad'),
+            ('extract', 'failed', 1, now() - interval '11 minutes', now() - interval '10 minutes', 'bad'),
+            ('extract', 'failed', 1, now() - interval '181 minutes', now() - interval '180 minutes', 'bad'),
+            ('extract', 'failed', 1, now() - interval '30 hours', now() - interval '30 hours', 'too old')
+    """)
+
+
+def seed_workers(conn: Conn) -> None:
+    conn.execute("""
+        INSERT INTO workers (id, host, pid, pools, threads, started_at, last_seen_at, stopped_at) VALUES
+            ('w-live', 'h1', 11, '{ocr}', 4, now() - interval '1 hour', now(), NULL),
+            ('w-gone', 'h2', 12, '{ocr}', 4, now() - interval '1 hour', now() - interval '10 minutes', NULL),
+            ('w-done', 'h3', 13, '{ocr}', 4, now() - interval '1 hour', now() - interval '5 minutes',
+             now() - interval '5 minutes'),
+            ('w-long-done', 'h4', 14, '{ocr}', 4, now() - interval '3 days', now() - interval '2 days',
+             now() - interval '2 days')
+    """)
+
+
+def test_queue_stats_reports_depth_age_failures_leases_attempts_and_durations(conn: Conn) -> None:
+    seed_jobs(conn)
+    seed_workers(conn)
+
+    stats = queue_stats(conn, dead_after_seconds=60)
+
+    by_type = {row["type"]: row for row in stats.by_type}
+    ocr, extract = by_type["ocr"], by_type["extract"]
+    assert (ocr["queued"], ocr["runnable"], ocr["running"], ocr["expired_leases"]) == (3, 2, 2, 1)
+    assert (ocr["succeeded_last_hour"], ocr["failed_last_hour"]) == (20, 0)
+    assert float(ocr["attempts_per_success"]) == pytest.approx(1.5)
+    assert ocr["duration_p50_seconds"] == pytest.approx(10.5)
+    assert ocr["duration_p95_seconds"] == pytest.approx(19.05)
+    assert 100 <= ocr["oldest_queued_seconds"] < 130
+    assert (extract["queued"], extract["running"], extract["failed_last_hour"]) == (0, 0, 2)
+    assert extract["oldest_queued_seconds"] is None
+
+    failures = [(row["type"], row["failed"]) for row in stats.failures_by_hour]
+    assert sorted(failures) == [("extract", 1), ("extract", 2)]  # the 30-hour-old failure is out of range
+    assert 100 <= (stats.oldest_queued_seconds or 0) < 130
+    assert stats.expired_leases == 1
+    assert (stats.live_workers, stats.dead_workers) == (1, 1)
+    assert stats.as_dict()["expired_leases"] == 1
+
+
+def test_queue_stats_of_an_empty_queue(conn: Conn) -> None:
+    stats = queue_stats(conn)
+    assert (stats.by_type, stats.failures_by_hour, stats.oldest_queued_seconds, stats.expired_leases) == (
+        [], [], None, 0)
+
+
+def test_list_workers_marks_a_silent_worker_dead_by_the_injected_clock(conn: Conn) -> None:
+    seed_workers(conn)
+    now = db_now(conn)
+
+    def statuses(at: datetime | None) -> dict[str, str]:
+        return {row["id"]: row["status"] for row in list_workers(conn, dead_after_seconds=60, now=at)}
+
+    assert statuses(None) == {"w-live": "live", "w-gone": "dead", "w-done": "stopped"}
+    assert statuses(now + timedelta(seconds=59)) == {"w-live": "live", "w-gone": "dead", "w-done": "stopped"}
+    assert statuses(now + timedelta(seconds=61))["w-live"] == "dead"
+    assert statuses(now - timedelta(minutes=11))["w-gone"] == "live"
+
+
+def test_list_workers_counts_each_workers_running_jobs(conn: Conn) -> None:
+    seed_workers(conn)
+    seed_jobs(conn)
+    running = {row["id"]: row["running_jobs"] for row in list_workers(conn, dead_after_seconds=60)}
+    assert running == {"w-live": 1, "w-gone": 1, "w-done": 0}

@@ -1,0 +1,474 @@
+"""The Worker engine in this process: handler outcomes (retry with backoff, permanent failure, any
+exception), cancel and manual retry, leases given back at shutdown, a stale claim never committed,
+wake-ups by NOTIFY and by polling alone, the workers table, and the migration check at start."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+
+from tenderflow.database import open_pool
+from tenderflow.errors import (
+    JobNotFoundError,
+    JobStateError,
+    LeaseLostError,
+    MigrationError,
+    PermanentError,
+    RetryableError,
+)
+from tenderflow.queue import (
+    Backoff,
+    ClaimedJob,
+    EndedJob,
+    FunctionHandler,
+    JobContext,
+    JobSpec,
+    JobTypes,
+    Reclaimer,
+    Worker,
+    WorkerConfig,
+    cancel,
+    claim,
+    complete,
+    enqueue,
+    enqueue_many,
+    retry,
+)
+from tenderflow.queue.jobs import get
+from tenderflow.queue.stats import list_workers
+
+Conn = psycopg.Connection[Any]
+# Jittered delay = step * (1 - 0.5 * 0.5): attempt n waits exactly 75 * 2**(n-1) seconds.
+FIXED_BACKOFF = Backoff(base_seconds=100.0, cap_seconds=10_000.0, jitter_fraction=0.5, random=lambda: 0.5)
+
+
+def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: str) -> Any:
+    """Poll `predicate` until it returns something truthy; fail with `message` after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
+        time.sleep(0.02)
+
+
+def wait_for_job(conn: Conn, job_id: int, state: str, *, attempts: int | None = None,
+                 timeout: float = 15.0) -> dict[str, Any]:
+    def reached() -> dict[str, Any] | None:
+        row = get(conn, job_id)
+        if row["state"] == state and (attempts is None or row["attempts"] == attempts):
+            return row
+        return None
+
+    row: dict[str, Any] = wait_until(
+        reached, timeout=timeout, message=f"job {job_id} is {state} (attempts={attempts}); now {get(conn, job_id)}")
+    return row
+
+
+def db_now(conn: Conn) -> datetime:
+    row = conn.execute("SELECT now()").fetchone()
+    assert row is not None
+    return row[0]
+
+
+@contextmanager
+def running_worker(pool: ConnectionPool, job_types: JobTypes, **settings: Any) -> Iterator[Worker]:
+    """A Worker running on a thread of this process; stopped (and checked to have stopped) on exit."""
+    config: dict[str, Any] = {
+        "types": job_types.names(), "threads": 2, "poll_seconds": 0.05, "heartbeat_seconds": 60.0,
+        "lease_seconds": 30.0, "run_maintenance": False, "shutdown_grace_seconds": 10.0, "backoff": FIXED_BACKOFF,
+    }
+    config.update(settings)
+    worker = Worker(pool, job_types, WorkerConfig(**config))
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            worker.run()
+        except BaseException as exc:  # re-raised in the test below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, name="test-worker", daemon=True)
+    thread.start()
+    try:
+        yield worker
+    finally:
+        worker.request_stop()
+        thread.join(config["shutdown_grace_seconds"] + 10)
+    assert not thread.is_alive(), "the worker did not stop"
+    if errors:
+        raise errors[0]
+
+
+def registry(**handlers: FunctionHandler) -> JobTypes:
+    job_types = JobTypes()
+    for name, handler in handlers.items():
+        job_types.register(name, handler)
+    return job_types
+
+
+def raising(error: BaseException) -> FunctionHandler:
+    def run(job: ClaimedJob, context: JobContext) -> None:
+        raise error
+
+    return FunctionHandler(run)
+
+
+def do_nothing(job: ClaimedJob, context: JobContext) -> None:
+    return None
+
+
+@pytest.fixture
+def results_table(conn: Conn) -> None:
+    conn.execute("CREATE TABLE test_results (job_id bigint NOT NULL, attempt integer NOT NULL, result text)")
+
+
+def write_result(conn: Conn, job: ClaimedJob, result: Any) -> None:
+    conn.execute("INSERT INTO test_results VALUES (%s, %s, %s)", (job.id, job.attempts, result))
+
+
+def result_rows(conn: Conn) -> list[tuple[Any, ...]]:
+    return conn.execute("SELECT job_id, attempt, result FROM test_results ORDER BY job_id, attempt").fetchall()
+
+
+class BlockingHandler:
+    """A handler whose run step says when it started and waits until released (or its claim is lost)."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.finished = threading.Event()
+        self.contexts: list[JobContext] = []
+
+    def run(self, job: ClaimedJob, context: JobContext) -> str:
+        self.contexts.append(context)
+        self.started.set()
+        deadline = time.monotonic() + 30
+        while not self.release.is_set() and not context.lost and time.monotonic() < deadline:
+            self.release.wait(0.01)
+        self.finished.set()
+        return "computed"
+
+    def commit(self, conn: Conn, job: ClaimedJob, result: Any) -> None:
+        write_result(conn, job, result)
+
+    def wait_started(self) -> None:
+        assert self.started.wait(15), "the handler never started"
+
+
+# --- handler outcomes ------------------------------------------------------------------------------
+
+
+def test_retryable_error_requeues_job_with_run_after_in_the_backoff_window_of_each_attempt(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    job_types = registry(busy=raising(RetryableError("service busy")))
+    job_id = enqueue(conn, JobSpec("busy", max_attempts=5))
+    with running_worker(pool, job_types):
+        for attempt in (1, 2, 3):
+            row = wait_for_job(conn, job_id, "queued", attempts=attempt)
+            after = db_now(conn)
+            delay = timedelta(seconds=75 * 2 ** (attempt - 1))
+            assert row["started_at"] + delay <= row["run_after"] <= after + delay
+            assert row["last_error"] == "service busy"
+            conn.execute("UPDATE jobs SET run_after = now() WHERE id = %s", (job_id,))  # skip the wait
+
+
+def test_retry_after_given_by_the_handler_is_honoured(pool: ConnectionPool, conn: Conn) -> None:
+    job_types = registry(limited=raising(RetryableError("rate limited", retry_after=300)))
+    job_id = enqueue(conn, JobSpec("limited"))
+    with running_worker(pool, job_types):
+        row = wait_for_job(conn, job_id, "queued", attempts=1)
+    after = db_now(conn)
+    assert row["started_at"] + timedelta(seconds=300) <= row["run_after"] <= after + timedelta(seconds=300)
+    assert row["last_error"] == "rate limited"
+
+
+def test_permanent_error_fails_the_job_at_once_with_its_message(pool: ConnectionPool, conn: Conn) -> None:
+    job_types = registry(parse=raising(PermanentError("encrypted PDF: cannot be read")))
+    job_id = enqueue(conn, JobSpec("parse", max_attempts=5))
+    with running_worker(pool, job_types):
+        row = wait_for_job(conn, job_id, "failed")
+    assert (row["attempts"], row["max_attempts"]) == (1, 5)
+    assert row["last_error"] == "encrypted PDF: cannot be read"
+    assert row["finished_at"] is not None and row["leased_until"] is None
+
+
+def test_unexpected_exception_retries_with_its_type_and_text_stored(pool: ConnectionPool, conn: Conn) -> None:
+    def divide(job: ClaimedJob, context: JobContext) -> float:
+        return 1 / 0
+
+    job_id = enqueue(conn, JobSpec("divide", max_attempts=3))
+    with running_worker(pool, registry(divide=FunctionHandler(divide))):
+        row = wait_for_job(conn, job_id, "queued", attempts=1)
+    assert row["last_error"] == "ZeroDivisionError: division by zero"
+    assert row["run_after"] > row["started_at"]
+
+
+def test_job_out_of_attempts_fails_with_the_last_error(pool: ConnectionPool, conn: Conn) -> None:
+    attempts_seen: list[int] = []
+
+    def always_busy(job: ClaimedJob, context: JobContext) -> None:
+        attempts_seen.append(job.attempts)
+        raise RetryableError(f"busy on attempt {job.attempts}", retry_after=0)
+
+    job_id = enqueue(conn, JobSpec("busy", max_attempts=3))
+    with running_worker(pool, registry(busy=FunctionHandler(always_busy))):
+        row = wait_for_job(conn, job_id, "failed")
+    assert attempts_seen == [1, 2, 3]
+    assert (row["attempts"], row["last_error"]) == (3, "busy on attempt 3")
+
+
+def test_worker_keeps_running_after_handlers_raise(pool: ConnectionPool, conn: Conn, results_table: None) -> None:
+    def broken_commit(conn: Conn, job: ClaimedJob, result: Any) -> None:
+        raise KeyError("no such column")
+
+    job_types = registry(
+        divide=raising(ZeroDivisionError("division by zero")),
+        abort=raising(SystemExit(3)),
+        bad_commit=FunctionHandler(do_nothing, broken_commit),
+        ok=FunctionHandler(lambda job, context: "fine", write_result),
+    )
+    failing = enqueue_many(conn, [JobSpec("divide", max_attempts=1), JobSpec("abort", max_attempts=1),
+                                  JobSpec("bad_commit", max_attempts=1)])
+    with running_worker(pool, job_types, threads=1):
+        for job_id in failing:
+            wait_for_job(conn, job_id, "failed")
+        ok_id = enqueue(conn, JobSpec("ok"))
+        wait_for_job(conn, ok_id, "succeeded")
+    assert get(conn, failing[2])["last_error"] == "commit step: KeyError: 'no such column'"
+    assert result_rows(conn) == [(ok_id, 1, "fine")]
+
+
+def test_worker_failure_runs_the_ended_hook_in_the_failing_transaction(pool: ConnectionPool, conn: Conn) -> None:
+    conn.execute("CREATE TABLE test_refunds (job_id bigint PRIMARY KEY)")
+    job_types = registry(parse=raising(PermanentError("not a PDF")), busy=raising(RetryableError("busy")))
+
+    def refund(conn: Conn, ended: Sequence[EndedJob]) -> None:
+        for job in ended:
+            conn.execute("INSERT INTO test_refunds VALUES (%s)", (job.id,))
+
+    job_types.on_job_ended(refund)
+    failed_id, retried_id = enqueue_many(conn, [JobSpec("parse"), JobSpec("busy")])
+    with running_worker(pool, job_types):
+        wait_for_job(conn, failed_id, "failed")
+        wait_for_job(conn, retried_id, "queued", attempts=1)
+    assert conn.execute("SELECT job_id FROM test_refunds").fetchall() == [(failed_id,)]
+
+
+# --- cancel and retry ------------------------------------------------------------------------------
+
+
+def test_cancel_moves_a_queued_job_to_cancelled(conn: Conn) -> None:
+    job_id = enqueue(conn, JobSpec("ocr"))
+    ended = cancel(conn, job_id)
+    assert (ended.id, ended.state) == (job_id, "cancelled")
+    row = get(conn, job_id)
+    assert row["state"] == "cancelled" and row["finished_at"] is not None
+    assert claim(conn, worker_id="w1", types=["ocr"], limit=1, lease_seconds=30) == []
+
+
+def test_cancelling_a_running_job_marks_its_context_lost_at_the_next_heartbeat_and_commits_nothing(
+    pool: ConnectionPool, conn: Conn, results_table: None
+) -> None:
+    handler = BlockingHandler()
+    job_id = enqueue(conn, JobSpec("slow"))
+    with running_worker(pool, registry(slow=handler)) as worker:
+        handler.wait_started()
+        cancel(conn, job_id)
+        [context] = handler.contexts
+        assert not context.lost
+        worker.heartbeat_once()
+        assert context.lost
+        assert "reclaimed or cancelled" in context.lost_reason
+        with pytest.raises(LeaseLostError, match=f"job {job_id}"):
+            context.check()
+        assert handler.finished.wait(10)
+    row = get(conn, job_id)
+    assert (row["state"], row["attempts"]) == ("cancelled", 1)
+    assert result_rows(conn) == []
+
+
+@pytest.mark.parametrize("ended_state", ["succeeded", "failed", "cancelled"])
+def test_cancelling_an_ended_job_raises_job_state_error(conn: Conn, ended_state: str) -> None:
+    job_id = enqueue(conn, JobSpec("ocr", max_attempts=1))
+    if ended_state == "cancelled":
+        cancel(conn, job_id)
+    else:
+        [job] = claim(conn, worker_id="w1", types=["ocr"], limit=1, lease_seconds=30)
+        if ended_state == "succeeded":
+            complete(conn, [job])
+        else:
+            Reclaimer(JobTypes()).run_once(conn, now=db_now(conn) + timedelta(seconds=31))
+    assert get(conn, job_id)["state"] == ended_state
+    with pytest.raises(JobStateError, match=ended_state):
+        cancel(conn, job_id)
+    assert get(conn, job_id)["state"] == ended_state
+
+
+def test_cancelling_or_retrying_an_unknown_job_raises_job_not_found(conn: Conn) -> None:
+    with pytest.raises(JobNotFoundError):
+        cancel(conn, 424242)
+    with pytest.raises(JobNotFoundError):
+        retry(conn, 424242)
+
+
+def test_retrying_a_queued_job_raises_job_state_error(conn: Conn) -> None:
+    job_id = enqueue(conn, JobSpec("ocr"))
+    with pytest.raises(JobStateError, match="queued"):
+        retry(conn, job_id)
+
+
+def test_retry_of_a_failed_job_queues_it_with_more_attempts_and_it_runs_again(
+    pool: ConnectionPool, conn: Conn, results_table: None
+) -> None:
+    def fail_first_time(job: ClaimedJob, context: JobContext) -> str:
+        if job.attempts == 1:
+            raise PermanentError("upstream said no")
+        return "second time lucky"
+
+    job_id = enqueue(conn, JobSpec("flaky", max_attempts=1))
+    with running_worker(pool, registry(flaky=FunctionHandler(fail_first_time, write_result))):
+        wait_for_job(conn, job_id, "failed")
+        with conn.transaction():  # read before the worker (woken by the retry's NOTIFY) can claim it
+            retry(conn, job_id, extra_attempts=2)
+            row = get(conn, job_id)
+        assert (row["state"], row["attempts"], row["max_attempts"], row["finished_at"]) == ("queued", 1, 3, None)
+        row = wait_for_job(conn, job_id, "succeeded")
+    assert row["attempts"] == 2 and row["last_error"] is None
+    assert result_rows(conn) == [(job_id, 2, "second time lucky")]
+
+
+# --- shutdown ----------------------------------------------------------------------------------------
+
+
+def test_stop_gives_back_the_lease_of_a_job_running_past_grace(
+    pool: ConnectionPool, conn: Conn, results_table: None
+) -> None:
+    handler = BlockingHandler()
+    job_id = enqueue(conn, JobSpec("slow", max_attempts=4))
+    with running_worker(pool, registry(slow=handler), shutdown_grace_seconds=0.3) as worker:
+        handler.wait_started()
+        worker.request_stop()
+    row = get(conn, job_id)
+    assert (row["state"], row["attempts"], row["max_attempts"], row["leased_until"]) == ("queued", 1, 5, None)
+    assert row["last_error"].startswith("released by worker")
+    assert handler.contexts[0].lost  # told to stop computing
+    assert handler.finished.wait(10)
+    assert result_rows(conn) == []
+
+
+def test_stop_lets_a_job_finish_within_grace(pool: ConnectionPool, conn: Conn, results_table: None) -> None:
+    handler = BlockingHandler()
+    job_id = enqueue(conn, JobSpec("slow"))
+    with running_worker(pool, registry(slow=handler), shutdown_grace_seconds=10) as worker:
+        handler.wait_started()
+        worker.request_stop()
+        handler.release.set()
+    assert get(conn, job_id)["state"] == "succeeded"
+    assert result_rows(conn) == [(job_id, 1, "computed")]
+
+
+# --- a stale claim is never committed -------------------------------------------------------------
+
+
+def test_worker_commits_nothing_for_a_job_reclaimed_and_claimed_by_another_worker_meanwhile(
+    pool: ConnectionPool, conn: Conn, results_table: None
+) -> None:
+    handler = BlockingHandler()
+    job_id = enqueue(conn, JobSpec("slow", max_attempts=3))
+    with running_worker(pool, registry(slow=handler), lease_seconds=30, heartbeat_seconds=60):
+        handler.wait_started()
+        later = db_now(conn) + timedelta(seconds=31)
+        [moved] = Reclaimer(JobTypes()).run_once(conn, now=later)
+        assert moved.id == job_id
+        [other] = claim(conn, worker_id="w2", types=["slow"], limit=1, lease_seconds=30, now=later)
+        assert other.attempts == 2
+        handler.release.set()  # the first worker now reaches its completion transaction
+        assert handler.finished.wait(10)
+    # The worker has stopped, so its commit of attempt 1 was tried (and refused) before this point.
+    row = get(conn, job_id)
+    assert (row["state"], row["attempts"], row["worker_id"]) == ("running", 2, "w2")
+    assert result_rows(conn) == []
+    assert complete(conn, [other]) == {job_id}
+
+
+# --- wake-ups ------------------------------------------------------------------------------------------
+
+
+def listening_sessions(conn: Conn) -> int:
+    row = conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'"
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_notify_wakes_an_idle_worker_long_before_its_poll_interval(pool: ConnectionPool, conn: Conn) -> None:
+    started_at: list[float] = []
+
+    def note_start(job: ClaimedJob, context: JobContext) -> None:
+        started_at.append(time.monotonic())
+
+    with running_worker(pool, registry(ping=FunctionHandler(note_start)), poll_seconds=30.0, notify=True):
+        wait_until(lambda: listening_sessions(conn) == 1, message="the worker LISTENs")
+        time.sleep(0.3)  # let the claim loop settle into its 30 s wait (only makes the test stricter)
+        enqueued_at = time.monotonic()
+        job_id = enqueue(conn, JobSpec("ping"))
+        wait_for_job(conn, job_id, "succeeded", timeout=10)
+    assert started_at[0] - enqueued_at < 2.0
+
+
+def test_polling_alone_drains_the_queue_without_notify(pool: ConnectionPool, conn: Conn) -> None:
+    with running_worker(pool, registry(ping=FunctionHandler(do_nothing)), poll_seconds=0.2, notify=False,
+                        threads=4) as worker:
+        wait_until(lambda: conn.execute("SELECT 1 FROM workers WHERE id = %s", (worker.id,)).fetchone(),
+                   message="the worker registered")
+        assert listening_sessions(conn) == 0
+        enqueue_many(conn, [JobSpec("ping", {"n": n}) for n in range(200)])
+        wait_until(lambda: conn.execute("SELECT count(*) FROM jobs WHERE state = 'succeeded'").fetchone() == (200,),
+                   timeout=60, message="all 200 jobs succeeded")
+    assert conn.execute("SELECT count(*), sum(attempts) FROM jobs").fetchone() == (200, 200)
+
+
+# --- the workers table ---------------------------------------------------------------------------------
+
+
+def test_running_worker_registers_heartbeats_and_is_marked_stopped_on_exit(pool: ConnectionPool, conn: Conn) -> None:
+    job_types = registry(ocr=FunctionHandler(do_nothing), extract=FunctionHandler(do_nothing))
+
+    def worker_row(worker_id: str) -> dict[str, Any] | None:
+        rows = [row for row in list_workers(conn, dead_after_seconds=60) if row["id"] == worker_id]
+        return rows[0] if rows else None
+
+    with running_worker(pool, job_types, types=["ocr", "extract"], threads=3, heartbeat_seconds=0.1) as worker:
+        registered = wait_until(lambda: worker_row(worker.id), message="the worker registered")
+        assert (registered["host"], registered["pid"], registered["pools"], registered["threads"]) == (
+            socket.gethostname(), os.getpid(), ["ocr", "extract"], 3)
+        assert registered["status"] == "live" and registered["stopped_at"] is None
+        wait_until(lambda: worker_row(worker.id)["last_seen_at"] > registered["last_seen_at"],  # type: ignore[index]
+                   message="the worker heartbeats its row")
+    stopped = worker_row(worker.id)
+    assert stopped is not None and stopped["status"] == "stopped" and stopped["stopped_at"] is not None
+
+
+def test_worker_refuses_to_start_while_migrations_are_pending(empty_database_url: str) -> None:
+    empty_pool = open_pool(empty_database_url, min_size=1, max_size=4, name="test")
+    try:
+        worker = Worker(empty_pool, registry(ocr=FunctionHandler(do_nothing)), WorkerConfig(types=["ocr"]))
+        with pytest.raises(MigrationError, match="tenderflow db migrate"):
+            worker.run()
+    finally:
+        empty_pool.close()

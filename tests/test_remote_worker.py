@@ -1,0 +1,108 @@
+"""The remote worker engine in this process (a thread), against the real API over HTTP, running the
+real OCR handlers: lost leases stop a job, failures are reported with their reason, stops hand back."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from tenderflow.api.worker_tokens import create_token
+from tenderflow.config import Settings
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.pipeline.uploads import upload_file
+from tenderflow.queue import cancel, jobs
+from tenderflow.remote.worker import RemoteWorker, build_remote_worker
+from tests.api_harness import RunningApi, api_settings, serve_in_thread, wait_until
+from tests.tender_fixtures import numbered_pages, scanned_pdf
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return api_settings(database_url, tmp_path, heartbeat_seconds=0.3, ocr_batch_pages=4)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[RunningApi]:
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+@contextmanager
+def running(worker: RemoteWorker) -> Iterator[list[int]]:
+    exit_codes: list[int] = []
+    thread = threading.Thread(target=lambda: exit_codes.append(worker.run()), daemon=True)
+    thread.start()
+    try:
+        yield exit_codes
+    finally:
+        worker.request_stop()
+        thread.join(30)
+
+
+def remote_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    """The remote machine's settings: no database, no storage; its own OCR resolution."""
+    values: dict[str, Any] = {"data_dir": tmp_path / "remote", "ocr_dpi": 150, "shutdown_grace_seconds": 5.0,
+                              "claim_wait_seconds": 2.0, **overrides}
+    return Settings(**values)
+
+
+def test_a_job_cancelled_under_a_remote_worker_is_stopped_and_posts_nothing(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    storage = open_storage(settings.resolved_storage_url)
+    slow = upload_file(conn, storage, scanned_pdf(tmp_path / "slow.pdf", numbered_pages(4), dpi=200),
+                       max_bytes=10**7)
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    worker = build_remote_worker(remote_settings(tmp_path, ocr_dpi=300), url=api.url, token=token, pool="ocr",
+                                 threads=1)
+    with running(worker):
+        [job_id] = wait_until(lambda: conn.execute(
+            "SELECT id FROM jobs WHERE type = 'ocr.pages' AND state = 'running'").fetchone(),
+            timeout=30, message="the remote worker to start reading the pages")
+        started = time.monotonic()
+        with conn.transaction():
+            cancel(conn, job_id)
+        # The next heartbeat says the claim is lost; the handler stops between pages, long before
+        # it would have read all four (about 3 s a page at 300 dpi).
+        wait_until(lambda: worker.completed == 1 and not worker.held_jobs(), timeout=20,
+                   message="the worker to drop the cancelled job")
+        assert time.monotonic() - started < 6.0
+    assert jobs.get(conn, job_id)["state"] == "cancelled"
+    assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (slow.document_id,)).fetchone() == (0,)
+
+
+def test_a_bad_pdf_fails_for_good_with_its_reason_and_a_stop_hands_leases_back(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    storage = open_storage(settings.resolved_storage_url)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n" + b"this is not really a PDF\n" * 50)
+    bad = upload_file(conn, storage, broken, max_bytes=10**7)
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    worker = build_remote_worker(remote_settings(tmp_path, shutdown_grace_seconds=0.0), url=api.url, token=token,
+                                 pool="ocr", threads=1)
+    with running(worker) as exit_codes:
+        failed = wait_until(lambda: conn.execute(
+            "SELECT state::text, last_error FROM jobs WHERE type = 'ocr.plan' AND state = 'failed'").fetchone(),
+            timeout=30, message="the plan job to fail")
+        version = conn.execute("SELECT state::text, error FROM document_versions WHERE document_id = %s",
+                               (bad.document_id,)).fetchone()
+        upload_file(conn, storage, scanned_pdf(tmp_path / "long.pdf", numbered_pages(4), dpi=200), max_bytes=10**7)
+        wait_until(lambda: conn.execute("SELECT 1 FROM jobs WHERE type = 'ocr.pages' AND state = 'running'"
+                                        ).fetchone(), timeout=30, message="a pages job to start")
+    assert exit_codes == [0]
+    assert failed[1] and "PDF" in failed[1]
+    assert version is not None and version[0] == "failed" and version[1] == failed[1]
+    # Stopped in the middle of a job with no grace left: its lease was handed back, not left to expire.
+    handed_back = conn.execute("SELECT state::text, attempts, max_attempts, last_error FROM jobs "
+                               "WHERE type = 'ocr.pages'").fetchone()
+    assert handed_back is not None and handed_back[:3] == ("queued", 1, settings.max_attempts + 1)
+    assert "released by worker" in handed_back[3]
+    assert conn.execute("SELECT stopped_at IS NOT NULL FROM workers").fetchall() == [(True,)]
