@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 
 from tenderflow.api.worker_tokens import create_token
 from tenderflow.config import Settings
