@@ -4,8 +4,21 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO, cast
 
 import structlog
+
+
+class _CurrentStderr:
+    """Writes to whatever sys.stderr is at the moment of writing (not when logging was set up), so
+    a caller that swaps stderr for a while (pytest, typer's CliRunner) never leaves loggers holding
+    a closed stream."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
 
 
 def configure_logging(*, json: bool | None = None, level: str = "INFO") -> None:
@@ -22,6 +35,6 @@ def configure_logging(*, json: bool | None = None, level: str = "INFO") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper())),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, _CurrentStderr())),  # write+flush is all it uses
         cache_logger_on_first_use=True,
     )

@@ -174,6 +174,11 @@ def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence
     return True
 
 
+def version_state(conn: psycopg.Connection[Any], ref: VersionRef) -> str | None:
+    row = conn.execute(QUERIES["version_get"], ref.params()).fetchone()
+    return None if row is None else str(row[2])
+
+
 def pages_for_extraction(conn: psycopg.Connection[Any], ref: VersionRef) -> list[tuple[int, str]]:
     """(page number, text) of the pages this version's extraction reads."""
     version = conn.execute(QUERIES["version_get"], ref.params()).fetchone()

@@ -1,0 +1,87 @@
+"""The pipeline's CLI as a user types it: upload, status, documents list, show, reprocess, retry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+from typer.testing import CliRunner
+
+from tenderflow.cli import app
+from tenderflow.pipeline.storage import open_storage
+from tests.pipeline_harness import drain, pipeline_settings
+from tests.tender_fixtures import TENDER_PAGE, text_pdf
+
+
+@pytest.fixture
+def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
+    return {
+        "DATABASE_URL": database_url,
+        "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
+        "TENDERFLOW_DATA_DIR": str(tmp_path / "data"),
+    }
+
+
+def invoke(env: dict[str, str], *args: str) -> Any:
+    result = CliRunner().invoke(app, list(args), env=env)
+    return result
+
+
+def test_upload_reports_each_file_and_refuses_bad_ones(cli_env: dict[str, str], tmp_path: Path) -> None:
+    good = text_pdf(tmp_path / "good.pdf", [TENDER_PAGE])
+    bad = tmp_path / "bad.pdf"
+    bad.write_text("not a pdf")
+    result = invoke(cli_env, "upload", str(good), str(bad), "--json")
+    assert result.exit_code == 2, result.output  # some files were refused
+    rows = {Path(r["source"]).name: r for r in json.loads(result.stdout)}
+    assert rows["good.pdf"]["status"] == "created"
+    assert rows["bad.pdf"]["status"] == "rejected" and "not a PDF" in rows["bad.pdf"]["error"]
+    again = invoke(cli_env, "upload", str(good), "--json")
+    assert again.exit_code == 0
+    assert json.loads(again.stdout)[0]["status"] == "existing"
+
+
+def test_show_status_list_and_reprocess_after_processing(
+    cli_env: dict[str, str], pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    good = text_pdf(tmp_path / "good.pdf", [TENDER_PAGE])
+    uploaded = json.loads(invoke(cli_env, "upload", str(good), "--json").stdout)[0]
+    settings = pipeline_settings(database_url, tmp_path)
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+
+    status = json.loads(invoke(cli_env, "status", "--json").stdout)
+    assert status["documents"] == {"done": 1}
+    listed = json.loads(invoke(cli_env, "documents", "list", "--state", "done", "--json").stdout)
+    assert [d["id"] for d in listed] == [uploaded["document_id"]]
+    shown = json.loads(invoke(cli_env, "show", str(uploaded["document_id"]), "--json").stdout)
+    assert shown["fields"]["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    assert shown["pages"][0]["source"] == "text_layer"
+    text = invoke(cli_env, "show", str(uploaded["document_id"]), "--text")
+    assert "Cleaning services for municipal buildings" in text.stdout
+
+    first = invoke(cli_env, "reprocess", str(uploaded["document_id"]), "--from", "extract")
+    second = invoke(cli_env, "reprocess", str(uploaded["document_id"]))
+    assert "version 2 queued" in first.stdout
+    assert "already in flight" in second.stdout
+    missing = invoke(cli_env, "show", "999999")
+    assert missing.exit_code == 1 and "no document with id 999999" in missing.stdout
+
+
+def test_retrying_a_job_of_a_failed_document_says_to_reprocess(
+    cli_env: dict[str, str], pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n% nothing else: no objects, no xref\n")
+    document_id = json.loads(invoke(cli_env, "upload", str(broken), "--json").stdout)[0]["document_id"]
+    settings = pipeline_settings(database_url, tmp_path)
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        row = conn.execute("SELECT id FROM jobs WHERE state = 'failed'").fetchone()
+    assert row is not None
+    result = invoke(cli_env, "jobs", "retry", str(row[0]))
+    assert result.exit_code == 0
+    assert f"tenderflow reprocess {document_id} --from ocr" in " ".join(result.stdout.split())
