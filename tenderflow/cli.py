@@ -421,6 +421,7 @@ def worker(
         default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
         shutdown_grace_seconds=settings.shutdown_grace_seconds,
         backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
+        maintenance_seconds=settings.maintenance_seconds, retention_seconds=settings.retention_days * 86400,
     )
     raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
 

@@ -159,3 +159,29 @@ def test_claim_is_not_hot_but_a_heartbeat_is(conn: Conn) -> None:
         heartbeat(conn, held, lease_seconds=30)
         after = transaction_update_counts(conn)
     assert (after[0] - before[0], after[1] - before[1]) == (5, 5)
+
+
+def test_maintenance_prunes_at_most_once_per_interval(conn: psycopg.Connection[Any]) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from tenderflow.queue import JobSpec, JobTypes, enqueue_many
+    from tenderflow.queue.maintenance import Maintenance
+
+    job_types = JobTypes()
+    job_types.register("noop")
+    enqueue_many(conn, [JobSpec("noop") for _ in range(3)], known_types=job_types)
+    conn.execute("UPDATE jobs SET state = 'succeeded', attempts = 1, finished_at = now() - interval '2 days'")
+    clock = [1000.0]
+    maintenance = Maintenance(job_types, retention_seconds=86400)
+    assert maintenance.pruner is not None
+    maintenance.pruner.clock = lambda: clock[0]
+    maintenance.run_once(conn)
+    assert conn.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+    enqueue_many(conn, [JobSpec("noop")], known_types=job_types)
+    conn.execute("UPDATE jobs SET state = 'succeeded', attempts = 1, finished_at = now() - interval '2 days'")
+    clock[0] += 60  # not yet an hour later: no second prune
+    maintenance.run_once(conn, now=datetime.now(UTC) + timedelta(seconds=1))
+    assert conn.execute("SELECT count(*) FROM jobs").fetchone() == (1,)
+    clock[0] += 3600
+    maintenance.run_once(conn)
+    assert conn.execute("SELECT count(*) FROM jobs").fetchone() == (0,)

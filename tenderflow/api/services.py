@@ -66,7 +66,7 @@ class ApiServices:
         self.pool.close()
 
     def _maintenance_loop(self) -> None:
-        maintenance = Maintenance(self.job_types)
+        maintenance = Maintenance(self.job_types, retention_seconds=self.settings.retention_days * 86400)
         while not self._stopping.wait(self.settings.maintenance_seconds):
             try:
                 with self.pool.connection() as conn:

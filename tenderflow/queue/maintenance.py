@@ -1,5 +1,5 @@
 """Background passes every worker process runs: reclaim expired leases, fire recurring schedules,
-prune old finished jobs. Each exposes `run_once(conn)`, which tests call with an injected `now`;
+prune old finished jobs (hourly). Each exposes `run_once(conn)`, which tests call with an injected `now`;
 the worker's maintenance thread calls them on a timer. They are safe to run in many processes at
 once: reclaim uses SKIP LOCKED, schedule runs are deduped by unique key, pruning deletes by id.
 """
@@ -7,7 +7,8 @@ once: reclaim uses SKIP LOCKED, schedule runs are deduped by unique key, pruning
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -120,13 +121,38 @@ class Scheduler:
         return ids
 
 
+class Pruner:
+    """Retention: deletes finished jobs older than `retention_seconds`, in batches, at most once per
+    `every_seconds` per process (pruning is idempotent, so several processes may overlap)."""
+
+    def __init__(self, retention_seconds: float, *, every_seconds: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.retention_seconds = retention_seconds
+        self.every_seconds = every_seconds
+        self.clock = clock
+        self._last_run: float | None = None
+
+    def due(self) -> bool:
+        return self._last_run is None or self.clock() - self._last_run >= self.every_seconds
+
+    def run_once(self, conn: psycopg.Connection[Any], *, now: datetime | None = None) -> int:
+        self._last_run = self.clock()
+        deleted = jobs.prune(conn, retention_seconds=self.retention_seconds, now=now)
+        if deleted:
+            log.info("jobs.pruned", deleted=deleted, retention_seconds=self.retention_seconds)
+        return deleted
+
+
 class Maintenance:
     """The passes a worker's maintenance thread runs on each tick."""
 
-    def __init__(self, job_types: JobTypes) -> None:
+    def __init__(self, job_types: JobTypes, *, retention_seconds: float | None = None) -> None:
         self.reclaimer = Reclaimer(job_types)
         self.scheduler = Scheduler(job_types)
+        self.pruner = Pruner(retention_seconds) if retention_seconds else None
 
     def run_once(self, conn: psycopg.Connection[Any], *, now: datetime | None = None) -> None:
         self.reclaimer.run_once(conn, now=now)
         self.scheduler.run_once(conn, now=now)
+        if self.pruner is not None and self.pruner.due():
+            self.pruner.run_once(conn, now=now)

@@ -62,6 +62,7 @@ class WorkerConfig:
     notify: bool = True
     shutdown_grace_seconds: float = 30.0
     maintenance_seconds: float = 5.0
+    retention_seconds: float | None = None  # finished jobs older than this are pruned (None: never)
     run_maintenance: bool = True
     backoff: Backoff = field(default_factory=Backoff)
     worker_id: str | None = None
@@ -95,7 +96,7 @@ class Worker:
         self.job_types = job_types
         self.config = config
         self.id = config.worker_id or new_worker_id()
-        self.maintenance = Maintenance(job_types)
+        self.maintenance = Maintenance(job_types, retention_seconds=config.retention_seconds)
         # Every job this worker holds a lease on, computing or waiting for the committer; and how
         # many of them are computing (each occupies one of the `threads` slots).
         self._slots: dict[int, _Slot] = {}
