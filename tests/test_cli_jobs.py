@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import psycopg
-import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
@@ -20,19 +19,11 @@ Conn = psycopg.Connection[Any]
 TASK = "test.task"
 
 
-@pytest.fixture(autouse=True)
-def keep_logging_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI points structlog (caching its loggers) at the stderr CliRunner swaps in and closes
-    after the call: any later log line in this test process would then fail. These tests are about
-    the commands, not logging, so the CLI leaves the configuration alone here."""
-    monkeypatch.setattr("tenderflow.cli.configure_logging", lambda **options: None)
-
-
 def run_cli(database_url: str, *arguments: str) -> Result:
-    result = CliRunner().invoke(
+    """`tenderflow ARGUMENTS` in this process, against the test's database."""
+    return CliRunner().invoke(
         app, list(arguments), env={"DATABASE_URL": database_url, "TENDERFLOW_DATABASE_URL": None},
     )
-    return result
 
 
 def succeeded(result: Result) -> Result:

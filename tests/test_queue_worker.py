@@ -458,7 +458,7 @@ def test_running_worker_registers_heartbeats_and_is_marked_stopped_on_exit(pool:
         assert (registered["host"], registered["pid"], registered["pools"], registered["threads"]) == (
             socket.gethostname(), os.getpid(), ["ocr", "extract"], 3)
         assert registered["status"] == "live" and registered["stopped_at"] is None
-        wait_until(lambda: worker_row(worker.id)["last_seen_at"] > registered["last_seen_at"],  # type: ignore[index]
+        wait_until(lambda: (worker_row(worker.id) or registered)["last_seen_at"] > registered["last_seen_at"],
                    message="the worker heartbeats its row")
     stopped = worker_row(worker.id)
     assert stopped is not None and stopped["status"] == "stopped" and stopped["stopped_at"] is not None
