@@ -387,7 +387,7 @@ def worker(
         raise fail(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
     rt = runtime(ctx)
     if remote is not None:
-        from tenderflow.remote.worker import build_remote_worker, run_remote_worker_in_process
+        from tenderflow.remote.worker import build_remote_worker
 
         if not token:
             raise fail("--remote needs --token (or TENDERFLOW_WORKER_TOKEN)")
@@ -399,7 +399,7 @@ def worker(
                     "--threads", str(threads)]
             raise typer.Exit(supervise(argv, processes))
         remote_worker = build_remote_worker(rt.settings, url=remote, token=token, pool=pool, threads=threads)
-        raise typer.Exit(run_remote_worker_in_process(remote_worker))
+        raise typer.Exit(run_worker_in_process(remote_worker))
     if processes > 1:
         # Make the children use the same database (the embedded server is started once, here).
         import os

@@ -15,7 +15,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
-from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, PdfCache
+from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, PdfCache, StoredPdfs
 from tenderflow.pdf.ocr import OcrOptions
 from tenderflow.pdf.probe import PdfLimits
 from tenderflow.pipeline import documents
@@ -44,12 +44,12 @@ def money_job_types(
 ) -> JobTypes:
     job_types = JobTypes()
     job_types.on_job_ended(documents.fail_versions_of_ended_jobs)
-    cache = PdfCache(storage, settings.data_dir / "cache")
+    pdfs = StoredPdfs(storage, PdfCache(settings.data_dir / "cache"))
     limits = PdfLimits(max_pages=settings.max_pages, dpi=settings.ocr_dpi, timeout_seconds=60)
     options = OcrOptions(dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=60,
                          memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels)
-    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(limits, settings.ocr_batch_pages, cache))
-    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(options, cache))
+    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(limits, settings.ocr_batch_pages, pdfs))
+    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(options, pdfs))
     job_types.register(documents.JOB_EXTRACT, metered_extraction(
         prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
     return job_types

@@ -30,20 +30,17 @@ def build_job_types(
 
     from tenderflow.extraction import build_backend
     from tenderflow.handlers.extract import ExtractHandler
-    from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, PdfCache
-    from tenderflow.pdf.ocr import OcrOptions
-    from tenderflow.pdf.probe import PdfLimits
+    from tenderflow.handlers.ocr import (
+        OcrPagesHandler,
+        OcrPlanHandler,
+        PdfCache,
+        StoredPdfs,
+        ocr_options,
+        pdf_limits,
+    )
 
-    cache = PdfCache(storage, cache_dir or settings.data_dir / "cache" / "pdf")
-    limits = PdfLimits(
-        max_pages=settings.max_pages, max_page_pixels=settings.max_page_pixels, dpi=settings.ocr_dpi,
-        timeout_seconds=settings.tool_timeout_seconds, memory_bytes=settings.tool_memory_bytes,
-    )
-    options = OcrOptions(
-        dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=settings.tool_timeout_seconds,
-        memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels,
-    )
-    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(limits, settings.ocr_batch_pages, cache))
-    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(options, cache))
+    pdfs = StoredPdfs(storage, PdfCache(cache_dir or settings.data_dir / "cache" / "pdf"))
+    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(pdf_limits(settings), settings.ocr_batch_pages, pdfs))
+    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(ocr_options(settings), pdfs))
     job_types.register(documents.JOB_EXTRACT, ExtractHandler(build_backend(settings), pool))
     return job_types

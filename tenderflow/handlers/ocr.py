@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-from tenderflow.errors import PermanentError
+from tenderflow.config import Settings
+from tenderflow.errors import PermanentError, RetryableError
 from tenderflow.handlers.results import OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -28,22 +31,26 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
 
+_OBJECT_KEY_SHA256 = re.compile(r".*/([0-9a-f]{64})\.pdf")
+
 
 class PdfCache:
-    """Local copies of stored PDFs, so the batches of one document download it once per worker.
+    """Local copies of stored PDFs, so the batches of one document fetch it once per worker (local
+    workers from storage, remote workers over HTTP).
 
-    Files are named by a hash of their key; at most `max_files` are kept (least recently used go).
+    Files are named by a hash of their object key; at most `max_files` are kept (least recently used
+    go). Object keys end in the content's SHA-256, and a fetched file that does not match it is
+    discarded: a damaged transfer never reaches OCR.
     """
 
-    def __init__(self, storage: ObjectStorage, directory: Path, *, max_files: int = 32) -> None:
-        self.storage = storage
+    def __init__(self, directory: Path, *, max_files: int = 32) -> None:
         self.directory = directory
         self.max_files = max_files
         self._lock = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
 
-    def local_path(self, key: str) -> Path:
-        """A local file with the object's bytes; downloads it on first use."""
+    def local_path(self, key: str, fetch: Callable[[Path], object]) -> Path:
+        """A local file with the object's bytes; `fetch(target)` writes them there on first use."""
         name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
         target = self.directory / name
         with self._lock:
@@ -53,7 +60,11 @@ class PdfCache:
                 os.utime(target)
                 return target
             self.directory.mkdir(parents=True, exist_ok=True)
-            self.storage.download_to(key, target)
+            fetch(target)
+            expected = _OBJECT_KEY_SHA256.fullmatch(key)
+            if expected and sha256_of(target) != expected[1]:
+                target.unlink(missing_ok=True)
+                raise RetryableError(f"the PDF {key} arrived damaged (its SHA-256 differs from its key)")
             self._evict(keep=target)
             return target
 
@@ -62,6 +73,40 @@ class PdfCache:
         for old in files[self.max_files:]:
             if old != keep:
                 old.unlink(missing_ok=True)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1024 * 1024):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class StoredPdfs:
+    """The PDFs of jobs, fetched from object storage through a PdfCache (local workers)."""
+
+    def __init__(self, storage: ObjectStorage, cache: PdfCache) -> None:
+        self.storage = storage
+        self.cache = cache
+
+    def local_path(self, job: ClaimedJob) -> Path:
+        key = str(job.payload["object_key"])
+        return self.cache.local_path(key, lambda target: self.storage.download_to(key, target))
+
+
+def pdf_limits(settings: Settings) -> PdfLimits:
+    return PdfLimits(
+        max_pages=settings.max_pages, max_page_pixels=settings.max_page_pixels, dpi=settings.ocr_dpi,
+        timeout_seconds=settings.tool_timeout_seconds, memory_bytes=settings.tool_memory_bytes,
+    )
+
+
+def ocr_options(settings: Settings) -> OcrOptions:
+    return OcrOptions(
+        dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=settings.tool_timeout_seconds,
+        memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels,
+    )
 
 
 def batch_pages(job: ClaimedJob) -> list[int]:
@@ -80,14 +125,14 @@ class OcrPlanHandler:
     input_kind = "pdf"
     result_model = OcrPlanResult
 
-    def __init__(self, limits: PdfLimits, batch_pages: int, cache: PdfCache | None = None) -> None:
+    def __init__(self, limits: PdfLimits, batch_pages: int, pdfs: StoredPdfs | None = None) -> None:
         self.limits = limits
         self.batch_pages = batch_pages
-        self.cache = cache
+        self.pdfs = pdfs
 
     def load_input(self, job: ClaimedJob) -> Path:
-        assert self.cache is not None, "a compute-only handler has no storage"
-        return self.cache.local_path(job.payload["object_key"])
+        assert self.pdfs is not None, "a compute-only handler has no storage"
+        return self.pdfs.local_path(job)
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
         info = probe_pdf(pdf, self.limits)
@@ -122,13 +167,13 @@ class OcrPagesHandler:
     input_kind = "pdf"
     result_model = OcrPagesResult
 
-    def __init__(self, options: OcrOptions, cache: PdfCache | None = None) -> None:
+    def __init__(self, options: OcrOptions, pdfs: StoredPdfs | None = None) -> None:
         self.options = options
-        self.cache = cache
+        self.pdfs = pdfs
 
     def load_input(self, job: ClaimedJob) -> Path:
-        assert self.cache is not None, "a compute-only handler has no storage"
-        return self.cache.local_path(job.payload["object_key"])
+        assert self.pdfs is not None, "a compute-only handler has no storage"
+        return self.pdfs.local_path(job)
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
         pages: list[PageRecord] = []

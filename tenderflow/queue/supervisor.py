@@ -18,16 +18,24 @@ import threading
 import time
 from collections.abc import Sequence
 from types import FrameType
+from typing import Protocol
 
 import structlog
-
-from tenderflow.queue.worker import Worker
 
 log = structlog.get_logger("tenderflow.supervisor")
 
 
-def run_worker_in_process(worker: Worker) -> int:
-    """Run `worker` in the foreground of this process until a signal stops it; returns the exit code."""
+class StoppableWorker(Protocol):
+    """A local Worker or a remote pull worker: runs until asked to stop."""
+
+    def request_stop(self) -> None: ...
+
+    def run(self) -> int | None: ...
+
+
+def run_worker_in_process(worker: StoppableWorker) -> int:
+    """Run `worker` in the foreground of this process until a signal stops it; returns the exit code
+    (the worker's own, or 0)."""
     interrupts = 0
 
     def on_sigterm(signum: int, frame: FrameType | None) -> None:
@@ -43,8 +51,7 @@ def run_worker_in_process(worker: Worker) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, on_sigterm)
         signal.signal(signal.SIGINT, on_sigint)
-    worker.run()
-    return 0
+    return worker.run() or 0
 
 
 def supervise(child_argv: Sequence[str], processes: int, *, restart_delay_seconds: float = 1.0) -> int:

@@ -104,10 +104,7 @@ class Worker:
         self._max_held = config.threads + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
         self._wake = threading.Event()
-        # The last claim filled every free slot, so more jobs are likely waiting: a slot freed by
-        # a finished compute step is then worth a claim. (A slot freed by a commit always is: it
-        # also frees room under the job's tenant cap.)
-        self._backlog = False
+        self._backlog = False  # the last claim filled every free slot: more jobs are likely waiting
         self._stopping = threading.Event()
         self._stopped = threading.Event()
         self._runnable: stdlib_queue.SimpleQueue[_Slot | None] = stdlib_queue.SimpleQueue()
@@ -253,9 +250,14 @@ class Worker:
             self._finished.put(finished)
         with self._slots_lock:
             self._computing -= 1
+            executors_idle = self._computing == 0
             if lost:
                 self._slots.pop(job.id, None)
-        if lost or self._backlog:
+        # The claimer is woken when jobs are committed (`_free`: that also frees room under the
+        # tenants' caps), and here only once every executor is idle while more jobs are likely
+        # waiting. Either way the next claim is a batch, and a claim takes turns between tenants
+        # within its batch: a claim per finished job would take the oldest job every time.
+        if lost or (executors_idle and self._backlog):
             self._wake.set()
 
     def _free(self, slots: Sequence[_Slot]) -> None:

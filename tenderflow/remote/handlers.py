@@ -33,21 +33,11 @@ def compute_handlers(settings: Settings, job_types: tuple[str, ...]) -> dict[str
     not configure an LLM)."""
     handlers: dict[str, ComputeHandler] = {}
     if documents.JOB_OCR_PLAN in job_types or documents.JOB_OCR_PAGES in job_types:
-        from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler
-        from tenderflow.pdf.ocr import OcrOptions
-        from tenderflow.pdf.probe import PdfLimits
+        from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, ocr_options, pdf_limits
 
-        limits = PdfLimits(
-            max_pages=settings.max_pages, max_page_pixels=settings.max_page_pixels, dpi=settings.ocr_dpi,
-            timeout_seconds=settings.tool_timeout_seconds, memory_bytes=settings.tool_memory_bytes,
-        )
-        options = OcrOptions(
-            dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=settings.tool_timeout_seconds,
-            memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels,
-        )
         # batch_pages only shapes the server's commit step (how the document is split); unused here.
-        handlers[documents.JOB_OCR_PLAN] = OcrPlanHandler(limits, settings.ocr_batch_pages)
-        handlers[documents.JOB_OCR_PAGES] = OcrPagesHandler(options)
+        handlers[documents.JOB_OCR_PLAN] = OcrPlanHandler(pdf_limits(settings), settings.ocr_batch_pages)
+        handlers[documents.JOB_OCR_PAGES] = OcrPagesHandler(ocr_options(settings))
     if documents.JOB_EXTRACT in job_types:
         from tenderflow.extraction import build_backend
         from tenderflow.handlers.extract import ExtractHandler

@@ -20,11 +20,8 @@ then hand the remaining leases back (`/v1/worker/stop`) so other workers can tak
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
-import re
-import signal
 import socket
 import tempfile
 import threading
@@ -33,13 +30,13 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import Any, TypeVar
 
 import structlog
 
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
+from tenderflow.handlers.ocr import PdfCache
 from tenderflow.queue import ClaimedJob, JobContext
 from tenderflow.remote.client import (
     RemoteProtocolError,
@@ -58,7 +55,6 @@ T = TypeVar("T")
 EXIT_OK = 0
 EXIT_TOKEN_REFUSED = 3
 EXIT_PROTOCOL = 4
-_OBJECT_KEY_SHA256 = re.compile(r".*/([0-9a-f]{64})\.pdf")
 
 
 @dataclass(frozen=True)
@@ -98,50 +94,6 @@ class _Backoff:
         self.failures = 0
 
 
-class PdfInputCache:
-    """Downloaded PDFs, keyed by the job's object key (content-addressed: tenant + SHA-256), so the
-    batches of one document download it once; the bytes are checked against the key's hash."""
-
-    def __init__(self, directory: Path, max_files: int) -> None:
-        self.directory = directory
-        self.max_files = max_files
-        self._lock = threading.Lock()
-        self._key_locks: dict[str, threading.Lock] = {}
-
-    def path_for(self, job: RemoteJob, download: Callable[[Path], int]) -> Path:
-        key = str(job.payload.get("object_key", f"job-{job.id}"))
-        name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
-        target = self.directory / name
-        with self._lock:
-            key_lock = self._key_locks.setdefault(name, threading.Lock())
-        with key_lock:
-            if target.exists():
-                os.utime(target)
-                return target
-            self.directory.mkdir(parents=True, exist_ok=True)
-            download(target)
-            expected = _OBJECT_KEY_SHA256.fullmatch(key)
-            if expected and _sha256_of(target) != expected[1]:
-                target.unlink(missing_ok=True)
-                raise RetryableError(f"the PDF of job {job.id} arrived damaged (SHA-256 differs from its key)")
-            self._evict(keep=target)
-            return target
-
-    def _evict(self, *, keep: Path) -> None:
-        files = sorted(self.directory.glob("*.pdf"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in files[self.max_files:]:
-            if old != keep:
-                old.unlink(missing_ok=True)
-
-
-def _sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1024 * 1024):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _claimed_job(job: RemoteJob) -> ClaimedJob:
     """The handler's view of a remote claim (the same fields a local worker's claim has)."""
     return ClaimedJob(id=job.id, type=job.type, payload=job.payload, tenant=job.tenant, priority=job.priority,
@@ -160,7 +112,7 @@ class RemoteWorker:
         self.config = config
         self.hello = WorkerHello(host=socket.gethostname()[:200] or "unknown", pid=os.getpid(),
                                  pool=config.pool, threads=config.threads)
-        self.cache = PdfInputCache(config.cache_dir, config.cache_max_files)
+        self.cache = PdfCache(config.cache_dir, max_files=config.cache_max_files)
         self.heartbeat_seconds = 10.0
         self.exit_code = EXIT_OK
         self.completed = 0
@@ -343,7 +295,8 @@ class RemoteWorker:
 
     def _load_input(self, job: RemoteJob, handler: ComputeHandler) -> Any:
         if handler.input_kind == "pdf":
-            return self.cache.path_for(job, lambda target: self.client.download_pdf(job, target))
+            key = str(job.payload.get("object_key", f"job-{job.id}"))
+            return self.cache.local_path(key, lambda target: self.client.download_pdf(job, target))
         from tenderflow.handlers.extract import PageInput
 
         return [PageInput(page.number, page.text) for page in self.client.pages(job).pages]
@@ -395,31 +348,6 @@ class RemoteWorker:
 
 class _WorkerStoppedError(Exception):
     """The worker stopped while a call was still waiting for the server."""
-
-
-def run_remote_worker_in_process(worker: RemoteWorker) -> int:
-    """Run `worker` in the foreground until a signal stops it; returns the exit code.
-
-    SIGTERM or a first SIGINT: graceful stop. A second SIGINT: exit at once (leases then expire
-    and the server's reclaimer re-queues the jobs).
-    """
-    interrupts = 0
-
-    def on_sigterm(signum: int, frame: FrameType | None) -> None:
-        worker.request_stop()
-
-    def on_sigint(signum: int, frame: FrameType | None) -> None:
-        nonlocal interrupts
-        interrupts += 1
-        if interrupts >= 2:
-            os._exit(130)
-        worker.request_stop()
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, on_sigterm)
-        signal.signal(signal.SIGINT, on_sigint)
-    return worker.run()
-
 
 
 def build_remote_worker(settings: Settings, *, url: str, token: str, pool: str, threads: int) -> RemoteWorker:
