@@ -87,7 +87,7 @@ def test_each_claim_increments_attempts(conn: Conn) -> None:
     assert first.attempts == 1 and get(conn, job_id)["attempts"] == 1
     fail(conn, [Failure(first, "try again", permanent=False, retry_seconds=0)])
     [second] = claim_for(conn)
-    assert (second.id, second.attempts, second.token) == (job_id, 2, (job_id, 2))
+    assert (second.id, second.attempts, second.token) == (job_id, 2, (job_id, 2, second.worker_id))
     assert get(conn, job_id)["attempts"] == 2
 
 

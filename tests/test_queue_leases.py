@@ -138,6 +138,29 @@ def test_stale_worker_is_refused_every_write_after_its_job_was_reclaimed_and_cla
     assert result_rows(conn) == [(job_id, 2)]
 
 
+def test_a_claim_lost_in_a_server_crash_leaves_its_worker_nothing_to_write(
+    conn: Conn, results_table: str
+) -> None:
+    # Claims commit without waiting for their WAL flush: a server crash can undo one, putting the job
+    # back with its old attempts, and the next claim then reaches the same attempts number again. The
+    # worker id in the token is what still tells the two claims apart.
+    job_id = enqueue(conn, JobSpec("ocr", max_attempts=3))
+    start = db_now(conn)
+    lost = claim_one(conn, "w1", start)
+    conn.execute(  # what crash recovery leaves behind when the claim's commit never reached the disk
+        "UPDATE jobs SET state = 'queued', attempts = attempts - 1, worker_id = NULL, leased_until = NULL,"
+        " started_at = NULL WHERE id = %s", (job_id,))
+    current = claim_one(conn, "w2", start)
+    assert (current.id, current.attempts) == (lost.id, lost.attempts)
+
+    assert heartbeat(conn, [lost], lease_seconds=LEASE) == set()
+    assert commit_results_as_a_handler_would(conn, lost) == (set(), set())
+    assert fail(conn, [Failure(lost, "from the lost claim", permanent=True, retry_seconds=0)]) == []
+    assert release(conn, [lost]) == set()
+    assert result_rows(conn) == []
+    assert commit_results_as_a_handler_would(conn, current) == ({job_id}, {job_id})
+
+
 # --- the reclaimer racing a completion ---------------------------------------------------------------
 
 

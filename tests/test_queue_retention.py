@@ -102,7 +102,10 @@ def claim_jobs_on_a_page_with_room(conn: Conn, count: int) -> list[Any]:
     return held
 
 
-HEARTBEATS_THAT_FIT = 3  # 10 jobs of ~140 bytes: 3 more versions each fit in the page's free space
+# 5 jobs of ~140 bytes: their inserted, claimed and 2 heartbeat versions (20 tuples, ~3 KB) fit in one
+# 8 KB page WITHOUT any pruning, so HOT-ness here never depends on other sessions' snapshots.
+HEARTBEATS_THAT_FIT = 2
+JOBS_ON_THE_PAGE = 5
 
 
 def transaction_update_counts(conn: Conn) -> tuple[int, int]:
@@ -115,7 +118,7 @@ def transaction_update_counts(conn: Conn) -> tuple[int, int]:
 
 
 def test_every_heartbeat_is_a_hot_update(conn: Conn) -> None:
-    held = claim_jobs_on_a_page_with_room(conn, 10)
+    held = claim_jobs_on_a_page_with_room(conn, JOBS_ON_THE_PAGE)
     per_heartbeat = []
     for _ in range(HEARTBEATS_THAT_FIT):
         with conn.transaction():  # nothing is flushed mid-transaction, so the difference is this heartbeat's
@@ -123,11 +126,11 @@ def test_every_heartbeat_is_a_hot_update(conn: Conn) -> None:
             assert heartbeat(conn, held, lease_seconds=30) == {job.id for job in held}
             after = transaction_update_counts(conn)
         per_heartbeat.append((after[0] - before[0], after[1] - before[1]))
-    assert per_heartbeat == [(10, 10)] * HEARTBEATS_THAT_FIT
+    assert per_heartbeat == [(JOBS_ON_THE_PAGE, JOBS_ON_THE_PAGE)] * HEARTBEATS_THAT_FIT
 
 
 def test_heartbeats_show_as_hot_updates_in_the_table_statistics(conn: Conn) -> None:
-    held = claim_jobs_on_a_page_with_room(conn, 10)
+    held = claim_jobs_on_a_page_with_room(conn, JOBS_ON_THE_PAGE)
 
     def flushed_update_counts() -> tuple[int, int]:
         conn.execute("SELECT pg_stat_force_next_flush()")  # this session's counts, flushed as it goes idle
@@ -142,7 +145,7 @@ def test_heartbeats_show_as_hot_updates_in_the_table_statistics(conn: Conn) -> N
     for _ in range(HEARTBEATS_THAT_FIT):
         heartbeat(conn, held, lease_seconds=30)
     after = flushed_update_counts()
-    assert (after[0] - before[0], after[1] - before[1]) == (10 * HEARTBEATS_THAT_FIT, 10 * HEARTBEATS_THAT_FIT)
+    assert (after[0] - before[0], after[1] - before[1]) == (JOBS_ON_THE_PAGE * HEARTBEATS_THAT_FIT,) * 2
 
 
 def test_claim_is_not_hot_but_a_heartbeat_is(conn: Conn) -> None:

@@ -176,11 +176,10 @@ class OcrPagesHandler:
         return self.pdfs.local_path(job)
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
-        pages: list[PageRecord] = []
-        for number in batch_pages(job):
-            context.check()  # a cancelled or reclaimed job stops between pages
-            pages.extend(PageRecord(**asdict(page)) for page in read_pages(pdf, [number], self.options))
-        return OcrPagesResult(pages=pages).model_dump()
+        # One read_pages call for the batch: one pdfinfo and one pdftotext run per batch, not per page;
+        # a cancelled or reclaimed job still stops between pages (context.check raises).
+        read = read_pages(pdf, batch_pages(job), self.options, before_each_page=context.check)
+        return OcrPagesResult(pages=[PageRecord(**asdict(page)) for page in read]).model_dump()
 
     def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
         return self.compute(job, self.load_input(job), context)

@@ -32,7 +32,7 @@ import re
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -87,13 +87,22 @@ class PageText:
     The page's own /Rotate is already applied by the renderer and is not counted here."""
 
 
-def read_pages(path: Path, page_numbers: Sequence[int], options: OcrOptions) -> list[PageText]:
+def read_pages(
+    path: Path,
+    page_numbers: Sequence[int],
+    options: OcrOptions,
+    *,
+    before_each_page: Callable[[], None] | None = None,
+) -> list[PageText]:
     """Read the given pages (1-based, any order, no repeats) of the PDF at ``path``, in that order.
 
-    The document should have passed ``probe_pdf``; the page sizes are read again (one pdfinfo run) so
-    that no page is rendered past ``options.max_page_pixels`` whoever calls this. Raises
-    PermanentError / RetryableError / ConfigurationError as the module docstring says, and
-    ValueError for page numbers the document does not have.
+    The document should have passed ``probe_pdf``; the page sizes are read again (one pdfinfo run for
+    all the pages) so that no page is rendered past ``options.max_page_pixels`` whoever calls this.
+    ``before_each_page`` is called before each page is read, after that one pdfinfo run and the
+    pdftotext runs: whatever it raises stops the reading there (the OCR handler passes its job's
+    ``context.check``, so a cancelled or reclaimed job stops between pages). Raises PermanentError /
+    RetryableError / ConfigurationError as the module docstring says, and ValueError for page numbers
+    the document does not have.
     """
     numbers = list(page_numbers)
     if not numbers:
@@ -123,6 +132,8 @@ def read_pages(path: Path, page_numbers: Sequence[int], options: OcrOptions) -> 
     pages: list[PageText] = []
     with tempfile.TemporaryDirectory(prefix="tenderflow-ocr-") as workdir:
         for number in numbers:
+            if before_each_page is not None:
+                before_each_page()
             started = time.monotonic()
             text, share = layers[number]
             if text_layer_is_usable(text):

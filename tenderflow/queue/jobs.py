@@ -64,7 +64,8 @@ class JobSpec:
 
 @dataclass(frozen=True)
 class ClaimedJob:
-    """A job as a worker holds it. (id, attempts) is the ownership token of this claim."""
+    """A job as a worker holds it. (id, attempts, worker_id) is the ownership token of this claim:
+    heartbeat, complete, fail, release and lock_owned act only while all three still match."""
 
     id: int
     type: str
@@ -74,10 +75,11 @@ class ClaimedJob:
     attempts: int
     max_attempts: int
     created_at: datetime
+    worker_id: str
 
     @property
-    def token(self) -> tuple[int, int]:
-        return (self.id, self.attempts)
+    def token(self) -> tuple[int, int, str]:
+        return (self.id, self.attempts, self.worker_id)
 
 
 @dataclass(frozen=True)
@@ -205,16 +207,15 @@ def claim(
     block: AbstractContextManager[Any] = conn.pipeline() if own_transaction else conn.transaction()
     cursor = conn.cursor(row_factory=dict_row)
     with block:
-        if own_transaction:
-            conn.execute(QUERIES["job_claim_settings"])
-        conn.execute(QUERIES["job_claim_lock"], params)
+        conn.execute(QUERIES["job_claim_lock_own_transaction" if own_transaction else "job_claim_lock"], params)
         cursor.execute(QUERIES["job_claim"], params)
     return [ClaimedJob(**row) for row in cursor.fetchall()]
 
 
-def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[int]]:
+def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[Any]]:
     jobs = list(jobs)
-    return {"ids": [job.id for job in jobs], "attempts": [job.attempts for job in jobs]}
+    return {"ids": [job.id for job in jobs], "attempts": [job.attempts for job in jobs],
+            "worker_ids": [job.worker_id for job in jobs]}
 
 
 def heartbeat(
@@ -262,7 +263,8 @@ def fail(conn: psycopg.Connection[Any], failures: Sequence[Failure], *, now: dat
         return []
     params = {
         "ids": [f.job.id for f in failures], "attempts": [f.job.attempts for f in failures],
-        "errors": [f.error for f in failures], "permanent": [f.permanent for f in failures],
+        "worker_ids": [f.job.worker_id for f in failures], "errors": [f.error for f in failures],
+        "permanent": [f.permanent for f in failures],
         "retry_seconds": [max(0.0, f.retry_seconds) if math.isfinite(f.retry_seconds) else 0.0
                           for f in failures],
         "now": now,

@@ -23,21 +23,22 @@ SELECT pg_notify(%(channel)s, type) FROM unnest(%(types)s::text[]) AS t(type);
 -- after it, on a fresh snapshot) sees every earlier claim: the per-tenant cap is then exact.
 SELECT pg_advisory_xact_lock(%(lock_key)s);
 
--- name: job_claim_settings
--- Settings for a claim's own transaction (not sent inside a caller's transaction, which they would
--- outlast). The planner cannot estimate the recursive heads or the per-head LIMIT, so the claim's
--- cost estimate grows with the queue:
+-- name: job_claim_lock_own_transaction
+-- The same lock, and settings for a claim's own transaction (a claim inside a caller's transaction
+-- takes the lock alone: the settings would outlast the claim). The planner cannot estimate the
+-- recursive heads or the per-head LIMIT, so the claim's cost estimate grows with the queue:
 --   jit off              past jit_above_cost it would JIT-compile: ~0.9 s for a ~1 ms statement
 --   force_generic_plan   the plan's shape comes from the query (loose index scan, LATERAL on
 --                        jobs_queued_idx), not from the values, yet the custom plans PostgreSQL
 --                        keeps choosing cost more to plan (~0.6 ms) than to run
 --   synchronous_commit   off: the claim does not wait for its WAL flush, most of an idle worker's
---                        enqueue -> start latency. Safe: a claim lost in a server crash leaves the
---                        job queued with its old attempts, so the worker's (id, attempts) token no
---                        longer matches and nothing it writes lands; and any later write that does
+--                        enqueue -> start latency. Safe because the ownership token is (id, attempts,
+--                        worker_id): a claim lost in a server crash puts the job back with its old
+--                        attempts, and when another worker claims it again the token differs in
+--                        worker_id, so nothing the first worker writes lands; any write that does
 --                        wait (complete, fail) flushes the WAL, the claim with it.
 SELECT set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true),
-       set_config('synchronous_commit', 'off', true);
+       set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(%(lock_key)s);
 
 -- name: job_claim
 -- Fill up to %(limit)s free slots of one worker with jobs of %(types)s:
@@ -102,22 +103,22 @@ UPDATE jobs j
        leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
   FROM locked
  WHERE j.id = locked.id
-RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at;
+RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at, j.worker_id;
 
 -- name: job_heartbeat
 -- Renew every lease a worker holds in one statement; the ids returned are the ones still owned.
 UPDATE jobs j
    SET leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
- WHERE j.id = held.id AND j.attempts = held.attempts AND j.state = 'running'
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
 RETURNING j.id;
 
 -- name: job_lock_owned
 -- First statement of a completion transaction: lock the jobs this worker still owns. A job
 -- reclaimed (attempts moved on) or cancelled is not returned, and nothing is written for it.
 SELECT j.id FROM jobs j
-  JOIN unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
-    ON j.id = held.id AND j.attempts = held.attempts
+  JOIN unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+    ON j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id
  WHERE j.state = 'running'
  ORDER BY j.id
    FOR UPDATE OF j;
@@ -126,8 +127,8 @@ SELECT j.id FROM jobs j
 UPDATE jobs j
    SET state = 'succeeded', leased_until = NULL, last_error = NULL,
        finished_at = coalesce(%(now)s::timestamptz, now())
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
- WHERE j.id = held.id AND j.attempts = held.attempts AND j.state = 'running'
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
 RETURNING j.id;
 
 -- name: job_fail
@@ -140,9 +141,10 @@ UPDATE jobs j
                           THEN coalesce(%(now)s::timestamptz, now()) END,
        leased_until = NULL,
        last_error = f.error
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(errors)s::text[], %(permanent)s::boolean[],
-              %(retry_seconds)s::double precision[]) AS f(id, attempts, error, permanent, retry_seconds)
- WHERE j.id = f.id AND j.attempts = f.attempts AND j.state = 'running'
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[], %(errors)s::text[],
+              %(permanent)s::boolean[], %(retry_seconds)s::double precision[])
+       AS f(id, attempts, worker_id, error, permanent, retry_seconds)
+ WHERE j.id = f.id AND j.attempts = f.attempts AND j.worker_id = f.worker_id AND j.state = 'running'
 RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 
 -- name: job_release
@@ -152,8 +154,8 @@ UPDATE jobs j
    SET state = 'queued', leased_until = NULL, max_attempts = j.max_attempts + 1,
        run_after = coalesce(%(now)s::timestamptz, now()),
        last_error = 'released by worker ' || j.worker_id || ' at shutdown'
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
- WHERE j.id = held.id AND j.attempts = held.attempts AND j.state = 'running'
+  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
 RETURNING j.id;
 
 -- name: job_reclaim
@@ -294,7 +296,7 @@ DELETE FROM workers
 -- The claims (id, attempts) that `worker_id` still holds: running, same attempt, same worker. The
 -- HTTP API checks a remote worker's calls with it before passing the claims to the usual verbs
 -- (which check (id, attempts) again, under lock, when they write).
-SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at
+SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at, j.worker_id
   FROM jobs j
   JOIN unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held(id, attempts)
     ON j.id = held.id AND j.attempts = held.attempts

@@ -99,7 +99,7 @@ class Worker:
         self.maintenance = Maintenance(job_types, retention_seconds=config.retention_seconds)
         # Every job this worker holds a lease on, computing or waiting for the committer; and how
         # many of them are computing (each occupies one of the `threads` slots).
-        self._slots: dict[int, _Slot] = {}
+        self._slots: dict[tuple[int, int, str], _Slot] = {}
         self._computing = 0
         self._max_held = config.threads + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
@@ -181,7 +181,7 @@ class Worker:
                 slots = [_Slot(job, JobContext(job), now) for job in claimed]
                 with self._slots_lock:
                     for slot in slots:
-                        self._slots[slot.job.id] = slot
+                        self._slots[slot.job.token] = slot
                     self._computing += len(slots)
                 for slot in slots:
                     self._runnable.put(slot)
@@ -252,7 +252,7 @@ class Worker:
             self._computing -= 1
             executors_idle = self._computing == 0
             if lost:
-                self._slots.pop(job.id, None)
+                self._slots.pop(job.token, None)
         # The claimer is woken when jobs are committed (`_free`: that also frees room under the
         # tenants' caps), and here only once every executor is idle while more jobs are likely
         # waiting. Either way the next claim is a batch, and a claim takes turns between tenants
@@ -264,7 +264,7 @@ class Worker:
         """Forget committed jobs: their leases are over."""
         with self._slots_lock:
             for slot in slots:
-                self._slots.pop(slot.job.id, None)
+                self._slots.pop(slot.job.token, None)
         self._wake.set()
 
     def _log_finished(self, slot: _Slot, outcome: str, error: str | None = None) -> None:
@@ -327,8 +327,14 @@ class Worker:
             with conn.pipeline():
                 owned = jobs.heartbeat(conn, [slot.job for slot in held], lease_seconds=self.config.lease_seconds)
                 conn.execute(jobs.QUERIES["worker_heartbeat"], {"id": self.id, "now": None})
+        # Slots are keyed by claim, not job: if this worker claimed a job again while still running
+        # an earlier (reclaimed) attempt of it, only the newest attempt can be the one still owned.
+        newest: dict[int, int] = {}
         for slot in held:
-            if slot.job.id not in owned and not slot.context.lost:
+            newest[slot.job.id] = max(newest.get(slot.job.id, 0), slot.job.attempts)
+        for slot in held:
+            still_owned = slot.job.id in owned and slot.job.attempts == newest[slot.job.id]
+            if not still_owned and not slot.context.lost:
                 slot.context.mark_lost("lease lost: the job was reclaimed or cancelled")
 
     def _heartbeat_loop(self) -> None:

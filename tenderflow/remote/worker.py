@@ -97,7 +97,8 @@ class _Backoff:
 def _claimed_job(job: RemoteJob) -> ClaimedJob:
     """The handler's view of a remote claim (the same fields a local worker's claim has)."""
     return ClaimedJob(id=job.id, type=job.type, payload=job.payload, tenant=job.tenant, priority=job.priority,
-                      attempts=job.attempt, max_attempts=job.max_attempts, created_at=job.created_at)
+                      attempts=job.attempt, max_attempts=job.max_attempts, created_at=job.created_at,
+                      worker_id="")  # the server holds the claim's worker id and checks it
 
 
 class RemoteWorker:
