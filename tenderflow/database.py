@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from pathlib import Path
 
 import psycopg
@@ -25,6 +26,9 @@ def embedded_server_url(data_dir: Path, database: str = EMBEDDED_DATABASE) -> st
     import pgserver  # imported here: it is only needed when no server is configured
 
     logging.getLogger("pgserver").setLevel(logging.WARNING)
+    # pgserver asks platformdirs for a runtime dir; without XDG_RUNTIME_DIR (root shells, CI) that
+    # warns on every command and falls back to /tmp, which is fine for a Unix socket.
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     pgdata = data_dir / "postgres"
     pgdata.mkdir(parents=True, exist_ok=True)
     try:
