@@ -18,6 +18,7 @@ import contextlib
 import os
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -48,7 +49,13 @@ class Run:
     seconds: float
     cpu_seconds: float
     done_seconds: float | None = None
-    """Where the figure stops before the last document is done (OCR: last page stored), to done."""
+    """When `seconds` ends at the last page stored: to the last document done."""
+    pages_seconds: float | None = None
+    """When `seconds` ends at the last document done: to the last page stored."""
+    busy_share: float | None = None
+    """Pipeline only: the jobs' summed time from claim to commit over (worker processes x seconds).
+    Idle workers lower it; a job waiting for its commit while the next one computes can lift it
+    past 100%."""
 
     @property
     def pages_per_second(self) -> float:
@@ -145,6 +152,13 @@ def cpu_seconds(pids: Sequence[int]) -> float:
         fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "; comm may hold spaces
         total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
     return total / ticks
+
+
+def median_ratio(numerator: Sequence[Run], denominator: Sequence[Run]) -> float:
+    """The median, over rounds, of one contender's pages/s over another's in the same round: runs
+    adjacent in time met like load, which a ratio of overall medians would not ensure."""
+    return statistics.median(a.pages_per_second / b.pages_per_second
+                             for a, b in zip(numerator, denominator, strict=True))
 
 
 def children_cpu_seconds() -> float:

@@ -172,6 +172,12 @@ def in_order(*replies: Reply | Responder) -> Responder:
     return respond
 
 
+class _Server(ThreadingHTTPServer):
+    # The default backlog of 5 overflows when many worker threads connect at once; a dropped
+    # connection is retried by the client a second later.
+    request_queue_size = 128
+
+
 class OpenAIServer:
     """A running server: `base_url` (ends in /v1) and the `requests` it has recorded so far."""
 
@@ -180,7 +186,7 @@ class OpenAIServer:
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = _Server(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         # A short poll interval: shutdown() waits for the serving loop's next poll.
         self._thread = threading.Thread(
@@ -210,6 +216,9 @@ class OpenAIServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Without it every reply waits out the client's delayed ACK (~40 ms), time a benchmark
+            # would count against tenderflow.
+            disable_nagle_algorithm = True
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length") or 0)
