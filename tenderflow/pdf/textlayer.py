@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from pathlib import Path
 
 from tenderflow.pdf.tools import ToolOutputTooLargeError, run_tool
@@ -130,21 +131,37 @@ def alphanumeric_count(text: str) -> int:
 def text_layer_is_clean(text: str) -> bool:
     """True when nothing in ``text`` looks like what fonts without a Unicode map produce, however
     short it is: private-use/replacement/control characters, glyph ids shifted into ASCII (too few
-    vowels, wrong letter frequencies), or tokens that are not word-shaped."""
-    visible = [c for c in text if not c.isspace()]
-    if sum(_is_broken(c) for c in visible) > MAX_BROKEN_SHARE * len(visible):
+    vowels, wrong letter frequencies), or tokens that are not word-shaped.
+
+    Every test is applied once per DISTINCT character and token, weighted by its count: a page has
+    thousands of characters but a few dozen distinct ones, and this check runs on every page of
+    every born-digital document."""
+    visible = broken = latin = vowels = common = 0
+    for character, count in Counter(text).items():
+        if character.isspace():
+            continue
+        visible += count
+        if _is_broken(character):
+            broken += count
+        lowered = character.lower()
+        if "a" <= lowered <= "z" or lowered in _VOWELS:
+            latin += count
+            vowels += count if lowered in _VOWELS else 0
+            common += count if lowered in COMMON_LETTERS else 0
+    if broken > MAX_BROKEN_SHARE * visible:
         return False
-    latin = [c for c in (c.lower() for c in visible) if "a" <= c <= "z" or c in _VOWELS]
-    if len(latin) >= MIN_LETTERS_FOR_FREQUENCY:
-        if sum(c in _VOWELS for c in latin) < MIN_VOWEL_SHARE * len(latin):
+    if latin >= MIN_LETTERS_FOR_FREQUENCY:
+        if vowels < MIN_VOWEL_SHARE * latin:
             return False
-        if sum(c in COMMON_LETTERS for c in latin) < MIN_COMMON_LETTER_SHARE * len(latin):
+        if common < MIN_COMMON_LETTER_SHARE * latin:
             return False
-    tokens = [token.strip(_EDGE_PUNCTUATION) for token in text.split()]
-    # Tokens with digits ("2024/15", "EN1090-2", "A4") are neither words nor evidence of garbage.
-    lettered = [t for t in tokens if sum(c.isalpha() for c in t) >= 2 and not any(c.isdigit() for c in t)]
-    if len(lettered) >= MIN_TOKENS_FOR_WORDLIKE:
-        wordlike = sum(_is_wordlike(t) for t in lettered)
-        if wordlike < MIN_WORDLIKE_SHARE * len(lettered):
-            return False
+    lettered = wordlike = 0
+    for raw_token, count in Counter(text.split()).items():
+        token = raw_token.strip(_EDGE_PUNCTUATION)
+        # Tokens with digits ("2024/15", "EN1090-2", "A4") are neither words nor evidence of garbage.
+        if sum(c.isalpha() for c in token) >= 2 and not any(c.isdigit() for c in token):
+            lettered += count
+            wordlike += count if _is_wordlike(token) else 0
+    if lettered >= MIN_TOKENS_FOR_WORDLIKE and wordlike < MIN_WORDLIKE_SHARE * lettered:
+        return False
     return True
