@@ -199,3 +199,27 @@ def test_rotation_from_hocr_takes_the_majority_of_lines() -> None:
     assert rotation_from_hocr("".join([turned, turned, upright])) == 90
     assert rotation_from_hocr("".join([turned, upright])) == 0
     assert rotation_from_hocr("<div class='ocr_page'></div>") == 0
+
+
+def test_lines_run_vertically_goes_by_the_characters_on_tall_lines() -> None:
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+
+    def word(line: int, number: int, box: tuple[int, int, int, int], text: str) -> str:
+        return "\t".join(["5", "1", "1", "1", str(line), str(number), *map(str, box), "90", text])
+
+    wide = [word(1, 1, (0, 0, 300, 40), "Sealed"), word(1, 2, (320, 0, 200, 40), "bids")]
+    # one line of two words stacked top to bottom: each word is tall, and so is the line
+    tall = [word(2, 1, (0, 100, 40, 300), "Harbour"), word(2, 2, (0, 420, 40, 200), "closing"),
+            word(3, 1, (100, 100, 40, 40), "a)")]
+    assert not ocr.lines_run_vertically("\n".join([header, *wide]))
+    assert ocr.lines_run_vertically("\n".join([header, *tall]))
+    assert ocr.lines_run_vertically("\n".join([header, *wide, *tall]))  # 14 characters on tall lines, 10 on wide
+    assert not ocr.lines_run_vertically("\n".join([header, *wide, tall[2]]))  # "a)" is too short to count
+    assert not ocr.lines_run_vertically(header)
+
+
+def test_upright_page_is_read_once_without_orientation_detection(tmp_path: Path, tool_calls: list[str]) -> None:
+    path = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.text_image()])
+    [page] = read_pages(path, [1], OPTIONS)
+    assert page.source == "ocr" and page.rotation == 0
+    assert tool_calls.count("tesseract") == 1
