@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tenderflow.extraction import extract_fields
+from tenderflow.extraction import extract_fields, rules
 from tenderflow.extraction.backend import Page
 from tenderflow.extraction.rules import RulesBackend, parse_date, parse_money
 from tenderflow.extraction.schema import Money, Sourced, TenderFields
@@ -555,3 +555,17 @@ def test_scan_debris_after_a_wrapped_title_is_dropped() -> None:
 def test_email_address_is_not_read_as_a_label() -> None:
     fields = read(["vergabestelle@lindenau.de\nÖffentlicher Auftraggeber: Stadt Lindenau, Amt für Gebäudemanagement"])
     assert fields.buyer.name is not None and fields.buyer.name.value == "Stadt Lindenau"
+
+
+@pytest.mark.parametrize(
+    "texts", [ENGLISH_PAGES, GERMAN_PAGES, FRENCH_PAGES, OCR_NOISY_PAGES], ids=["en", "de", "fr", "ocr"]
+)
+def test_the_one_pattern_of_every_label_matches_where_some_field_label_does(texts: list[str]) -> None:
+    lines = [line for text in texts for line in text.splitlines()]
+    lines += [f"{a} {b}" for a, b in zip(lines, lines[1:], strict=False)]  # the wrapped-label joins
+    matched = 0
+    for line in lines:
+        some_label = any(pattern.match(line) for pattern in rules._LABELS.values())
+        assert bool(rules._ANY_LABEL.match(line)) == some_label, line
+        matched += some_label
+    assert 0 < matched < len(lines)

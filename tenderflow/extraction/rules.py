@@ -219,11 +219,18 @@ def _label_pattern(label: str) -> str:
     return "".join(parts)
 
 
+_LABEL_START: Final = rf"^\s*{_NUMBERING}"
+# The label must not run on into a letter ("Land" is not "Landeshauptstadt") or an e-mail address
+# ("vergabestelle@lindenau.de" is not the label "Vergabestelle").
+_LABEL_END: Final = r"(?![^\W\d_]|@)"
+
+
+def _label_alternatives(*labels: str) -> str:
+    return "|".join(_label_pattern(label) for label in sorted(labels, key=len, reverse=True))
+
+
 def _label_regex(*labels: str) -> re.Pattern[str]:
-    alternatives = "|".join(_label_pattern(label) for label in sorted(labels, key=len, reverse=True))
-    # The label must not run on into a letter ("Land" is not "Landeshauptstadt") or an e-mail
-    # address ("vergabestelle@lindenau.de" is not the label "Vergabestelle").
-    return re.compile(rf"^\s*{_NUMBERING}(?:{alternatives})(?![^\W\d_]|@)", re.IGNORECASE)
+    return re.compile(f"{_LABEL_START}(?:{_label_alternatives(*labels)}){_LABEL_END}", re.IGNORECASE)
 
 
 _LABELS: Final[dict[str, re.Pattern[str]]] = {
@@ -299,6 +306,14 @@ _LABELS: Final[dict[str, re.Pattern[str]]] = {
         "Adresse internet", "Adresse URL", "Adresse du profil d'acheteur", "Reference to the",
     ),
 }  # fmt: skip
+# Every label at once: most lines of a tender start with none, and one match of this tells so
+# where trying each field's labels in turn would take a match per field.
+_ANY_LABEL: Final = re.compile(
+    _LABEL_START
+    + "(?:" + "|".join(pattern.pattern[len(_LABEL_START):-len(_LABEL_END)] for pattern in _LABELS.values()) + ")"
+    + _LABEL_END,
+    re.IGNORECASE,
+)
 _LOT_FIELDS: Final = frozenset({"title", "estimated_value", "award_criteria"})
 # Labels that only occur outside a lot's description: meeting one ends the current lot.
 _PROCEDURE_FIELDS: Final = frozenset(
@@ -594,6 +609,8 @@ def _cells(text: str) -> list[tuple[int, str]]:
 
 def _best_label(text: str) -> tuple[str, int] | None:
     """The field whose label starts `text` (the longest label wins) and where the label ends."""
+    if not _ANY_LABEL.match(text):
+        return None
     best: tuple[str, int] | None = None
     for key, pattern in _LABELS.items():
         match = pattern.match(text)

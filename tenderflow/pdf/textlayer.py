@@ -10,6 +10,7 @@ threshold below says why it is where it is.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -95,11 +96,37 @@ def extract_text_layer(
     ]
 
 
-def _is_broken(character: str) -> bool:
-    if character == "\ufffd":
-        return True
+_ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON = 1, 2, 4, 8, 16
+
+
+@functools.cache
+def _character_class(character: str) -> int:
+    """What ``character`` counts as, a bit set of the flags above (0 for white space). A page has
+    thousands of characters and a few dozen distinct ones; the answers are kept."""
+    if character.isspace():
+        return 0
+    flags = _ALPHANUMERIC if character.isalnum() else 0
     category = unicodedata.category(character)
-    return category in ("Co", "Cn", "Cs") or (category == "Cc" and not character.isspace())
+    if character == "\ufffd" or category in ("Co", "Cn", "Cs", "Cc"):
+        flags |= _BROKEN
+    lowered = character.lower()
+    if "a" <= lowered <= "z" or lowered in _VOWELS:
+        flags |= _LATIN
+        flags |= _VOWEL if lowered in _VOWELS else 0
+        flags |= _COMMON if lowered in COMMON_LETTERS else 0
+    return flags
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _token_class(raw_token: str) -> tuple[bool, bool]:
+    """(lettered, wordlike) for one white-space separated token: lettered when it holds two letters
+    or more and no digit ("2024/15", "EN1090-2", "A4" are neither words nor evidence of garbage);
+    wordlike when it is also shaped like a word. Kept per distinct token: the vocabulary of a
+    document's pages repeats from page to page."""
+    token = raw_token.strip(_EDGE_PUNCTUATION)
+    if sum(c.isalpha() for c in token) < 2 or any(c.isdigit() for c in token):
+        return False, False
+    return True, _is_wordlike(token)
 
 
 def _is_wordlike(token: str) -> bool:
@@ -120,48 +147,54 @@ def text_layer_is_usable(text: str) -> bool:
     False for empty and near-empty pages (see MIN_ALPHANUMERIC) and for garbage (see
     ``text_layer_is_clean``).
     """
-    return alphanumeric_count(text) >= MIN_ALPHANUMERIC and text_layer_is_clean(text)
+    counts = _character_counts(text)
+    return counts[_ALPHANUMERIC] >= MIN_ALPHANUMERIC and _is_clean(text, counts)
 
 
 def alphanumeric_count(text: str) -> int:
     """Letters and digits in ``text``: the measure of how much a page says, whatever its layout."""
-    return sum(c.isalnum() for c in text)
+    return _character_counts(text)[_ALPHANUMERIC]
 
 
 def text_layer_is_clean(text: str) -> bool:
     """True when nothing in ``text`` looks like what fonts without a Unicode map produce, however
     short it is: private-use/replacement/control characters, glyph ids shifted into ASCII (too few
-    vowels, wrong letter frequencies), or tokens that are not word-shaped.
+    vowels, wrong letter frequencies), or tokens that are not word-shaped."""
+    return _is_clean(text, _character_counts(text))
 
-    Every test is applied once per DISTINCT character and token, weighted by its count: a page has
-    thousands of characters but a few dozen distinct ones, and this check runs on every page of
-    every born-digital document."""
-    visible = broken = latin = vowels = common = 0
+
+_VISIBLE = 32  # a key of _character_counts beside the flags: every character that is not white space
+
+
+def _character_counts(text: str) -> dict[int, int]:
+    """How many characters of ``text`` carry each flag (and _VISIBLE: how many are not white space).
+
+    Counted once per DISTINCT character, weighted by its count (``Counter`` counts in C): this check
+    runs on every page of every born-digital document."""
+    counts = dict.fromkeys((_ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON, _VISIBLE), 0)
     for character, count in Counter(text).items():
-        if character.isspace():
+        flags = _character_class(character)
+        if not flags and character.isspace():
             continue
-        visible += count
-        if _is_broken(character):
-            broken += count
-        lowered = character.lower()
-        if "a" <= lowered <= "z" or lowered in _VOWELS:
-            latin += count
-            vowels += count if lowered in _VOWELS else 0
-            common += count if lowered in COMMON_LETTERS else 0
-    if broken > MAX_BROKEN_SHARE * visible:
+        counts[_VISIBLE] += count
+        for flag in (_ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON):
+            if flags & flag:
+                counts[flag] += count
+    return counts
+
+
+def _is_clean(text: str, counts: dict[int, int]) -> bool:
+    if counts[_BROKEN] > MAX_BROKEN_SHARE * counts[_VISIBLE]:
         return False
+    latin = counts[_LATIN]
     if latin >= MIN_LETTERS_FOR_FREQUENCY:
-        if vowels < MIN_VOWEL_SHARE * latin:
+        if counts[_VOWEL] < MIN_VOWEL_SHARE * latin:
             return False
-        if common < MIN_COMMON_LETTER_SHARE * latin:
+        if counts[_COMMON] < MIN_COMMON_LETTER_SHARE * latin:
             return False
     lettered = wordlike = 0
     for raw_token, count in Counter(text.split()).items():
-        token = raw_token.strip(_EDGE_PUNCTUATION)
-        # Tokens with digits ("2024/15", "EN1090-2", "A4") are neither words nor evidence of garbage.
-        if sum(c.isalpha() for c in token) >= 2 and not any(c.isdigit() for c in token):
-            lettered += count
-            wordlike += count if _is_wordlike(token) else 0
-    if lettered >= MIN_TOKENS_FOR_WORDLIKE and wordlike < MIN_WORDLIKE_SHARE * lettered:
-        return False
-    return True
+        is_lettered, is_wordlike = _token_class(raw_token)
+        lettered += count if is_lettered else 0
+        wordlike += count if is_wordlike else 0
+    return not (lettered >= MIN_TOKENS_FOR_WORDLIKE and wordlike < MIN_WORDLIKE_SHARE * lettered)
