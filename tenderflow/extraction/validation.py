@@ -108,8 +108,14 @@ def validate_fields(fields: TenderFields, pages: Sequence[PageLike]) -> tuple[Te
 
 class _Validator:
     def __init__(self, pages: Sequence[PageLike]) -> None:
-        self._pages = {page.number: normalize_for_matching(page.text) for page in pages}
+        self._texts = {page.number: page.text for page in pages}
+        self._normalized: dict[int, str] = {}  # pages a quote cites, normalized on first use
         self.flags: list[str] = []
+
+    def _page_text(self, number: int) -> str | None:
+        if number not in self._normalized and number in self._texts:
+            self._normalized[number] = normalize_for_matching(self._texts[number])
+        return self._normalized.get(number)
 
     # --- the model, top-down ---------------------------------------------------------------------
 
@@ -200,7 +206,7 @@ class _Validator:
         """
         if sourced is None:
             return None
-        page_text = self._pages.get(sourced.page)
+        page_text = self._page_text(sourced.page)
         quote = normalize_for_matching(sourced.quote)
         if page_text is None:
             reason = f"cites page {sourced.page}, which the document does not have"
