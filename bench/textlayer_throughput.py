@@ -142,10 +142,11 @@ def run_tools(pdfs: Sequence[Path], *, processes: int, pages: int, work_dir: Pat
     return sorted(passes, key=lambda run: run.seconds)[len(passes) // 2]
 
 
-def run_pipeline(admin_url: str, pdfs: Sequence[Path], *, processes: int, pages: int, work_dir: Path) -> Run:
+def run_pipeline(admin_url: str, pdfs: Sequence[Path], *, processes: int, threads: int, pages: int,
+                 work_dir: Path) -> Run:
     with scratch_database(admin_url) as url:
         environment = worker_environment(url, work_dir)
-        with worker_pool(url, environment, pool="all", processes=processes,
+        with worker_pool(url, environment, pool="all", processes=processes, threads=threads,
                          log_path=work_dir / "workers.log") as workers:
             pids = worker_pids(url)
             cpu_before = cpu_seconds(pids)
@@ -174,6 +175,7 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=20)
     parser.add_argument("--pages", type=int, default=50, help="pages per document")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="default: one per core")
+    parser.add_argument("--threads", type=int, default=1, help="executor threads per worker process")
     parser.add_argument("--rounds", type=int, default=5, help="runs per contender; the median is reported")
     parser.add_argument("--repeats", type=int, default=5,
                         help="passes of each tool-only contender per round (the median pass counts)")
@@ -195,7 +197,8 @@ def main() -> None:
             for name in (DIRECT, FLOOR):
                 runs[name].append(run_tools(pdfs, processes=args.processes, pages=pages, work_dir=work / "text",
                                             with_pdfinfo=name == FLOOR, repeats=args.repeats))
-            runs[PIPELINE].append(run_pipeline(admin_url, pdfs, processes=args.processes, pages=pages,
+            runs[PIPELINE].append(run_pipeline(admin_url, pdfs, processes=args.processes, threads=args.threads,
+                                               pages=pages,
                                                work_dir=work / f"pipeline-{round_number}"))
             last = runs[PIPELINE][-1]
             print(f"  round {round_number} (load {loads[-1]:.1f}): "

@@ -7,7 +7,7 @@ from pathlib import Path
 import pdf_fixtures as fixtures
 import pytest
 
-from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
+from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 
 ENGLISH = (
     "The municipal water board invites sealed bids for the renewal of the drinking water pipeline in "
@@ -82,3 +82,8 @@ def test_extract_text_layer_splits_pages(tmp_path: Path) -> None:
     texts = extract_text_layer(path, 1, 2, timeout_seconds=30, memory_bytes=1024**3)
     assert [text.strip() for text in texts] == ["first page words", "second page words"]
     assert extract_text_layer(path, 2, 2, timeout_seconds=30, memory_bytes=1024**3)[0].strip() == "second page words"
+
+
+def test_tidy_text_layer_drops_padding_and_keeps_indentation() -> None:
+    assert tidy_text_layer("\n\n  Lot 1     Works   \n\n   Value: EUR 10  \n\n\n") == "  Lot 1     Works\n\n   Value: EUR 10"
+    assert tidy_text_layer("   \n \n") == ""

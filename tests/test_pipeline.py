@@ -108,6 +108,9 @@ def test_born_digital_and_scanned_documents_reach_done_with_fields(
             [page] = documents.document_pages(conn, outcome.document_id, 1)
             assert page["source"] == source
             assert "EH-2026-0417" in page["text"]
+            # one shape of text whichever step read the page: no padding left from pdftotext -layout
+            assert page["text"] == page["text"].strip("\n")
+            assert not any(line != line.rstrip() for line in page["text"].splitlines())
             extraction = documents.document_fields(conn, outcome.document_id, 1)
             assert extraction is not None
             assert field(extraction["fields"], "reference_number") == "EH-2026-0417"

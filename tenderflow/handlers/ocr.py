@@ -25,7 +25,7 @@ from tenderflow.errors import PermanentError, RetryableError
 from tenderflow.handlers.results import OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
-from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
+from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 from tenderflow.pdf.tools import ToolTimeoutError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
@@ -143,7 +143,7 @@ class OcrPlanHandler:
         except ToolTimeoutError as error:
             raise error.as_job_error("reading the text layer") from error
         share = (time.monotonic() - started) / len(layers)
-        text_pages = [PageRecord(number=number, text=text, source="text_layer", seconds=share)
+        text_pages = [PageRecord(number=number, text=tidy_text_layer(text), source="text_layer", seconds=share)
                       for number, text in enumerate(layers, start=1) if text_layer_is_usable(text)]
         usable = {page.number for page in text_pages}
         ocr_pages = [number for number in range(1, info.page_count + 1) if number not in usable]

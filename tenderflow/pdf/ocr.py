@@ -50,6 +50,7 @@ from tenderflow.pdf.textlayer import (
     extract_text_layer,
     text_layer_is_clean,
     text_layer_is_usable,
+    tidy_text_layer,
 )
 from tenderflow.pdf.tools import ToolResult, ToolTimeoutError, run_tool
 
@@ -146,7 +147,7 @@ def read_pages(
                 pages.append(
                     PageText(
                         number=number,
-                        text=_tidy(text),
+                        text=tidy_text_layer(text),
                         source="text_layer",
                         confidence=None,
                         seconds=share + time.monotonic() - started,
@@ -156,7 +157,7 @@ def read_pages(
             else:
                 page = _ocr_page(path, sizes[number], options, Path(workdir))
                 if _layer_says_the_same(text, page.text):
-                    page = replace(page, text=_tidy(text), source="text_layer", confidence=None, rotation=0)
+                    page = replace(page, text=tidy_text_layer(text), source="text_layer", confidence=None, rotation=0)
                 pages.append(page)
     return pages
 
@@ -191,11 +192,6 @@ def _consecutive_runs(numbers: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((number, number))
     return runs
-
-
-def _tidy(text: str) -> str:
-    """Drop the trailing spaces and blank lines pdftotext -layout pads with; keep the indentation."""
-    return "\n".join(line.rstrip() for line in text.splitlines()).strip("\n")
 
 
 def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path) -> PageText:

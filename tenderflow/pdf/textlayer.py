@@ -96,6 +96,11 @@ def extract_text_layer(
     ]
 
 
+def tidy_text_layer(text: str) -> str:
+    """Drop the trailing spaces and blank lines pdftotext -layout pads with; keep the indentation."""
+    return "\n".join(line.rstrip() for line in text.splitlines()).strip("\n")
+
+
 _ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON = 1, 2, 4, 8, 16
 
 
@@ -164,20 +169,29 @@ def text_layer_is_clean(text: str) -> bool:
 
 
 _VISIBLE = 32  # a key of _character_counts beside the flags: every character that is not white space
+_FLAGS = (_ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON)
+_ASCII_WITHOUT = {flag: bytes(b for b in range(128) if not _character_class(chr(b)) & flag) for flag in _FLAGS}
+_ASCII_WHITESPACE = bytes(b for b in range(128) if chr(b).isspace())
+_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")
 
 
 def _character_counts(text: str) -> dict[int, int]:
     """How many characters of ``text`` carry each flag (and _VISIBLE: how many are not white space).
 
-    Counted once per DISTINCT character, weighted by its count (``Counter`` counts in C): this check
-    runs on every page of every born-digital document."""
-    counts = dict.fromkeys((_ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON, _VISIBLE), 0)
-    for character, count in Counter(text).items():
+    This runs on every page of every born-digital document, so it counts in C: the ASCII characters
+    by deleting, per flag, the bytes without it (``bytes.translate``), the few others once per
+    distinct character (``Counter``), weighted by their count."""
+    ascii_bytes = text.encode("ascii", "ignore")
+    counts = {flag: len(ascii_bytes.translate(None, _ASCII_WITHOUT[flag])) for flag in _FLAGS}
+    counts[_VISIBLE] = len(ascii_bytes.translate(None, _ASCII_WHITESPACE))
+    if text.isascii():
+        return counts
+    for character, count in Counter(_ASCII_RUNS.sub("", text)).items():
         flags = _character_class(character)
         if not flags and character.isspace():
             continue
         counts[_VISIBLE] += count
-        for flag in (_ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON):
+        for flag in _FLAGS:
             if flags & flag:
                 counts[flag] += count
     return counts
