@@ -258,20 +258,16 @@ def jobs_retry(
 
 
 def pipeline_retry_note(conn: psycopg.Connection[Any], job_id: int) -> str | None:
-    """A retried pipeline job cannot revive a document version that already failed (its credits
-    were refunded and its other jobs may have stopped): say what does."""
-    from tenderflow.pipeline.documents import PIPELINE_JOB_TYPES, VersionRef, version_state
+    """A retried pipeline job cannot revive a document version that already failed: say what does."""
+    from tenderflow.pipeline.documents import failed_version_of_job
 
-    job = queue_jobs.get(conn, job_id)
-    if job["type"] not in PIPELINE_JOB_TYPES:
+    failed = failed_version_of_job(conn, job_id)
+    if failed is None:
         return None
-    ref = VersionRef(int(job["payload"]["document_id"]), int(job["payload"]["version"]))
-    if version_state(conn, ref) != "failed":
-        return None
-    start = "extract" if job["type"] == "extract" else "ocr"
+    ref = failed.ref
     return (f"document {ref.document_id} version {ref.version} has already failed, so this job's result will "
             f"not be used; to process the document again run `tenderflow reprocess {ref.document_id} "
-            f"--from {start}`")
+            f"--from {failed.reprocess_from}`")
 
 
 @jobs_app.command("cancel")

@@ -14,9 +14,10 @@ import pytest
 
 from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
+from tenderflow.pipeline.documents import VersionRef, version_state
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tenderflow.queue import Backoff, Failure, claim, jobs
+from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, serve_in_thread
 from tests.pipeline_harness import drain
@@ -102,6 +103,38 @@ def test_retry_needs_the_pages_csrf_token_and_queues_the_job(
     # Without a session, the form's post goes nowhere.
     anonymous = api.client.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": csrf_of(page)})
     assert anonymous.status_code == 303 and anonymous.headers["location"] == "/dashboard/login"
+
+
+def test_retrying_a_job_of_a_failed_version_says_to_reprocess_instead(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    failed_job = failed_plan_job(conn, settings, tmp_path)
+    failed_document = jobs.get(conn, failed_job)["payload"]["document_id"]
+    assert version_state(conn, VersionRef(failed_document, 1)) == "failed"
+    # A job failed by the queue alone, without the pipeline's end-of-job hooks: its version stays queued.
+    live_document = upload_file(conn, open_storage(settings.resolved_storage_url),
+                                text_pdf(tmp_path / "live.pdf", [["y"]]), max_bytes=10**7).document_id
+    [live] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    fail(conn, [Failure(live, "the worker lost its disk", permanent=True, retry_seconds=0)])
+    assert version_state(conn, VersionRef(live_document, 1)) == "queued"
+    with logged_in(api) as client:
+        token = csrf_of(client.get("/dashboard").text)
+
+        retried = client.post(f"/dashboard/jobs/{failed_job}/retry", data={"csrf_token": token},
+                              follow_redirects=True)
+        assert retried.status_code == 200 and jobs.get(conn, failed_job)["state"] == "queued"
+        assert f"Job {failed_job} is queued again." in retried.text
+        note = re.search(r'<div class="notice" role="alert" id="failed-version">(.*?)</div>', retried.text, re.S)
+        assert note, "no note on the failed version"
+        assert f"document {failed_document} version 1 has already failed" in note[1]
+        assert f'action="/dashboard/documents/{failed_document}/reprocess"' in note[1]
+        assert f"tenderflow reprocess {failed_document} --from ocr" in note[1]
+
+        retried = client.post(f"/dashboard/jobs/{live.id}/retry", data={"csrf_token": token},
+                              follow_redirects=True)
+        assert retried.status_code == 200 and jobs.get(conn, live.id)["state"] == "queued"
+        assert f"Job {live.id} is queued again." in retried.text
+        assert 'id="failed-version"' not in retried.text and "has already failed" not in retried.text
 
 
 def test_overview_and_document_page_show_workers_states_and_pages(

@@ -35,6 +35,7 @@ templates = Jinja2Templates(env=Environment(
 
 NOTICES = {
     "retried": "Job {id} is queued again.",
+    "retried-version-failed": "Job {id} is queued again.",  # and the page says why that will not help
     "not-retried": "Job {id} was not retried: only failed or cancelled jobs can be.",
     "reprocessing": "Document {id}: a new version is queued.",
     "in-flight": "Document {id}: a version is already being processed.",
@@ -100,6 +101,12 @@ def overview(
 ) -> HTMLResponse:
     settings = services.settings
     with services.pool.connection() as conn:
+        failed_version = None
+        if notice == "retried-version-failed" and subject is not None:
+            try:
+                failed_version = documents.failed_version_of_job(conn, subject)
+            except JobNotFoundError:
+                pass  # pruned since: the notice alone stays true
         stats = queue_stats(conn, dead_after_seconds=settings.worker_dead_after_seconds)
         counts = documents.document_counts(conn)
         failed_documents = documents.list_documents(conn, state="failed", limit=20)
@@ -109,7 +116,7 @@ def overview(
     message = NOTICES[notice].format(id=subject) if notice in NOTICES and subject is not None else None
     return _page(request, "overview.html", services, session, stats=stats, counts=counts,
                  failed_documents=failed_documents, recent_documents=recent_documents,
-                 failed_jobs=failed_jobs, tokens=tokens, notice=message)
+                 failed_jobs=failed_jobs, tokens=tokens, notice=message, failed_version=failed_version)
 
 
 @router.get("/documents/{document_id}", response_class=HTMLResponse)
@@ -132,7 +139,9 @@ def retry_job(
     job_id: int, services: Services, sessions: Sessions, session: OperatorSession,
     csrf_token: Annotated[str, Form()],
 ) -> RedirectResponse:
-    """failed | cancelled -> queued, with one more attempt (as `tenderflow jobs retry`)."""
+    """failed | cancelled -> queued, with one more attempt (as `tenderflow jobs retry`). When the job's
+    document version has already failed, the page it lands on says so and offers Reprocess instead
+    (the notice sits at the top, so no jump down to the failed jobs)."""
     _check_csrf(sessions, session, csrf_token)
     with services.pool.connection() as conn:
         try:
@@ -142,6 +151,8 @@ def retry_job(
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
         except JobStateError:
             return _redirect(f"/dashboard?notice=not-retried&subject={job_id}#failed-jobs")
+        if documents.failed_version_of_job(conn, job_id) is not None:
+            return _redirect(f"/dashboard?notice=retried-version-failed&subject={job_id}")
     return _redirect(f"/dashboard?notice=retried&subject={job_id}#failed-jobs")
 
 

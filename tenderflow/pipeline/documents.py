@@ -29,6 +29,7 @@ from psycopg.types.json import Jsonb
 
 from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError, PermanentError
 from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_many
+from tenderflow.queue import jobs as queue_jobs
 from tenderflow.sqlfiles import NamedQueries
 from tenderflow.tenants import credits
 
@@ -221,6 +222,29 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
 
 
 # --- reads ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FailedVersion:
+    """A failed version that a pipeline job belongs to. A failed version never moves again (its
+    reservations were refunded, and the ledger closes a version once), so retrying one of its jobs
+    does work nobody uses: only a new version (`tenderflow.pipeline.reprocess`) processes the
+    document again."""
+
+    ref: VersionRef
+    reprocess_from: str  # where that new version should start to redo this job's work: "ocr" | "extract"
+
+
+def failed_version_of_job(conn: psycopg.Connection[Any], job_id: int) -> FailedVersion | None:
+    """The job's document version, when the job is a pipeline job and that version has failed;
+    None otherwise. Raises JobNotFoundError."""
+    job = queue_jobs.get(conn, job_id)
+    if job["type"] not in PIPELINE_JOB_TYPES:
+        return None
+    ref = VersionRef(int(job["payload"]["document_id"]), int(job["payload"]["version"]))
+    if version_state(conn, ref) != "failed":
+        return None
+    return FailedVersion(ref, reprocess_from="extract" if job["type"] == JOB_EXTRACT else "ocr")
 
 
 def get_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> dict[str, Any]:
