@@ -85,5 +85,6 @@ def test_extract_text_layer_splits_pages(tmp_path: Path) -> None:
 
 
 def test_tidy_text_layer_drops_padding_and_keeps_indentation() -> None:
-    assert tidy_text_layer("\n\n  Lot 1     Works   \n\n   Value: EUR 10  \n\n\n") == "  Lot 1     Works\n\n   Value: EUR 10"
+    padded = "\n\n  Lot 1     Works   \n\n   Value: EUR 10  \n\n\n"
+    assert tidy_text_layer(padded) == "  Lot 1     Works\n\n   Value: EUR 10"
     assert tidy_text_layer("   \n \n") == ""
