@@ -1,7 +1,7 @@
 """OCR throughput on scanned pages: the real pipeline against pdftoppm + tesseract run directly, in one run.
 
-    .venv/bin/python bench/ocr_throughput.py [--documents 2] [--processes 2] [--rounds 4]
-        [--unsupervised] [--batch-pages B] [--timeline] [--skip-direct]
+    .venv/bin/python bench/ocr_throughput.py [--documents 2] [--processes 2] [--rounds 6]
+        [--unsupervised] [--batch-pages B] [--timeline] [--skip-direct] [--psm1-reference]
 
 The pages: `--documents` copies of the sample generator's 12-page English tender scan (tenderflow.samples,
 one seed each, so every copy is a distinct upload): 200 dpi JPEG, skewed, noisy, the landscape annex
@@ -198,7 +198,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="default: one per core")
     parser.add_argument("--dpi", type=int, default=300)
     parser.add_argument("--languages", default="eng")
-    parser.add_argument("--rounds", type=int, default=4, help="runs per contender; the median is reported")
+    parser.add_argument("--rounds", type=int, default=6, help="runs per contender; the median is reported")
     parser.add_argument("--unsupervised", action="store_true",
                         help="N single-process `tenderflow worker` commands instead of one with --processes N")
     parser.add_argument("--batch-pages", type=int, default=None,
