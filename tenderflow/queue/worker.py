@@ -26,7 +26,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +81,17 @@ class _Finished:
     slot: _Slot
     result: Any = None
     failure: jobs.Failure | None = None
+
+
+def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, grace_seconds: float) -> None:
+    """Until `running` (guarded by `lock`) is empty or `grace_seconds` have passed: a stopping worker
+    lets its jobs finish before it gives back the leases of those still running."""
+    deadline = time.monotonic() + grace_seconds
+    while time.monotonic() < deadline:
+        with lock:
+            if not running:
+                return
+        time.sleep(0.05)
 
 
 def new_worker_id() -> str:
@@ -198,12 +209,7 @@ class Worker:
             self._wake.clear()
 
     def _drain(self, grace_seconds: float) -> None:
-        deadline = time.monotonic() + grace_seconds
-        while time.monotonic() < deadline:
-            with self._slots_lock:
-                if not self._slots:
-                    return
-            time.sleep(0.05)
+        wait_for_running_jobs(self._slots, self._slots_lock, grace_seconds)
 
     def _release_remaining(self) -> None:
         with self._slots_lock:

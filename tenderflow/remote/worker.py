@@ -38,6 +38,7 @@ from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.handlers.ocr import PdfCache
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.queue.worker import wait_for_running_jobs
 from tenderflow.remote.client import (
     RemoteProtocolError,
     RemoteQueueClient,
@@ -160,7 +161,8 @@ class RemoteWorker:
         try:
             while not self._stopping.wait(1.0):
                 pass
-            self._drain(self.config.shutdown_grace_seconds if self.exit_code == EXIT_OK else 0.0)
+            grace = self.config.shutdown_grace_seconds if self.exit_code == EXIT_OK else 0.0
+            wait_for_running_jobs(self._slots, self._slots_lock, grace)
         finally:
             self._hand_back()
             self._stopped.set()
@@ -170,13 +172,6 @@ class RemoteWorker:
                      exit_code=self.exit_code)
         return self.exit_code
 
-    def _drain(self, grace_seconds: float) -> None:
-        deadline = time.monotonic() + grace_seconds
-        while time.monotonic() < deadline:
-            with self._slots_lock:
-                if not self._slots:
-                    return
-            time.sleep(0.05)
 
     def _hand_back(self) -> None:
         """Give back the leases still held, and tell the server this instance stopped, which also
