@@ -92,27 +92,44 @@ def garbage_text_layer_pdf(path: Path, unicode_of: Callable[[int], int], lines: 
     """A page that LOOKS like ``lines`` (embedded Vera, drawn normally) but whose ToUnicode map sends
     each character code ``c`` to ``unicode_of(c)``: what a font without a usable Unicode map gives
     text extraction. Rendering uses the glyphs, not the map, so OCR still sees the real words."""
+    return _remapped_text_pdf(path, [lines], lambda code, _: f"{unicode_of(code):04X}")
+
+
+def form_feed_text_pdf(path: Path, pages: Sequence[Sequence[str]]) -> Path:
+    """Pages drawn from ``pages`` whose ToUnicode map sends "x" to "x" + FORM FEED: text extraction
+    then holds form feeds inside a page, where pdftotext also puts one after every page."""
+    return _remapped_text_pdf(path, pages, lambda code, unicode: "0078000C" if code == ord("x") else unicode)
+
+
+def _remapped_text_pdf(path: Path, pages: Sequence[Sequence[str]], remap: Callable[[int, str], str]) -> Path:
+    """``pages`` drawn in embedded Vera, each single-code entry ``<code> <unicode>`` of the fonts'
+    ToUnicode maps replaced by ``<code> <remap(code, unicode)>`` (hex UTF-16 code units)."""
     if "Vera" not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont("Vera", str(VERA)))
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=PAGE_POINTS)
-    _draw_lines(pdf, lines, font="Vera")
-    pdf.showPage()
+    for lines in pages:
+        _draw_lines(pdf, lines, font="Vera")
+        pdf.showPage()
     pdf.save()
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(buffer.getvalue())))
-    resources = cast(DictionaryObject, writer.pages[0]["/Resources"].get_object())
-    fonts = cast(DictionaryObject, resources["/Font"].get_object())
-    for name in fonts:
-        font = cast(DictionaryObject, fonts[name].get_object())
-        if "/ToUnicode" not in font:
-            continue
-        to_unicode = cast(StreamObject, font["/ToUnicode"].get_object())
-        remapped = re.sub(
-            r"<([0-9A-F]{2})> <([0-9A-F]{4})>",
-            lambda m: f"<{m.group(1)}> <{unicode_of(int(m.group(1), 16)):04X}>",
-            to_unicode.get_data().decode("ascii"),
-        )
-        to_unicode.set_data(remapped.encode("ascii"))
+    for page in writer.pages:
+        resources = cast(DictionaryObject, page["/Resources"].get_object())
+        fonts = cast(DictionaryObject, resources["/Font"].get_object())
+        for name in fonts:
+            font = cast(DictionaryObject, fonts[name].get_object())
+            if "/ToUnicode" not in font:
+                continue
+            to_unicode = cast(StreamObject, font["/ToUnicode"].get_object())
+            text = to_unicode.get_data().decode("ascii")
+            if "tenderflow-remapped" in text:
+                continue  # a font shared by several pages is remapped once
+            remapped = re.sub(
+                r"<([0-9A-F]{2})> <([0-9A-F]{4})>",
+                lambda m: f"<{m.group(1)}> <{remap(int(m.group(1), 16), m.group(2))}>",
+                text,
+            )
+            to_unicode.set_data(("% tenderflow-remapped\n" + remapped).encode("ascii"))
     writer.write(path)
     return path
 

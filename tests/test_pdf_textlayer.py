@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pdf_fixtures as fixtures
@@ -82,6 +83,18 @@ def test_extract_text_layer_splits_pages(tmp_path: Path) -> None:
     texts = extract_text_layer(path, 1, 2, timeout_seconds=30, memory_bytes=1024**3)
     assert [text.strip() for text in texts] == ["first page words", "second page words"]
     assert extract_text_layer(path, 2, 2, timeout_seconds=30, memory_bytes=1024**3)[0].strip() == "second page words"
+
+
+def test_form_feeds_inside_a_page_do_not_shift_the_pages(tmp_path: Path) -> None:
+    # A ToUnicode map may send a glyph to text holding a form feed, the character pdftotext ends
+    # each page with: the page count (pdfinfo's) tells the two apart.
+    path = fixtures.form_feed_text_pdf(tmp_path / "ff.pdf", [["Annex one, first page"], ["Annex two, last page"]])
+    raw = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    assert raw.count("\f") > 2  # the fixture really puts form feeds inside the pages
+    texts = extract_text_layer(path, 1, 2, timeout_seconds=30, memory_bytes=1024**3)
+    assert len(texts) == 2
+    assert "one" in texts[0] and "first" in texts[0] and "two" not in texts[0]
+    assert "two" in texts[1] and "last" in texts[1] and "\f" not in texts[1]
 
 
 def test_tidy_text_layer_drops_padding_and_keeps_indentation() -> None:
