@@ -568,4 +568,6 @@ def test_the_one_pattern_of_every_label_matches_where_some_field_label_does(text
         some_label = any(pattern.match(line) for pattern in rules._LABELS.values())
         assert bool(rules._ANY_LABEL.match(line)) == some_label, line
         matched += some_label
+        some_notice_type = any(pattern.match(line) for _, pattern in rules._NOTICE_TYPES)
+        assert bool(rules._ANY_NOTICE_TYPE.match(line)) == some_notice_type, line
     assert 0 < matched < len(lines)

@@ -243,12 +243,9 @@ _LABEL_START: Final = rf"^\s*+{_NUMBERING}"  # possessive: a label never starts 
 _LABEL_END: Final = r"(?![^\W\d_]|@)"
 
 
-def _label_alternatives(*labels: str) -> str:
-    return "|".join(_label_pattern(label) for label in sorted(labels, key=len, reverse=True))
-
-
 def _label_regex(*labels: str) -> re.Pattern[str]:
-    return re.compile(f"{_LABEL_START}(?:{_label_alternatives(*labels)}){_LABEL_END}", re.IGNORECASE)
+    alternatives = "|".join(_label_pattern(label) for label in sorted(labels, key=len, reverse=True))
+    return re.compile(f"{_LABEL_START}(?:{alternatives}){_LABEL_END}", re.IGNORECASE)
 
 
 _LABEL_TEXTS: Final[dict[str, tuple[str, ...]]] = {
@@ -274,7 +271,7 @@ _LABEL_TEXTS: Final[dict[str, tuple[str, ...]]] = {
         "Vergabe-Nr.", "Referenznummer", "Numéro de référence", "Référence du marché", "Référence",
     ),
     "procedure_type": ("Type of procedure", "Procedure type", "Verfahrensart", "Art des Verfahrens",
-                                   "Type de procédure"),
+                       "Type de procédure"),
     "main_category": (
         "Type of contract", "Main nature of the contract", "Art des Auftrags", "Auftragsart", "Type de marché",
         "Nature du marché",
@@ -309,8 +306,7 @@ _LABEL_TEXTS: Final[dict[str, tuple[str, ...]]] = {
         "Laufzeit in Monaten", "Laufzeit in Tagen", "Laufzeit des Vertrags", "Vertragslaufzeit",
         "Durée en mois", "Durée en jours", "Durée du marché", "Durée du contrat",
     ),
-    "award_criteria": ("Award criteria", "Criteria for the award", "Zuschlagskriterien",
-                                   "Critères d'attribution"),
+    "award_criteria": ("Award criteria", "Criteria for the award", "Zuschlagskriterien", "Critères d'attribution"),
     "submission_url": (
         "Tenders or requests to participate must be submitted electronically via", "Tenders must be submitted",
         "Electronic submission", "Submission URL", "Address for submission", "Angebote sind elektronisch einzureichen",
@@ -332,19 +328,17 @@ _PROCEDURE_FIELDS: Final = frozenset(
     {"procedure_type", "submission_deadline", "questions_deadline", "submission_url", "buyer.name", "buyer.email"}
 )
 
-_NOTICE_TYPES: Final[tuple[tuple[NoticeType, re.Pattern[str]], ...]] = (
-    ("prior_information_notice", _label_regex("Prior information notice", "Vorinformation",
-                                              "Avis de préinformation")),
-    ("contract_award_notice", _label_regex("Contract award notice", "Bekanntmachung vergebener Aufträge",
-                                           "Vergebener Auftrag", "Avis d'attribution")),
-    ("corrigendum", _label_regex("Corrigendum", "Berichtigung", "Änderungsbekanntmachung", "Avis rectificatif")),
-    ("contract_notice", _label_regex("Contract notice", "Auftragsbekanntmachung", "Avis de marché")),
-)  # fmt: skip
-_ANY_NOTICE_TYPE: Final = _any_label_regex([
-    "Prior information notice", "Vorinformation", "Avis de préinformation", "Contract award notice",
-    "Bekanntmachung vergebener Aufträge", "Vergebener Auftrag", "Avis d'attribution", "Corrigendum", "Berichtigung",
-    "Änderungsbekanntmachung", "Avis rectificatif", "Contract notice", "Auftragsbekanntmachung", "Avis de marché",
-])  # fmt: skip
+_NOTICE_TYPE_TEXTS: Final[dict[NoticeType, tuple[str, ...]]] = {
+    "prior_information_notice": ("Prior information notice", "Vorinformation", "Avis de préinformation"),
+    "contract_award_notice": ("Contract award notice", "Bekanntmachung vergebener Aufträge", "Vergebener Auftrag",
+                              "Avis d'attribution"),
+    "corrigendum": ("Corrigendum", "Berichtigung", "Änderungsbekanntmachung", "Avis rectificatif"),
+    "contract_notice": ("Contract notice", "Auftragsbekanntmachung", "Avis de marché"),
+}  # fmt: skip
+_NOTICE_TYPES: Final[tuple[tuple[NoticeType, re.Pattern[str]], ...]] = tuple(
+    (notice_type, _label_regex(*texts)) for notice_type, texts in _NOTICE_TYPE_TEXTS.items()
+)
+_ANY_NOTICE_TYPE: Final = _any_label_regex(label for texts in _NOTICE_TYPE_TEXTS.values() for label in texts)
 _NOTICE_TITLE_REST_CHARS: Final = 30
 
 _LOT_HEADER: Final = re.compile(

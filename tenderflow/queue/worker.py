@@ -157,7 +157,7 @@ class Worker:
             threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
             self._claim_loop()
-            self._drain(self.config.shutdown_grace_seconds)
+            wait_for_running_jobs(self._slots, self._slots_lock, self.config.shutdown_grace_seconds)
         finally:
             self._release_remaining()
             self._stopped.set()
@@ -207,9 +207,6 @@ class Worker:
             # Fewer jobs than slots (or no slot): sleep until a NOTIFY, a freed slot, or the poll.
             self._wake.wait(self.config.poll_seconds)
             self._wake.clear()
-
-    def _drain(self, grace_seconds: float) -> None:
-        wait_for_running_jobs(self._slots, self._slots_lock, grace_seconds)
 
     def _release_remaining(self) -> None:
         with self._slots_lock:

@@ -172,7 +172,6 @@ class RemoteWorker:
                      exit_code=self.exit_code)
         return self.exit_code
 
-
     def _hand_back(self) -> None:
         """Give back the leases still held, and tell the server this instance stopped, which also
         ends a claim it is still holding open for us (the claimer gives back whatever that got)."""
