@@ -260,3 +260,9 @@ def test_stopping_hands_leases_back_and_ends_a_waiting_claim(
     assert ended and ended[0] < 5.0
     row = jobs.get(conn, job.id)
     assert (row["state"], row["attempts"], row["max_attempts"]) == ("queued", 1, settings.max_attempts + 1)
+    stopped = conn.execute("SELECT stopped_at IS NOT NULL FROM workers WHERE id LIKE %s", ("%pc:1:aaaaaa%",))
+    assert stopped.fetchall() == [(True,)]
+    # A heartbeat already on its way when the worker sent its stop arrives after it: still stopped.
+    client.heartbeat(hello(), [])
+    stopped = conn.execute("SELECT stopped_at IS NOT NULL FROM workers WHERE id LIKE %s", ("%pc:1:aaaaaa%",))
+    assert stopped.fetchall() == [(True,)]

@@ -266,10 +266,12 @@ SELECT name, type, tenant, interval_seconds, cron, next_run_at, enabled FROM job
 DELETE FROM job_schedules WHERE name = %(name)s;
 
 -- name: worker_register
+-- A worker id names one process; once it said it stopped it stays stopped: a remote worker's
+-- heartbeat or claim that reaches the server after its stop request must not mark it live again.
 INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at)
 VALUES (%(id)s, %(host)s, %(pid)s, %(pools)s, %(threads)s, %(kind)s,
         coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()))
-ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at, stopped_at = NULL;
+ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at;
 
 -- name: worker_heartbeat
 UPDATE workers SET last_seen_at = coalesce(%(now)s::timestamptz, now()) WHERE id = %(id)s;
