@@ -642,6 +642,26 @@ def demo(
         raise typer.Exit(1)
 
 
+@app.command("eval")
+def evaluate(
+    ctx: typer.Context,
+    key: Annotated[Path, typer.Argument(help="Answer key (JSON): file name -> field -> expected value.")],
+    pdf_dir: Annotated[Path | None, typer.Argument(help="Folder of the PDFs (default: the key's folder).")] = None,
+    fields: Annotated[str | None, typer.Option(help="Score only these fields (comma-separated).")] = None,
+    doc: Annotated[list[str] | None, typer.Option("--doc", help="Score only this document (repeatable).")] = None,
+    details: Annotated[bool, typer.Option(help="Print every comparison that is not correct.")] = False,
+    min_recall: Annotated[float | None, typer.Option(help="Exit 1 when recall is below this.")] = None,
+    min_precision: Annotated[float | None, typer.Option(help="Exit 1 when precision is below this.")] = None,
+    cache: Annotated[bool, typer.Option(help="Keep page texts (OCR included) between runs.")] = True,
+    json_out: JsonOption = False,
+) -> None:
+    """Score extraction against an answer key: per field, per document, totals; one JSON line last."""
+    from tenderflow.evaluation.cli import run_eval
+
+    run_eval(runtime(ctx).settings, console, key=key, pdf_dir=pdf_dir, fields=fields, docs=doc or [],
+             details=details, min_recall=min_recall, min_precision=min_precision, cache=cache, as_json=json_out)
+
+
 def run() -> None:
     """Console entry point: a deliberate error prints one clear line, not a traceback."""
     try:

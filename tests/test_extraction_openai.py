@@ -20,7 +20,7 @@ from tenderflow.extraction.backend import (
     Page,
 )
 from tenderflow.extraction.openai_backend import OpenAIBackend, chunk_pages, retry_after_seconds
-from tenderflow.extraction.rules import RulesBackend
+from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.schema import AwardCriterion, Lot, Money, Sourced, TenderFields, strict_json_schema
 from tests.openai_server import (
     MODEL,
@@ -376,7 +376,7 @@ def test_build_backend_follows_settings() -> None:
     assert server.requests[0].body["model"] == "local-model"
     assert server.requests[0].headers["authorization"] == "Bearer no-key"  # key-less local servers work
     assert result.backend == "openai"
-    assert isinstance(build_backend(Settings(llm_base_url=None, llm_api_key=None)), RulesBackend)
+    assert isinstance(build_backend(Settings(llm_base_url=None, llm_api_key=None)), OfflineBackend)
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ from tenderflow.extraction.backend import (
     PageLike,
     Usage,
 )
+from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.openai_backend import OpenAIBackend
 from tenderflow.extraction.rules import RulesBackend
 from tenderflow.extraction.schema import ExtractionResult, TenderFields, strict_json_schema
@@ -39,6 +40,7 @@ __all__ = [
     "ExtractionSchemaError",
     "ExtractionTruncatedError",
     "ExtractionUnavailableError",
+    "OfflineBackend",
     "OpenAIBackend",
     "Page",
     "PageLike",
@@ -63,7 +65,7 @@ def build_backend(settings: Settings) -> ExtractionBackend:
             max_retries=settings.llm_max_retries,
             chunk_chars=settings.llm_chunk_chars,
         )
-    return RulesBackend()
+    return OfflineBackend()
 
 
 def extract_fields(pages: Sequence[PageLike], backend: ExtractionBackend) -> ExtractionResult:

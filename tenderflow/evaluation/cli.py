@@ -1,0 +1,167 @@
+"""`tenderflow eval`: the report a person reads and the JSON line a script parses."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tenderflow.config import Settings
+from tenderflow.evaluation.keys import FIELDS, KeyFileError, load_key
+from tenderflow.evaluation.run import DocumentScore, PageCache, score_documents
+from tenderflow.evaluation.scoring import Comparison, Tally
+from tenderflow.extraction import build_backend
+
+
+def run_eval(
+    settings: Settings,
+    console: Console,
+    *,
+    key: Path,
+    pdf_dir: Path | None,
+    fields: str | None,
+    docs: list[str],
+    details: bool,
+    min_recall: float | None,
+    min_precision: float | None,
+    cache: bool,
+    as_json: bool,
+) -> None:
+    """Score every document of `key` (or those named by `docs`) on every field (or `fields`)."""
+    if not console.is_terminal:
+        console = Console(width=160, highlight=False)  # a log or a pipe: no 80-column cut
+    wanted_fields = _field_list(fields)
+    documents = load_key(key, pdf_dir)
+    if docs:
+        unknown = sorted(set(docs) - {document.name for document in documents})
+        if unknown:
+            raise KeyFileError(f"{key}: no document named {', '.join(unknown)} in the key")
+        documents = [document for document in documents if document.name in docs]
+    backend = build_backend(settings)
+    page_cache = PageCache(settings.data_dir / "eval-pages") if cache else None
+    started = time.monotonic()
+    with console.status("reading and extracting…") as status:
+        scores = score_documents(documents, backend, settings, cache=page_cache, fields=wanted_fields,
+                                 progress=lambda name: status.update(f"reading and extracting {name}…"))
+    elapsed = time.monotonic() - started
+    summary = _summary(scores, backend.name, settings, key, elapsed)
+    if not as_json:
+        _print_report(console, scores, summary, details)
+    print(json.dumps(summary, ensure_ascii=False, separators=(",", ":")), flush=True)
+    totals = summary["totals"]
+    below = []
+    if min_recall is not None and (totals["recall"] or 0.0) < min_recall:
+        below.append(f"recall {totals['recall']} < {min_recall}")
+    if min_precision is not None and (totals["precision"] or 0.0) < min_precision:
+        below.append(f"precision {totals['precision']} < {min_precision}")
+    if below:
+        console.print(f"[red]below target:[/red] {'; '.join(below)}", highlight=False)
+        raise typer.Exit(1)
+
+
+def _field_list(fields: str | None) -> list[str] | None:
+    if fields is None:
+        return None
+    names = [name.strip() for name in fields.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FIELDS]
+    if unknown or not names:
+        given = ", ".join(unknown) or "(none given)"
+        raise KeyFileError(f"unknown field(s) {given}; the fields are: {', '.join(FIELDS)}")
+    return names
+
+
+def _summary(
+    scores: list[DocumentScore], backend: str, settings: Settings, key: Path, elapsed: float
+) -> dict[str, Any]:
+    every = [comparison for score in scores for comparison in score.comparisons]
+    per_field: dict[str, Tally] = {}
+    for comparison in every:
+        per_field.setdefault(comparison.field, Tally()).add(comparison)
+    pages = sum(len(score.pages) for score in scores)
+    cpu = sum(score.extract_cpu_seconds for score in scores)
+    return {
+        "key": str(key),
+        "backend": backend,
+        "model": settings.llm_model if backend != "rules" else None,
+        "documents": len(scores),
+        "pages": pages,
+        "ocr_pages": sum(score.ocr_pages for score in scores),
+        "totals": Tally.of(every).as_dict(),
+        "fields": {name: per_field[name].as_dict() for name in FIELDS if name in per_field},
+        "per_document": {
+            score.name: {**score.tally.as_dict(), "pages": len(score.pages), "error": score.error}
+            for score in scores
+        },
+        "seconds": round(elapsed, 2),
+        "extract_seconds": round(sum(score.extract_seconds for score in scores), 3),
+        "extract_cpu_ms_per_page": round(1000 * cpu / pages, 3) if pages else None,
+    }
+
+
+def _ratio(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _print_report(console: Console, scores: list[DocumentScore], summary: dict[str, Any], details: bool) -> None:
+    if details:
+        for score in scores:
+            _print_details(console, score)
+    by_field = Table(title=f"by field ({summary['backend']} backend)")
+    for column in ("field", "required", "correct", "wrong", "missed", "spurious", "recall", "precision"):
+        by_field.add_column(column, justify="left" if column == "field" else "right", no_wrap=True)
+    for name, tally in summary["fields"].items():
+        by_field.add_row(name, str(tally["required"]), str(tally["correct"]), str(tally["wrong"]), str(tally["missed"]),
+                         str(tally["spurious"]), _ratio(tally["recall"]), _ratio(tally["precision"]))
+    console.print(by_field)
+    by_document = Table(title="by document")
+    for column in ("document", "pages", "ocr", "correct", "wrong", "missed", "spurious", "recall", "precision", "s"):
+        by_document.add_column(column, justify="left" if column == "document" else "right", no_wrap=True)
+    for score in scores:
+        tally = score.tally
+        by_document.add_row(
+            score.name + (" [red](error)[/red]" if score.error else ""), str(len(score.pages)), str(score.ocr_pages),
+            str(tally.correct), str(tally.wrong), str(tally.missed), str(tally.spurious), _ratio(tally.recall),
+            _ratio(tally.precision), f"{score.read_seconds + score.extract_seconds:.1f}",
+        )
+    console.print(by_document)
+    totals = summary["totals"]
+    console.print(
+        f"{summary['documents']} documents, {summary['pages']} pages ({summary['ocr_pages']} OCR): "
+        f"recall {_ratio(totals['recall'])} ({totals['correct_required']}/{totals['required']} required values), "
+        f"precision {_ratio(totals['precision'])} ({totals['correct']} correct, {totals['wrong']} wrong, "
+        f"{totals['spurious']} spurious), grounded {_ratio(totals['grounded_share'])}; "
+        f"{summary['seconds']:.1f} s, extraction {summary['extract_cpu_ms_per_page']} ms CPU per page",
+        highlight=False,
+    )
+    for score in scores:
+        if score.error:
+            console.print(f"[red]{score.name}:[/red] {score.error}", highlight=False)
+
+
+def _print_details(console: Console, score: DocumentScore) -> None:
+    shown = [comparison for comparison in score.comparisons if comparison.verdict not in ("correct", "absent")]
+    if not shown and not score.error:
+        return
+    console.print(f"[bold]{score.name}[/bold]", highlight=False)
+    for comparison in shown:
+        console.print(f"  {comparison.field}: [yellow]{comparison.verdict}[/yellow] {_described(comparison)}",
+                      highlight=False, soft_wrap=True)
+    for flag in score.flags:
+        console.print(f"  [dim]flag: {flag}[/dim]", highlight=False, soft_wrap=True)
+
+
+def _described(comparison: Comparison) -> str:
+    parts = []
+    if comparison.returned is not None:
+        returned = comparison.returned
+        quote = (returned.quote or "").replace("\n", " ⏎ ")
+        parts.append(f"got {json.dumps(returned.value, ensure_ascii=False)} (p{returned.page}: {quote[:160]!r})")
+    if comparison.expected.values is not None:
+        parts.append(f"key {json.dumps(comparison.expected.values[0], ensure_ascii=False)}"
+                     + (f" (p{comparison.expected.page})" if comparison.expected.page else ""))
+    return "; ".join(parts)

@@ -1,0 +1,643 @@
+"""Classifications: notice type, procedure type, main category, CPV codes.
+
+An analyst reads these four off the words a tender uses for itself, not off free text:
+
+- the notice type from the document's own heading ("Avis d'appel public à la concurrence",
+  "Auftragsbekanntmachung", "Addendum No. 1", "Avis d'attribution"), read only in the heading
+  region of the first page, where a call for competition names itself; a document that names the
+  procedure under which it invites offers, or sets a closing time for them, is a call for competition;
+- the procedure type from the legal name of the procedure ("procedura aperta", "przetarg
+  nieograniczony", "Verhandlungsvergabe mit Teilnahmewettbewerb", "licitación privada"), mapped to
+  the eForms code, preferring a labelled statement ("Type de procédure : …") and the first pages,
+  abstaining when two different procedures are stated with the same weight;
+- the main category from an explicit statement ("Type de marché de travaux", "Tipo de Contrato
+  Suministros", "appalto di servizi"), else the division of the main CPV code (45 = works,
+  03-44 and 48 = goods, 50-98 = services), else the head noun of the subject in the heading region
+  ("Professional Engineering Services for …", "Adquisición de Servidores …");
+- CPV codes next to a CPV label ("CPV - Objet principal : 34110000", "Wspólny Słownik Zamówień CPV:
+  33 10 00 00-1", a "CPV" table column), main code first; a bare NNNNNNNN-N code elsewhere only when
+  no label gives one and its check digit holds.
+
+Every value is quoted with the verbatim line it was read from. For codes the validator only checks
+that the quote is on its page (a code is never verbatim), so the quote must be the line that states it.
+
+All phrases are matched on folded text (lower case, no accents, see document.fold) by a few module-
+level regexes; each line is first screened by a cheap pattern so the full phrase lists run on few lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, TypeVar, get_args
+
+from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.document import Document, Line, fold
+from tenderflow.extraction.schema import MainCategory, NoticeType, ProcedureType, Sourced
+
+C = TypeVar("C", bound=str)
+
+# --- phrase tables --------------------------------------------------------------------------------
+
+_SEP: Final = r"[\s.,'’/_:-]+"
+"""What may stand between two words of a phrase on folded text: spaces, punctuation, hyphens."""
+
+
+def _phrase(source: str) -> str:
+    """A phrase written with single spaces between words as a regex over folded text: each space becomes
+    any run of spaces or punctuation (also inside a group: "(?:e )?tenders" allows "e-tenders"); the
+    phrase may use regex syntax otherwise, with no literal space."""
+    return _SEP.join(fold(word) for word in source.split(" "))
+
+
+def _alternation(phrases: Iterable[str]) -> str:
+    """Phrases (longest first, so that 'nicht offenes verfahren' wins over 'offenes verfahren' at the
+    same position) joined into one group bounded by non-word characters."""
+    ordered = sorted({_phrase(phrase) for phrase in phrases}, key=len, reverse=True)
+    return r"(?<![^\W_])(?:" + "|".join(ordered) + r")(?![^\W_])"
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    """One regex over folded text whose named groups tell which code a match stands for."""
+
+    pattern: re.Pattern[str]
+    codes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, table: dict[str, tuple[str, ...]]) -> _Lexicon:
+        codes = tuple(table)
+        groups = (f"(?P<g{index}>{_alternation(table[code])})" for index, code in enumerate(codes))
+        return cls(re.compile("|".join(groups)), codes)
+
+    def matches(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
+        for match in self.pattern.finditer(text):
+            group = match.lastgroup
+            if group is not None:
+                yield self.codes[int(group[1:])], match
+
+
+# Notice types: how a document calls itself in its heading.
+_NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "corrigendum": (
+        # en, fr, de, es, it, pt, pl, nl, ar, hi
+        "corrigendum", "addendum", "addendum no", "amendment no", "amendment number", "amendment to",
+        "solicitation amendment", "change notice", "notice of change",
+        "avis rectificatif", "rectificatif", "avis modificatif", "additif",
+        "berichtigung", "anderungsbekanntmachung", "korrigendum",
+        "correccion de errores", "anuncio de correccion", "fe de erratas", "enmienda", "circular aclaratoria",
+        "circular modificatoria",
+        "avviso di rettifica", "rettifica", "errata corrige",
+        "aviso de retificacao", "rectificacao", "retificacao",
+        "sprostowanie", "ogloszenie o zmianie ogloszenia", "zmiana tresci swz",
+        "rectificatie", "corrigendum op",
+        "ملحق", "शुद्धिपत्र",
+    ),
+    "contract_award_notice": (
+        "contract award notice", "award notice", "notice of award", "notice of contract award", "award of contract",
+        "avis d attribution", "avis d attribution de marche", "resultat de marche", "avis de resultat",
+        "bekanntmachung vergebener auftrage", "vergebener auftrag", "vergebene auftrage",
+        "anuncio de adjudicacion", "anuncio de formalizacion", "resolucion de adjudicacion",
+        "avviso di aggiudicazione", "esito di gara", "esito della gara", "avviso di appalto aggiudicato",
+        "anuncio de adjudicacao", "ogloszenie o udzieleniu zamowienia", "aankondiging van een gegunde opdracht",
+        "اعلان ترسية", "اعلان الترسية",
+    ),
+    "prior_information_notice": (
+        "prior information notice", "periodic indicative notice", "general procurement notice",
+        "avis de preinformation", "avis de pre information", "vorinformation",
+        "anuncio previo", "anuncio de informacion previa", "avviso di preinformazione",
+        "anuncio de pre informacao", "wstepne ogloszenie informacyjne", "vooraankondiging",
+    ),
+    "contract_notice": (
+        "contract notice", "call for tenders?", "call for bids", "call for competition",
+        "invitation (?:for|to) (?:bids?|tenders?|bid|tender|quotations?)", "invitation to bid",
+        "request for (?:proposals?|quotations?|quotes?|tenders?|bids?|offers?)",
+        "request for expressions? of interest", "tender notice", "notice inviting (?:e )?(?:tenders?|bids?)",
+        "tender document", "tender documents", "bidding documents?", "bid document", "specific procurement notice",
+        "rfp", "rfq", "rft", "ifb", "itb", "porfp",
+        "avis d appel public a la concurrence", "avis d appel d offres", "avis d appel a (?:la )?concurrence",
+        "avis de marche", "appel d offres", "dossier d appel d offres", "dossier de consultation",
+        "reglement de (?:la )?consultation", "avis d appel a manifestation d interet", "demande de cotation",
+        "demande de prix", "lettre de consultation",
+        "auftragsbekanntmachung", "bekanntmachung", "aufforderung zur abgabe (?:eines|von) angebot(?:e|es|s)?",
+        "angebotsaufforderung", "ausschreibung",
+        "anuncio de licitacion", "llamado a licitacion", "pliego de clausulas administrativas particulares",
+        "pliego de condiciones particulares", "pliego de bases y condiciones", "pliego de condiciones",
+        "invitacion a (?:licitar|cotizar|ofertar)", "solicitud de (?:cotizacion|propuestas|ofertas)",
+        "bando di gara", "bando", "disciplinare di gara", "avviso di gara", "lettera (?:d|di) invito",
+        "richiesta di offerta",
+        "aviso de licitacao", "edital", "anuncio de procedimento", "caderno de encargos",
+        "ogloszenie o zamowieniu", "specyfikacja (?:istotnych )?warunkow zamowienia", "zapytanie ofertowe",
+        "aankondiging van een opdracht", "aanbestedingsleidraad", "offerteaanvraag",
+        "اعلان منافسة", "كراسة الشروط والمواصفات", "كراسة الشروط", "طلب عروض",
+        "निविदा सूचना", "निविदा आमंत्रण सूचना", "बिड दस्तावेज",
+    ),
+}
+_NOTICE: Final = _Lexicon.of(_NOTICE_PHRASES)
+_NOTICE_PRIORITY: Final[dict[str, float]] = {
+    # An addendum to a request names the request too; an award notice names the call it followed.
+    "corrigendum": 0.15,
+    "contract_award_notice": 0.1,
+    "prior_information_notice": 0.05,
+    "contract_notice": 0.0,
+}
+_HEADING_LINES: Final = 25
+"""The heading region: the first non-empty lines of the first page (of the second when the first is a
+cover with hardly any text)."""
+
+_DEADLINE_LABEL: Final = re.compile(
+    _alternation(
+        (
+            "closing time", "closing date", "closing date and time", "bid end date", "bid due date",
+            "tender closing date", "last date (?:and time )?(?:of|for) (?:submission|receipt)",
+            "due date (?:for|of) submission", "deadline for (?:submission|receipt) of "
+            "(?:tenders|bids|proposals|offers)", "bid submission end date", "proposal due date",
+            "date limite de (?:remise|reception) des (?:offres|plis|candidatures)",
+            "ablauf der angebotsfrist", "ende der angebotsfrist", "angebotsfrist", "teilnahmefrist",
+            "plazo de presentacion de (?:ofertas|oferta|proposiciones)", "fecha limite de presentacion",
+            "termine (?:ultimo )?(?:di|per la) (?:presentazione|ricezione) delle offerte",
+            "prazo (?:de|para) (?:apresentacao|entrega) (?:das|de) propostas",
+            "termin skladania ofert", "uiterste datum (?:voor|van) (?:ontvangst|indiening)",
+            "اخر موعد لتقديم العروض",
+        )
+    )
+)
+"""A time limit for offers: a document that sets one invites offers (a call for competition)."""
+
+# Procedure types: the legal name of the procedure, per eForms code.
+_PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "open": (
+        "open procedure", "open tender", "open tendering", "open bidding", "open competitive (?:bidding|tender|"
+        "tendering)", "open (?:international|national) competitive bidding", "(?:national|international) "
+        "competitive bidding", "(?:national|international) open tender", "open (?:national|international) tender",
+        "(?:open )?(?:national|international) (?:open )?competitive (?:procurement|tendering)",
+        "procedure ouverte", "appel d offres (?:national |international )?ouvert",
+        "appel d offres ouvert (?:national|international)",
+        "appel d offres (?:national|international)(?![\\s.,'’/_:-]+restreint)",
+        "offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "offentliche(?:n)? ausschreibung",
+        "procedimiento abierto", "licitacion publica", "licitacion publica (?:nacional|internacional)",
+        "procedura (?:telematica )?aperta", "procedimento aberto", "concurso publico", "pregao (?:eletronico|presencial)",
+        "concorrencia (?:publica|eletronica)",
+        "przetarg(?:u|iem)? nieograniczon(?:y|ego|ym)", "procedura otwarta",
+        "openbare procedure", "(?:europese )?openbare aanbesteding",
+        "منافسة عامة", "مناقصة عامة", "खुली निविदा",
+    ),
+    "restricted": (
+        "restricted procedure", "restricted (?:tender|tendering|bidding)", "selective tender(?:ing)?",
+        "procedure restreinte", "appel d offres restreint",
+        "nicht ?offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "beschrankte(?:n)? ausschreibung mit "
+        "(?:offentlichem )?teilnahmewettbewerb",
+        "procedimiento restringido", "licitacion privada", "licitacion restringida", "procedura ristretta",
+        "concurso limitado(?: por previa qualificacao)?", "procedimento restrito",
+        "przetarg(?:u|iem)? ograniczon(?:y|ego|ym)", "niet openbare procedure",
+        "منافسة محدودة", "مناقصة محدودة",
+    ),
+    "neg-w-call": (
+        "competitive procedure with negotiation", "negotiated procedure with (?:prior )?(?:publication|call for "
+        "competition)",
+        "procedure concurrentielle avec negociation", "procedure negociee avec (?:publicite|mise en concurrence)",
+        "procedure avec negociation",
+        "verhandlungs(?:verfahren|vergabe) mit (?:\\w+ ){0,2}teilnahmewettbewerb",
+        "procedimiento (?:de licitacion )?con negociacion", "procedimiento negociado con publicidad",
+        "procedura competitiva con negoziazione", "procedimento de negociacao",
+        "negocjac(?:je|ji) z ogloszeniem", "procedura konkurencyjna z negocjacjami",
+        "mededingingsprocedure met onderhandeling", "onderhandelingsprocedure met (?:voorafgaande )?"
+        "(?:bekendmaking|aankondiging)",
+    ),
+    "neg-wo-call": (
+        "negotiated procedure without (?:prior )?(?:publication|call for competition)", "direct contracting",
+        "direct procurement", "single source (?:procurement|selection)", "sole source", "direct award",
+        "single tender(?: enquiry)?",
+        "procedure negociee sans (?:publicite|mise en concurrence)", "marche negocie sans publicite", "gre a gre",
+        "entente directe",
+        "verhandlungs(?:verfahren|vergabe) ohne (?:\\w+ ){0,2}teilnahmewettbewerb", "direktauftrag", "direktvergabe",
+        "procedimiento negociado sin publicidad", "contratacion directa", "adjudicacion directa",
+        "procedura negoziata senza (?:previa )?(?:pubblicazione|bando)", "affidamento diretto",
+        "ajuste direto", "dispensa de licitacao",
+        "(?:zamowieni(?:e|a) )?z wolnej reki", "negocjac(?:je|ji) bez ogloszenia",
+        "onderhandelingsprocedure zonder (?:voorafgaande )?(?:bekendmaking|aankondiging)",
+        "enkelvoudig onderhandse procedure",
+        "شراء مباشر", "الشراء المباشر",
+    ),
+    "comp-dial": (
+        "competitive dialogue", "dialogue competitif", "wettbewerbliche(?:r|n)? dialog(?:s)?", "dialogo competitivo",
+        "dialogo concorrencial", "dialog(?:u)? konkurencyjn(?:y|ego)", "concurrentiegerichte dialoog",
+        "الحوار التنافسي",
+    ),
+    "innovation": (
+        "innovation partnership", "partenariat d innovation", "innovationspartnerschaft",
+        "asociacion para la innovacion", "partenariato per l innovazione", "parceria para a inovacao",
+        "partnerstw(?:o|a) innowacyjn(?:e|ego)", "innovatiepartnerschap",
+    ),
+    # French MAPA: below-threshold procedure the buyer shapes itself (the analysts' call: oth-single).
+    "oth-single": ("procedure adaptee", "marche a procedure adaptee"),
+}
+_PROCEDURE: Final = _Lexicon.of(_PROCEDURE_PHRASES)
+_PROCEDURE_LABEL: Final = re.compile(
+    _alternation(
+        (
+            "type of procedure", "procedure type", "procurement procedure", "procurement method",
+            "method of procurement", "selection method", "tender type", "type of tender", "bidding procedure",
+            "tendering procedure",
+            "type de procedure", "procedure de passation", "mode de passation", "mode de consultation",
+            "verfahrensart", "art des verfahrens", "vergabeart", "art der vergabe", "vergabeverfahren",
+            "tipo de procedimiento", "procedimiento de adjudicacion", "procedimiento de seleccion",
+            "tipo de licitacion", "tipo di procedura", "procedura di aggiudicazione", "procedura di scelta del "
+            "contraente", "tipo de procedimento", "modalidade de licitacao",
+            "tryb udzielenia zamowienia", "tryb postepowania", "rodzaj procedury",
+            "soort procedure", "aanbestedingsprocedure", "type procedure",
+            "نوع المنافسة", "طريقة الطرح", "निविदा का प्रकार",
+        )
+    )
+)
+_PROCEDURE_WORD: Final[dict[str, str]] = {
+    # A labelled value that is one bare word ("Type of procedure: Open").
+    "open": "open", "ouverte": "open", "offen": "open", "offenes": "open", "abierto": "open", "aperta": "open",
+    "aberto": "open", "openbaar": "open", "openbare": "open", "nieograniczony": "open",
+    "restricted": "restricted", "restreinte": "restricted", "restringido": "restricted", "ristretta": "restricted",
+    "ograniczony": "restricted",
+}
+_PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")\b")
+_NEGATIVE_BEFORE: Final = re.compile(
+    # "this is not an open tender", "ricorrere alla procedura negoziata qualora…", "en cas de …"
+    r"(?<![^\W_])(?:not|non|nicht|kein\w*|nie|niet|pas|ni|no|ricorrere alla|recourir a|resort to|revert to|"
+    r"qualora|in caso di|en cas d|in case of|falls|sofern|si la|if the)\W*(?:\w+\W+){0,3}$"
+)
+
+# Main category: explicit statements, bare category words after a label, words of the subject.
+_CATEGORY_EXPLICIT: Final = _Lexicon.of(
+    {
+        "works": (
+            "type de marche de travaux", "marches? (?:public )?de travaux", "contrato de obras?",
+            "tipo de contrato obras?", "appalto (?:pubblico )?di lavori", "(?:offentlicher )?bauauftrag",
+            "bauleistung(?:en)?", "roboty budowlane", "zamowienie na roboty budowlane",
+            "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
+            "procurement of works", "empreitada de obras publicas", "opdracht voor werken",
+        ),
+        "goods": (
+            "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
+            "tipo de contrato suministros?", "appalto (?:pubblico )?di forniture", "(?:offentlicher )?lieferauftrag",
+            "lieferleistung(?:en)?", "zamowienie na dostawy", "(?:nabywania|dotyczace) dostaw", "supply contract",
+            "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods", "adquisicion de bienes", "compra de bienes",
+            "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
+        ),
+        "services": (
+            "type de marche de services", "marches? (?:public )?de services", "categorie de services",
+            "contrato de servicios?", "tipo de contrato servicios?", "appalto (?:pubblico )?di servizi",
+            "(?:offentlicher )?dienstleistungsauftrag", "zamowienie na uslugi", "(?:nabywania|dotyczace) uslug",
+            "service contract", "services contract", "(?:non )?consult(?:ing|ancy) services",
+            "contratacion de servicios", "prestacion de servicios", "aquisicao de servicos", "prestacao de servicos",
+            "opdracht voor diensten",
+        ),
+    }
+)
+_CATEGORY_MIXED: Final = re.compile(r"(?<![^\W_])(?:liefer|bau|dienst)\s?-\s?(?:/|und|oder|,)?\s?(?:liefer|bau|dienst)")
+"""German compounds sharing a tail ("Liefer- / Dienstleistungsauftrag", "Bau- und Lieferleistungen"): a
+form that leaves the choice open, or a mixed contract; no evidence for one category."""
+_CATEGORY_WORDS: Final[dict[str, tuple[str, ...]]] = {
+    # A bare category word: as a labelled value, or as a heading line of its own (BOAMP "Fournitures").
+    "works": ("works", "travaux", "obras?", "lavori", "bauleistungen", "bauleistung", "roboty budowlane",
+              "werken", "empreitadas?", "اشغال", "कार्य"),
+    "goods": ("goods", "supplies", "supply", "fournitures", "suministros?", "forniture", "lieferleistungen",
+              "lieferleistung", "lieferungen", "lieferung", "dostawy", "dostawa", "bienes", "bens", "leveringen",
+              "توريد", "माल"),
+    "services": ("services?", "servicios?", "servizi", "dienstleistungen", "dienstleistung", "uslugi", "usluga",
+                 "servicos", "diensten", "خدمات", "सेवाएं", "सेवा"),
+}
+_CATEGORY_WORD: Final = _Lexicon.of(_CATEGORY_WORDS)
+_CATEGORY_LABEL: Final = re.compile(
+    _alternation(
+        (
+            "type of contract", "contract type", "procurement category", "category of procurement",
+            "main category", "type de marche", "nature du marche", "tipo de contrato", "tipo di appalto",
+            "vertragsart", "auftragsart", "art des auftrags", "art der leistung", "rodzaj zamowienia",
+            "soort opdracht", "tipo de adquisicion", "tender category", "category of tender", "निविदा श्रेणी", "adquisicion de bienes o contratacion de servicios",
+        )
+    )
+)
+_SUBJECT_WORDS: Final = _Lexicon.of(
+    {
+        # Head nouns of a subject line ("Professional Engineering Services for …"); the first one wins.
+        "works": (
+            "construction", "constructing", "build", "design build", "works", "travaux", "obras?", "lavori",
+            "bauarbeiten", "bauleistungen", "neubau", "umbau", "erweiterungsbau", "roboty budowlane", "budowa",
+            "przebudowa", "rozbudowa", "empreitada", "انشاء", "निर्माण",
+        ),
+        "goods": (
+            "supply of", "supply and delivery", "supply and installation", "purchase of", "acquisition of",
+            "procurement of equipment", "fourniture(?:s)? (?:de|d)", "achat de", "acquisition de",
+            "adquisicion de", "suministro de", "fornitura di", "lieferung von", "kauf von", "zakup", "dostawa",
+            "dostawy", "fornecimento de", "aquisicao de", "levering van", "hardware", "equipment", "توريد",
+            "आपूर्ति",
+        ),
+        "services": (
+            # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
+            "services", "servicios?", "servizio", "servizi", "dienstleistung(?:en)?", "uslug[ia]?", "servicos?",
+            "diensten", "dienstverlening", "consultancy", "consulting", "consultants?", "prestations?",
+            "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
+        ),
+    }
+)
+_ORGANISATION: Final = re.compile(
+    # A buyer's or office's name ("Public Works Department", "Servizi Sociali") is no subject.
+    r"(?<![^\W_])(?:ministr\w*|minister\w*|department\w*|departement\w*|departamento|direction|direccion|"
+    r"direzione|directorate|division|office|bureau|settore|ufficio|secretar\w*|agency|agence|agencia|"
+    r"authority|autorite|council|amt|behorde|administration|administracion|amministrazione|administracao|"
+    r"verwaltung|government|gouvernement|gobierno|governo|regierung|corporation|company|limited|ltd|board|"
+    r"commission|university|universite|universidad|universita|universitat|institute|institut|bank|banque|"
+    r"municipal\w*|city of|county|state of|ville de|commune|comune|ayuntamiento|municipalidad|gemeinde|stadt|"
+    r"public works|travaux publics|obras publicas|lavori pubblici)"
+    r"(?![^\W_])"
+)
+_TOC_LINE: Final = re.compile(r"\.{4,}|…{2,}|_{4,}")
+
+# CPV codes.
+_CPV_LABEL: Final = re.compile(
+    _alternation(
+        (
+            "cpv", "common procurement vocabulary", "vocabulaire commun", "gemeinsame(?:s|n)? vokabular",
+            "vocabulario comun", "vocabolario comune", "vocabulario comum", "wspolny slownik zamowien",
+            "gemeenschappelijke woordenlijst",
+        )
+    )
+)
+_CPV_MAIN: Final = re.compile(
+    r"(?<![^\W_])(?:main|principal\w*|haupt\w*|glown\w*|hoofd\w*|objet principal)(?![^\W_])"
+)
+_CPV_CODE: Final = re.compile(
+    r"(?<![\d.,/])(\d{2}) ?(\d{2}) ?(\d{2}) ?(\d{2})(?: ?[-–] ?(\d))?(?![\d]|[.,]\d)"
+)
+_CPV_RANGE: Final = re.compile(
+    r"\d{8}(?: ?[-–] ?\d)?\s*(?:a|to|bis|au|al|hasta|do|ate|tot|[-–])\s*\d{8}"
+)
+_CPV_DIVISIONS: Final = frozenset(
+    "03 09 14 15 16 18 19 22 24 30 31 32 33 34 35 37 38 39 41 42 43 44 45 48 50 51 55 60 63 64 65 66 70 71 72 73 "
+    "75 76 77 79 80 85 90 92 98".split()
+)
+_CPV_WEIGHTS: Final = (3, 7, 1, 3, 7, 1, 3, 7)
+_CPV_LIST_LINES: Final = 12
+"""How many lines a list of codes under one label may run (main code, then additional ones)."""
+
+_NOTICE_TYPES: Final[dict[str, NoticeType]] = {code: code for code in get_args(NoticeType)}
+_PROCEDURE_TYPES: Final[dict[str, ProcedureType]] = {code: code for code in get_args(ProcedureType)}
+_CATEGORIES: Final[dict[str, MainCategory]] = {code: code for code in get_args(MainCategory)}
+"""The schema's code lists, to turn a lexicon's code (a str) back into the typed value."""
+
+
+# --- notice type ----------------------------------------------------------------------------------
+
+
+def notice_type(document: Document) -> Sourced[NoticeType] | None:
+    """What the document is: a call for competition, a corrigendum/addendum, a prior information or an
+    award notice, as its heading says; else a call for competition when it names the procedure under
+    which it invites offers or sets a time limit for them (what the other notice families never do)."""
+    candidates: list[Candidate[NoticeType]] = []
+    for position, line in enumerate(_heading_region(document)):
+        if _TOC_LINE.search(line.text):
+            continue
+        for code, match in _NOTICE.matches(line.folded):
+            if code not in _NOTICE_TYPES:
+                continue
+            heading = _starts_cell(line, match.start()) and len(line.stripped) <= 90
+            if code != "contract_notice" and not heading:
+                continue  # "any addendum issued will …" is not an addendum
+            score = (0.8 if heading else 0.6) + _NOTICE_PRIORITY[code] - position * 0.002
+            candidates.append(Candidate(_NOTICE_TYPES[code], line.page, line.stripped, score, f"heading {code}"))
+    best = choose(candidates, threshold=0.6)
+    if best is not None:
+        return best.sourced()
+    procedure = procedure_type(document)
+    if procedure is not None:
+        return Sourced[NoticeType](value="contract_notice", page=procedure.page, quote=procedure.quote)
+    for hit in document.find(_DEADLINE_LABEL):
+        return Sourced[NoticeType](value="contract_notice", page=hit.line.page, quote=hit.line.stripped)
+    return None
+
+
+def _heading_region(document: Document) -> list[Line]:
+    """The first non-empty lines of the first page, or of the second when the first is a bare cover."""
+    pages = document.page_numbers
+    region: list[Line] = []
+    for page in pages[:2]:
+        lines = [line for line in document.lines_of(page) if line.text.strip()]
+        region.extend(lines[:_HEADING_LINES])
+        if len(lines) >= 5:
+            break
+    return region
+
+
+def _starts_cell(line: Line, column: int) -> bool:
+    """Whether only numbering, bullets or a short prefix ('hier:', 'Subject:') stand before `column` in its
+    cell: the phrase is what the line (or its column) is about, not a word inside a sentence."""
+    cell_start = 0
+    for cell in line.cells:
+        if cell.start <= column < cell.end:
+            cell_start = cell.start
+            break
+    before = line.folded[cell_start:column]
+    return re.fullmatch(r"[\W\d_]*(?:\w+\s*:\s*)?[\W\d_]*", before) is not None
+
+
+# --- procedure type -------------------------------------------------------------------------------
+
+
+def procedure_type(document: Document) -> Sourced[ProcedureType] | None:
+    """The eForms procedure code of the legal procedure the document names. A labelled statement counts
+    most, then the first page, then the next few; later mentions (legal boilerplate, annex forms) do not
+    decide. When two different procedures are stated with about the same weight: abstain."""
+    labelled_lines = _labelled_lines(document, _PROCEDURE_LABEL)
+    by_code: dict[str, list[Candidate[ProcedureType]]] = {}
+    first_page = document.page_numbers[0] if document.page_numbers else 1
+    for line in document.lines:
+        rank = line.page - first_page
+        if rank > 5 and line.index not in labelled_lines:
+            continue
+        found = [(code, match) for code, match in _PROCEDURE.matches(line.folded) if code in _PROCEDURE_TYPES]
+        if not found:
+            if line.index in labelled_lines:
+                found = _bare_procedure_word(line)
+            if not found:
+                continue
+        if len({code for code, _ in found}) > 1:
+            continue  # a list of procedures ("applies only to restricted, negotiated … procedures")
+        code, match = found[0]
+        if _NEGATIVE_BEFORE.search(line.folded[: match.start()]):
+            continue
+        if line.index in labelled_lines:
+            score = 0.9
+        else:
+            score = 0.75 if rank == 0 else 0.65 if rank <= 2 else 0.55
+        by_code.setdefault(code, []).append(
+            Candidate(_PROCEDURE_TYPES[code], line.page, line.stripped, score, f"procedure {code} p{line.page}")
+        )
+    return _decide(by_code, threshold=0.55, margin=0.1)
+
+
+def _bare_procedure_word(line: Line) -> list[tuple[str, re.Match[str]]]:
+    """A labelled value that is a single word: 'Procedure: Open', 'Verfahrensart: offen'."""
+    for cell in line.cells:
+        match = _PROCEDURE_VALUE_WORD.match(fold(cell.text).strip())
+        if match is not None and len(cell.text.split()) <= 3:
+            return [(_PROCEDURE_WORD[match.group(1)], match)]
+    return []
+
+
+def _labelled_lines(document: Document, label: re.Pattern[str]) -> set[int]:
+    """Indexes of lines that carry a label's value: the label's own line and the lines just below it."""
+    indexes: set[int] = set()
+    for hit in document.find(label):
+        indexes.add(hit.line.index)
+        for span in document.spans_after(hit, below=2):
+            indexes.add(span.line.index)
+    return indexes
+
+
+def _decide(by_code: dict[str, list[Candidate[C]]], *, threshold: float, margin: float) -> Sourced[C] | None:
+    """The code whose best evidence (plus a little for each repetition) is strongest, unless another code
+    comes within `margin` of it."""
+    ranked: list[tuple[float, Candidate[C]]] = []
+    for candidates in by_code.values():
+        best = max(candidates, key=lambda candidate: candidate.score)
+        support = min(0.05, 0.01 * (len(candidates) - 1))
+        ranked.append((best.score + support, best))
+    ranked.sort(key=lambda pair: pair[0], reverse=True)
+    if not ranked or ranked[0][0] < threshold:
+        return None
+    if len(ranked) > 1 and ranked[1][0] >= ranked[0][0] - margin:
+        return None
+    return ranked[0][1].sourced()
+
+
+# --- main category --------------------------------------------------------------------------------
+
+
+def main_category(document: Document) -> Sourced[MainCategory] | None:
+    """Works, goods or services: an explicit statement first, then the main CPV code's division, then the
+    head noun of the subject in the heading region; conflicting evidence of equal weight abstains."""
+    by_code: dict[str, list[Candidate[MainCategory]]] = {}
+
+    def add(code: str, line: Line, score: float, why: str) -> None:
+        if code in _CATEGORIES:
+            by_code.setdefault(code, []).append(Candidate(_CATEGORIES[code], line.page, line.stripped, score, why))
+
+    first_page = document.page_numbers[0] if document.page_numbers else 1
+    labelled = _labelled_lines(document, _CATEGORY_LABEL)
+    for line in document.lines:
+        if _CATEGORY_MIXED.search(line.folded):
+            continue
+        codes = {code for code, _ in _CATEGORY_EXPLICIT.matches(line.folded)}
+        if len(codes) == 1:
+            # A statement in the notice's own fields, or on its first pages; later it is mostly boilerplate.
+            early = line.page - first_page <= 2
+            add(codes.pop(), line, 0.9 if line.index in labelled else 0.8 if early else 0.5, "explicit")
+        elif not codes and line.index in labelled:
+            words = {code for code, _ in _CATEGORY_WORD.matches(line.folded)}
+            if len(words) == 1 and len(line.stripped) <= 120:
+                add(words.pop(), line, 0.85, "labelled")
+
+    region = _heading_region(document)
+    for line in region[:15]:
+        words = [code for code, match in _CATEGORY_WORD.matches(line.folded) if match.group() == line.folded.strip()]
+        if len(words) == 1:
+            add(words[0], line, 0.75, "heading word")
+    for line in region:
+        if _ORGANISATION.search(line.folded) or _TOC_LINE.search(line.text):
+            continue
+        subject = [code for code, _ in _SUBJECT_WORDS.matches(line.folded)]
+        if subject:
+            add(subject[0], line, 0.6, "subject")
+            break
+
+    codes = cpv_codes(document)
+    if codes:
+        division = _division_category(codes[0].value)
+        if division is not None:
+            by_code.setdefault(division, []).append(
+                Candidate(_CATEGORIES[division], codes[0].page, codes[0].quote, 0.7, "cpv division")
+            )
+    return _decide(by_code, threshold=0.6, margin=0.05)
+
+
+def _division_category(code: str) -> str | None:
+    """The category a CPV division stands for: 45 works; 03-44 and 48 goods; 50-98 services."""
+    division = int(code[:2])
+    if division == 45:
+        return "works"
+    if division <= 44 or division == 48:
+        return "goods"
+    if division >= 50:
+        return "services"
+    return None
+
+
+# --- CPV codes ------------------------------------------------------------------------------------
+
+
+def cpv_codes(document: Document) -> list[Sourced[str]]:
+    """CPV codes stated next to a CPV label (same cell, cells to the right or below, and a list of codes
+    running on under it), main code first; codes of a range ('codes 74200000-1 to 74276400-8' defining
+    eligible firms) are no codes of the procedure. Without any labelled code, a bare NNNNNNNN-N whose
+    check digit holds. Values are NNNNNNNN-N when the check digit is printed, else NNNNNNNN."""
+    main: list[Sourced[str]] = []
+    other: list[Sourced[str]] = []
+    seen: set[str] = set()
+    for hit in document.find(_CPV_LABEL):
+        target = main if _CPV_MAIN.search(hit.line.folded) else other
+        lines = _code_lines(document, hit.line, [span.line for span in document.spans_after(hit, below=4)])
+        for line in lines:
+            for code in _codes_in(line.text):
+                if code[:8] not in seen:
+                    seen.add(code[:8])
+                    target.append(Sourced[str](value=code, page=line.page, quote=line.stripped))
+    if main or other:
+        return main + other
+    found: list[Sourced[str]] = []
+    for line in document.lines:
+        if "-" not in line.text and "–" not in line.text:
+            continue
+        for code in _codes_in(line.text):
+            if len(code) == 10 and code[:8] not in seen and _check_digit(code[:8]) == int(code[9]):
+                seen.add(code[:8])
+                found.append(Sourced[str](value=code, page=line.page, quote=line.stripped))
+    return found
+
+
+def _code_lines(document: Document, label_line: Line, span_lines: Sequence[Line]) -> list[Line]:
+    """The lines whose codes belong to a CPV label: the first of the label's line and its value places
+    that holds a code, and the lines right under it as long as each starts with a code."""
+    start: Line | None = None
+    for line in [label_line, *span_lines]:
+        if _codes_in(line.text):
+            start = line
+            break
+    if start is None:
+        return []
+    lines = [start]
+    for line in document.next_lines(start, _CPV_LIST_LINES):
+        first = line.cells[0].text if line.cells else ""
+        if not _codes_in(first) or _CPV_CODE.match(first.lstrip("-•*·– ")) is None:
+            break
+        lines.append(line)
+    return lines
+
+
+def _codes_in(text: str) -> list[str]:
+    """The CPV-shaped codes of a text: 8 digits (spaced in pairs or not) in a real CPV division, with
+    the check digit when printed; codes that bound a range are left out."""
+    ranged: set[str] = set()
+    for match in _CPV_RANGE.finditer(text):
+        ranged.update(re.findall(r"\d{8}", match.group()))
+    codes: list[str] = []
+    for match in _CPV_CODE.finditer(text):
+        digits = "".join(match.group(1, 2, 3, 4))
+        if digits[:2] not in _CPV_DIVISIONS or digits in ranged:
+            continue
+        check = match.group(5)
+        codes.append(f"{digits}-{check}" if check is not None else digits)
+    return codes
+
+
+def _check_digit(digits: str) -> int:
+    """The usual CPV check digit: (3, 7, 1, 3, 7, 1, 3, 7) · digits mod 10 (see validation.py)."""
+    return sum(int(digit) * weight for digit, weight in zip(digits, _CPV_WEIGHTS, strict=True)) % 10

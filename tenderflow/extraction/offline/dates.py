@@ -1,0 +1,723 @@
+"""Deadlines: submission_deadline and questions_deadline, read the way an analyst reads them.
+
+Two steps, as everywhere in the offline extractor:
+
+1. A typed date parser finds every written date on a line, in any common form and language
+   ('21st November 2025', '21.11.2025', '21/11/2025 à 12h00', '15. März 2026', '15 de marzo de
+   2026', '15 września 2021 r.', 'March 15, 2026', '2026-03-15', '21-Nov-2025', Umm al-Qura Hijri
+   '1447/03/15 هـ'), and the time printed next to it ('12:00', '12h00', '12.00 Uhr', '5:00 PM',
+   '12 heures', '1400 hrs', 'noon'), before or after the date. Month and weekday names come from
+   CLDR through babel, so every locale in `_LOCALES` is covered the same way.
+2. Each date is classified by the clause that leads to it: the text before it on its line and on
+   up to three lines above (same column, same sentence, not past another date), plus a short tail.
+   The nearest TOPIC word decides what the date is about (offers/bids/proposals → submission;
+   questions/clarifications/Fragen → questions; opening, pre-bid meeting, offer validity,
+   publication, award, delivery → neither), and a DEADLINE CUE (deadline, closing, due, no later
+   than, date limite, Frist, plazo, termine, termin …) must be present. Nearest-topic-wins is what
+   makes 'Deadline for receipt of written questions' a questions deadline, 'Plazo de Mantenimiento
+   de la Oferta' an offer validity and 'PORFP Issue Date: 05/24/2024  PROPOSAL DUE 06/10/2024' two
+   different dates.
+
+A clause saying the date was amended ('revised closing date', 'date limite reportée', 'prorrogado')
+outweighs the original one; when no clause is convincing the field stays empty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from datetime import date
+from typing import Final
+
+from babel.dates import get_day_names, get_month_names
+from hijridate import Hijri
+
+from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.document import Cell, Document, Line, fold
+from tenderflow.extraction.schema import Sourced
+
+# --- month and weekday names (CLDR via babel) ------------------------------------------------------
+
+_LOCALES: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "pl", "ro", "ca", "ar")
+"""Locales whose month names the parser reads; names two locales give different months are dropped."""
+
+_EXTRA_MONTHS: Final = {"sept": 9, "setiembre": 9, "maerz": 3, "sepbre": 9, "xbre": 12}
+"""Spellings CLDR does not list but tenders print (Latin American 'setiembre', 'Maerz' without umlaut)."""
+
+
+def _month_table() -> dict[str, int]:
+    """Folded month name (wide and abbreviated, format and stand-alone, so Polish genitive
+    'listopada' and nominative 'listopad' both) → month number."""
+    found: dict[str, set[int]] = {}
+    for locale in _LOCALES:
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, locale).items():
+                    key = fold(name).strip().rstrip(".")
+                    if len(key) >= 3:
+                        found.setdefault(key, set()).add(int(number))
+    table = {name: next(iter(numbers)) for name, numbers in found.items() if len(numbers) == 1}
+    table.update(_EXTRA_MONTHS)
+    return table
+
+
+def _weekday_words() -> set[str]:
+    words: set[str] = set()
+    for locale in _LOCALES:
+        for width in ("wide", "abbreviated"):
+            for name in get_day_names(width, "format", locale).values():
+                words.update(re.findall(r"[^\W\d_]+", fold(name)))
+    return words
+
+
+MONTHS: Final = _month_table()
+_MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True)) + ")"
+
+# --- date patterns (over folded text, Arabic-Indic digits made ASCII) --------------------------------
+
+_DIGITS: Final = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+_DAY: Final = r"(?:0?[1-9]|[12]\d|3[01])"
+_YEAR: Final = r"(?:19[89]\d|20\d\d)"
+_ORDINAL: Final = r"(?:st|nd|rd|th|er|eme|[oa°](?=\s)|\.?e\.?r)?"
+_DMY_TEXT: Final = re.compile(
+    rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:day\s+of\s+|de\s+|of\s+|[-/]\s*)?(?P<m>{_MONTH})(?![^\W\d_])\.?"
+    rf"(?:\s*,\s*|\s*[-/]\s*|\s+de\s+|\s+del\s+|\s*)(?P<y>{_YEAR})(?!\d)"
+)
+_MDY_TEXT: Final = re.compile(
+    rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?(?!\d),?\s*(?P<y>{_YEAR})(?!\d)"
+)
+_NUMERIC: Final = re.compile(
+    rf"(?<![\d./-])(?P<a>\d{{1,2}})(?P<s>[./-])\s?(?P<b>\d{{1,2}})(?P=s)\s?(?P<y>{_YEAR})(?!\d|[./-]\d)"
+)
+_ISO: Final = re.compile(rf"(?<![\d./-])(?P<y>{_YEAR})-(?P<m>0[1-9]|1[0-2])-(?P<d>0[1-9]|[12]\d|3[01])(?!\d)")
+_HIJRI_YMD: Final = re.compile(r"(?<![\d/.-])(?P<y>1[34]\d\d)\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<d>\d{1,2})(?![\d/])")
+_HIJRI_DMY: Final = re.compile(r"(?<![\d/.-])(?P<d>\d{1,2})\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<y>1[34]\d\d)(?!\d)")
+_HIJRI_MARK: Final = re.compile(r"هـ|ه(?!\w)|(?<![^\W\d_])(?:h|ah|hijri)(?![^\W\d_])|هجري")
+_ARABIC: Final = re.compile(r"[\u0600-\u06ff]")
+_DM_AT_END: Final = re.compile(rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:de\s+)?(?P<m>{_MONTH})\.?,?\s*(?:de\s*)?$")
+_MD_AT_END: Final = re.compile(rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?,?\s*$")
+_YEAR_AT_START: Final = re.compile(rf"^\s*(?P<y>{_YEAR})(?!\d)")
+_MDY_HINT: Final = re.compile(r"\bmm\s?/\s?dd\s?/\s?(?:yy)?yy\b")
+_PREFILTER: Final = re.compile(r"\d")
+
+# --- time patterns -----------------------------------------------------------------------------------
+
+_AMPM: Final = r"(?P<ap>[ap]\.?\s?m\b\.?)"
+_TIME: Final = re.compile(
+    r"(?<![\d.:/,])(?:"
+    rf"(?P<h>[01]?\d|2[0-3])\s?(?P<sep>[:h.])\s?(?P<mi>[0-5]\d)(?::[0-5]\d)?(?!\d)\s*{_AMPM}?"
+    r"\s*(?P<u>uhr|hrs?\b|hours|heures|horas|hs\b|h\b)?"
+    r"|(?P<h2>1[0-2]|0?[1-9])\s?(?P<ap2>[ap]\.?\s?m\b\.?)"
+    r"|(?P<h3>[01]?\d|2[0-3])\s?(?:uhr|heures?|hrs|hours|horas|h)(?![^\W\d_])"
+    r"|(?P<h4>[01]\d|2[0-3])(?P<mi4>[0-5]\d)\s?(?:hrs|hours|h)(?![^\W\d_])"
+    r"|(?P<noon>noon|midday|midi|mezzogiorno|mediodia|mittag)"
+    r")"
+)
+_TIME_CONNECTOR: Final = re.compile(r"(?:ore|um|at|alle|las|godz\.?|godziny|godzinie|by|hora|horas|a)\s*$")
+_GAP_WORDS: Final = frozenset(
+    "at by on from to until till before latest the a à a las la le les el ore alle um bis spatestens do godz godziny "
+    "godzinie o r h hrs hours heures heure horas hora uhr time local de du del des et and y e i und ou hasta entro "
+    "giorno dnia dniu w of not later than no prior noon midday or ist est edt cet cest gmt utc awst acst aest mst "
+    "cst pst pdt cdt mdt eat wat cat sast bst mez mesz hs standard daylight eastern central pacific mountain western "
+    "australia indian arabia kenya locale italiana ortszeit peninsular ora lt am pm m p upto up".split()
+) | _weekday_words()
+_GAP_MAX: Final = 48
+
+# --- clause lexicons (folded text) ------------------------------------------------------------------
+
+_SUB: Final = "sub"
+_QUE: Final = "que"
+_NEG: Final = "neg"
+
+_TOPICS: Final = (
+    (
+        _SUB,
+        r"tenders?|bids?|proposals?|offers?|quotations?|quotes|applications?|submissions?|submittals?|responses?"
+        r"|expressions? of interest|eois?|requests? to participate|bid end|tender document submission"
+        r"|offres?|plis|candidatures?|soumissions?|propositions?|remise|depot|reception des offres"
+        r"|angebot\w*|teilnahmeantr\w*|bewerbung\w*|einreichung\w*|abgabefrist|schlusstermin"
+        r"|ofertas?|proposiciones|propuestas?|solicitudes de participacion|presentacion"
+        r"|offerte|domande di partecipazione|presentazione|ricevimento"
+        r"|caricamento|invio|envoi|envio|upload\w*"
+        r"|propostas?|apresentacao|entrega das propostas"
+        r"|inschrijving\w*|offertes?|aanbieding\w*|indiening"
+        r"|ofert\w*|wnioskow o dopuszczenie|wnioski o dopuszczenie|skladani\w*|zlozeni\w*|zlozyc|skladac"
+        r"|العروض|العطاءات|تقديم|बोली|निविदा",
+    ),
+    (
+        _QUE,
+        r"questions?|queries|query|inquiry|inquiries|enquiry|enquiries|clarifications?|requests? for information"
+        r"|demandes? de (?:renseignements|precisions|eclaircissements|clarification)|renseignements complementaires"
+        r"|eclaircissements"
+        r"|fragen|anfragen|ruckfragen|bieterfragen|auskunfte|aufklarung\w*|erlauterungen"
+        r"|preguntas|consultas|aclaraciones|aclaracion"
+        r"|chiarimenti|quesiti|domande"
+        r"|esclarecimentos?|perguntas|pedidos de esclarecimento"
+        r"|vragen|nota van inlichtingen"
+        r"|pytania|pytan|wyjasnie\w*|zapytania"
+        r"|الاستفسارات|استفسارات|الأسئلة|الاسئلة|التوضيحات|الاستيضاحات",
+    ),
+    (
+        _NEG,
+        # bid opening
+        r"opening|opened|open on|ouverture|offnung|eroffnung|apertura|otwarci\w*|abertura|opening van"
+        r"|فتح|खोलने|"
+        # meetings and visits
+        r"pre-?bid|pre-?proposal|pre-?tender|pre-?quote|site (?:visit|meeting|inspection)|meeting|conference|session"
+        r"|briefing|visite|reunion|ortsbesichtigung|besichtigung|bieterkonferenz|visita|sopralluogo|spotkani\w*"
+        r"|wizj\w* lokaln\w*|"
+        # offer validity and award
+        r"validity|valid|validite|bindefrist|zuschlags\w*|gultigkeit|validez|mantenimiento de (?:la )?oferta"
+        r"|validita|vincola\w*|zwiazani\w*|validade|gestanddoening|geldigheid|award|attribution|adjudicacion"
+        r"|aggiudicazione|udzielenie|"
+        # publication, issue, dispatch, documents
+        r"date of issue|issue date|issued|publication|published|posted|dispatch of (?:the |this )?notice"
+        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du|de l'|dell'|del) (?:present )?(?:avis|avviso|bando|anuncio)"
+        r"|absendung|versand|veroffentlich\w*|publicacion|pubblicazione|publikacj\w*|publicacao"
+        r"|download|sale of|obtencion de pliegos|retrait|anforderungsfrist|bid start|start date|"
+        # start, execution, delivery
+        r"commence\w*|start|debut|beginn|inicio|inizio|rozpoczeci\w*|completion|delivery|livraison|lieferung"
+        r"|ausfuhrung\w*|entrega|consegna|dostaw\w*|realizacji|execution|execution|ejecucion|esecuzione|"
+        # answers to questions
+        r"answers?|responses? to (?:the )?(?:questions|queries|inquiries|clarifications?)|reponses?|antworten"
+        r"|respuestas?|risposte|odpowiedz\w*",
+    ),
+)
+_TOPIC: Final = re.compile(
+    "|".join(rf"(?P<{kind}>(?<![^\W_])(?:{words})(?![^\W_]))" for kind, words in _TOPICS)
+)
+
+_STRONG_CUE: Final = re.compile(
+    r"(?<![^\W_])(?:deadline|closing|closes|close of|due|no later than|not later than|latest by|last date|last day"
+    r"|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
+    r"|date limite|heure limite|au plus tard|delai|cloture|echeance"
+    r"|\w*frist|schlusstermin|ablauf|ende der|spatestens|bis zum|eingang der|termin"
+    r"|plazo|fecha limite|fecha de cierre|hasta el|hasta las|a mas tardar|vencimiento|cierre"
+    r"|termine|scadenza|entro il|entro le|entro e non oltre|non oltre"
+    r"|prazo|data limite|ate o dia|ate ao dia|ate as|encerramento"
+    r"|uiterste|uiterlijk|sluitingsdatum|termijn"
+    r"|do dnia|nie pozniej niz|najpozniej|nalezy zlozyc|termin\w*"
+    r"|آخر موعد|اخر موعد|موعد|تاريخ انتهاء|अंतिम तिथि|समाप्ति)(?![^\W_])"
+)
+_WEAK_CUE: Final = re.compile(
+    r"(?<![^\W_])(?:on or before|by|before|until|till|prior to|received|receipt|submit\w*|reception|recepcion"
+    r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|do|قبل)(?![^\W_])"
+)
+_CLOSING_CUE: Final = re.compile(r"(?<![^\W_])(?:closing|closes|close of|cloture|cierre|encerramento)(?![^\W_])")
+_AMENDED: Final = re.compile(
+    r"(?<![^\W_])(?:revised|amended|extended|new|postponed|rescheduled|now|modifiee?|reportee?|nouvelle|prorogee?"
+    r"|geandert|neue[rs]?|verlangert|verschoben|prorrogad[oa]|nuev[oa]|modificad[oa]|prorogat[oa]|nuov[oa]"
+    r"|differit[oa]|przedluzon\w*|nowy|zmienion\w*|novo|nova|alterad[oa]|gewijzigd\w*|verlengd|nieuwe"
+    r"|تمديد|المعدل)(?![^\W_])"
+)
+_ORIGINAL: Final = re.compile(
+    r"(?<![^\W_])(?:original|originally|previous|previously|old|initial|initiale|ancienne|ursprunglich\w*|bisherige"
+    r"|anterior|originale|precedente|pierwotn\w*|dotychczasow\w*|oorspronkelijke|read|instead of|au lieu de"
+    r"|statt|en lugar de|anstelle)(?![^\W_])"
+)
+_SENTENCE_END: Final = re.compile(r"(?<=[^\W\d_]{2}[.!?;])\s+(?=[A-ZÀ-ÖØ-Þ0-9(•●▪■-])")
+
+_CLAUSE_LINES: Final = 3
+_CLAUSE_CHARS: Final = 260
+_TAIL_CHARS: Final = 70
+_THRESHOLD: Final = 0.55
+
+
+# --- parsing ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParsedDate:
+    """A date found in one string: where (character offsets), which day, whether it was Hijri."""
+
+    start: int
+    end: int
+    day: date
+    hijri: bool = False
+
+
+def _make_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _hijri(year: int, month: int, day: int) -> date | None:
+    """The Gregorian day of an Umm al-Qura Hijri date, None outside the calendar's range."""
+    try:
+        gregorian = Hijri(year, month, day).to_gregorian()
+        return date(gregorian.year, gregorian.month, gregorian.day)
+    except (ValueError, OverflowError):
+        return None
+
+
+def parse_dates(text: str, *, month_first: bool = False) -> list[ParsedDate]:
+    """Every date written in `text` (folded, see document.fold), in order, without overlaps.
+
+    `month_first` resolves numeric dates that read both ways (03/04/2026) the US way; a date whose
+    first or second number exceeds 12 reads the only way it can.
+    """
+    text = text.translate(_DIGITS)
+    found: list[ParsedDate] = []
+    for match in _DMY_TEXT.finditer(text):
+        day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
+        if day is not None:
+            found.append(ParsedDate(match.start(), match.end(), day))
+    for match in _MDY_TEXT.finditer(text):
+        day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
+        if day is not None:
+            found.append(ParsedDate(match.start(), match.end(), day))
+    for match in _NUMERIC.finditer(text):
+        first, second, year = int(match["a"]), int(match["b"]), int(match["y"])
+        if match["s"] == "." or first > 12 or (second <= 12 and not month_first):
+            day = _make_date(year, second, first)
+        else:
+            day = _make_date(year, first, second)
+        if day is not None:
+            found.append(ParsedDate(match.start(), match.end(), day))
+    for match in _ISO.finditer(text):
+        day = _make_date(int(match["y"]), int(match["m"]), int(match["d"]))
+        if day is not None:
+            found.append(ParsedDate(match.start(), match.end(), day))
+    arabic = _ARABIC.search(text) is not None
+    for pattern in (_HIJRI_YMD, _HIJRI_DMY):
+        for match in pattern.finditer(text):
+            marked = _HIJRI_MARK.search(text, max(0, match.start() - 8), match.end() + 8) is not None
+            if not (arabic or marked):
+                continue
+            day = _hijri(int(match["y"]), int(match["m"]), int(match["d"]))
+            if day is not None:
+                found.append(ParsedDate(match.start(), match.end(), day, hijri=True))
+    found.sort(key=lambda parsed: (parsed.start, -(parsed.end - parsed.start)))
+    kept: list[ParsedDate] = []
+    for parsed in found:
+        if kept and parsed.start < kept[-1].end:
+            continue
+        kept.append(parsed)
+    return kept
+
+
+@dataclass(frozen=True)
+class ParsedTime:
+    start: int
+    end: int
+    hour: int
+    minute: int
+
+
+def _time_of(match: re.Match[str]) -> tuple[int, int] | None:
+    if match["noon"]:
+        return 12, 0
+    if match["h4"]:
+        return int(match["h4"]), int(match["mi4"])
+    if match["h3"]:
+        return int(match["h3"]), 0
+    if match["h2"]:
+        hour, ampm = int(match["h2"]), match["ap2"]
+        minute = 0
+    else:
+        hour, minute, ampm = int(match["h"]), int(match["mi"]), match["ap"]
+        if match["sep"] == "." and not (ampm or match["u"]) and not _TIME_CONNECTOR.search(match.string[: match.start()]):
+            return None
+        if match["sep"] == "h" and match["u"]:
+            return None
+    if ampm:
+        if hour > 12 or hour == 0:
+            return None
+        hour = hour % 12 + (12 if ampm.startswith("p") else 0)
+    return hour, minute
+
+
+def parse_times(text: str) -> list[ParsedTime]:
+    """Every time of day written in `text` (folded): '12:00', '12h00', '12.00 Uhr', '5:00 PM', '12 heures'."""
+    times: list[ParsedTime] = []
+    for match in _TIME.finditer(text.translate(_DIGITS)):
+        value = _time_of(match)
+        if value is not None:
+            times.append(ParsedTime(match.start(), match.end(), *value))
+    return times
+
+
+def _gap_allowed(gap: str) -> bool:
+    """Whether only connectors (at, à, ore, um, a las, weekday names, time zones, punctuation) stand between
+    a date and its time: 'April 1, 2019 at noon', '10 septembre 2020, à 12 heures', '12.01.2026     12:00'."""
+    if any(character.isdigit() for character in gap):
+        return False
+    if not gap.strip():
+        return True
+    if len(gap) > _GAP_MAX:
+        return False
+    return all(word in _GAP_WORDS for word in re.findall(r"[^\W\d_]+", gap))
+
+
+# --- mentions: dates with their time, on lines of the document ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A date printed in the document with the time printed next to it (if any) and the lines they use."""
+
+    line: Line
+    start: int
+    end: int  # end of the date, or of its time when the time follows it on the same line
+    day: date
+    time: tuple[int, int] | None
+    first: Line
+    last: Line
+    hijri: bool
+
+    @property
+    def value(self) -> str:
+        if self.time is None:
+            return self.day.isoformat()
+        return f"{self.day.isoformat()}T{self.time[0]:02d}:{self.time[1]:02d}"
+
+
+def _month_first(document: Document) -> bool:
+    """Whether the document writes numeric dates month first (US style): it says mm/dd/yyyy, or more of its
+    unambiguous slash dates read month first than day first."""
+    month_first = day_first = 0
+    for line in document.lines:
+        if "/" not in line.text:
+            continue
+        if _MDY_HINT.search(line.folded):
+            return True
+        for match in _NUMERIC.finditer(line.folded):
+            if match["s"] == "/":
+                first, second = int(match["a"]), int(match["b"])
+                month_first += second > 12 >= first
+                day_first += first > 12 >= second
+    return month_first > day_first
+
+
+def _previous_nonblank(document: Document, line: Line) -> Line | None:
+    for other in reversed(document.lines_of(line.page)[: line.row]):
+        if other.text.strip():
+            return other
+    return None
+
+
+def _next_nonblank(document: Document, line: Line) -> Line | None:
+    nexts = document.next_lines(line, 1)
+    return nexts[0] if nexts else None
+
+
+def _mentions(document: Document) -> list[Mention]:
+    """Every date of the document with its time, in reading order."""
+    month_first = _month_first(document)
+    mentions: list[Mention] = []
+    for line in document.lines:
+        folded = line.folded
+        if not _PREFILTER.search(folded):
+            continue
+        dates = parse_dates(folded, month_first=month_first)
+        for index, parsed in enumerate(dates):
+            after_limit = dates[index + 1].start if index + 1 < len(dates) else len(folded)
+            before_limit = dates[index - 1].end if index else 0
+            mentions.append(_with_time(document, line, parsed, before_limit, after_limit))
+        if not dates:
+            split = _split_date(document, line, month_first)
+            if split is not None:
+                mentions.append(split)
+    return mentions
+
+
+def _split_date(document: Document, line: Line, month_first: bool) -> Mention | None:
+    """A date broken across two lines: '… bis spätestens 22. März' / '2023 zu stellen'."""
+    folded = line.folded.rstrip()
+    match = _DM_AT_END.search(folded) or _MD_AT_END.search(folded)
+    if match is None:
+        return None
+    following = _next_nonblank(document, line)
+    if following is None or following.row != line.row + 1:
+        return None
+    year = _YEAR_AT_START.match(following.folded)
+    if year is None:
+        return None
+    day = _make_date(int(year["y"]), MONTHS[match["m"]], int(match["d"]))
+    if day is None:
+        return None
+    rest = following.folded[year.end() :]
+    time = None
+    for parsed in parse_times(rest)[:1]:
+        if _gap_allowed(rest[: parsed.start]):
+            time = (parsed.hour, parsed.minute)
+    return Mention(line, match.start(), len(folded), day, time, line, following, False)
+
+
+def _with_time(document: Document, line: Line, parsed: ParsedDate, before_limit: int, after_limit: int) -> Mention:
+    """The mention of `parsed` with the time printed after it (same line, or at the start of the next line)
+    or, failing that, right before it ('2:00 p.m. on April 2, 2026')."""
+    folded = line.folded
+    after = folded[parsed.end : after_limit]
+    for time in parse_times(after):
+        if _gap_allowed(after[: time.start]):
+            return Mention(line, parsed.start, parsed.end + time.end, parsed.day, (time.hour, time.minute), line, line,
+                           parsed.hijri)
+        break
+    if after_limit == len(folded) and _gap_allowed(after):
+        following = _next_nonblank(document, line)
+        if following is not None and following.row == line.row + 1:
+            head = following.folded.lstrip()
+            times = parse_times(head)
+            if times and times[0].start == 0 and not parse_dates(head[: times[0].end + 6]):
+                return Mention(line, parsed.start, parsed.end, parsed.day, (times[0].hour, times[0].minute), line,
+                               following, parsed.hijri)
+    before = folded[before_limit : parsed.start]
+    times = parse_times(before)
+    if times and _gap_allowed(before[times[-1].end :]):
+        time = times[-1]
+        return Mention(line, parsed.start, parsed.end, parsed.day, (time.hour, time.minute), line, line, parsed.hijri)
+    if before_limit == 0 and _gap_allowed(before):
+        previous = _previous_nonblank(document, line)
+        if previous is not None and previous.row == line.row - 1:
+            times = parse_times(previous.folded)
+            tail = previous.folded[times[-1].end :] if times else ""
+            if times and _gap_allowed(tail + " " + before) and not parse_dates(previous.folded[times[-1].start :]):
+                time = times[-1]
+                return Mention(line, parsed.start, parsed.end, parsed.day, (time.hour, time.minute), previous, line,
+                               parsed.hijri)
+    return Mention(line, parsed.start, parsed.end, parsed.day, None, line, line, parsed.hijri)
+
+
+# --- clauses: what a date is about --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the clause before a date says: the nearest topic, its distance, the cues, amendments."""
+
+    topic: str | None
+    topic_lines: int  # lines between the topic word and the date (0: same line)
+    topic_chars: int  # characters between the topic word and the date
+    strong_cue: bool
+    weak_cue: bool
+    closing_only: bool
+    amended: bool
+    original: bool
+    label_line: Line
+
+
+_CELL: Final = re.compile(r"\S+(?:[ \t]{1,2}\S+)*")
+"""A layout cell: words separated by at most two spaces. (document.Line.cells merges a one-character
+cell into the next one: its lazy pattern lets 'e          informatici' be one cell.)"""
+
+
+@lru_cache(maxsize=4096)
+def _cells(text: str) -> tuple[Cell, ...]:
+    return tuple(Cell(match.start(), match.end(), match.group()) for match in _CELL.finditer(text))
+
+
+def _cell_at(text: str, column: int) -> Cell | None:
+    """The cell covering `column`, or the first one after it."""
+    return next((cell for cell in _cells(text) if cell.end > column), None)
+
+
+def _columns_overlap(start: int, end: int, other_start: int, other_end: int, slack: int = 2) -> bool:
+    return start <= other_end + slack and other_start <= end + slack
+
+
+def _wrapped_label(document: Document, line: Line, label: Cell, dated: set[int]) -> list[tuple[Line, str]]:
+    """The whole label of a table row whose label cell wraps over several lines around the value's line
+    ('Termine perentorio per la creazione degli archivi' / 'informatici …, firma   19.01.2026' /
+    'digitale, caricamento ed invio'): the overlapping cells above up to the one that starts the label
+    (capitalised), and those below that continue it (lower case), never crossing a line with a date."""
+    pieces: list[tuple[Line, str]] = [(line, label.text)]
+    current = line
+    for _ in range(2):
+        above = _previous_nonblank(document, current)
+        if above is None or above.row != current.row - 1 or above.index in dated:
+            break
+        texts = [other.text for other in _cells(above.text) if other.overlaps(label)]
+        if not texts:
+            break
+        pieces.insert(0, (above, "   ".join(texts)))
+        if not texts[0][:1].islower():
+            break
+        current = above
+    current = line
+    for _ in range(2):
+        below = _next_nonblank(document, current)
+        if below is None or below.row != current.row + 1 or below.index in dated:
+            break
+        texts = [other.text for other in _cells(below.text) if other.overlaps(label)]
+        if not texts or not texts[0][:1].islower():
+            break
+        pieces.append((below, "   ".join(texts)))
+        current = below
+    return pieces if len(pieces) > 1 else []
+
+
+def _clause(
+    document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]
+) -> list[tuple[Line, str]]:
+    """The text leading to `mention`, farthest first: (line, text) pieces from up to three lines above in
+    the same column, then the start of the mention's own line; not past another date."""
+    line = mention.first if mention.first is not mention.line else mention.line
+    own_start = previous_end.get(line.index, 0)
+    own_end = mention.start if line is mention.line else len(line.text)
+    pieces: list[tuple[Line, str]] = [(line, line.text[own_start:own_end])]
+    if own_start or _TOPIC.search(fold(pieces[0][1])):
+        return pieces
+    cell = _cell_at(line.text, mention.start) if line is mention.line else _cell_at(line.text, 0)
+    if cell is None:
+        return pieces
+    first_cell = not line.text[: cell.start].strip()
+    left = [other for other in _cells(line.text) if other.end <= cell.start]
+    if left and left[-1].text[:1].islower():
+        return _wrapped_label(document, line, left[-1], dated) or pieces
+    column_start, column_end = cell.start, cell.end
+    current = line
+    for _ in range(_CLAUSE_LINES):
+        above = _previous_nonblank(document, current)
+        if above is None or current.row - above.row > 3:
+            break
+        stop = previous_end.get(above.index)
+        texts = []
+        for other in _cells(above.text):
+            if stop is not None and other.end <= stop:
+                continue
+            if _columns_overlap(column_start, column_end, other.start, other.end) or (
+                first_cell and other.end <= column_start
+            ):
+                start = max(other.start, stop or 0)
+                texts.append(above.text[start : other.end])
+        if not texts:
+            break
+        pieces.insert(0, (above, "   ".join(texts)))
+        if stop is not None:
+            break
+        current = above
+    return pieces
+
+
+def _read(document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]) -> Reading:
+    pieces = _clause(document, mention, previous_end, dated)
+    joined = ""
+    starts: list[tuple[int, Line]] = []
+    for line, text in pieces:
+        starts.append((len(joined), line))
+        joined += text + "\n"
+    boundaries = list(_SENTENCE_END.finditer(joined))
+    cut = boundaries[-1].end() if boundaries else 0
+    cut = max(cut, len(joined) - _CLAUSE_CHARS)
+    clause = fold(joined[cut:])
+    offset = cut
+    tail_text = mention.last.folded[mention.end if mention.last is mention.line else 0 :][:_TAIL_CHARS]
+    next_dates = parse_dates(tail_text)
+    if next_dates:
+        tail_text = tail_text[: next_dates[0].start]
+    topic: str | None = None
+    topic_position = -1
+    topic_length = 0
+    questions = False
+    for match in _TOPIC.finditer(clause):
+        kind = match.lastgroup
+        questions = questions or kind == _QUE
+        end = match.end()
+        if end > topic_position or (end == topic_position and match.end() - match.start() > topic_length):
+            topic, topic_position, topic_length = kind, end, match.end() - match.start()
+    if questions and topic == _SUB:
+        # 'Deadline for questions regarding the tender', 'Auskünfte über … diese Angebotsaufforderung':
+        # questions about the offers are still questions.
+        topic = _QUE
+    label_line = mention.line
+    topic_lines = 0
+    if topic is not None:
+        absolute = offset + topic_position - 1
+        for index, (start, line) in enumerate(starts):
+            if start <= absolute:
+                label_line = line
+                topic_lines = len(starts) - 1 - index
+    else:
+        tail_match = _TOPIC.search(tail_text)
+        if tail_match is not None and tail_match.lastgroup != _NEG:
+            topic = tail_match.lastgroup
+            topic_position = len(clause)
+    strong = _STRONG_CUE.search(clause) is not None or _STRONG_CUE.search(tail_text) is not None
+    weak = _WEAK_CUE.search(clause) is not None
+    closing = _CLOSING_CUE.search(clause) is not None or _CLOSING_CUE.search(tail_text) is not None
+    return Reading(
+        topic=topic,
+        topic_lines=topic_lines,
+        topic_chars=len(clause) - topic_position if topic is not None else len(clause),
+        strong_cue=strong,
+        weak_cue=weak,
+        closing_only=closing and topic is None,
+        amended=_AMENDED.search(clause) is not None,
+        original=_ORIGINAL.search(clause) is not None,
+        label_line=label_line,
+    )
+
+
+def _score(reading: Reading, wanted: str) -> float:
+    """How much the clause says the date is the `wanted` deadline (0 when it does not)."""
+    if reading.topic == wanted and (reading.strong_cue or reading.weak_cue):
+        score = 0.8 if reading.strong_cue else 0.62
+    elif wanted == _SUB and reading.closing_only:
+        score = 0.7
+    elif wanted == _SUB and reading.topic is None and reading.strong_cue:
+        score = 0.5
+    else:
+        return 0.0
+    score -= 0.05 * reading.topic_lines
+    if reading.topic_chars > 120:
+        score -= 0.1
+    if reading.amended:
+        score += 0.15
+    if reading.original:
+        score -= 0.3
+    return score
+
+
+def _quote(document: Document, first: Line, last: Line) -> str:
+    lines = [line for line in document.lines[first.index : last.index + 1] if line.text.strip()]
+    return "\n".join(line.stripped for line in lines)
+
+
+def _candidates(document: Document, wanted: str) -> Iterator[Candidate[str]]:
+    mentions = _mentions(document)
+    dated = {mention.line.index for mention in mentions}
+    previous_end: dict[int, int] = {}
+    for mention in mentions:
+        reading = _read(document, mention, previous_end, dated)
+        previous_end[mention.line.index] = mention.end
+        if mention.last is not mention.line:
+            previous_end[mention.last.index] = 0
+        score = _score(reading, wanted)
+        if score <= 0:
+            continue
+        if mention.time is not None:
+            score += 0.03
+        first = reading.label_line if reading.label_line.index < mention.first.index else mention.first
+        if mention.first.index - first.index > 2:
+            first = mention.first
+        yield Candidate(mention.value, mention.line.page, _quote(document, first, mention.last), score,
+                        f"{wanted} topic={reading.topic} lines={reading.topic_lines}")
+
+
+def _best(document: Document, wanted: str) -> Sourced[str] | None:
+    candidates = list(_candidates(document, wanted))
+    support: dict[date, int] = {}
+    for candidate in candidates:
+        day = date.fromisoformat(candidate.value[:10])
+        support[day] = support.get(day, 0) + 1
+    boosted = [
+        Candidate(c.value, c.page, c.quote, c.score + 0.03 * min(support[date.fromisoformat(c.value[:10])] - 1, 3), c.why)
+        for c in candidates
+    ]
+    chosen = choose(boosted, _THRESHOLD)
+    return chosen.sourced() if chosen is not None else None
+
+
+def submission_deadline(document: Document) -> Sourced[str] | None:
+    """The time limit for receipt of tenders/bids/proposals/requests to participate, as printed."""
+    return _best(document, _SUB)
+
+
+def questions_deadline(document: Document) -> Sourced[str] | None:
+    """The last date for questions/clarification requests, as printed."""
+    return _best(document, _QUE)

@@ -1,0 +1,216 @@
+"""The document as the offline extractor reads it: pages of lines, each line cut into layout cells.
+
+Page text comes from ``pdftotext -layout`` (text layers) or tesseract (scans), so a line keeps the
+horizontal position of what is printed: table columns are runs of text separated by wide gaps.
+That is the geometry the extractor uses, the way an analyst reads a form:
+
+    Nom de l'acheteur :  Ville de Nîmes            <- value after the label, same cell
+    Reference No.        KCC-RD-2025-014           <- value in the next cell of the same row
+    Closing date
+      15 March 2026                                <- value in the cell below (overlapping columns)
+
+`Document.labelled(...)` finds every occurrence of a field's labels and yields the value spans that
+follow each one in those three places, with the distance in lines; field modules turn spans into
+typed candidates and score them (see candidates.py).
+
+Everything here is pure and cheap: a 50-page document is a few thousand lines, each folded once.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Final
+
+from tenderflow.extraction.backend import PageLike
+
+_CELL_GAP: Final = re.compile(r"\S(?:.*?\S)?(?=\s{3,}|\s*$)")
+"""A cell: text up to a gap of three or more spaces (pdftotext pads columns with spaces)."""
+
+SEPARATORS: Final = " \t:：.-–—=>|*_"
+"""What may stand between a label and its value: 'Reference: X', 'Reference - X', 'Reference .... X'."""
+
+
+def fold(text: str) -> str:
+    """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier'), same length per
+    character as far as possible, for matching labels and words in any Latin-script language."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss"))
+    return "".join(character for character in decomposed if not unicodedata.combining(character)).casefold()
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A run of text on one line between wide gaps; ``start``/``end`` are character columns."""
+
+    start: int
+    end: int
+    text: str
+
+    def overlaps(self, other: Cell, slack: int = 2) -> bool:
+        return self.start <= other.end + slack and other.start <= self.end + slack
+
+
+@dataclass(frozen=True)
+class Line:
+    """One printed line: its page, its position in the document and on its page, its text as printed."""
+
+    page: int
+    index: int  # position in Document.lines
+    row: int  # position among the lines of its page (0-based, blank lines counted)
+    text: str
+
+    @cached_property
+    def folded(self) -> str:
+        return fold(self.text)
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple(Cell(match.start(), match.end(), match.group()) for match in _CELL_GAP.finditer(self.text))
+
+    @property
+    def stripped(self) -> str:
+        return self.text.strip()
+
+    def cell_at(self, column: int) -> Cell | None:
+        """The cell that covers ``column``, or the first one starting after it."""
+        for cell in self.cells:
+            if cell.end > column:
+                return cell
+        return None
+
+
+@dataclass(frozen=True)
+class Span:
+    """Text that follows a label: where it is and how far from the label.
+
+    ``how`` is "same" (after the label in its own cell), "right" (a later cell of the label's row),
+    "below" (a cell of a later line that overlaps the label's columns) or "next" (the next
+    non-empty line, whole). ``distance`` is the number of lines between label and value (0 on the
+    same line). ``quote`` is verbatim page text: the line(s) the value stands on.
+    """
+
+    text: str
+    line: Line
+    how: str
+    distance: int
+    label_line: Line
+    quote: str
+
+    @property
+    def page(self) -> int:
+        return self.line.page
+
+
+@dataclass(frozen=True)
+class LabelHit:
+    """One occurrence of a label: the line, where the label's text starts and ends in it."""
+
+    line: Line
+    start: int
+    end: int
+    label: str
+
+    @property
+    def at_line_start(self) -> bool:
+        """True when only numbering, bullets or punctuation stand before the label on its line."""
+        return _ONLY_NUMBERING.fullmatch(self.line.text[: self.start]) is not None
+
+
+_ONLY_NUMBERING: Final = re.compile(r"[\s\d.()\[\]ivxlIVXL•*·\-–—a-h]{0,14}[\s.):]?\s*|\s*")
+
+
+def label_regex(labels: Iterable[str]) -> re.Pattern[str]:
+    """One pattern for a list of labels, matched against FOLDED text: words separated by any run of
+    spaces or punctuation, the first and last word on word boundaries. Labels are written as plain
+    lower-case phrases without accents ("date limite de reception des offres")."""
+    parts = []
+    for label in sorted(set(labels), key=len, reverse=True):
+        words = [re.escape(fold(word)) for word in label.split()]
+        parts.append(r"[\s.,'’/_-]*".join(words))
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(parts) + r")(?![^\W_])")
+
+
+@dataclass
+class Document:
+    """A document's pages, as lines and cells. Build it once per extraction with `Document.of(pages)`."""
+
+    pages: dict[int, str]
+    lines: list[Line] = field(default_factory=list)
+    _by_page: dict[int, list[Line]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, pages: Sequence[PageLike]) -> Document:
+        document = cls(pages={page.number: page.text for page in pages})
+        for page in sorted(pages, key=lambda page: page.number):
+            on_page: list[Line] = []
+            for row, text in enumerate(page.text.splitlines()):
+                line = Line(page=page.number, index=len(document.lines), row=row, text=text)
+                document.lines.append(line)
+                on_page.append(line)
+            document._by_page[page.number] = on_page
+        return document
+
+    @property
+    def page_numbers(self) -> list[int]:
+        return sorted(self.pages)
+
+    def lines_of(self, page: int) -> list[Line]:
+        return self._by_page.get(page, [])
+
+    @cached_property
+    def folded_text(self) -> str:
+        return "\n".join(line.folded for line in self.lines)
+
+    def find(self, pattern: re.Pattern[str], *, pages: Iterable[int] | None = None) -> Iterator[LabelHit]:
+        """Every match of `pattern` (on folded text) as a LabelHit, in reading order."""
+        wanted = set(pages) if pages is not None else None
+        for line in self.lines:
+            if wanted is not None and line.page not in wanted:
+                continue
+            if not line.text.strip():
+                continue
+            for match in pattern.finditer(line.folded):
+                yield LabelHit(line, match.start(), match.end(), match.group())
+
+    def next_lines(self, line: Line, count: int, *, skip_blank: bool = True) -> list[Line]:
+        """Up to `count` lines after `line` on the same page (blank ones skipped unless asked)."""
+        page = self.lines_of(line.page)
+        found: list[Line] = []
+        for other in page[line.row + 1 :]:
+            if skip_blank and not other.text.strip():
+                continue
+            found.append(other)
+            if len(found) >= count:
+                break
+        return found
+
+    def spans_after(self, hit: LabelHit, *, below: int = 3) -> Iterator[Span]:
+        """The places a value of `hit`'s label may stand, nearest first:
+
+        1. the rest of the label's cell after the label and separators ("same");
+        2. the next cells of the same row ("right");
+        3. cells of the next `below` non-empty lines that overlap the label's columns ("below");
+        4. the next non-empty line, whole ("next"), when it is not under another column.
+        """
+        line = hit.line
+        text = line.text
+        label_cell = line.cell_at(hit.start)
+        cell_end = label_cell.end if label_cell is not None else len(text)
+        rest = text[hit.end : cell_end]
+        value = rest.lstrip(SEPARATORS + "()").rstrip()
+        if value:
+            yield Span(value, line, "same", 0, line, line.stripped)
+        for cell in line.cells:
+            if cell.start >= cell_end:
+                yield Span(cell.text.strip(SEPARATORS + " ").strip() or cell.text, line, "right", 0, line,
+                           line.stripped)
+        for distance, other in enumerate(self.next_lines(line, below), start=1):
+            anchor = Cell(hit.start, cell_end, text[hit.start : cell_end])
+            overlapping = [cell for cell in other.cells if cell.overlaps(anchor)]
+            for cell in overlapping:
+                yield Span(cell.text, other, "below", distance, line, other.stripped)
+            if distance == 1 and not overlapping and other.cells:
+                yield Span(other.stripped, other, "next", distance, line, other.stripped)
