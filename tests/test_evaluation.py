@@ -199,6 +199,13 @@ def test_eval_scores_an_llm_endpoint_end_to_end(tmp_path: Path) -> None:
         code, output, summary = run_eval(env, str(tmp_path / "key.json"), "--details")
         # the page text went to the model: the run read the PDF as an upload does
         assert "Bids are due by 15 March 2026" in json.dumps(server.requests[0].body)
+        # and the model was told the traps: what is not a value, a deadline, the buyer's contact
+        system = server.requests[0].body["messages"][0]["content"]
+        for trap in ("bid security", "EMD", "bid opening", "pre-bid", "monitor", "help desk", "offer validity",
+                     "placeholder"):
+            assert trap in system
+        schema = json.dumps(server.requests[0].body["response_format"]["json_schema"]["schema"])
+        assert "Not a bid security, EMD" in schema and "Not the bid opening" in schema
     assert code == 0, output
     assert summary["backend"] == "openai" and summary["model"] == "test-model"
     totals = summary["totals"]
@@ -208,8 +215,8 @@ def test_eval_scores_an_llm_endpoint_end_to_end(tmp_path: Path) -> None:
     assert summary["fields"]["reference_number"]["wrong"] == 1
     assert "reference_number: wrong" in output and "estimated_value: spurious" in output
 
-    code, output, _ = run_eval({**env, "TENDERFLOW_LLM_BASE_URL": "http://127.0.0.1:9"}, str(tmp_path / "key.json"),
-                               "--min-recall", "0.4")
+    unreachable = {**env, "TENDERFLOW_LLM_BASE_URL": "http://127.0.0.1:9", "TENDERFLOW_LLM_MAX_RETRIES": "0"}
+    code, output, _ = run_eval(unreachable, str(tmp_path / "key.json"), "--min-recall", "0.4")
     assert code == 1, "an unreachable endpoint scores nothing, which is below the minimum"
 
 

@@ -74,6 +74,25 @@ no translation, no ellipsis).
 - Amounts as plain numbers (EUR 1 250 000,00 -> 1250000.0) with the ISO 4217 currency code.
 - Countries as ISO 3166-1 alpha-2 codes (DE, FR, IE). CPV codes as NNNNNNNN-N.
 - The document may be one part of a longer one; fields not in this part are null.
+
+Traps that real tenders set (a wrong value costs the reader more than a missing one: when unsure, null):
+- estimated_value is the estimated value, budget or cost of the whole contract. It is NOT a bid \
+security, bid bond, EMD (earnest money deposit), tender/document fee, performance guarantee, \
+insurance cover, penalty, or a turnover or experience threshold bidders must meet.
+- submission_deadline is when tenders must be received. It is NOT the bid opening, the pre-bid or \
+site meeting, the questions deadline, the publication or issue date, or the offer validity period. \
+When an addendum or corrigendum changes the deadline, give the changed one.
+- questions_deadline is the last date for questions or clarification requests, nothing else.
+- buyer is the contracting authority. Its e-mail, phone and address are the buyer's own contact, \
+NOT those of an evaluator, an integrity or independent monitor, a help desk or e-procurement \
+platform support, a review body (court, tribunal, Vergabekammer), or a template's author.
+- contract_duration is how long the contract runs, NOT the offer validity, a warranty period or a \
+delivery or payment term.
+- reference_number is the buyer's identifier of this procedure (tender, bid, RFP or file number), \
+NOT a clause or section number, a date, a phone number or a word.
+- A template's placeholder (dots, underscores, "[insert …]", "$ X", "dd/mm/yyyy") is no value: null.
+- Dates are given as printed in local time; a Hijri date is converted to the Gregorian calendar \
+(Umm al-Qura), with the quote showing the Hijri date as printed.
 """
 
 # Client errors worth retrying (the server may recover); every 5xx is retried too.

@@ -99,8 +99,14 @@ class Buyer(_Strict):
     country: Sourced[str] | None = Field(
         default=None, description="ISO 3166-1 alpha-2 code of the buyer's country, e.g. DE, FR."
     )
-    email: Sourced[str] | None = Field(default=None, description="Contact e-mail address, verbatim.")
-    phone: Sourced[str] | None = Field(default=None, description="Contact telephone number, verbatim.")
+    email: Sourced[str] | None = Field(
+        default=None,
+        description="The buyer's own contact e-mail, verbatim; not an evaluator's, monitor's, help desk's or "
+        "review body's.",
+    )
+    phone: Sourced[str] | None = Field(
+        default=None, description="The buyer's own contact telephone number, verbatim; not a help desk's."
+    )
     address: Sourced[str] | None = Field(default=None, description="Postal address, verbatim.")
 
 
@@ -124,7 +130,8 @@ class TenderFields(_Strict):
     buyer: Buyer = Field(default_factory=Buyer)
     title: Sourced[str] | None = Field(default=None, description="Title of the procurement, verbatim.")
     reference_number: Sourced[str] | None = Field(
-        default=None, description="The buyer's file or reference number, verbatim."
+        default=None,
+        description="The buyer's file, tender or bid number of this procedure, verbatim; not a clause number.",
     )
     notice_type: Sourced[NoticeType] | None = None
     procedure_type: Sourced[ProcedureType] | None = Field(
@@ -139,19 +146,24 @@ class TenderFields(_Strict):
         description="CPV codes of the whole procedure (main code first), formatted NNNNNNNN-N.",
     )
     estimated_value: Sourced[Money] | None = Field(
-        default=None, description="Estimated total value of the whole procedure."
+        default=None,
+        description="Estimated total value, budget or cost of the whole procedure. Not a bid security, EMD, "
+        "tender fee, performance guarantee or turnover requirement.",
     )
     submission_deadline: Sourced[str] | None = Field(
         default=None,
-        description="Time limit for receipt of tenders as ISO 8601: 2026-03-15T12:00 or 2026-03-15.",
+        description="Time limit for receipt of tenders as ISO 8601: 2026-03-15T12:00 or 2026-03-15. Not the bid "
+        "opening, a pre-bid meeting, the publication date or the offer validity; an addendum's new date wins.",
     )
     questions_deadline: Sourced[str] | None = Field(
-        default=None, description="Time limit for questions / clarification requests, ISO 8601."
+        default=None, description="Time limit for questions / clarification requests, ISO 8601; null if not stated."
     )
     place_of_performance: Sourced[str] | None = Field(
         default=None, description="Place of performance or NUTS code, verbatim."
     )
-    contract_duration: Sourced[ContractDuration] | None = None
+    contract_duration: Sourced[ContractDuration] | None = Field(
+        default=None, description="How long the contract runs; not the offer validity, a warranty or a delivery term."
+    )
     award_criteria: list[Sourced[AwardCriterion]] = Field(
         default_factory=list, description="Award criteria that apply to the whole procedure."
     )
