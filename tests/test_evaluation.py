@@ -208,6 +208,7 @@ def test_eval_scores_an_llm_endpoint_end_to_end(tmp_path: Path) -> None:
         assert "Not a bid security, EMD" in schema and "Not the bid opening" in schema
     assert code == 0, output
     assert summary["backend"] == "openai" and summary["model"] == "test-model"
+    assert (summary["prompt_tokens"], summary["completion_tokens"]) == (100, 20)  # one call, as the server said
     totals = summary["totals"]
     assert (totals["required"], totals["correct"], totals["wrong"], totals["missed"], totals["spurious"]) == (
         4, 2, 1, 1, 1)

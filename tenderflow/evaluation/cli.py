@@ -100,6 +100,8 @@ def _summary(
         "seconds": round(elapsed, 2),
         "extract_seconds": round(sum(score.extract_seconds for score in scores), 3),
         "extract_cpu_ms_per_page": round(1000 * cpu / pages, 3) if pages else None,
+        "prompt_tokens": sum(score.prompt_tokens for score in scores),
+        "completion_tokens": sum(score.completion_tokens for score in scores),
     }
 
 

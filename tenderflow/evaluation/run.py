@@ -51,6 +51,8 @@ class DocumentScore:
     extract_cpu_seconds: float
     error: str | None = None
     tally: Tally = field(default_factory=Tally)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     @property
     def ocr_pages(self) -> int:
@@ -190,6 +192,8 @@ def score_document(
         name=document.name, pages=pages, comparisons=comparisons, flags=result.flags if result else [],
         read_seconds=read_seconds, extract_seconds=extract_seconds, extract_cpu_seconds=cpu_seconds,
         error=error, tally=Tally.of(comparisons),
+        prompt_tokens=result.prompt_tokens if result else 0,
+        completion_tokens=result.completion_tokens if result else 0,
     )
 
 
