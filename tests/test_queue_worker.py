@@ -472,3 +472,85 @@ def test_worker_refuses_to_start_while_migrations_are_pending(empty_database_url
             worker.run()
     finally:
         empty_pool.close()
+
+
+# --- no error wedges a worker (review D1, D4) -------------------------------------------------------
+
+
+def test_a_failure_text_with_nul_and_escapes_is_stored_cleaned_and_the_worker_goes_on(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    job_types = registry(poison=raising(PermanentError("bad request \x00 with NUL \x1b[2J" + "x" * 5000)),
+                         fine=FunctionHandler(do_nothing))
+    poison_id = enqueue(conn, JobSpec("poison"))
+    with running_worker(pool, job_types):
+        row = wait_for_job(conn, poison_id, "failed")
+        later_id = enqueue(conn, JobSpec("fine"))
+        wait_for_job(conn, later_id, "succeeded")
+    assert row["last_error"].startswith("bad request  with NUL [2J")
+    assert len(row["last_error"]) <= 2000
+
+
+def test_a_retry_after_past_the_calendar_is_capped(pool: ConnectionPool, conn: Conn) -> None:
+    job_types = registry(limited=raising(RetryableError("slow down", retry_after=1e15)))
+    job_id = enqueue(conn, JobSpec("limited"))
+    with running_worker(pool, job_types):
+        row = wait_for_job(conn, job_id, "queued", attempts=1)
+    assert row["run_after"] <= db_now(conn) + timedelta(seconds=FIXED_BACKOFF.cap_seconds)
+
+
+def test_an_outcome_that_cannot_be_stored_fails_that_job_alone_and_never_leaves_it_running(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """An end-of-job hook that breaks on one job (as a DataError from bad data would) must not keep
+    the batch it came in, or the worker, retrying forever while heartbeats keep the leases alive."""
+    conn.execute("CREATE TABLE test_refunds (job_id bigint PRIMARY KEY)")
+
+    def refund(conn: Conn, ended: Sequence[EndedJob]) -> None:
+        for job in ended:
+            if job.payload.get("poison"):
+                conn.execute("SELECT 'x'::integer")  # a deterministic DataError in the transaction
+            conn.execute("INSERT INTO test_refunds VALUES (%s)", (job.id,))
+
+    job_types = registry(parse=raising(PermanentError("not a PDF")), fine=FunctionHandler(do_nothing))
+    job_types.on_job_ended(refund)
+    poison_id = enqueue(conn, JobSpec("parse", payload={"poison": True}))
+    others = enqueue_many(conn, [JobSpec("parse") for _ in range(5)] + [JobSpec("fine") for _ in range(5)])
+    with running_worker(pool, job_types, threads=4):
+        poisoned = wait_for_job(conn, poison_id, "failed")
+        for job_id in others:
+            wait_until(lambda job_id=job_id: get(conn, job_id)["state"] in ("failed", "succeeded"),
+                       message=f"job {job_id} ended")
+        after_id = enqueue(conn, JobSpec("fine"))
+        wait_for_job(conn, after_id, "succeeded")
+    assert "could not be stored" in poisoned["last_error"] and "InvalidTextRepresentation" in poisoned["last_error"]
+    refunded = {row[0] for row in conn.execute("SELECT job_id FROM test_refunds")}
+    assert refunded == set(others[:5]), "every other failed job got its hook; the poisoned one could not"
+    assert conn.execute("SELECT count(*) FROM jobs WHERE state = 'running'").fetchone() == (0,)
+
+
+def test_the_maintenance_and_heartbeat_threads_survive_any_exception(
+    pool: ConnectionPool, conn: Conn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = {"maintenance": 0, "heartbeat": 0}
+    job_types = registry(fine=FunctionHandler(do_nothing))
+    with running_worker(pool, job_types, run_maintenance=True, maintenance_seconds=0.02,
+                        heartbeat_seconds=0.02) as worker:
+        def broken_maintenance(conn: Conn) -> None:
+            calls["maintenance"] += 1
+            raise ValueError("a bug in maintenance")
+
+        original = worker.heartbeat_once
+
+        def broken_heartbeat() -> None:
+            calls["heartbeat"] += 1
+            if calls["heartbeat"] < 3:
+                raise KeyError("a bug in the heartbeat")
+            original()
+
+        monkeypatch.setattr(worker.maintenance, "run_once", broken_maintenance)
+        monkeypatch.setattr(worker, "heartbeat_once", broken_heartbeat)
+        wait_until(lambda: calls["maintenance"] >= 3 and calls["heartbeat"] >= 4,
+                   message="both loops ran again after raising")
+        job_id = enqueue(conn, JobSpec("fine"))
+        wait_for_job(conn, job_id, "succeeded")

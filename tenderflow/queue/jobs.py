@@ -18,11 +18,12 @@ from __future__ import annotations
 import enum
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 from psycopg.pq import TransactionStatus
@@ -254,6 +255,21 @@ def _ended(rows: Iterable[tuple[Any, ...]]) -> list[EndedJob]:
             for r in rows]
 
 
+MAX_ERROR_CHARS: Final = 2000
+"""An error text is stored and shown at most this long (the rest goes to the log)."""
+MAX_RETRY_SECONDS: Final = 30 * 24 * 3600.0
+"""No retry is put off longer than this, whatever a handler or a server's Retry-After asked: a
+delay past the calendar's end would make the failing transaction itself fail (timestamp out of range)."""
+_CONTROL_CHARACTERS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def sanitize_error(text: str) -> str:
+    """An error text fit to store and show: NUL and control characters removed (a NUL cannot be
+    stored in a text column at all), surrogates replaced, at most MAX_ERROR_CHARS long."""
+    cleaned = _CONTROL_CHARACTERS.sub("", text).encode("utf-8", "replace").decode("utf-8")
+    return cleaned if len(cleaned) <= MAX_ERROR_CHARS else cleaned[: MAX_ERROR_CHARS - 1] + "…"
+
+
 def fail(conn: psycopg.Connection[Any], failures: Sequence[Failure], *, now: datetime | None = None) -> list[EndedJob]:
     """running -> queued (retry after `retry_seconds`) or failed (permanent, or out of attempts).
 
@@ -263,10 +279,10 @@ def fail(conn: psycopg.Connection[Any], failures: Sequence[Failure], *, now: dat
         return []
     params = {
         "ids": [f.job.id for f in failures], "attempts": [f.job.attempts for f in failures],
-        "worker_ids": [f.job.worker_id for f in failures], "errors": [f.error for f in failures],
+        "worker_ids": [f.job.worker_id for f in failures], "errors": [sanitize_error(f.error) for f in failures],
         "permanent": [f.permanent for f in failures],
-        "retry_seconds": [max(0.0, f.retry_seconds) if math.isfinite(f.retry_seconds) else 0.0
-                          for f in failures],
+        "retry_seconds": [min(max(0.0, f.retry_seconds), MAX_RETRY_SECONDS) if math.isfinite(f.retry_seconds)
+                          else 0.0 for f in failures],
         "now": now,
     }
     return _ended(conn.execute(QUERIES["job_fail"], params).fetchall())

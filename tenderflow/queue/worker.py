@@ -33,7 +33,7 @@ from typing import Any
 import psycopg
 import structlog
 from psycopg import sql
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.migrations import ensure_migrated
@@ -49,6 +49,13 @@ log = structlog.get_logger("tenderflow.worker")
 # many; at most one such batch waits, so that a slow database slows claiming instead of piling up
 # leases (and a busy committer gets batches big enough to keep up).
 COMMIT_BATCH_MAX = 500
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether the same statement may well succeed later: a lost or refused connection, a pool
+    timeout, a serialization failure or deadlock (psycopg's OperationalError and InterfaceError).
+    Anything else (bad data, a broken constraint, a bug) fails the same way every time."""
+    return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | PoolTimeout)
 
 
 @dataclass(frozen=True)
@@ -239,7 +246,9 @@ class Worker:
         except PermanentError as exc:
             finished.failure = jobs.Failure(job, f"{exc}", permanent=True, retry_seconds=0.0)
         except RetryableError as exc:
-            delay = exc.retry_after if exc.retry_after is not None else self.config.backoff.delay(job.attempts)
+            # A server's Retry-After is honoured up to the backoff cap: never a job put off for a year.
+            delay = (min(exc.retry_after, self.config.backoff.cap_seconds) if exc.retry_after is not None
+                     else self.config.backoff.delay(job.attempts))
             finished.failure = jobs.Failure(job, f"{exc}", permanent=False, retry_seconds=delay)
         except BaseException as exc:  # any handler bug, even SystemExit: the job retries, the slot is freed
             finished.failure = jobs.Failure(
@@ -297,12 +306,26 @@ class Worker:
             self._commit_batch_with_retry(batch)
 
     def _commit_batch_with_retry(self, batch: list[_Finished]) -> None:
+        """Commit `batch`; a lost connection is retried with backoff until it works (or our leases
+        expire and the ownership check drops the jobs), any other error splits the batch.
+
+        A non-transient error (a DataError, an IntegrityError, a bug in an end-of-job hook) would
+        fail the same way forever, so it must not be retried as is: the batch is committed one job
+        at a time, and a job whose own commit still fails is failed for good with that reason.
+        Without this, one poisoned result kept a worker retrying while its heartbeats kept every
+        held lease alive: every job it finished afterwards stayed `running`.
+        """
         delay = 0.1
         while True:
             try:
                 outcomes = self._commit_batch(batch)
                 break
-            except psycopg.Error as exc:
+            except Exception as exc:
+                if not is_transient(exc):
+                    log.error("worker.commit_rejected", error=f"{type(exc).__name__}: {exc}", jobs=len(batch),
+                              job_ids=[item.slot.job.id for item in batch], exc_info=True)
+                    self._commit_apart(batch, exc)
+                    return
                 # The database is unreachable or the transaction broke: nothing was written. Try
                 # again; if our leases expire meanwhile, the ownership check drops those jobs.
                 log.warning("worker.commit_failed", error=str(exc), jobs=len(batch))
@@ -313,6 +336,41 @@ class Worker:
         for item, (outcome, error) in zip(batch, outcomes, strict=True):
             self._log_finished(item.slot, outcome, error)
         self._free([item.slot for item in batch])
+
+    def _commit_apart(self, batch: list[_Finished], error: Exception) -> None:
+        if len(batch) > 1:
+            for item in batch:
+                self._commit_batch_with_retry([item])
+            return
+        (item,) = batch
+        job = item.slot.job
+        reason = f"the job's outcome could not be stored: {type(error).__name__}: {error}"
+        if item.failure is None or not item.failure.permanent:
+            # Its result (or its failure) cannot be written: fail it for good, hooks (refunds) included.
+            poisoned = _Finished(item.slot, failure=jobs.Failure(job, reason, permanent=True, retry_seconds=0.0))
+            try:
+                outcomes = self._commit_batch([poisoned])
+            except Exception as again:
+                if is_transient(again):
+                    self._commit_batch_with_retry([poisoned])
+                    return
+                log.error("worker.commit_rejected", error=f"{type(again).__name__}: {again}", job_ids=[job.id],
+                          exc_info=True)
+            else:
+                self._log_finished(item.slot, *outcomes[0])
+                self._free([item.slot])
+                return
+        # Even failing it with its end-of-job hooks does not commit: end the job without them, so it
+        # can never stay running; the log says what the hooks could not do.
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                jobs.fail(conn, [jobs.Failure(job, reason, permanent=True, retry_seconds=0.0)])
+            log.error("worker.ended_without_hooks", job_id=job.id, type=job.type, error=reason)
+            self._log_finished(item.slot, "failed", reason)
+        except Exception as last:  # the database is gone: the lease will expire and the reclaimer takes over
+            log.error("worker.commit_abandoned", job_id=job.id, error=f"{type(last).__name__}: {last}")
+            item.slot.context.mark_lost("its outcome could not be stored")
+        self._free([item.slot])
 
     def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
         attempts = [FinishedAttempt(item.slot.job, item.result, item.failure) for item in batch]
@@ -344,8 +402,9 @@ class Worker:
         while not self._stopped.wait(self.config.heartbeat_seconds):
             try:
                 self.heartbeat_once()
-            except psycopg.Error as exc:
-                log.warning("worker.heartbeat_failed", error=str(exc))
+            except Exception as exc:  # any error: logged, and the next beat tries again
+                log.warning("worker.heartbeat_failed", error=f"{type(exc).__name__}: {exc}",
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
 
     def _listen_conninfo(self) -> str:
         conninfo = self.pool.conninfo
@@ -364,8 +423,9 @@ class Worker:
                         for notify in conn.notifies(timeout=1.0):
                             if notify.payload in wanted:
                                 self._wake.set()
-            except psycopg.Error as exc:
-                log.warning("worker.listen_failed", error=str(exc))
+            except Exception as exc:  # any error: logged, then listen again after a backoff
+                log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}",
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._stopped.wait(delay)
                 delay = min(delay * 2, 30.0)
 
@@ -374,5 +434,6 @@ class Worker:
             try:
                 with self.pool.connection() as conn:
                     self.maintenance.run_once(conn)
-            except psycopg.Error as exc:
-                log.warning("worker.maintenance_failed", error=str(exc))
+            except Exception as exc:  # any error: logged, and the next round tries again
+                log.warning("worker.maintenance_failed", error=f"{type(exc).__name__}: {exc}",
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
