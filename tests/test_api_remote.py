@@ -266,3 +266,21 @@ def test_stopping_hands_leases_back_and_ends_a_waiting_claim(
     client.heartbeat(hello(), [])
     stopped = conn.execute("SELECT stopped_at IS NOT NULL FROM workers WHERE id LIKE %s", ("%pc:1:aaaaaa%",))
     assert stopped.fetchall() == [(True,)]
+
+
+def test_a_failure_report_the_database_could_not_store_no_longer_wedges_the_job(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Review D1, remote path: an error text with NUL (an LLM's message passed through) made the
+    server answer 500 for ever while the job stayed running. A day's Retry-After is also capped at
+    the backoff cap now."""
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    answer = client.fail(job, "bad request \x00 with NUL", permanent=False, retry_after_seconds=86_400)
+    assert answer.outcome == "retry"
+    row = jobs.get(conn, job.id)
+    assert row["state"] == "queued" and row["last_error"] == "bad request  with NUL"
+    later = conn.execute("SELECT now() + make_interval(secs => %s)", (settings.backoff_cap_seconds,)).fetchone()
+    assert later is not None and row["run_after"] <= later[0]

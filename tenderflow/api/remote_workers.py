@@ -29,7 +29,7 @@ from tenderflow.api.auth import RemoteCaller, Services, Worker
 from tenderflow.api.services import ApiServices
 from tenderflow.pipeline.documents import POOLS
 from tenderflow.queue import ClaimedJob, Failure, jobs
-from tenderflow.queue.completion import CommitOutcome, FinishedAttempt, commit_attempts
+from tenderflow.queue.completion import CommitOutcome, FinishedAttempt, commit_alone
 from tenderflow.remote.protocol import (
     ClaimRequest,
     ClaimResponse,
@@ -182,8 +182,14 @@ def heartbeat(body: HeartbeatRequest, caller: Worker, services: Services) -> Hea
 
 
 def _commit(services: ApiServices, attempt: FinishedAttempt) -> CommitOutcome:
-    with services.pool.connection() as conn:
-        [outcome] = commit_attempts(conn, services.job_types, [attempt], backoff=services.backoff)
+    """Commit a remote attempt. An outcome the database refuses (not a lost connection, which
+    propagates as a 503) fails the job for good and answers 422: the remote worker treats that as
+    final for the job and never retries it."""
+    outcome = commit_alone(services.pool, services.job_types, attempt, backoff=services.backoff)
+    if outcome.rejected:
+        log.error("remote.outcome_rejected", job_id=attempt.job.id, error=outcome.error)
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                            detail="the outcome could not be stored; the job has failed for good")
     return outcome
 
 
@@ -217,7 +223,8 @@ def complete_job(job_id: int, body: CompleteRequest, caller: Worker, services: S
              summary="Report a failed attempt (retryable or permanent)")
 def fail_job(job_id: int, body: FailRequest, caller: Worker, services: Services) -> CompletionResponse:
     job = _held(services, caller, job_id, body.attempt)
-    delay = body.retry_after_seconds if body.retry_after_seconds is not None else services.backoff.delay(job.attempts)
+    delay = (min(body.retry_after_seconds, services.backoff.cap_seconds) if body.retry_after_seconds is not None
+             else services.backoff.delay(job.attempts))
     failure = Failure(job, body.error, permanent=body.permanent, retry_seconds=delay)
     return _answer(caller, job, _commit(services, FinishedAttempt(job, failure=failure)))
 

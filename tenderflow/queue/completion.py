@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+import structlog
 from psycopg.pq import TransactionStatus
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tenderflow.errors import PermanentError
 from tenderflow.queue import jobs
@@ -35,13 +37,57 @@ class FinishedAttempt:
 
 @dataclass(frozen=True)
 class CommitOutcome:
-    """succeeded | retry | failed | lost (no longer owned: nothing written)."""
+    """succeeded | retry | failed | lost (no longer owned: nothing written). `rejected`: the outcome
+    could not be stored and the job was failed for good instead (see commit_alone)."""
 
     outcome: str
     error: str | None = None
+    rejected: bool = False
 
 
 LOST_AT_COMMIT = "no longer owned at commit (reclaimed or cancelled)"
+
+log = structlog.get_logger(__name__)
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether the same statement may well succeed later: a lost or refused connection, a pool
+    timeout, a serialization failure or deadlock (psycopg's OperationalError and InterfaceError).
+    Anything else (bad data, a broken constraint, a bug) fails the same way every time."""
+    return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | PoolTimeout)
+
+
+def commit_alone(
+    pool: ConnectionPool, job_types: JobTypes, attempt: FinishedAttempt, *, backoff: Backoff
+) -> CommitOutcome:
+    """Commit one attempt such that its job can never stay running because its outcome cannot be
+    stored. A transient error propagates (the caller retries). Any other error fails the job for
+    good with that reason, with its end-of-job hooks (refunds); if even that does not commit, the
+    job is failed without them and the log says so.
+    """
+    try:
+        with pool.connection() as conn:
+            [outcome] = commit_attempts(conn, job_types, [attempt], backoff=backoff)
+        return outcome
+    except Exception as error:
+        if is_transient(error):
+            raise
+        job = attempt.job
+        reason = f"the job's outcome could not be stored: {type(error).__name__}: {error}"
+        log.error("job.outcome_rejected", job_id=job.id, type=job.type, error=reason, exc_info=True)
+    poisoned = FinishedAttempt(job, failure=jobs.Failure(job, reason, permanent=True, retry_seconds=0.0))
+    try:
+        with pool.connection() as conn:
+            [outcome] = commit_attempts(conn, job_types, [poisoned], backoff=backoff)
+        return CommitOutcome(outcome.outcome, outcome.error, rejected=outcome.outcome != "lost")
+    except Exception as error:
+        if is_transient(error):
+            raise
+        log.error("job.ended_without_hooks", job_id=job.id, type=job.type, error=reason,
+                  hook_error=f"{type(error).__name__}: {error}", exc_info=True)
+    with pool.connection() as conn, conn.transaction():
+        ended = jobs.fail(conn, [poisoned.failure] if poisoned.failure else [])
+    return CommitOutcome("failed", reason, rejected=True) if ended else CommitOutcome("lost", LOST_AT_COMMIT)
 
 
 def handler_commits(handler: Handler) -> bool:

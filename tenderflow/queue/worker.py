@@ -33,13 +33,13 @@ from typing import Any
 import psycopg
 import structlog
 from psycopg import sql
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool
 
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.migrations import ensure_migrated
 from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
-from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.queue.completion import FinishedAttempt, commit_alone, commit_attempts, is_transient
 from tenderflow.queue.maintenance import Maintenance
 from tenderflow.queue.registry import JobContext, JobTypes
 
@@ -49,13 +49,6 @@ log = structlog.get_logger("tenderflow.worker")
 # many; at most one such batch waits, so that a slow database slows claiming instead of piling up
 # leases (and a busy committer gets batches big enough to keep up).
 COMMIT_BATCH_MAX = 500
-
-
-def is_transient(error: BaseException) -> bool:
-    """Whether the same statement may well succeed later: a lost or refused connection, a pool
-    timeout, a serialization failure or deadlock (psycopg's OperationalError and InterfaceError).
-    Anything else (bad data, a broken constraint, a bug) fails the same way every time."""
-    return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | PoolTimeout)
 
 
 @dataclass(frozen=True)
@@ -324,7 +317,7 @@ class Worker:
                 if not is_transient(exc):
                     log.error("worker.commit_rejected", error=f"{type(exc).__name__}: {exc}", jobs=len(batch),
                               job_ids=[item.slot.job.id for item in batch], exc_info=True)
-                    self._commit_apart(batch, exc)
+                    self._commit_apart(batch)
                     return
                 # The database is unreachable or the transaction broke: nothing was written. Try
                 # again; if our leases expire meanwhile, the ownership check drops those jobs.
@@ -337,39 +330,25 @@ class Worker:
             self._log_finished(item.slot, outcome, error)
         self._free([item.slot for item in batch])
 
-    def _commit_apart(self, batch: list[_Finished], error: Exception) -> None:
+    def _commit_apart(self, batch: list[_Finished]) -> None:
         if len(batch) > 1:
             for item in batch:
                 self._commit_batch_with_retry([item])
             return
         (item,) = batch
-        job = item.slot.job
-        reason = f"the job's outcome could not be stored: {type(error).__name__}: {error}"
-        if item.failure is None or not item.failure.permanent:
-            # Its result (or its failure) cannot be written: fail it for good, hooks (refunds) included.
-            poisoned = _Finished(item.slot, failure=jobs.Failure(job, reason, permanent=True, retry_seconds=0.0))
+        attempt = FinishedAttempt(item.slot.job, item.result, item.failure)
+        delay = 0.1
+        while True:
             try:
-                outcomes = self._commit_batch([poisoned])
-            except Exception as again:
-                if is_transient(again):
-                    self._commit_batch_with_retry([poisoned])
+                outcome = commit_alone(self.pool, self.job_types, attempt, backoff=self.config.backoff)
+                break
+            except Exception as exc:  # only transient errors come out of commit_alone
+                log.warning("worker.commit_failed", error=str(exc), jobs=1)
+                if self._stopped.is_set():
                     return
-                log.error("worker.commit_rejected", error=f"{type(again).__name__}: {again}", job_ids=[job.id],
-                          exc_info=True)
-            else:
-                self._log_finished(item.slot, *outcomes[0])
-                self._free([item.slot])
-                return
-        # Even failing it with its end-of-job hooks does not commit: end the job without them, so it
-        # can never stay running; the log says what the hooks could not do.
-        try:
-            with self.pool.connection() as conn, conn.transaction():
-                jobs.fail(conn, [jobs.Failure(job, reason, permanent=True, retry_seconds=0.0)])
-            log.error("worker.ended_without_hooks", job_id=job.id, type=job.type, error=reason)
-            self._log_finished(item.slot, "failed", reason)
-        except Exception as last:  # the database is gone: the lease will expire and the reclaimer takes over
-            log.error("worker.commit_abandoned", job_id=job.id, error=f"{type(last).__name__}: {last}")
-            item.slot.context.mark_lost("its outcome could not be stored")
+                time.sleep(delay)
+                delay = min(delay * 2, 5.0)
+        self._log_finished(item.slot, outcome.outcome, outcome.error)
         self._free([item.slot])
 
     def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
