@@ -19,12 +19,13 @@ from tenderflow.extraction.backend import (
     ExtractionUnavailableError,
     Page,
 )
-from tenderflow.extraction.openai_backend import OpenAIBackend, chunk_pages, retry_after_seconds
 from tenderflow.extraction.offline import OfflineBackend
+from tenderflow.extraction.openai_backend import OpenAIBackend, chunk_pages, retry_after_seconds
 from tenderflow.extraction.schema import AwardCriterion, Lot, Money, Sourced, TenderFields, strict_json_schema
 from tests.openai_server import (
     MODEL,
     RecordedRequest,
+    Reply,
     answer_with,
     completion,
     error_reply,
@@ -289,6 +290,16 @@ def test_client_errors_are_permanent_and_not_retried(status: int) -> None:
             make_backend(server.base_url, sleeps).extract(DOCUMENT)
     assert isinstance(raised.value, PermanentError)
     assert sleeps == [] and len(server.requests) == 1
+
+
+def test_an_answer_that_is_not_json_is_a_clear_retryable_error() -> None:
+    """Review D15: a 200 with an HTML body surfaced as "AttributeError: 'str' object has no
+    attribute 'model'"."""
+    page = Reply(200, "<html><body>Gateway login required</body></html>", {"Content-Type": "text/html"})
+    with run_openai_server(lambda request: page) as server:
+        with pytest.raises(ExtractionUnavailableError, match="not a chat completion: '<html><body>Gateway login"):
+            make_backend(server.base_url).extract(DOCUMENT)
+    assert len(server.requests) == 1
 
 
 def test_refused_connections_are_retried_then_retryable() -> None:

@@ -273,9 +273,17 @@ class OpenAIBackend:
         attempt = 0
         while True:
             try:
-                return self._client.chat.completions.create(
+                answer = self._client.chat.completions.create(
                     model=self.model, messages=messages, response_format=response_format
                 )
+                if not isinstance(answer, ChatCompletion):
+                    # A 200 whose body is not JSON (a proxy's HTML page, a captive portal): the
+                    # client hands back the raw text. Retryable: such pages come and go.
+                    preview = str(answer)[:_ERROR_PREVIEW_CHARS].replace("\n", " ")
+                    raise ExtractionUnavailableError(
+                        f"the LLM endpoint answered with something that is not a chat completion: {preview!r}"
+                    )
+                return answer
             except openai.APIStatusError as error:
                 if error.status_code not in _RETRYABLE_STATUS and error.status_code < 500:
                     raise ExtractionRequestError(
