@@ -62,6 +62,9 @@ def open_pool(url: str, *, min_size: int = 1, max_size: int = 20, name: str = "t
         min_size=min_size,
         max_size=max_size,
         kwargs={"autocommit": True, "application_name": f"{name}:{os.getpid()}"},
+        # A connection is checked as it leaves the pool, so one broken by a database restart is
+        # replaced instead of failing the request that drew it (review D18).
+        check=ConnectionPool.check_connection,
         name=name,
         open=False,
     )

@@ -159,3 +159,24 @@ def test_overview_and_document_page_show_workers_states_and_pages(
         assert reprocessed.status_code == 303 and "notice=reprocessing" in reprocessed.headers["location"]
         assert conn.execute("SELECT latest_version FROM documents WHERE id = %s",
                             (failed_document,)).fetchone() == (2,)
+
+
+def test_a_non_ascii_session_cookie_or_csrf_token_is_refused_not_a_server_error(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Review D11: hmac.compare_digest on non-ASCII text raised TypeError, a 500."""
+    forged = httpx.get(f"{api.url}/dashboard", headers={"Cookie": "tenderflow_session=1.a.\u00e9".encode()})
+    assert forged.status_code == 303
+    job_id = failed_plan_job(conn, settings, tmp_path)
+    with logged_in(api) as client:
+        refused = client.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": "\u00e9t\u00e9"})
+        assert refused.status_code == 403 and jobs.get(conn, job_id)["state"] == "failed"
+
+
+def test_a_database_restart_costs_no_failed_request(api: RunningApi, conn: psycopg.Connection[Any]) -> None:
+    """Review D18: after the server dropped the pool's connections, each stale one failed a request."""
+    assert api.client.get("/healthz").status_code == 200
+    conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  "WHERE pid <> pg_backend_pid() AND datname = current_database()")
+    statuses = [api.client.get("/healthz").status_code for _ in range(10)]
+    assert statuses == [200] * 10

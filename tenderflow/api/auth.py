@@ -136,7 +136,7 @@ class OperatorSessions:
         if not cookie or cookie.count(".") != 2:
             return None
         expires, nonce, signature = cookie.split(".")
-        if not hmac.compare_digest(signature, self._sign(f"{expires}.{nonce}")):
+        if not hmac.compare_digest(signature.encode(), self._sign(f"{expires}.{nonce}").encode()):
             return None
         if not expires.isdigit() or int(expires) < (now or time.time()):
             return None
@@ -146,7 +146,8 @@ class OperatorSessions:
         return self._sign(f"csrf.{session}")
 
     def csrf_matches(self, session: str, presented: str) -> bool:
-        return hmac.compare_digest(self.csrf_token(session), presented)
+        # bytes, not str: compare_digest raises TypeError on non-ASCII text (a 500, review D11)
+        return hmac.compare_digest(self.csrf_token(session).encode(), presented.encode())
 
 
 class LoginRequiredError(Exception):
