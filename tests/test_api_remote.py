@@ -284,3 +284,21 @@ def test_a_failure_report_the_database_could_not_store_no_longer_wedges_the_job(
     assert row["state"] == "queued" and row["last_error"] == "bad request  with NUL"
     later = conn.execute("SELECT now() + make_interval(secs => %s)", (settings.backoff_cap_seconds,)).fetchone()
     assert later is not None and row["run_after"] <= later[0]
+
+
+def test_the_api_maintenance_thread_survives_a_broken_schedule_and_keeps_reclaiming(
+    database_url: str, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Review D4: a schedule naming an unknown job type killed the API's maintenance thread, and after
+    that nothing reclaimed an abandoned remote claim."""
+    conn.execute("INSERT INTO job_schedules (name, type, interval_seconds, next_run_at) "
+                 "VALUES ('broken', 'no.such.type', 3600, now())")
+    with serve_in_thread(api_settings(database_url, tmp_path, maintenance_seconds=0.1)):
+        time.sleep(0.5)  # a few maintenance rounds, each meeting the broken schedule
+        job_id = jobs.enqueue(conn, jobs.JobSpec("ocr.plan", payload={}))
+        [claimed] = jobs.claim(conn, worker_id="remote:gone:1", types=["ocr.plan"], limit=1, lease_seconds=0.2)
+        assert claimed.id == job_id
+        wait_until(lambda: jobs.get(conn, job_id)["state"] == "queued", timeout=10,
+                   message="the abandoned claim is reclaimed")
+    row = conn.execute("SELECT next_run_at <= now() FROM job_schedules WHERE name = 'broken'").fetchone()
+    assert row == (True,), "the broken schedule is left as it is, for an operator to fix"

@@ -71,8 +71,9 @@ class ApiServices:
             try:
                 with self.pool.connection() as conn:
                     maintenance.run_once(conn)
-            except psycopg.Error as exc:
-                log.warning("api.maintenance_failed", error=str(exc))
+            except Exception as exc:  # any error: logged, and the next round tries again (review D4)
+                log.warning("api.maintenance_failed", error=f"{type(exc).__name__}: {exc}",
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
 
 
 def remove_stale_spool_files(directory: Path, *, older_than_seconds: float = 86_400) -> None:

@@ -74,9 +74,10 @@ class JobWakeups:
                     while not self._closing.is_set():
                         for notify in conn.notifies(timeout=1.0):
                             self._bump(notify.payload)
-            except psycopg.Error as exc:
+            except Exception as exc:  # any error: logged, then listen again after a backoff (review D4)
                 self.listening.clear()
-                log.warning("api.listen_failed", error=str(exc), retry_in_seconds=delay)
+                log.warning("api.listen_failed", error=f"{type(exc).__name__}: {exc}", retry_in_seconds=delay,
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._closing.wait(delay)
                 delay = min(delay * 2, self.reconnect_cap_seconds)
         self.listening.clear()

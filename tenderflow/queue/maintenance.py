@@ -19,6 +19,7 @@ from croniter import croniter
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from tenderflow.errors import EnqueueError
 from tenderflow.queue import jobs
 from tenderflow.queue.registry import JobTypes
 
@@ -109,15 +110,18 @@ class Scheduler:
         ids: list[int] = []
         for row in due:
             run_at: datetime = row["next_run_at"]
-            with conn.transaction():
-                ids.append(jobs.enqueue(conn, jobs.JobSpec(
-                    type=row["type"], payload=row["payload"], tenant=row["tenant"], priority=row["priority"],
-                    max_attempts=row["max_attempts"], run_after=run_at,
-                    unique_key=f"schedule:{row['name']}:{run_at.astimezone(UTC).isoformat()}",
-                ), known_types=self.job_types))
-                conn.execute(jobs.QUERIES["schedule_advance"], {
-                    "name": row["name"], "seen_run_at": run_at, "next_run_at": _first_due_after(row, clock),
-                })
+            try:
+                with conn.transaction():
+                    ids.append(jobs.enqueue(conn, jobs.JobSpec(
+                        type=row["type"], payload=row["payload"], tenant=row["tenant"], priority=row["priority"],
+                        max_attempts=row["max_attempts"], run_after=run_at,
+                        unique_key=f"schedule:{row['name']}:{run_at.astimezone(UTC).isoformat()}",
+                    ), known_types=self.job_types))
+                    conn.execute(jobs.QUERIES["schedule_advance"], {
+                        "name": row["name"], "seen_run_at": run_at, "next_run_at": _first_due_after(row, clock),
+                    })
+            except (EnqueueError, ValueError) as exc:  # one broken schedule must not stop the others
+                log.error("schedule.broken", name=row["name"], type=row["type"], error=str(exc))
         return ids
 
 
