@@ -1,10 +1,13 @@
 # tenderflow: one image for every role (API, workers, migrations); the compose file picks the command.
 FROM python:3.11-slim-bookworm
 
-# OCR and PDF tools, from Debian: tesseract with English, German, French and orientation data, poppler.
+# OCR and PDF tools, from Debian: tesseract with the languages a tender pipeline reads (English, German,
+# French, Spanish, Italian, Portuguese, Dutch, Polish, Arabic, Hindi) and orientation/script data, poppler.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-osd poppler-utils \
+      tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita \
+      tesseract-ocr-por tesseract-ocr-nld tesseract-ocr-pol tesseract-ocr-ara tesseract-ocr-hin tesseract-ocr-osd \
+      poppler-utils \
  && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 tenderflow

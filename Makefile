@@ -4,7 +4,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-osd poppler-utils chromium
+# The tesseract languages a tender pipeline reads (plus osd: orientation and script detection).
+OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
+APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo test lint typecheck unit system-deps install bench clean
@@ -23,12 +25,13 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# System packages: tesseract (with English, German, French and orientation data) and poppler.
+# System packages: tesseract (with the OCR_LANGUAGES packs: English, German, French, Spanish, Italian,
+# Portuguese, Dutch, Polish, Arabic, Hindi, and orientation/script data) and poppler.
 system-deps:
 	@need=""; \
 	for tool in tesseract pdftoppm pdftotext pdfinfo chromium; do command -v $$tool >/dev/null 2>&1 || need=1; done; \
 	if [ -z "$$need" ]; then \
-	  for lang in eng deu fra osd; do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
+	  for lang in $(OCR_LANGUAGES); do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
 	fi; \
 	if [ -n "$$need" ]; then \
 	  echo "installing $(APT_PACKAGES)"; \

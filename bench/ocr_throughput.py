@@ -149,7 +149,10 @@ def run_direct(scans: Sequence[ScannedDocument], *, processes: int, dpi: int, la
 def run_pipeline(admin_url: str, scans: Sequence[ScannedDocument], *, processes: int, dpi: int, languages: str,
                  supervised: bool, batch_pages: int | None, work_dir: Path, timeline: bool) -> Run:
     pages = sum(scan.pages for scan in scans)
-    settings = {"TENDERFLOW_OCR_DPI": str(dpi), "TENDERFLOW_OCR_LANGUAGES": languages}
+    # Fixed languages, as the baseline's tesseract gets: no per-document language detection (its first
+    # pass costs about a second per scanned document, not per page).
+    settings = {"TENDERFLOW_OCR_DPI": str(dpi), "TENDERFLOW_OCR_LANGUAGES": languages,
+                "TENDERFLOW_OCR_DETECT_LANGUAGES": "false"}
     if batch_pages is not None:
         settings["TENDERFLOW_OCR_BATCH_PAGES"] = str(batch_pages)
     with scratch_database(admin_url) as url:

@@ -331,13 +331,20 @@ def upload(
     tenant: Annotated[str, typer.Option(help="Tenant the documents belong to.")] = "default",
     priority: Annotated[int, typer.Option(help="Higher runs first.")] = 0,
     reprocess_existing: Annotated[bool, typer.Option("--reprocess", help="Reprocess files already uploaded.")] = False,
+    languages: Annotated[str | None, typer.Option(
+        help="Tesseract languages to OCR them with, e.g. fra+eng (default: the tenant's, else each "
+             "document's language is detected).")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction."""
     from rich.progress import Progress
 
-    from tenderflow.pipeline.uploads import find_pdfs, upload_paths
+    from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
 
+    try:
+        languages = check_languages(languages)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
     rt = runtime(ctx)
     storage = _storage(rt)
     files = list(find_pdfs(paths))
@@ -346,7 +353,7 @@ def upload(
         task = progress.add_task("uploading", total=len(files))
         for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                     max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
-                                    prices=Prices.from_settings(rt.settings)):
+                                    prices=Prices.from_settings(rt.settings), languages=languages):
             outcomes.append(outcome)
             progress.advance(task)
     rows = [vars(o) for o in outcomes]
@@ -474,8 +481,8 @@ def documents_list(
     if as_json:
         print_json(rows)
         return
-    print_table("documents", rows, ["id", "tenant", "filename", "state", "page_count", "latest_version",
-                                    "current_version", "error"])
+    print_table("documents", rows, ["id", "tenant", "filename", "state", "page_count", "language",
+                                    "latest_version", "current_version", "error"])
 
 
 def document_report(conn: psycopg.Connection[Any], document_id: int) -> dict[str, Any]:
@@ -511,6 +518,22 @@ def flatten_fields(fields: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def language_summary(document: dict[str, Any]) -> str:
+    """"fra (OCR fra+eng, from the text layer, p=0.99)": a document's language and how it was chosen."""
+    if document.get("ocr_languages") is None:
+        asked = document.get("requested_languages")
+        return f"not chosen yet (asked: {asked})" if asked else "not chosen yet"
+    how = {"upload": "asked at upload", "tenant": "the tenant's default", "settings": "TENDERFLOW_OCR_LANGUAGES",
+           "text_layer": "detected from the text layer", "first_pass": "detected by a first OCR pass",
+           "fallback": "nothing detected: fallback"}.get(str(document.get("languages_source")), "?")
+    extra = [f"OCR {document['ocr_languages']}", how]
+    if document.get("script"):
+        extra.append(f"script {document['script']}")
+    if document.get("language_confidence") is not None:
+        extra.append(f"p={document['language_confidence']:.2f}")
+    return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
+
+
 @app.command("show")
 def show(
     ctx: typer.Context,
@@ -531,6 +554,7 @@ def show(
     console.print(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
                   f"pages={doc['page_count'] or '?'}  version {doc['latest_version']} "
                   f"(readable: {report['readable_version'] or 'none yet'})", highlight=False)
+    console.print(f"language={language_summary(doc)}", highlight=False)
     if doc["error"]:
         console.print(f"[red]error:[/red] {doc['error']}", highlight=False)
     if report["fields"]:
@@ -551,17 +575,24 @@ def reprocess_command(
     document_id: int,
     start_from: Annotated[str, typer.Option("--from", help="ocr or extract.")] = "ocr",
     priority: Annotated[int, typer.Option()] = 0,
+    languages: Annotated[str | None, typer.Option(
+        help="OCR it with these tesseract languages from now on, e.g. deu+eng (with --from ocr).")] = None,
 ) -> None:
     """Process a document again as a new version; the old results stay readable until it lands."""
     from tenderflow.pipeline.reprocess import START_POINTS, reprocess
+    from tenderflow.pipeline.uploads import check_languages
 
     if start_from not in START_POINTS:
         raise fail(f"--from must be one of {', '.join(START_POINTS)}")
+    try:
+        languages = check_languages(languages)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
     rt = runtime(ctx)
     with rt.connection() as conn:
         try:
             outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
-                                prices=Prices.from_settings(rt.settings))
+                                prices=Prices.from_settings(rt.settings), languages=languages)
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
     if outcome.created:

@@ -63,7 +63,15 @@ class Settings(BaseSettings):
         200_000_000, gt=0, description="Pixels per rendered page (width x height at ocr_dpi)."
     )
     ocr_dpi: int = Field(300, ge=50, le=1200)
-    ocr_languages: str = Field("eng", description="Tesseract languages, e.g. eng+deu+fra.")
+    ocr_languages: str = Field(
+        "eng", pattern=r"^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$",
+        description="Tesseract languages, e.g. eng+deu+fra: for documents whose language is neither asked for "
+                    "nor detected (and for every such document when ocr_detect_languages is off).",
+    )
+    ocr_detect_languages: bool = Field(
+        True, description="Detect each document's language (text layer, or a quick first pass over a scan) "
+                          "unless its upload or its tenant names languages.",
+    )
     ocr_batch_pages: int = Field(4, gt=0, description="Pages per OCR job of a long document.")
     tool_timeout_seconds: float = Field(120.0, gt=0, description="Per pdftoppm/pdftotext/tesseract run.")
     tool_memory_bytes: int = Field(2 * 1024**3, gt=0, description="Address-space limit per tool run.")

@@ -50,7 +50,6 @@ def field_value(fields: dict[str, Any] | None, *path: str) -> Any:
 
 def start_workers(database_url: str, processes: int, threads: int) -> list[subprocess.Popen[bytes]]:
     env = {**os.environ, "TENDERFLOW_DATABASE_URL": database_url}
-    env.setdefault("TENDERFLOW_OCR_LANGUAGES", "eng+deu+fra")  # the samples are in three languages
     argv = [*self_command(), "--log-level", "WARNING", "worker", "--pool", "all", "--threads", str(threads)]
     return [subprocess.Popen(argv, env=env) for _ in range(processes)]
 

@@ -21,7 +21,7 @@ from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
-from tenderflow.pipeline.uploads import UploadOutcome, upload_file
+from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
 from tenderflow.tenants.credits import Prices
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
@@ -48,6 +48,9 @@ class DocumentSummary(BaseModel):
     current_version: int | None = Field(description="The newest finished version: what /text and /fields read.")
     error: str | None
     created_at: datetime
+    language: str | None = Field(
+        default=None, description="The document's language as a tesseract language name ('fra'): the first one "
+        "asked for, or the one detected; null until its OCR plan ran, or when none was detected.")
 
 
 class DocumentList(BaseModel):
@@ -60,6 +63,15 @@ class DocumentDetail(DocumentSummary):
     sha256: str
     pages_done: int = Field(description="Pages of the latest version read so far.")
     pages_total: int | None = Field(description="Pages in the document, once known.")
+    requested_languages: str | None = Field(
+        description="OCR languages asked for at upload (?languages=); null: the tenant's default, else detected.")
+    ocr_languages: str | None = Field(description="The tesseract languages the pages are OCRed with ('fra+eng').")
+    languages_source: Literal["upload", "tenant", "settings", "text_layer", "first_pass", "fallback"] | None = Field(
+        description="Where ocr_languages came from: asked at upload, the tenant's default, the operator's "
+        "TENDERFLOW_OCR_LANGUAGES (detection off), detected from the text layer or by a first OCR pass over "
+        "the first scanned page, or the fallback when nothing was detected.")
+    language_confidence: float | None = Field(description="The identifier's probability for a detected language.")
+    script: str | None = Field(description="The script a first OCR pass saw ('Latin', 'Arabic', …).")
 
 
 class PageText(BaseModel):
@@ -100,19 +112,20 @@ def _summary(row: dict[str, Any]) -> DocumentSummary:
 
 
 def _store_upload(
-    services: ApiServices, tenant: str, path: Path, filename: str, priority: int, reprocess_existing: bool
+    services: ApiServices, tenant: str, path: Path, filename: str, priority: int, reprocess_existing: bool,
+    languages: str | None,
 ) -> UploadOutcome:
     with services.pool.connection() as conn:
         return upload_file(conn, services.storage, path, tenant=tenant, priority=priority,
                            max_bytes=services.settings.max_upload_bytes,
                            reprocess_existing=reprocess_existing, filename=filename,
-                           prices=Prices.from_settings(services.settings))
+                           prices=Prices.from_settings(services.settings), languages=languages)
 
 
 @router.post(
     "", status_code=status.HTTP_201_CREATED, response_model=UploadResult,
     responses={200: {"description": "The same PDF was uploaded before", "model": UploadResult},
-               400: {"description": "Malformed, truncated or empty upload"},
+               400: {"description": "Malformed, truncated or empty upload; OCR languages unknown or not installed"},
                402: {"description": "Not enough credits"},
                413: {"description": "Over the size limit"}, 415: {"description": "Not a PDF"}},
     summary="Upload a tender PDF (multipart/form-data, field 'file')",
@@ -122,19 +135,25 @@ async def upload_document(
     priority: Annotated[int, Query(ge=-32768, le=32767, description="Higher runs first.")] = 0,
     reprocess_existing: Annotated[bool, Query(
         alias="reprocess", description="If these bytes were uploaded before, process them again.")] = False,
+    languages: Annotated[str | None, Query(
+        max_length=200, description="Tesseract languages to OCR it with, e.g. fra+eng (or fra,eng). Default: the "
+        "tenant's, else the document's language is detected. Unknown or not installed: 400, naming the installed "
+        "ones.")] = None,
 ) -> UploadResult:
     """Stores the PDF, records the document and queues its OCR in one transaction.
 
     The body is read as it arrives, with the size cap enforced while reading (async for that part
-    only); the database work then runs on the thread pool like every other endpoint.
+    only); the database work then runs on the thread pool like every other endpoint. Languages are
+    checked before a byte of the body is read.
     """
+    languages = await run_in_threadpool(check_languages, languages)  # tesseract --list-langs, once per process
     spooled = await spool_pdf_upload(
         request.headers.get("content-type"), request.headers.get("content-length"), request.stream(),
         max_bytes=services.settings.max_upload_bytes, directory=services.upload_spool_dir,
     )
     with removed_afterwards(spooled.path):
         outcome = await run_in_threadpool(
-            _store_upload, services, tenant, spooled.path, spooled.filename, priority, reprocess_existing
+            _store_upload, services, tenant, spooled.path, spooled.filename, priority, reprocess_existing, languages
         )
     assert outcome.document_id is not None
     if outcome.status != "created":
@@ -165,7 +184,10 @@ def get_document(document_id: int, tenant: Tenant, services: Services) -> Docume
     with services.pool.connection() as conn:
         row = documents.get_document(conn, document_id, tenant=tenant)
     return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
-                          pages_done=row["pages_done"], pages_total=row["page_count"])
+                          pages_done=row["pages_done"], pages_total=row["page_count"],
+                          requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
+                          languages_source=row["languages_source"], language_confidence=row["language_confidence"],
+                          script=row["script"])
 
 
 def _readable_version(row: dict[str, Any]) -> int:

@@ -94,7 +94,8 @@ def _summary(
         "totals": Tally.of(every).as_dict(),
         "fields": {name: per_field[name].as_dict() for name in FIELDS if name in per_field},
         "per_document": {
-            score.name: {**score.tally.as_dict(), "pages": len(score.pages), "error": score.error}
+            score.name: {**score.tally.as_dict(), "pages": len(score.pages), "ocr_pages": score.ocr_pages,
+                         "language": score.language, "ocr_languages": score.ocr_languages, "error": score.error}
             for score in scores
         },
         "seconds": round(elapsed, 2),
@@ -121,12 +122,14 @@ def _print_report(console: Console, scores: list[DocumentScore], summary: dict[s
                          str(tally["spurious"]), _ratio(tally["recall"]), _ratio(tally["precision"]))
     console.print(by_field)
     by_document = Table(title="by document")
-    for column in ("document", "pages", "ocr", "correct", "wrong", "missed", "spurious", "recall", "precision", "s"):
+    for column in ("document", "pages", "ocr", "language", "correct", "wrong", "missed", "spurious", "recall",
+                   "precision", "s"):
         by_document.add_column(column, justify="left" if column == "document" else "right", no_wrap=True)
     for score in scores:
         tally = score.tally
         by_document.add_row(
             score.name + (" [red](error)[/red]" if score.error else ""), str(len(score.pages)), str(score.ocr_pages),
+            score.language or "–",
             str(tally.correct), str(tally.wrong), str(tally.missed), str(tally.spurious), _ratio(tally.recall),
             _ratio(tally.precision), f"{score.read_seconds + score.extract_seconds:.1f}",
         )

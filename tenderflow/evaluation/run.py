@@ -16,7 +16,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +26,12 @@ from tenderflow.evaluation.scoring import Comparison, Returned, Tally, compare
 from tenderflow.extraction import ExtractionBackend, Page, extract_fields
 from tenderflow.extraction.schema import ExtractionResult, Sourced, TenderFields
 from tenderflow.extraction.validation import normalize_for_matching
+from tenderflow.pdf.languages import detect_languages
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class ReadPage:
 class DocumentScore:
     name: str
     pages: list[ReadPage]
+    language: str | None
+    ocr_languages: str
     comparisons: list[Comparison]
     flags: list[str]
     read_seconds: float
@@ -65,30 +68,42 @@ class PageCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    def _path(self, pdf: Path, options: OcrOptions) -> Path:
+    def _path(self, pdf: Path, options: OcrOptions, detect: bool) -> Path:
         digest = hashlib.sha256(pdf.read_bytes()).hexdigest()
-        settings = f"{_CACHE_FORMAT}|{options.languages}|{options.dpi}"
+        settings = f"{_CACHE_FORMAT}|{'detect' if detect else 'fixed'}|{options.languages}|{options.dpi}"
         return self.directory / f"{digest}-{hashlib.sha256(settings.encode()).hexdigest()[:12]}.json"
 
-    def get(self, pdf: Path, options: OcrOptions) -> list[ReadPage] | None:
-        path = self._path(pdf, options)
+    def get(self, pdf: Path, options: OcrOptions, detect: bool) -> ReadDocument | None:
+        path = self._path(pdf, options, detect)
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-            return [ReadPage(int(page["number"]), str(page["text"]), str(page["source"])) for page in raw]
+            pages = [ReadPage(int(page["number"]), str(page["text"]), str(page["source"])) for page in raw["pages"]]
+            return ReadDocument(pages, raw["language"], str(raw["ocr_languages"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, pdf: Path, options: OcrOptions, pages: Sequence[ReadPage]) -> None:
-        path = self._path(pdf, options)
+    def put(self, pdf: Path, options: OcrOptions, detect: bool, read: ReadDocument) -> None:
+        path = self._path(pdf, options, detect)
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps([page.__dict__ for page in pages], ensure_ascii=False), encoding="utf-8")
+        raw = {"pages": [page.__dict__ for page in read.pages], "language": read.language,
+               "ocr_languages": read.ocr_languages}
+        temporary.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
         temporary.replace(path)
 
 
-def read_document(pdf: Path, limits: PdfLimits, options: OcrOptions) -> list[ReadPage]:
-    """Every page of `pdf` as an upload reads it (see the module docstring). Raises what the OCR
-    jobs raise for a PDF that cannot be read (PermanentError with a reason)."""
+@dataclass(frozen=True)
+class ReadDocument:
+    pages: list[ReadPage]
+    language: str | None
+    ocr_languages: str
+
+
+def read_document(pdf: Path, limits: PdfLimits, options: OcrOptions, *, detect: bool = True) -> ReadDocument:
+    """Every page of `pdf` as an upload without asked-for languages reads it (see the module
+    docstring), with the OCR languages the plan would choose: detected from the text layer or a
+    first pass when `detect`, else `options.languages`. Raises what the OCR jobs raise for a PDF
+    that cannot be read (PermanentError with a reason)."""
     info = probe_pdf(pdf, limits)
     layers = extract_text_layer(pdf, 1, info.page_count, timeout_seconds=limits.timeout_seconds,
                                 memory_bytes=limits.memory_bytes)
@@ -97,9 +112,14 @@ def read_document(pdf: Path, limits: PdfLimits, options: OcrOptions) -> list[Rea
         if text_layer_is_usable(text):
             pages[number] = ReadPage(number, tidy_text_layer(text), "text_layer")
     scanned = [number for number in range(1, info.page_count + 1) if number not in pages]
-    for page in read_pages(pdf, scanned, options) if scanned else []:
+    language, languages = None, options.languages
+    if detect:
+        choice = detect_languages(pdf, {page.number: layers[page.number - 1] for page in pages.values()}, scanned,
+                                  options, fallback=options.languages)
+        language, languages = choice.language, choice.languages
+    for page in read_pages(pdf, scanned, replace(options, languages=languages)) if scanned else []:
         pages[page.number] = ReadPage(page.number, page.text, page.source)
-    return [pages[number] for number in sorted(pages)]
+    return ReadDocument([pages[number] for number in sorted(pages)], language, languages)
 
 
 def returned_values(fields: TenderFields, pages: Sequence[ReadPage]) -> dict[str, Returned | None]:
@@ -163,17 +183,19 @@ def score_document(
     """Read, extract and score one document of the key. A PDF that cannot be read or a backend
     that fails scores as nothing returned (every required value missed), with the reason kept."""
     options, limits = ocr_options(settings), pdf_limits(settings)
+    detect = settings.ocr_detect_languages
     started = time.monotonic()
     error: str | None = None
-    pages = cache.get(document.pdf, options) if cache is not None else None
-    if pages is None:
+    read = cache.get(document.pdf, options, detect) if cache is not None else None
+    if read is None:
         try:
-            pages = read_document(document.pdf, limits, options)
+            read = read_document(document.pdf, limits, options, detect=detect)
         except Exception as exc:  # noqa: BLE001 - a document that fails is scored, not fatal
-            pages, error = [], f"reading failed: {exc}"
+            read, error = ReadDocument([], None, options.languages), f"reading failed: {exc}"
         else:
             if cache is not None:
-                cache.put(document.pdf, options, pages)
+                cache.put(document.pdf, options, detect, read)
+    pages = read.pages
     read_seconds = time.monotonic() - started
 
     started, cpu_started = time.monotonic(), time.process_time()
@@ -189,7 +211,8 @@ def score_document(
     wanted = [name for name in document.fields if fields is None or name in fields]
     comparisons = [compare(name, document.fields[name], returned.get(name)) for name in wanted]
     return DocumentScore(
-        name=document.name, pages=pages, comparisons=comparisons, flags=result.flags if result else [],
+        name=document.name, pages=pages, language=read.language, ocr_languages=read.ocr_languages,
+        comparisons=comparisons, flags=result.flags if result else [],
         read_seconds=read_seconds, extract_seconds=extract_seconds, extract_cpu_seconds=cpu_seconds,
         error=error, tally=Tally.of(comparisons),
         prompt_tokens=result.prompt_tokens if result else 0,

@@ -40,7 +40,9 @@ def build_job_types(
     )
 
     pdfs = StoredPdfs(storage, PdfCache(cache_dir or settings.data_dir / "cache" / "pdf"))
-    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(pdf_limits(settings), settings.ocr_batch_pages, pdfs))
+    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(
+        pdf_limits(settings), settings.ocr_batch_pages, pdfs, options=ocr_options(settings),
+        detect=settings.ocr_detect_languages))
     job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(ocr_options(settings), pdfs))
     job_types.register(documents.JOB_EXTRACT, ExtractHandler(build_backend(settings), pool))
     return job_types

@@ -14,7 +14,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,8 @@ import psycopg
 
 from tenderflow.config import Settings
 from tenderflow.errors import PermanentError, RetryableError
-from tenderflow.handlers.results import OcrPagesResult, OcrPlanResult, PageRecord
+from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
+from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
@@ -117,18 +118,52 @@ def batch_pages(job: ClaimedJob) -> list[int]:
     return pages
 
 
+def job_languages(job: ClaimedJob) -> tuple[str, str] | None:
+    """(languages, source) an ocr.plan job's payload asks for: the upload's or the tenant's."""
+    languages = job.payload.get("languages")
+    if not languages:
+        return None
+    source = str(job.payload.get("languages_source") or "upload")
+    return str(languages), source if source in ("upload", "tenant") else "upload"
+
+
 class OcrPlanHandler:
     """ocr.plan: page count and caps checked before any rendering; every page's text layer read in
     one pdftotext run. Pages whose text layer is usable are stored by the plan itself; only the
-    others are batched for rendering and OCR (a born-digital tender needs no ocr.pages job at all)."""
+    others are batched for rendering and OCR (a born-digital tender needs no ocr.pages job at all).
+
+    The plan also chooses the languages the pages are OCRed with (see tenderflow.pdf.languages), in
+    this order: the languages the job's payload carries (the upload's, else the tenant's default);
+    with ``detect`` off, ``options.languages`` (TENDERFLOW_OCR_LANGUAGES); else the language detected
+    from the text layer or a first pass over the first scanned page, with ``options.languages`` as
+    the fallback when nothing is detected. The ocr.pages jobs carry the choice in their payload, so
+    every worker, local or remote, reads the document's pages with the same languages."""
 
     input_kind = "pdf"
     result_model = OcrPlanResult
 
-    def __init__(self, limits: PdfLimits, batch_pages: int, pdfs: StoredPdfs | None = None) -> None:
+    def __init__(
+        self, limits: PdfLimits, batch_pages: int, pdfs: StoredPdfs | None = None, *,
+        options: OcrOptions | None = None, detect: bool = True,
+    ) -> None:
         self.limits = limits
         self.batch_pages = batch_pages
         self.pdfs = pdfs
+        self.options = options or OcrOptions(
+            dpi=limits.dpi, timeout_seconds=limits.timeout_seconds, memory_bytes=limits.memory_bytes,
+            max_page_pixels=limits.max_page_pixels,
+        )
+        self.detect = detect
+
+    def choose_languages(
+        self, job: ClaimedJob, pdf: Path, text_layers: dict[int, str], ocr_pages: list[int]
+    ) -> LanguageChoice:
+        asked = job_languages(job)
+        if asked is not None:
+            return fixed_choice(asked[0], "tenant" if asked[1] == "tenant" else "upload")
+        if not self.detect:
+            return fixed_choice(self.options.languages, "settings")
+        return detect_languages(pdf, text_layers, ocr_pages, self.options, fallback=self.options.languages)
 
     def load_input(self, job: ClaimedJob) -> Path:
         assert self.pdfs is not None, "a compute-only handler has no storage"
@@ -143,11 +178,19 @@ class OcrPlanHandler:
         except ToolTimeoutError as error:
             raise error.as_job_error("reading the text layer") from error
         share = (time.monotonic() - started) / len(layers)
+        usable = {number: text for number, text in enumerate(layers, start=1) if text_layer_is_usable(text)}
         text_pages = [PageRecord(number=number, text=tidy_text_layer(text), source="text_layer", seconds=share)
-                      for number, text in enumerate(layers, start=1) if text_layer_is_usable(text)]
-        usable = {page.number for page in text_pages}
+                      for number, text in usable.items()]
         ocr_pages = [number for number in range(1, info.page_count + 1) if number not in usable]
-        return OcrPlanResult(page_count=info.page_count, text_pages=text_pages, ocr_pages=ocr_pages).model_dump()
+        context.check()
+        try:
+            choice = self.choose_languages(job, pdf, usable, ocr_pages)
+        except ToolTimeoutError as error:
+            raise error.as_job_error("detecting the language") from error
+        return OcrPlanResult(
+            page_count=info.page_count, text_pages=text_pages, ocr_pages=ocr_pages,
+            languages=LanguagesRecord(**choice.as_payload()),
+        ).model_dump()
 
     def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
         return self.compute(job, self.load_input(job), context)
@@ -158,7 +201,8 @@ class OcrPlanHandler:
         if numbers != list(range(1, plan.page_count + 1)):
             raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
         documents.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
-                              ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages)
+                              ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages,
+                              languages=plan.languages.model_dump() if plan.languages else None)
 
 
 class OcrPagesHandler:
@@ -171,6 +215,17 @@ class OcrPagesHandler:
         self.options = options
         self.pdfs = pdfs
 
+    def options_for(self, job: ClaimedJob) -> OcrOptions:
+        """The worker's options with the languages the plan chose for the document (its payload's);
+        a job enqueued before plans chose languages carries none and gets the worker's own."""
+        languages = job.payload.get("languages")
+        if not languages:
+            return self.options
+        try:
+            return replace(self.options, languages=str(languages))
+        except ValueError as error:
+            raise PermanentError(f"bad OCR languages {languages!r} in job payload") from error
+
     def load_input(self, job: ClaimedJob) -> Path:
         assert self.pdfs is not None, "a compute-only handler has no storage"
         return self.pdfs.local_path(job)
@@ -178,7 +233,7 @@ class OcrPagesHandler:
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
         # One read_pages call for the batch: one pdfinfo and one pdftotext run per batch, not per page;
         # a cancelled or reclaimed job still stops between pages (context.check raises).
-        read = read_pages(pdf, batch_pages(job), self.options, before_each_page=context.check)
+        read = read_pages(pdf, batch_pages(job), self.options_for(job), before_each_page=context.check)
         return OcrPagesResult(pages=[PageRecord(**asdict(page)) for page in read]).model_dump()
 
     def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:

@@ -19,14 +19,27 @@ class PageRecord(BaseModel):
     seconds: float = Field(ge=0)
 
 
+class LanguagesRecord(BaseModel):
+    """The languages the plan chose for the version's OCR, and why (tenderflow.pdf.languages)."""
+
+    model_config = ConfigDict(extra="forbid")
+    languages: str = Field(max_length=200, pattern=r"^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$")
+    language: str | None = Field(default=None, max_length=20)
+    source: Literal["upload", "tenant", "settings", "text_layer", "first_pass", "fallback"]
+    script: str | None = Field(default=None, max_length=40)
+    confidence: float | None = Field(default=None, ge=0, le=1)
+
+
 class OcrPlanResult(BaseModel):
-    """The page count, the pages whose text layer is usable (read in the plan step already), and
-    the pages that must be rendered and OCRed."""
+    """The page count, the pages whose text layer is usable (read in the plan step already), the
+    pages that must be rendered and OCRed, and the languages they are read with (None: a worker
+    from before languages were chosen; the pages jobs then use their own settings)."""
 
     model_config = ConfigDict(extra="forbid")
     page_count: int = Field(gt=0)
     text_pages: list[PageRecord] = []
     ocr_pages: list[int] = []
+    languages: LanguagesRecord | None = None
 
 
 class OcrPagesResult(BaseModel):

@@ -78,12 +78,32 @@ class VersionRef:
         return {"document_id": self.document_id, "version": self.version}
 
 
-def ocr_plan_spec(ref: VersionRef, *, tenant: str, priority: int, object_key: str) -> JobSpec:
+def ocr_plan_spec(
+    ref: VersionRef, *, tenant: str, priority: int, object_key: str, languages: str | None = None,
+    languages_source: str | None = None,
+) -> JobSpec:
+    """The ocr.plan job of a version; `languages` (with `languages_source`: "upload" or "tenant")
+    are the OCR languages asked for, None to let the plan detect them."""
+    payload: dict[str, Any] = {**ref.params(), "object_key": object_key}
+    if languages:
+        payload.update(languages=languages, languages_source=languages_source or "upload")
     return JobSpec(
-        type=JOB_OCR_PLAN, tenant=tenant, priority=priority,
-        payload={**ref.params(), "object_key": object_key},
+        type=JOB_OCR_PLAN, tenant=tenant, priority=priority, payload=payload,
         unique_key=f"{JOB_OCR_PLAN}:{ref.document_id}:{ref.version}",
     )
+
+
+def requested_languages(conn: psycopg.Connection[Any], document_id: int) -> tuple[str | None, str | None]:
+    """(languages, source) a new version of the document is OCRed with: the upload's when it named
+    some ("upload"), else its tenant's default ("tenant"); (None, None): the plan detects them."""
+    row = conn.execute(QUERIES["document_languages"], {"id": document_id}).fetchone()
+    if row is None:
+        raise DocumentNotFoundError(f"no document with id {document_id}")
+    if row[0]:
+        return str(row[0]), "upload"
+    if row[1]:
+        return str(row[1]), "tenant"
+    return None, None
 
 
 def extract_spec(ref: VersionRef, *, tenant: str, priority: int) -> JobSpec:
@@ -113,12 +133,13 @@ def insert_version(
 
 def record_plan(
     conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, text_pages: Sequence[PageResult],
-    ocr_pages: Sequence[int], batch_pages: int,
+    ocr_pages: Sequence[int], batch_pages: int, languages: dict[str, Any] | None = None,
 ) -> list[int]:
-    """ocr.plan commit: version queued -> ocr; store the pages read from their text layer; reserve
-    the pages' credits; enqueue one ocr.pages job per batch of the other pages (idempotent), or,
-    when every page had a usable text layer, move on to extraction at once. Raises PermanentError
-    when the tenant cannot pay for the pages."""
+    """ocr.plan commit: version queued -> ocr; record the OCR languages chosen (`languages`: a
+    tenderflow.handlers.results.LanguagesRecord as a dict); store the pages read from their text
+    layer; reserve the pages' credits; enqueue one ocr.pages job per batch of the other pages
+    (idempotent; each carries the languages), or, when every page had a usable text layer, move on
+    to extraction at once. Raises PermanentError when the tenant cannot pay for the pages."""
     ref = VersionRef.of(job)
     batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
@@ -126,6 +147,12 @@ def record_plan(
     }).rowcount
     if updated == 0:
         return []  # the version already moved on (failed, or a rerun after extraction): nothing to do
+    if languages is not None:
+        conn.execute(QUERIES["version_languages"], {
+            **ref.params(), "ocr_languages": languages["languages"], "language": languages.get("language"),
+            "languages_source": languages["source"], "language_confidence": languages.get("confidence"),
+            "script": languages.get("script"),
+        })
     try:
         credits.reserve_pages(conn, **ref.params(), page_count=page_count)
     except InsufficientCreditsError as exc:
@@ -137,7 +164,8 @@ def record_plan(
     return enqueue_many(conn, [
         JobSpec(
             type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority,
-            payload={**ref.params(), "object_key": job.payload["object_key"], "pages": batch},
+            payload={**ref.params(), "object_key": job.payload["object_key"], "pages": batch,
+                     **({"languages": languages["languages"]} if languages else {})},
             unique_key=f"{JOB_OCR_PAGES}:{ref.document_id}:{ref.version}:{batch[0]}",
         )
         for batch in batches

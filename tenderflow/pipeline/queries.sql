@@ -1,8 +1,8 @@
 -- Named queries of the document pipeline.
 
 -- name: document_insert
-INSERT INTO documents (tenant, sha256, filename, size_bytes, storage_url)
-VALUES (%(tenant)s, %(sha256)s, %(filename)s, %(size_bytes)s, %(storage_url)s)
+INSERT INTO documents (tenant, sha256, filename, size_bytes, storage_url, ocr_languages)
+VALUES (%(tenant)s, %(sha256)s, %(filename)s, %(size_bytes)s, %(storage_url)s, %(ocr_languages)s)
 ON CONFLICT (tenant, sha256) DO NOTHING
 RETURNING id;
 
@@ -39,6 +39,23 @@ SELECT state::text AS state, page_count, batch_count, pages_version
 -- ocr.plan's commit: the page count is known; batches are about to be enqueued.
 UPDATE document_versions SET state = 'ocr', page_count = %(page_count)s, batch_count = %(batch_count)s
  WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('queued', 'ocr');
+
+-- name: version_languages
+-- ocr.plan's commit: the languages the version's pages are OCRed with, and why.
+UPDATE document_versions
+   SET ocr_languages = %(ocr_languages)s, language = %(language)s, languages_source = %(languages_source)s,
+       language_confidence = %(language_confidence)s, script = %(script)s
+ WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: document_languages
+-- The OCR languages a new version is read with: the upload's, else the tenant's default.
+SELECT d.ocr_languages, t.ocr_languages AS tenant_languages
+  FROM documents d
+  JOIN tenants t ON t.name = d.tenant
+ WHERE d.id = %(id)s;
+
+-- name: document_set_languages
+UPDATE documents SET ocr_languages = %(ocr_languages)s WHERE id = %(id)s;
 
 -- name: batch_record
 INSERT INTO ocr_batches (document_id, version, first_page, last_page)
@@ -96,18 +113,24 @@ SELECT page_number, text, source, confidence, rotation, seconds FROM pages
  ORDER BY page_number;
 
 -- name: document_get
+-- The language columns come from the version whose pages the latest version reads (itself, unless
+-- it only redoes extraction).
 SELECT d.id, d.tenant, d.sha256, d.filename, d.size_bytes, d.storage_url, d.latest_version, d.current_version,
        d.created_at, v.state::text AS state, v.page_count, v.error, v.start_from, v.finished_at,
-       (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done
+       (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
+       d.ocr_languages AS requested_languages, pv.language, pv.ocr_languages, pv.languages_source,
+       pv.language_confidence, pv.script
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+  LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
  WHERE d.id = %(id)s AND (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text);
 
 -- name: document_list
 SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,
-       v.error, d.created_at
+       v.error, d.created_at, pv.language, pv.ocr_languages
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+  LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
  WHERE (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text)
    AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
    AND (%(before_id)s::bigint IS NULL OR d.id < %(before_id)s::bigint)

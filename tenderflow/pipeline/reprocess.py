@@ -39,8 +39,13 @@ def reprocess(
     tenant: str | None = None,
     priority: int = 0,
     prices: Prices = DEFAULT_PRICES,
+    languages: str | None = None,
 ) -> ReprocessOutcome:
     """Start version N+1 of the document (or return the one in flight), reserving its credits.
+
+    A version from OCR reads its pages with the document's languages (the upload's, else the
+    tenant's default, else detected); `languages` (tesseract's form, already checked: see
+    tenderflow.pdf.languages.parse_languages) replaces the document's own first.
 
     Raises DocumentNotFoundError (also for another tenant's document), JobStateError when
     extraction is asked for but no version has pages yet, and InsufficientCreditsError; each with
@@ -58,6 +63,8 @@ def reprocess(
         assert latest is not None  # a document always has its latest version row
         if latest[2] not in ("done", "failed"):
             return ReprocessOutcome(document_id, latest_version, created=False)
+        if languages:
+            conn.execute(documents.QUERIES["document_set_languages"], {"id": document_id, "ocr_languages": languages})
         ref = documents.VersionRef(document_id, latest_version + 1)
         if start_from == "extract":
             if current_version is None:
@@ -76,7 +83,9 @@ def reprocess(
             documents.insert_version(conn, ref)
             credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices,
                                      what=f"reprocessing document {document_id}")
+            ocr_languages, source = documents.requested_languages(conn, document_id)
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=doc_tenant, priority=priority,
-                                                  object_key=object_key(doc_tenant, sha256)))
+                                                  object_key=object_key(doc_tenant, sha256),
+                                                  languages=ocr_languages, languages_source=source))
         conn.execute(documents.QUERIES["document_set_latest"], {"id": document_id, "version": ref.version})
     return ReprocessOutcome(document_id, ref.version, created=True)

@@ -64,6 +64,19 @@ def check_pdf_file(path: Path, *, max_bytes: int) -> int:
     return size
 
 
+def check_languages(languages: str | None) -> str | None:
+    """OCR languages asked for at upload in tesseract's form ("fra+eng"), None for none or "auto"
+    (detect). Raises UploadRejectedError naming the installed languages for an unknown or missing one."""
+    if languages is None:
+        return None
+    from tenderflow.pdf.languages import LanguageError, parse_languages
+
+    try:
+        return parse_languages(languages)
+    except LanguageError as exc:
+        raise UploadRejectedError(str(exc)) from exc
+
+
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -83,14 +96,20 @@ def upload_file(
     reprocess_existing: bool = False,
     filename: str | None = None,
     prices: Prices = DEFAULT_PRICES,
+    languages: str | None = None,
 ) -> UploadOutcome:
     """Upload one PDF, reserving `prices.on_acceptance()` of the tenant's credits for a new document.
 
-    Raises, with nothing written to the database: UploadRejectedError for a file that is refused,
-    TenantNotFoundError, InsufficientCreditsError (checked before the object is stored, and again,
-    under the tenant's lock, in the transaction).
+    `languages` ("fra+eng"; None or "auto": the tenant's default, else detected) are the tesseract
+    languages its scanned pages are read with; they are kept on the document. For bytes uploaded
+    before they apply only with `reprocess_existing` (to the new version and the ones after it).
+
+    Raises, with nothing written to the database: UploadRejectedError for a file or languages that
+    are refused, TenantNotFoundError, InsufficientCreditsError (checked before the object is stored,
+    and again, under the tenant's lock, in the transaction).
     """
     display_name = filename or path.name
+    asked = check_languages(languages)
     size = check_pdf_file(path, max_bytes=max_bytes)
     sha256 = sha256_of(path)
     try:
@@ -105,7 +124,7 @@ def upload_file(
     with conn.transaction():
         inserted = conn.execute(documents.QUERIES["document_insert"], {
             "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
-            "storage_url": storage.url_for(key),
+            "storage_url": storage.url_for(key), "ocr_languages": asked,
         }).fetchone()
         if inserted is None:
             existing = conn.execute(documents.QUERIES["document_id_by_hash"],
@@ -117,10 +136,12 @@ def upload_file(
             ref = documents.VersionRef(document_id, 1)
             documents.insert_version(conn, ref)
             credits.reserve_accepted(conn, tenant, **ref.params(), prices=prices, what=f"uploading {display_name}")
-            enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key))
+            ocr_languages, source = documents.requested_languages(conn, document_id)
+            enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key,
+                                                  languages=ocr_languages, languages_source=source))
             return UploadOutcome(str(path), "created", document_id, 1, size)
     if reprocess_existing:
-        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices)
+        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked)
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
                              outcome.version, size)
     return UploadOutcome(str(path), "existing", document_id, None, size)
@@ -145,11 +166,14 @@ def upload_paths(
     max_bytes: int,
     reprocess_existing: bool = False,
     prices: Prices = DEFAULT_PRICES,
+    languages: str | None = None,
 ) -> Iterator[UploadOutcome]:
-    """Upload every PDF under `paths`; a refused file is reported and the others still go in."""
+    """Upload every PDF under `paths`; a refused file is reported and the others still go in.
+    Languages that are refused raise UploadRejectedError before any file is read."""
+    asked = check_languages(languages)
     for path in find_pdfs(paths):
         try:
             yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
-                              reprocess_existing=reprocess_existing, prices=prices)
+                              reprocess_existing=reprocess_existing, prices=prices, languages=asked)
         except TenderflowError as exc:
             yield UploadOutcome(str(path), "rejected", error=str(exc))

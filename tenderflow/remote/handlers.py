@@ -3,8 +3,9 @@
 The same handler classes as the server's (tenderflow.handlers), without a cache over storage and
 without a database pool: a remote worker only calls `compute(job, input, context)` and hands the
 result to the server, which validates it with the handler's `result_model` and runs `commit`.
-OCR limits, languages and timeouts, and the extraction backend (LLM endpoint or offline rules),
-come from the remote machine's own settings.
+OCR limits, timeouts, language detection and fallback languages, and the extraction backend (LLM
+endpoint or offline rules), come from the remote machine's own settings; the languages a document's
+pages are read with come from its ocr.plan (carried in each ocr.pages job's payload).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def compute_handlers(settings: Settings, job_types: tuple[str, ...]) -> dict[str
         from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, ocr_options, pdf_limits
 
         # batch_pages only shapes the server's commit step (how the document is split); unused here.
-        handlers[documents.JOB_OCR_PLAN] = OcrPlanHandler(pdf_limits(settings), settings.ocr_batch_pages)
+        handlers[documents.JOB_OCR_PLAN] = OcrPlanHandler(pdf_limits(settings), settings.ocr_batch_pages,
+                                                          options=ocr_options(settings),
+                                                          detect=settings.ocr_detect_languages)
         handlers[documents.JOB_OCR_PAGES] = OcrPagesHandler(ocr_options(settings))
     if documents.JOB_EXTRACT in job_types:
         from tenderflow.extraction import build_backend

@@ -26,6 +26,9 @@ tenants_app.add_typer(credits_app, name="credits")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 TenantArgument = Annotated[str, typer.Argument(help="The tenant's name.")]
+LanguagesOption = Annotated[str | None, typer.Option(
+    help="Tesseract languages its uploads are OCRed with unless an upload names its own, e.g. fra+eng "
+         "(default: auto, each document's language is detected).")]
 DATE_FORMATS = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
 
 
@@ -68,7 +71,7 @@ def _cap(tenant: tenants.Tenant, default_cap: int) -> str:
 
 def _tenant_row(tenant: tenants.Tenant, default_cap: int) -> dict[str, Any]:
     return {**tenant.as_dict(), "credits": "unlimited" if tenant.unlimited else tenant.balance,
-            "cap": _cap(tenant, default_cap)}
+            "cap": _cap(tenant, default_cap), "languages": tenant.ocr_languages or "auto (detected)"}
 
 
 # --- tenants ----------------------------------------------------------------------------------
@@ -83,6 +86,7 @@ def tenants_create(
     max_running: Annotated[int | None, typer.Option(
         min=0, help="Most jobs of this tenant running at once, across all pools (0 = no cap). "
                     "Default: TENDERFLOW_TENANT_MAX_RUNNING.")] = None,
+    languages: LanguagesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a tenant (its name is what `upload --tenant` and the API keys refer to)."""
@@ -90,14 +94,15 @@ def tenants_create(
     try:
         with rt.connection() as conn:
             tenant = tenants.create_tenant(conn, name, credits=credits, unlimited=unlimited,
-                                           max_running=max_running)
+                                           max_running=max_running, languages=languages)
     except (TenderflowError, ValueError) as exc:
         raise _fail(str(exc)) from exc
     if as_json:
         _print_json(tenant.as_dict())
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
-    _say(f"tenant {tenant.name} created: credits {row['credits']}, running cap {row['cap']}")
+    _say(f"tenant {tenant.name} created: credits {row['credits']}, running cap {row['cap']}, "
+         f"OCR languages {row['languages']}")
 
 
 @tenants_app.command("list")
@@ -110,7 +115,7 @@ def tenants_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
         _print_json([tenant.as_dict() for tenant in found])
         return
     _print_table("tenants", [_tenant_row(t, rt.settings.tenant_max_running) for t in found],
-                 ["name", "credits", "open_reserved", "charged", "cap", "active_keys", "created_at"])
+                 ["name", "credits", "open_reserved", "charged", "cap", "languages", "active_keys", "created_at"])
 
 
 @tenants_app.command("show")
@@ -127,7 +132,8 @@ def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption =
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
     _print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
-        "name", "credits", "open_reserved", "charged", "cap", "active_keys", "created_at")], ["field", "value"])
+        "name", "credits", "open_reserved", "charged", "cap", "languages", "active_keys", "created_at")],
+        ["field", "value"])
 
 
 @tenants_app.command("max-running")
@@ -142,6 +148,21 @@ def tenants_max_running(
     except TenderflowError as exc:
         raise _fail(str(exc)) from exc
     _say(f"tenant {name}: at most {max_running or 'any number of'} running job(s)")
+
+
+@tenants_app.command("languages")
+def tenants_languages(
+    ctx: typer.Context, name: TenantArgument,
+    languages: Annotated[str, typer.Argument(
+        help="Tesseract languages joined by '+', e.g. fra+eng, or 'auto' to detect each document's language.")],
+) -> None:
+    """Set the OCR languages of a tenant's uploads that name none; versions started from then on use them."""
+    try:
+        with _runtime(ctx).connection() as conn:
+            tenant = tenants.set_languages(conn, name, languages)
+    except (TenderflowError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
+    _say(f"tenant {name}: OCR languages {tenant.ocr_languages or 'auto (detected per document)'}")
 
 
 def _utc(value: datetime | None) -> datetime | None:

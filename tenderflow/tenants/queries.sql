@@ -10,7 +10,7 @@ ON CONFLICT (name) DO NOTHING
 RETURNING name;
 
 -- name: tenant_get
-SELECT t.name, t.balance, t.unlimited, t.created_at, l.max_running,
+SELECT t.name, t.balance, t.unlimited, t.created_at, t.ocr_languages, l.max_running,
        s.open_reserved, s.charged, s.ledger_balance,
        (SELECT count(*) FROM api_keys k WHERE k.tenant = t.name AND k.revoked_at IS NULL) AS active_keys,
        (SELECT count(*) FROM documents d WHERE d.tenant = t.name) AS documents
@@ -20,7 +20,7 @@ SELECT t.name, t.balance, t.unlimited, t.created_at, l.max_running,
  WHERE t.name = %(name)s;
 
 -- name: tenant_list
-SELECT t.name, t.balance, t.unlimited, t.created_at, l.max_running, s.open_reserved, s.charged,
+SELECT t.name, t.balance, t.unlimited, t.created_at, t.ocr_languages, l.max_running, s.open_reserved, s.charged,
        (SELECT count(*) FROM api_keys k WHERE k.tenant = t.name AND k.revoked_at IS NULL) AS active_keys
   FROM tenants t
   LEFT JOIN job_tenant_limits l ON l.tenant = t.name
@@ -35,6 +35,9 @@ SELECT balance, unlimited FROM tenants WHERE name = %(name)s;
 -- NO KEY: the balance is not a key, and inserts that reference the tenant (documents, keys, ledger
 -- entries) take KEY SHARE locks for their foreign keys, which FOR UPDATE would block.
 SELECT balance, unlimited FROM tenants WHERE name = %(name)s FOR NO KEY UPDATE;
+
+-- name: tenant_set_languages
+UPDATE tenants SET ocr_languages = %(ocr_languages)s WHERE name = %(name)s;
 
 -- name: tenant_set_unlimited
 UPDATE tenants SET unlimited = %(unlimited)s WHERE name = %(name)s;

@@ -50,6 +50,8 @@ class Tenant:
     charged: int
     active_keys: int
     created_at: datetime
+    ocr_languages: str | None = None
+    """Tesseract languages its uploads are OCRed with unless an upload names its own; None: detected."""
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -68,21 +70,24 @@ def _tenant(row: dict[str, Any]) -> Tenant:
     return Tenant(
         name=row["name"], balance=int(row["balance"]), unlimited=bool(row["unlimited"]),
         max_running=row["max_running"], open_reserved=int(row["open_reserved"]), charged=int(row["charged"]),
-        active_keys=int(row["active_keys"]), created_at=row["created_at"],
+        active_keys=int(row["active_keys"]), created_at=row["created_at"], ocr_languages=row["ocr_languages"],
     )
 
 
 def create_tenant(
     conn: psycopg.Connection[Any], name: str, *, credits: int = 0, unlimited: bool = False,
-    max_running: int | None = None,
+    max_running: int | None = None, languages: str | None = None,
 ) -> Tenant:
-    """Create a tenant with `credits` granted and, if given, its own running cap; one transaction.
+    """Create a tenant with `credits` granted and, if given, its own running cap and default OCR
+    languages (see `set_languages`); one transaction.
 
-    Raises ValueError for a bad name or negative numbers, TenantExistsError for a taken name.
+    Raises ValueError for a bad name, negative numbers or languages that are refused (LanguageError),
+    TenantExistsError for a taken name.
     """
     from tenderflow.tenants import credits as ledger  # credits imports this module
 
     validate_tenant_name(name)
+    ocr_languages = _checked_languages(languages)
     if credits < 0:
         raise ValueError("credits must be 0 or more")
     if max_running is not None and max_running < 0:
@@ -94,6 +99,8 @@ def create_tenant(
             ledger.grant(conn, name, credits, entry_key=f"grant:{name}:created", note="tenant created")
         if max_running is not None:
             set_tenant_cap(conn, name, max_running)
+        if ocr_languages is not None:
+            conn.execute(QUERIES["tenant_set_languages"], {"name": name, "ocr_languages": ocr_languages})
     return get_tenant(conn, name)
 
 
@@ -114,4 +121,24 @@ def set_max_running(conn: psycopg.Connection[Any], name: str, max_running: int) 
     with conn.transaction():
         get_tenant(conn, name)
         set_tenant_cap(conn, name, max_running)
+    return get_tenant(conn, name)
+
+
+def _checked_languages(languages: str | None) -> str | None:
+    if languages is None:
+        return None
+    from tenderflow.pdf.languages import parse_languages
+
+    return parse_languages(languages)
+
+
+def set_languages(conn: psycopg.Connection[Any], name: str, languages: str | None) -> Tenant:
+    """Set the tesseract languages the tenant's uploads are OCRed with when the upload names none
+    ("fra+eng"; None or "auto": detect each document's language). Applies to versions started
+    from then on. Raises TenantNotFoundError, LanguageError (a ValueError) naming the installed
+    languages for an unknown or missing one."""
+    ocr_languages = _checked_languages(languages)
+    with conn.transaction():
+        get_tenant(conn, name)
+        conn.execute(QUERIES["tenant_set_languages"], {"name": name, "ocr_languages": ocr_languages})
     return get_tenant(conn, name)

@@ -1,0 +1,399 @@
+"""Which tesseract languages to read a document with: asked for, or detected from the document.
+
+A plain tesseract run with ``eng`` loses a French or German scan's accents, and values with them
+(``bauamit@…`` for ``bauamt@…``). So, unless languages were asked for, a document's language is
+detected before its pages are OCRed:
+
+1. from its text layer, when the pages that have a usable one hold enough letters
+   (``MIN_LETTERS``): each such page is identified on its own and the pages vote by their letters,
+   so a bilingual tender (French and Dutch pages) gets both;
+2. otherwise by a quick first pass over its first scanned page: rendered at ``FIRST_PASS_DPI``,
+   tesseract's orientation and script detection (``--psm 0``) names the script (Latin, Arabic,
+   Devanagari, …) and says whether the page is turned, the page is OCRed with that script's language
+   (``eng`` for Latin; set upright first when turned) and the text identified (the next scanned
+   page too, when the first says too little).
+
+Identification is py3langid (a naive Bayes model over byte n-grams, shipped inside the package: no
+download, ~0.5 s to load once per process, well under a millisecond per page). The identified
+language is mapped to its tesseract pack; the pages are then read with it and ``eng`` as a second
+language (tenders quote English names, e-mail addresses, CPV titles): ``fra+eng``. A language whose
+pack is not installed is still recorded, and the pages are read with ``fallback`` (``eng``).
+
+``choose_ocr_languages(path, options)`` is the whole choice for a PDF on disk (what the plan job
+does, and what ``tenderflow eval`` can call); ``detect_languages`` is the same from text layers the
+caller already read. ``parse_languages`` checks languages a person gives (upload option, tenant
+default) against the packs installed here and says which are.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from tenderflow.errors import ConfigurationError
+from tenderflow.pdf.ocr import OcrOptions, _recognize, _render, text_from_tsv
+from tenderflow.pdf.probe import check_page_pixels, read_pdf_info
+from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
+from tenderflow.pdf.tools import ToolTimeoutError, run_tool
+
+AUTO = "auto"
+"""The setting (TENDERFLOW_OCR_LANGUAGES) and tenant value meaning: detect each document's language."""
+
+SECOND_LANGUAGE = "eng"
+"""Added to every detected language: tenders mix in English names, addresses and code titles."""
+
+MIN_LETTERS = 40
+"""Letters a text needs before it is identified at all (a cover page saying "ANNEX 3" is not)."""
+
+MIN_CONFIDENCE = 0.5
+"""Probability the identifier must give its best language for that page to vote."""
+
+SECOND_LANGUAGE_SHARE = 0.25
+"""Share of the voting letters a second identified language needs to be read as well."""
+
+MAX_DETECTED_LANGUAGES = 2
+"""At most this many detected languages (plus SECOND_LANGUAGE): each one slows every OCRed page."""
+
+FIRST_PASS_DPI = 150
+"""Render resolution of the first pass: enough for body text to read and identify, a quarter of
+the pixels of a 300 dpi read."""
+
+FIRST_PASS_PAGES = 2
+"""Scanned pages the first pass reads at most, while the earlier ones said too little."""
+
+TEXT_LAYER_PAGES = 20
+"""Pages of the text layer ``choose_ocr_languages`` reads: enough to know a document's language."""
+
+IDENTIFY_CHARS = 20_000
+"""Characters of one page handed to the identifier: more decides nothing and costs time."""
+
+IDENTIFY_PAGES = 50
+"""Text-layer pages identified at most, spread evenly over the document (a few ms each)."""
+
+LanguageSource = Literal["upload", "tenant", "settings", "text_layer", "first_pass", "fallback"]
+"""Where a document's OCR languages came from:
+
+    upload      the uploader's ``--languages`` / ``?languages=``
+    tenant      the tenant's default (``tenderflow tenants languages``)
+    settings    TENDERFLOW_OCR_LANGUAGES set to fixed languages by the operator
+    text_layer  detected from the document's own text
+    first_pass  detected by the quick first pass over its first scanned page(s)
+    fallback    detection found nothing to go by (or a language not installed here): ``fallback``
+"""
+
+# py3langid's labels (ISO 639-1 where there is one) -> tesseract's pack names (ISO 639-2/T, with
+# tesseract's own spellings). Languages tesseract has no pack for are left out.
+TESSERACT_LANGUAGE: Mapping[str, str] = {
+    "af": "afr", "am": "amh", "ar": "ara", "as": "asm", "az": "aze", "be": "bel", "bg": "bul", "bn": "ben",
+    "br": "bre", "bs": "bos", "ca": "cat", "cs": "ces", "cy": "cym", "da": "dan", "de": "deu", "el": "ell",
+    "en": "eng", "eo": "epo", "es": "spa", "et": "est", "eu": "eus", "fa": "fas", "fi": "fin", "fo": "fao",
+    "fr": "fra", "fy": "fry", "ga": "gle", "gd": "gla", "gl": "glg", "gu": "guj", "he": "heb", "hi": "hin",
+    "hr": "hrv", "ht": "hat", "hu": "hun", "hy": "hye", "id": "ind", "is": "isl", "it": "ita", "ja": "jpn",
+    "jv": "jav", "ka": "kat", "kk": "kaz", "km": "khm", "kn": "kan", "ko": "kor", "ku": "kmr", "ky": "kir",
+    "la": "lat", "lb": "ltz", "lo": "lao", "lt": "lit", "lv": "lav", "mk": "mkd", "ml": "mal", "mn": "mon",
+    "mr": "mar", "ms": "msa", "mt": "mlt", "my": "mya", "ne": "nep", "nl": "nld", "no": "nor", "nn": "nor",
+    "oc": "oci", "or": "ori", "pa": "pan", "pl": "pol", "ps": "pus", "pt": "por", "qu": "que", "ro": "ron",
+    "ru": "rus", "sa": "san", "si": "sin", "sk": "slk", "sl": "slv", "sq": "sqi", "sr": "srp", "sv": "swe",
+    "sw": "swa", "ta": "tam", "te": "tel", "tg": "tgk", "th": "tha", "tl": "tgl", "tr": "tur", "tt": "tat",
+    "ug": "uig", "uk": "ukr", "ur": "urd", "uz": "uzb", "vi": "vie", "yo": "yor", "zh": "chi_sim",
+}
+
+KNOWN_LANGUAGES = frozenset(TESSERACT_LANGUAGE.values()) | {
+    "chi_tra", "chi_sim_vert", "chi_tra_vert", "jpn_vert", "kor_vert", "deu_latf", "frk", "enm", "frm", "gle_uncial",
+    "grc", "ita_old", "spa_old", "kat_old", "dzo", "syr", "tir", "bod", "chr", "ceb", "iku", "kmr", "snd", "sun",
+    "tat", "ton", "yid", "equ", "osd",
+}
+"""Every name a tesseract language pack has (what a person may ask for, installed here or not)."""
+
+# OSD's script names -> the pack that reads that script (the first pass reads with it).
+SCRIPT_LANGUAGE: Mapping[str, str] = {
+    "Latin": "eng", "Arabic": "ara", "Devanagari": "hin", "Cyrillic": "rus", "Greek": "ell", "Hebrew": "heb",
+    "Han": "chi_sim", "Japanese": "jpn", "Katakana": "jpn", "Hiragana": "jpn", "Hangul": "kor", "Thai": "tha",
+    "Bengali": "ben", "Tamil": "tam", "Telugu": "tel", "Kannada": "kan", "Malayalam": "mal", "Gujarati": "guj",
+    "Gurmukhi": "pan", "Armenian": "hye", "Georgian": "kat", "Ethiopic": "amh", "Khmer": "khm", "Lao": "lao",
+    "Myanmar": "mya", "Sinhala": "sin", "Oriya": "ori",
+}
+
+_NAME = re.compile(r"[a-z]{2,3}(?:_[a-z]{3,4})*")
+_SEPARATORS = re.compile(r"[+,\s]+")
+_OSD_SCRIPT = re.compile(r"^Script: (\S+)$", re.MULTILINE)
+_OSD_ROTATE = re.compile(r"^Rotate: (\d+)$", re.MULTILINE)
+
+
+class LanguageError(ValueError):
+    """OCR languages a person asked for that cannot be used: unknown, or not installed here."""
+
+
+@dataclass(frozen=True)
+class LanguageChoice:
+    """The languages a document's pages are OCRed with, and why."""
+
+    languages: str
+    """What tesseract gets: installed packs joined by "+", e.g. "fra+eng"."""
+    language: str | None
+    """The document's (main) language as a tesseract pack name, e.g. "fra": the first language
+    asked for, or the one detected (recorded even when its pack is not installed); None when
+    nothing could be detected or nothing was detected because fixed languages apply."""
+    source: LanguageSource
+    script: str | None = None
+    """The script OSD named in the first pass ("Latin", "Arabic", …), when one ran."""
+    confidence: float | None = None
+    """The identifier's probability for ``language``: a detected language's only."""
+
+    def as_payload(self) -> dict[str, Any]:
+        return {"languages": self.languages, "language": self.language, "source": self.source,
+                "script": self.script, "confidence": self.confidence}
+
+
+# --- installed packs and what a person asks for --------------------------------------------------
+
+
+@functools.cache
+def installed_languages() -> frozenset[str]:
+    """The language packs this machine's tesseract has (``osd`` excluded), asked once per process.
+    Raises ConfigurationError when tesseract is not installed."""
+    try:
+        result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
+    except ToolTimeoutError as error:
+        raise ConfigurationError("`tesseract --list-langs` did not answer within 30 s") from error
+    if result.returncode != 0:
+        raise ConfigurationError(f"`tesseract --list-langs` failed: {result.stderr_text.strip()[:200]}")
+    lines = result.stdout.decode("utf-8", errors="replace").splitlines()
+    return frozenset(line.strip() for line in lines[1:] if _NAME.fullmatch(line.strip())) - {"osd"}
+
+
+def parse_languages(value: str, installed: frozenset[str] | None = None) -> str | None:
+    """Languages a person gave ("fra+eng", "fra,eng", "fr de", "auto") in tesseract's form
+    ("fra+eng"), or None for "auto" (detect). Two-letter ISO 639-1 codes are accepted for the
+    languages tesseract has a pack for ("fr" -> "fra").
+
+    Raises LanguageError naming the languages installed here for a name that is no tesseract
+    language or whose pack is not installed. ``installed`` defaults to this machine's packs; on a
+    machine without tesseract (an API server whose OCR runs on remote workers) names are only
+    checked against the packs tesseract has.
+    """
+    cleaned = value.strip().lower()
+    if cleaned in ("", AUTO):
+        return None
+    available: frozenset[str] | None = installed
+    if available is None:
+        try:
+            available = installed_languages()
+        except ConfigurationError:
+            available = None
+    listed = _listed(available) if available is not None else "unknown (tesseract is not installed here)"
+    names: list[str] = []
+    for raw in _SEPARATORS.split(cleaned):
+        if not raw:
+            continue
+        name = TESSERACT_LANGUAGE.get(raw, raw)
+        if name == "osd" or not _NAME.fullmatch(name) or name not in KNOWN_LANGUAGES | (available or frozenset()):
+            raise LanguageError(
+                f"unknown OCR language {raw!r}: give tesseract language names joined by '+', e.g. fra+eng, "
+                f"or {AUTO!r} to detect; installed here: {listed}"
+            )
+        if available is not None and name not in available:
+            asked = repr(raw) if raw == name else f"{raw!r} ({name})"
+            raise LanguageError(
+                f"OCR language {asked} is not installed here (Debian: apt-get install "
+                f"tesseract-ocr-{name.replace('_', '-')}); installed: {listed}"
+            )
+        if name not in names:
+            names.append(name)
+    if not names:
+        return None
+    return "+".join(names)
+
+
+def _listed(languages: frozenset[str]) -> str:
+    return ", ".join(sorted(languages)) or "none"
+
+
+def with_second_language(languages: Sequence[str], installed: frozenset[str]) -> str:
+    """``languages`` that are installed, then SECOND_LANGUAGE, joined for tesseract ("fra+eng")."""
+    chosen = [name for name in dict.fromkeys(languages) if name in installed]
+    if SECOND_LANGUAGE in installed and SECOND_LANGUAGE not in chosen:
+        chosen.append(SECOND_LANGUAGE)
+    return "+".join(chosen)
+
+
+# --- identification ------------------------------------------------------------------------------
+
+
+_identifier_lock = threading.Lock()
+
+
+@functools.cache
+def _identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def _letters(text: str) -> int:
+    return sum(1 for character in text if character.isalpha())
+
+
+def identify(text: str) -> tuple[str, float] | None:
+    """(tesseract name, probability) of the language of ``text``; None when it holds fewer than
+    MIN_LETTERS letters or the identifier is unsure (below MIN_CONFIDENCE). A language tesseract
+    has no pack for at all comes back under its identifier label (ISO 639-1)."""
+    if _letters(text) < MIN_LETTERS:
+        return None
+    with _identifier_lock:  # loads the model once; classify itself only reads it
+        identifier = _identifier()
+    label, probability = identifier.classify(text[:IDENTIFY_CHARS])
+    if probability < MIN_CONFIDENCE:
+        return None
+    return TESSERACT_LANGUAGE.get(str(label), str(label)), float(probability)
+
+
+def identify_languages(texts: Sequence[str]) -> list[tuple[str, float, float]]:
+    """The languages of a document's pages: each text (page) identified on its own, voting with its
+    letters. (language, share of the voting letters, mean probability), largest share first; []
+    when no text could be identified."""
+    letters: dict[str, int] = {}
+    probabilities: dict[str, list[float]] = {}
+    for text in texts:
+        found = identify(text)
+        if found is None:
+            continue
+        language, probability = found
+        letters[language] = letters.get(language, 0) + _letters(text)
+        probabilities.setdefault(language, []).append(probability)
+    total = sum(letters.values())
+    ranked = sorted(letters, key=lambda language: letters[language], reverse=True)
+    return [(language, letters[language] / total, sum(probabilities[language]) / len(probabilities[language]))
+            for language in ranked]
+
+
+def _choice_from_identified(
+    identified: list[tuple[str, float, float]], installed: frozenset[str], fallback: str,
+    source: LanguageSource, script: str | None = None,
+) -> LanguageChoice | None:
+    if not identified:
+        return None
+    main, _, confidence = identified[0]
+    chosen = [main] + [language for language, share, _ in identified[1:MAX_DETECTED_LANGUAGES]
+                       if share >= SECOND_LANGUAGE_SHARE]
+    usable = [language for language in chosen if language in installed]
+    if not usable:
+        return LanguageChoice(fallback, main, "fallback", script, round(confidence, 3))
+    return LanguageChoice(with_second_language(usable, installed), main, source, script, round(confidence, 3))
+
+
+# --- the first pass over a scanned page ----------------------------------------------------------
+
+
+def _detect_script(image: Path, number: int, options: OcrOptions) -> tuple[str | None, bool]:
+    """OSD's script for the rendered page, and whether the page is turned; (None, False) when the
+    page is too sparse to tell, or tesseract has no ``osd`` pack (the page is then read as Latin
+    script, upright)."""
+    try:
+        result = run_tool(["tesseract", str(image), "-", "--psm", "0", "--dpi", str(options.dpi)],
+                          timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes)
+    except ToolTimeoutError as error:
+        raise error.as_job_error(f"page {number}: script detection") from error
+    if result.returncode != 0:
+        return None, False
+    report = result.stdout.decode("utf-8", errors="replace")
+    script, turn = _OSD_SCRIPT.search(report), _OSD_ROTATE.search(report)
+    return (script.group(1) if script else None), turn is not None and int(turn.group(1)) % 360 != 0
+
+
+def first_pass(
+    path: Path, page_numbers: Sequence[int], options: OcrOptions, *, installed: frozenset[str],
+) -> tuple[list[str], str | None]:
+    """Quick reads of the given scanned pages (at most FIRST_PASS_PAGES, stopping once one says
+    enough): each rendered at FIRST_PASS_DPI, its script named by OSD, and OCRed with that script's
+    pack (eng when the script is unknown or its pack is not installed). Returns the texts and the
+    first script named."""
+    quick = replace(options, dpi=min(FIRST_PASS_DPI, options.dpi))
+    numbers = list(page_numbers)[:FIRST_PASS_PAGES]
+    if not numbers:
+        return [], None
+    info = read_pdf_info(path, min(numbers), max(numbers), timeout_seconds=options.timeout_seconds,
+                         memory_bytes=options.memory_bytes)
+    sizes = {page.number: page for page in info.pages}
+    texts: list[str] = []
+    script: str | None = None
+    with tempfile.TemporaryDirectory(prefix="tenderflow-lang-") as workdir:
+        for number in numbers:
+            check_page_pixels(sizes[number], dpi=quick.dpi, max_page_pixels=options.max_page_pixels)
+            image = _render(path, number, quick, Path(workdir))
+            try:
+                page_script, turned = _detect_script(image, number, quick)
+                script = script or page_script
+                reader = SCRIPT_LANGUAGE.get(page_script or "Latin", SECOND_LANGUAGE)
+                if reader not in installed:
+                    reader = SECOND_LANGUAGE
+                # A page fed in turned is read in mode 1, where tesseract sets it upright itself.
+                tsv, _ = _recognize(image, number, replace(quick, languages=reader), Path(workdir),
+                                    page_segmentation=1 if turned else 3)
+            finally:
+                image.unlink(missing_ok=True)
+            text, _ = text_from_tsv(tsv)
+            texts.append(text)
+            if _letters(text) >= 4 * MIN_LETTERS:
+                break
+    return texts, script
+
+
+# --- the choice ----------------------------------------------------------------------------------
+
+
+def fixed_choice(languages: str, source: LanguageSource) -> LanguageChoice:
+    """Languages asked for (upload, tenant, settings): no detection; the first one is the language."""
+    return LanguageChoice(languages, languages.split("+")[0], source)
+
+
+def detect_languages(
+    path: Path, text_layers: Mapping[int, str], scan_pages: Sequence[int], options: OcrOptions, *,
+    fallback: str = SECOND_LANGUAGE, installed: frozenset[str] | None = None,
+) -> LanguageChoice:
+    """Detect the document's languages: from ``text_layers`` (page number -> that page's usable
+    text layer) when they hold at least MIN_LETTERS letters, else by a first pass over the first
+    of ``scan_pages`` (the pages without a usable layer, in order). ``fallback`` when neither
+    finds a language whose pack is installed. Raises what OCR raises (a page over the pixel cap,
+    a tool timing out, tesseract missing)."""
+    available = installed_languages() if installed is None else installed
+    layered = [text for _, text in sorted(text_layers.items())]
+    if len(layered) > IDENTIFY_PAGES:
+        layered = [layered[index * len(layered) // IDENTIFY_PAGES] for index in range(IDENTIFY_PAGES)]
+    if sum(_letters(text) for text in layered) >= MIN_LETTERS:
+        found = _choice_from_identified(identify_languages(layered), available, fallback, "text_layer")
+        if found is not None:
+            return found
+    if scan_pages:
+        texts, script = first_pass(path, scan_pages, options, installed=available)
+        found = _choice_from_identified(identify_languages(["\n".join(texts)]), available, fallback,
+                                        "first_pass", script)
+        if found is not None:
+            return found
+        reader = SCRIPT_LANGUAGE.get(script or "")
+        if reader and reader in available and reader != SECOND_LANGUAGE:
+            return LanguageChoice(with_second_language([reader], available), reader, "first_pass", script)
+        return LanguageChoice(fallback, None, "fallback", script)
+    return LanguageChoice(fallback, None, "fallback")
+
+
+def choose_ocr_languages(
+    path: Path, options: OcrOptions, *, fallback: str = SECOND_LANGUAGE, installed: frozenset[str] | None = None,
+) -> LanguageChoice:
+    """The OCR languages for the PDF at ``path``, as the pipeline chooses them when none were asked
+    for: its text layer (first TEXT_LAYER_PAGES pages) or a first pass over its first scanned pages.
+    Use the result as ``dataclasses.replace(options, languages=choice.languages)`` for read_pages.
+    One pdfinfo and one pdftotext run, plus the first pass for a scan (about a second a page)."""
+    info = read_pdf_info(path, 1, 1, timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes)
+    last = min(info.page_count, TEXT_LAYER_PAGES)
+    layers = extract_text_layer(path, 1, last, timeout_seconds=options.timeout_seconds,
+                                memory_bytes=options.memory_bytes)
+    usable = {number: text for number, text in enumerate(layers, start=1) if text_layer_is_usable(text)}
+    scans = [number for number in range(1, last + 1) if number not in usable]
+    return detect_languages(path, usable, scans, options, fallback=fallback, installed=installed)

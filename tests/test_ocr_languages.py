@@ -1,0 +1,349 @@
+"""OCR in the document's language: detection on French and German scans and text layers, languages
+asked at upload or set as the tenant's default winning over detection, bad names refused.
+
+Scans are image-only PDFs drawn here (tests/pdf_fixtures.py: Vera has the accents); OCR is the real
+tesseract with the packs `make test` installs; the pipeline tests use a real PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pdf_fixtures as fixtures
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+from typer.testing import CliRunner
+
+from tenderflow.cli import app
+from tenderflow.errors import UploadRejectedError
+from tenderflow.handlers.ocr import OcrPlanHandler
+from tenderflow.logs import configure_logging
+from tenderflow.pdf import languages as lang
+from tenderflow.pdf import ocr, probe, textlayer, tools
+from tenderflow.pdf.languages import LanguageError, choose_ocr_languages, parse_languages
+from tenderflow.pdf.ocr import OcrOptions, read_pages
+from tenderflow.pdf.probe import PdfLimits
+from tenderflow.pdf.tools import ToolResult
+from tenderflow.pipeline.reprocess import reprocess
+from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.uploads import upload_file
+from tenderflow.tenants.tenants import create_tenant, get_tenant, set_languages
+from tests.pipeline_harness import drain, pipeline_settings
+
+OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
+MAX_BYTES = 10 * 1024 * 1024
+
+FRENCH = (
+    "Avis de marché: la commune reçoit",
+    "les offres à l'accueil de la mairie,",
+    "service de la réception des plis,",
+    "avant le vendredi à midi. Les pièces",
+    "du dossier sont gratuites.",
+)
+GERMAN = (
+    "Bekanntmachung: Die Gemeinde sucht",
+    "Angebote für die Erneuerung der",
+    "Straßenbeleuchtung. Angebote sind",
+    "beim Bauamt bis zum Schlusstermin",
+    "einzureichen: bauamt@oberwalden.de",
+)
+DUTCH = (
+    "Aankondiging van een opdracht: de",
+    "gemeente vraagt offertes voor het",
+    "onderhoud van de openbare verlichting",
+    "in het centrum. Inschrijvingen moeten",
+    "uiterlijk vrijdag binnen zijn.",
+)
+ENGLISH = fixtures.TENDER_LINES
+
+
+def french_scan(tmp_path: Path) -> Path:
+    return fixtures.scanned_pdf(tmp_path / "avis.pdf", [fixtures.text_image(FRENCH)])
+
+
+def german_scan(tmp_path: Path) -> Path:
+    return fixtures.scanned_pdf(tmp_path / "bekanntmachung.pdf", [fixtures.text_image(GERMAN)])
+
+
+@pytest.fixture
+def tool_calls(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every program the language choice and the OCR run (the real ones still run)."""
+    calls: list[list[str]] = []
+    real: Callable[..., ToolResult] = tools.run_tool
+
+    def recording(args: Sequence[str], **kwargs: Any) -> ToolResult:
+        calls.append(list(args))
+        return real(args, **kwargs)
+
+    for module in (ocr, lang, probe, textlayer):
+        monkeypatch.setattr(module, "run_tool", recording)
+    return calls
+
+
+# --- detection, without a database ---------------------------------------------------------------
+
+
+def test_french_scan_is_detected_and_read_with_its_accents(tmp_path: Path, tool_calls: list[list[str]]) -> None:
+    path = french_scan(tmp_path)
+    choice = choose_ocr_languages(path, OPTIONS)
+    assert (choice.language, choice.languages, choice.source, choice.script) == ("fra", "fra+eng", "first_pass",
+                                                                                 "Latin")
+    assert choice.confidence is not None and choice.confidence > 0.9
+    # The first pass is a quick one: OSD and one eng read of a low-resolution render.
+    first_pass = [call for call in tool_calls if call[0] in ("pdftoppm", "tesseract") and "--list-langs" not in call]
+    assert [call[0] for call in first_pass] == ["pdftoppm", "tesseract", "tesseract"]
+    assert first_pass[0][first_pass[0].index("-r") + 1] == str(lang.FIRST_PASS_DPI)
+    assert "0" == first_pass[1][first_pass[1].index("--psm") + 1]
+
+    [page] = read_pages(path, [1], replace(OPTIONS, languages=choice.languages))
+    for word in ("reçoit", "à", "réception", "pièces", "marché"):
+        assert word in page.text, f"OCR lost {word!r}: {page.text!r}"
+
+
+def test_german_scan_is_detected_and_read_with_its_umlauts(tmp_path: Path) -> None:
+    path = german_scan(tmp_path)
+    choice = choose_ocr_languages(path, OPTIONS)
+    assert (choice.language, choice.languages, choice.source) == ("deu", "deu+eng", "first_pass")
+
+    [page] = read_pages(path, [1], replace(OPTIONS, languages=choice.languages))
+    for word in ("für", "Straßenbeleuchtung", "Bauamt", "bauamt@oberwalden.de"):
+        assert word in page.text, f"OCR lost {word!r}: {page.text!r}"
+
+
+@pytest.mark.parametrize("turned", [180, 90])
+def test_turned_scan_is_set_upright_for_the_first_pass(tmp_path: Path, turned: int) -> None:
+    path = fixtures.scanned_pdf(tmp_path / "turned.pdf", [fixtures.text_image(GERMAN, rotate=turned)])
+    choice = choose_ocr_languages(path, OPTIONS)
+    assert (choice.language, choice.languages, choice.source) == ("deu", "deu+eng", "first_pass")
+
+
+def test_text_layer_decides_without_running_ocr(tmp_path: Path, tool_calls: list[list[str]]) -> None:
+    path = fixtures.born_digital_pdf(tmp_path / "avis.pdf", [FRENCH])
+    choice = choose_ocr_languages(path, OPTIONS)
+    assert (choice.language, choice.languages, choice.source) == ("fra", "fra+eng", "text_layer")
+    assert [call[0] for call in tool_calls] == ["pdfinfo", "pdftotext"]
+
+
+def test_bilingual_document_gets_both_languages(tmp_path: Path) -> None:
+    path = fixtures.born_digital_pdf(tmp_path / "bilingual.pdf", [FRENCH, DUTCH, FRENCH])
+    choice = choose_ocr_languages(path, OPTIONS)
+    assert (choice.language, choice.languages) == ("fra", "fra+nld+eng")
+
+
+def test_english_document_reads_with_english_alone(tmp_path: Path) -> None:
+    choice = choose_ocr_languages(fixtures.born_digital_pdf(tmp_path / "notice.pdf", [ENGLISH]), OPTIONS)
+    assert (choice.language, choice.languages, choice.source) == ("eng", "eng", "text_layer")
+
+
+def test_blank_scan_falls_back(tmp_path: Path) -> None:
+    path = fixtures.blank_pages_pdf(tmp_path / "blank.pdf", 1)
+    choice = choose_ocr_languages(path, OPTIONS, fallback="eng+deu")
+    assert (choice.language, choice.languages, choice.source) == (None, "eng+deu", "fallback")
+
+
+def test_detected_language_without_its_pack_is_recorded_and_falls_back(tmp_path: Path) -> None:
+    path = fixtures.born_digital_pdf(tmp_path / "avis.pdf", [FRENCH])
+    choice = choose_ocr_languages(path, OPTIONS, installed=frozenset({"eng", "deu"}))
+    assert (choice.language, choice.languages, choice.source) == ("fra", "eng", "fallback")
+
+
+def test_language_names_are_checked_against_installed_packs() -> None:
+    installed = frozenset({"eng", "fra", "deu"})
+    assert parse_languages("fra+eng", installed) == "fra+eng"
+    assert parse_languages("fr, de", installed) == "fra+deu"  # ISO 639-1 codes and commas are accepted
+    assert parse_languages("deu+deu", installed) == "deu"
+    assert parse_languages("auto", installed) is None
+    with pytest.raises(LanguageError, match=r"unknown OCR language 'french'.*installed here: deu, eng, fra"):
+        parse_languages("fra+french", installed)
+    with pytest.raises(LanguageError, match=r"unknown OCR language 'osd'"):
+        parse_languages("osd", installed)
+    with pytest.raises(LanguageError, match=r"'spa' is not installed here.*tesseract-ocr-spa.*installed: deu, eng"):
+        parse_languages("eng+spa", installed)
+
+
+def test_the_packs_make_test_installs_are_here() -> None:
+    assert {"eng", "fra", "deu", "spa", "ita", "por", "nld", "pol", "ara", "hin"} <= lang.installed_languages()
+
+
+# --- the pipeline --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> ObjectStorage:
+    return open_storage((tmp_path / "objects").as_uri())
+
+
+def version_languages(conn: psycopg.Connection[Any], document_id: int, version: int = 1) -> tuple[Any, ...]:
+    row = conn.execute(
+        "SELECT language, ocr_languages, languages_source FROM document_versions"
+        " WHERE document_id = %s AND version = %s", (document_id, version)).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+def page_jobs_languages(conn: psycopg.Connection[Any], document_id: int) -> list[str | None]:
+    rows = conn.execute("SELECT payload->>'languages' FROM jobs WHERE type = 'ocr.pages'"
+                        " AND (payload->>'document_id')::bigint = %s", (document_id,)).fetchall()
+    return [row[0] for row in rows]
+
+
+def page_text(conn: psycopg.Connection[Any], document_id: int) -> str:
+    row = conn.execute("SELECT string_agg(text, E'\\n' ORDER BY page_number) FROM pages"
+                       " WHERE document_id = %s AND version = 1", (document_id,)).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+def test_pipeline_detects_a_german_scan_and_keeps_its_umlauts(
+    conn: psycopg.Connection[Any], pool: ConnectionPool, storage: ObjectStorage, database_url: str, tmp_path: Path
+) -> None:
+    german = upload_file(conn, storage, german_scan(tmp_path), max_bytes=MAX_BYTES)
+    # An explicit language wins over detection: this French scan is read as Italian because it was asked.
+    french = upload_file(conn, storage, french_scan(tmp_path), max_bytes=MAX_BYTES, languages="ita")
+    assert german.document_id is not None and french.document_id is not None
+    drain(pool, pipeline_settings(database_url, tmp_path, ocr_dpi=300), storage)
+
+    assert version_languages(conn, german.document_id) == ("deu", "deu+eng", "first_pass")
+    assert page_jobs_languages(conn, german.document_id) == ["deu+eng"]  # what remote workers read with too
+    text = page_text(conn, german.document_id)
+    assert "für" in text and "Straßenbeleuchtung" in text and "bauamt@oberwalden.de" in text, text
+
+    assert version_languages(conn, french.document_id) == ("ita", "ita", "upload")
+    assert page_jobs_languages(conn, french.document_id) == ["ita"]
+    assert conn.execute("SELECT ocr_languages FROM documents WHERE id = %s",
+                        (french.document_id,)).fetchone() == ("ita",)
+
+
+def test_tenant_default_applies_and_an_upload_still_wins(
+    conn: psycopg.Connection[Any], pool: ConnectionPool, storage: ObjectStorage, database_url: str, tmp_path: Path
+) -> None:
+    create_tenant(conn, "madrid", unlimited=True, languages="spa+eng")
+    assert get_tenant(conn, "madrid").ocr_languages == "spa+eng"
+    by_default = upload_file(conn, storage, fixtures.born_digital_pdf(tmp_path / "a.pdf", [ENGLISH]),
+                             tenant="madrid", max_bytes=MAX_BYTES)
+    asked = upload_file(conn, storage, fixtures.born_digital_pdf(tmp_path / "b.pdf", [FRENCH]),
+                        tenant="madrid", max_bytes=MAX_BYTES, languages="por")
+    set_languages(conn, "madrid", "auto")  # back to detection for uploads from now on
+    detected = upload_file(conn, storage, fixtures.born_digital_pdf(tmp_path / "c.pdf", [FRENCH, GERMAN, FRENCH]),
+                           tenant="madrid", max_bytes=MAX_BYTES)
+    assert get_tenant(conn, "madrid").ocr_languages is None
+    assert by_default.document_id and asked.document_id and detected.document_id
+    drain(pool, pipeline_settings(database_url, tmp_path), storage)
+
+    assert version_languages(conn, by_default.document_id) == ("spa", "spa+eng", "tenant")
+    assert version_languages(conn, asked.document_id) == ("por", "por", "upload")
+    assert version_languages(conn, detected.document_id) == ("fra", "fra+deu+eng", "text_layer")
+
+    # Reprocessing with languages records them on the document; its next versions use them.
+    outcome = reprocess(conn, by_default.document_id, languages="deu")
+    payload = conn.execute("SELECT payload FROM jobs WHERE type = 'ocr.plan' AND unique_key = %s",
+                           (f"ocr.plan:{by_default.document_id}:{outcome.version}",)).fetchone()
+    assert payload is not None
+    assert (payload[0]["languages"], payload[0]["languages_source"]) == ("deu", "upload")
+
+
+def test_operator_languages_apply_when_detection_is_off(tmp_path: Path) -> None:
+    handler = OcrPlanHandler(PdfLimits(), 4, options=replace(OPTIONS, languages="eng+deu"), detect=False)
+    path = fixtures.born_digital_pdf(tmp_path / "avis.pdf", [FRENCH])
+    choice = handler.choose_languages(_job({}), path, {1: "\n".join(FRENCH)}, [])
+    assert (choice.languages, choice.source) == ("eng+deu", "settings")
+    asked = handler.choose_languages(_job({"languages": "fra", "languages_source": "tenant"}), path, {}, [])
+    assert (asked.languages, asked.language, asked.source) == ("fra", "fra", "tenant")
+
+
+def _job(payload: dict[str, Any]) -> Any:
+    from datetime import UTC, datetime
+
+    from tenderflow.queue import ClaimedJob
+
+    return ClaimedJob(id=1, type="ocr.plan", payload={"document_id": 1, "version": 1, **payload}, tenant="default",
+                      priority=0, attempts=1, max_attempts=5, created_at=datetime.now(UTC), worker_id="test")
+
+
+def test_bad_languages_are_refused_at_upload_with_the_installed_ones(
+    conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path
+) -> None:
+    pdf = fixtures.born_digital_pdf(tmp_path / "notice.pdf", [ENGLISH])
+    with pytest.raises(UploadRejectedError, match=r"unknown OCR language 'klingon'.*installed here: .*deu, eng, fra"):
+        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="eng+klingon")
+    with pytest.raises(UploadRejectedError, match=r"'jpn' is not installed here.*installed: .*eng"):
+        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="jpn")
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
+    with pytest.raises(ValueError, match="unknown OCR language"):
+        create_tenant(conn, "nowhere", languages="elvish")
+
+
+# --- the CLI and the API -------------------------------------------------------------------------
+
+
+def test_cli_upload_tenants_and_show_say_the_language(
+    database_url: str, pool: ConnectionPool, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
+           "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "200"}
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(app, list(args), env=env)
+
+    try:
+        refused = run("upload", str(tmp_path), "--languages", "fra+xx")
+        assert refused.exit_code == 1 and "unknown OCR language 'xx'" in refused.output, refused.output
+        assert "installed here:" in refused.output
+        assert run("tenants", "create", "lyon", "--unlimited", "--languages", "fr").exit_code == 0
+        shown = run("tenants", "show", "lyon", "--json")
+        assert json.loads(shown.stdout)["ocr_languages"] == "fra"
+        missing = run("tenants", "languages", "lyon", "jpn")
+        assert missing.exit_code == 1 and "not installed" in missing.output
+        assert run("tenants", "languages", "lyon", "auto").exit_code == 0
+        assert "auto" in run("tenants", "show", "lyon").output
+
+        pdf = fixtures.born_digital_pdf(tmp_path / "avis.pdf", [FRENCH])
+        uploaded = run("upload", str(pdf), "--tenant", "lyon", "--json")
+        assert uploaded.exit_code == 0, uploaded.output
+        document_id = json.loads(uploaded.stdout)[0]["document_id"]
+        drain(pool, pipeline_settings(database_url, tmp_path), open_storage((tmp_path / "objects").as_uri()))
+        report = run("show", str(document_id))
+        assert "language=fra (OCR fra+eng, detected from the text layer" in report.output, report.output
+        as_json = json.loads(run("show", str(document_id), "--json").stdout)["document"]
+        assert (as_json["language"], as_json["ocr_languages"], as_json["languages_source"]) == (
+            "fra", "fra+eng", "text_layer")
+    finally:
+        configure_logging(level="WARNING")  # the CLI pointed structlog at the runner's (now closed) stderr
+
+
+def test_api_upload_languages_and_document_language(
+    database_url: str, pool: ConnectionPool, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    from tests.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
+
+    settings = api_settings(database_url, tmp_path)
+    key = tenant_with_key(conn, "acme")
+    pdf = fixtures.born_digital_pdf(tmp_path / "bekanntmachung.pdf", [GERMAN])
+    with serve_in_thread(settings) as api:
+        def upload(**params: Any) -> Any:
+            with pdf.open("rb") as handle:
+                return api.client.post("/v1/documents", headers=bearer(key), params=params,
+                                       files={"file": (pdf.name, handle, "application/pdf")})
+
+        refused = upload(languages="deu+tlh")
+        assert refused.status_code == 400, refused.text
+        assert "unknown OCR language 'tlh'" in refused.json()["detail"]
+        assert "installed here:" in refused.json()["detail"] and "deu" in refused.json()["detail"]
+        created = upload()
+        assert created.status_code == 201, created.text
+        document_id = created.json()["id"]
+        drain(pool, settings, open_storage(settings.resolved_storage_url))
+        detail = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+        assert (detail["language"], detail["ocr_languages"], detail["languages_source"],
+                detail["requested_languages"]) == ("deu", "deu+eng", "text_layer", None)
+        listed = api.client.get("/v1/documents", headers=bearer(key)).json()["documents"]
+        assert [d["language"] for d in listed] == ["deu"]
+        again = upload(languages="fr,en", reprocess="true")
+        assert again.status_code == 200 and again.json()["status"] == "reprocessing", again.text
+        detail = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+        assert detail["requested_languages"] == "fra+eng"
