@@ -21,6 +21,7 @@ unit: system-deps install
 
 lint: install
 	$(BIN)/ruff check tenderflow tests bench
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy

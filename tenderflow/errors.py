@@ -85,3 +85,11 @@ class InsufficientCreditsError(TenderflowError):
 
 class ExtractionError(TenderflowError):
     """The extraction backend's answer cannot be used (refusal, schema-invalid, out of retries)."""
+
+
+class TenantNotFoundError(TenderflowError):
+    """No tenant has this name."""
+
+
+class TenantExistsError(TenderflowError):
+    """A tenant with this name already exists."""

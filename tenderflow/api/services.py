@@ -17,21 +17,18 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import psycopg
 import structlog
 from psycopg_pool import ConnectionPool
 
 from tenderflow import migrations
+from tenderflow.api.sessions import OperatorSessions
 from tenderflow.api.wakeups import JobWakeups
 from tenderflow.config import Settings
 from tenderflow.database import open_pool, resolve_database_url
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.queue import Backoff, JobTypes, Maintenance
-
-if TYPE_CHECKING:
-    from tenderflow.api.auth import OperatorSessions
 
 log = structlog.get_logger("tenderflow.api")
 
@@ -89,7 +86,6 @@ def open_services(settings: Settings) -> ApiServices:
     """Open the pool (migrating the embedded database; refusing a stale configured one), the storage,
     the job types, and start the listener and maintenance threads. Raises MigrationError,
     ConfigurationError."""
-    from tenderflow.api.auth import OperatorSessions
     from tenderflow.handlers import build_job_types
 
     database_url = resolve_database_url(settings)

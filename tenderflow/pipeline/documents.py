@@ -317,3 +317,15 @@ def document_fields(conn: psycopg.Connection[Any], document_id: int, version: in
     return conn.cursor(row_factory=dict_row).execute(
         QUERIES["extraction_get"], {"document_id": document_id, "version": version}
     ).fetchone()
+
+
+def read_document(conn: psycopg.Connection[Any], document_id: int) -> dict[str, Any]:
+    """A document with the pages and fields of its readable version: what `tenderflow show` prints
+    and a reader of one document wants. Raises DocumentNotFoundError."""
+    document = get_document(conn, document_id)
+    version = readable_version(document)
+    report: dict[str, Any] = {"document": document, "readable_version": version, "fields": None, "pages": []}
+    if version is not None:
+        report["fields"] = document_fields(conn, document_id, version)
+        report["pages"] = document_pages(conn, document_id, version)
+    return report

@@ -35,8 +35,8 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from tenderflow.config import Settings
-from tenderflow.errors import InsufficientCreditsError
-from tenderflow.tenants.tenants import QUERIES, TenantNotFoundError
+from tenderflow.errors import InsufficientCreditsError, TenantNotFoundError
+from tenderflow.tenants.queries import QUERIES
 
 # LLM usage reserved ahead when extraction uses an LLM: a tender page is ~3,500 characters
 # (~900 tokens) and each request adds instructions and a JSON answer. Estimates only: the

@@ -25,7 +25,8 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import TenderflowError
-from tenderflow.tenants.tenants import QUERIES, get_tenant
+from tenderflow.tenants.queries import QUERIES
+from tenderflow.tenants.tenants import get_tenant
 
 KEY_PREFIX = "tfk_"
 KEY_PATTERN = r"tfk_[0-9a-f]{12}_[0-9A-Za-z]{40}"

@@ -20,22 +20,13 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from tenderflow.errors import TenderflowError
+from tenderflow.errors import TenantExistsError, TenantNotFoundError
 from tenderflow.queue import set_tenant_cap
-from tenderflow.sqlfiles import NamedQueries
-
-QUERIES = NamedQueries("tenderflow.tenants", "queries.sql")
+from tenderflow.tenants import credits as ledger
+from tenderflow.tenants.queries import QUERIES
 
 DEFAULT_TENANT = "default"
 TENANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]{0,62}")
-
-
-class TenantNotFoundError(TenderflowError):
-    """No tenant has this name."""
-
-
-class TenantExistsError(TenderflowError):
-    """A tenant with this name already exists."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +75,6 @@ def create_tenant(
     Raises ValueError for a bad name, negative numbers or languages that are refused (LanguageError),
     TenantExistsError for a taken name.
     """
-    from tenderflow.tenants import credits as ledger  # credits imports this module
-
     validate_tenant_name(name)
     ocr_languages = _checked_languages(languages)
     if credits < 0:

@@ -13,10 +13,16 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import psycopg
+import typer
+from rich.progress import BarColumn, Progress, TextColumn
+from rich.table import Table
 
+from tenderflow.cli.output import console, fail
+from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.database import redact
 from tenderflow.pipeline.documents import document_fields, get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
@@ -118,3 +124,67 @@ def matching_facts(row: DemoRow) -> int:
     found = extracted_facts(row.fields)
     return sum(1 for key, expected in row.sample.expected.items()
                if found.get(key) is not None and str(found[key]).strip().lower() == expected.strip().lower())
+
+
+def demo(
+    ctx: typer.Context,
+    processes: Annotated[int, typer.Option(min=0, help="Worker processes (0: one per core).")] = 0,
+    timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 900.0,
+) -> None:
+    """Generate sample tenders, upload them, run the OCR and extraction pools until done, show the fields."""
+    rt = runtime(ctx)
+    backend = rt.settings.extraction_backend
+    console.print(f"database: {redact(rt.database_url)}{' (embedded)' if rt.settings.database_url is None else ''}")
+    console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
+    with console.status("generating sample tenders (born-digital and scanned)…"):
+        samples = make_samples(rt.settings.data_dir)
+    storage = storage_of(rt)
+    with rt.connection() as conn:
+        rows = upload_samples(conn, storage, samples, max_bytes=rt.settings.max_upload_bytes)
+    console.print(f"uploaded {len(rows)} documents ({sum(s.page_count for s in samples)} pages)")
+    count = processes or os.cpu_count() or 1
+    workers = start_workers(rt.database_url, count, threads=1)
+    started = time.monotonic()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      console=console, transient=True) as progress:
+            task = progress.add_task(f"processing on {count} worker process(es)", total=len(rows))
+            while True:
+                with rt.connection() as conn:
+                    refresh(conn, rows)
+                finished = sum(1 for r in rows if r.state in ("done", "failed"))
+                progress.update(task, completed=finished)
+                if finished == len(rows):
+                    break
+                if time.monotonic() - started > timeout:
+                    raise fail(f"not finished after {timeout:.0f} s; see `tenderflow status`")
+                if all(w.poll() is not None for w in workers):
+                    raise fail("every worker process exited; see the log above")
+                time.sleep(0.5)
+    finally:
+        stop_workers(workers)
+    elapsed = time.monotonic() - started
+    table = Table(title=f"extracted fields ({backend} backend)")
+    for column in ["doc", "sample", "state", "reference", "buyer", "deadline", "value", "CPV", "procedure", "key"]:
+        table.add_column(column, overflow="fold")
+    matched = 0
+    for row in rows:
+        facts = extracted_facts(row.fields)
+        hits = matching_facts(row)
+        matched += hits
+        value = " ".join(v for v in (facts["estimated_value_amount"], facts["estimated_value_currency"]) if v)
+        table.add_row(
+            str(row.document_id), f"{row.sample.language} {row.sample.kind.replace('_', '-')} {row.pages or '?'}p",
+            row.state if not row.error else f"{row.state}: {row.error}",
+            facts["reference_number"] or "", facts["buyer_name"] or "", facts["submission_deadline"] or "",
+            value, facts["main_cpv_code"] or "", facts["procedure_type"] or "",
+            f"{hits}/{len(row.sample.expected)}",
+        )
+    console.print(table)
+    total = sum(len(r.sample.expected) for r in rows)
+    pages = sum(r.pages or 0 for r in rows)
+    console.print(f"{sum(r.state == 'done' for r in rows)}/{len(rows)} documents done, {pages} pages, "
+                  f"{elapsed:.1f} s on {count} worker process(es); {matched}/{total} answer-key facts extracted.")
+    console.print("see one in full: tenderflow show <doc> --text")
+    if any(r.state != "done" for r in rows):
+        raise typer.Exit(1)

@@ -1,16 +1,20 @@
-"""`tenderflow eval`: the report a person reads and the JSON line a script parses."""
+"""`tenderflow eval`: the report a person reads and the JSON line a script parses (scoring itself is
+tenderflow.evaluation)."""
 
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from tenderflow.cli import output
+from tenderflow.cli.output import JsonOption
+from tenderflow.cli.runtime import runtime
 from tenderflow.config import Settings
 from tenderflow.evaluation.keys import FIELDS, KeyFileError, load_key
 from tenderflow.evaluation.run import DocumentScore, PageCache, score_documents
@@ -170,3 +174,20 @@ def _described(comparison: Comparison) -> str:
         parts.append(f"key {json.dumps(comparison.expected.values[0], ensure_ascii=False)}"
                      + (f" (p{comparison.expected.page})" if comparison.expected.page else ""))
     return "; ".join(parts)
+
+
+def evaluate(
+    ctx: typer.Context,
+    key: Annotated[Path, typer.Argument(help="Answer key (JSON): file name -> field -> expected value.")],
+    pdf_dir: Annotated[Path | None, typer.Argument(help="Folder of the PDFs (default: the key's folder).")] = None,
+    fields: Annotated[str | None, typer.Option(help="Score only these fields (comma-separated).")] = None,
+    doc: Annotated[list[str] | None, typer.Option("--doc", help="Score only this document (repeatable).")] = None,
+    details: Annotated[bool, typer.Option(help="Print every comparison that is not correct.")] = False,
+    min_recall: Annotated[float | None, typer.Option(help="Exit 1 when recall is below this.")] = None,
+    min_precision: Annotated[float | None, typer.Option(help="Exit 1 when precision is below this.")] = None,
+    cache: Annotated[bool, typer.Option(help="Keep page texts (OCR included) between runs.")] = True,
+    json_out: JsonOption = False,
+) -> None:
+    """Score extraction against an answer key: per field, per document, totals; one JSON line last."""
+    run_eval(runtime(ctx).settings, output.console, key=key, pdf_dir=pdf_dir, fields=fields, docs=doc or [],
+             details=details, min_recall=min_recall, min_precision=min_precision, cache=cache, as_json=json_out)

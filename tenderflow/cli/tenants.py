@@ -1,66 +1,33 @@
 """`tenderflow tenants …` and `tenderflow keys …`: tenants, their credits and usage, their API keys.
 
-The typer apps are registered on the main app in tenderflow/cli.py; the commands reach the
+The typer apps are registered on the main app in tenderflow/cli/__init__.py; the commands reach the
 process's Runtime (settings, pool) through the typer context, as every other command does.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
+from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table
+from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.tenants import credits as ledger
 from tenderflow.tenants import keys as api_keys
 from tenderflow.tenants import tenants
-
-if TYPE_CHECKING:
-    from tenderflow.cli import Runtime
 
 tenants_app = typer.Typer(help="Tenants: credits, caps on running jobs, usage.", no_args_is_help=True)
 credits_app = typer.Typer(help="A tenant's credits.", no_args_is_help=True)
 keys_app = typer.Typer(help="Tenant API keys for the HTTP API (shown once, stored hashed).", no_args_is_help=True)
 tenants_app.add_typer(credits_app, name="credits")
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 TenantArgument = Annotated[str, typer.Argument(help="The tenant's name.")]
 LanguagesOption = Annotated[str | None, typer.Option(
     help="Tesseract languages its uploads are OCRed with unless an upload names its own, e.g. fra+eng "
          "(default: auto, each document's language is detected).")]
 DATE_FORMATS = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
-
-
-# The main CLI module imports this one to register it: its helpers are imported when a command runs.
-def _runtime(ctx: typer.Context) -> Runtime:
-    from tenderflow.cli import runtime
-
-    return runtime(ctx)
-
-
-def _print_json(value: Any) -> None:
-    from tenderflow.cli import print_json
-
-    print_json(value)
-
-
-def _print_table(title: str, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    from tenderflow.cli import print_table
-
-    print_table(title, rows, columns)
-
-
-def _say(message: str) -> None:
-    from tenderflow.cli import console
-
-    console.print(message, highlight=False)
-
-
-def _fail(message: str) -> typer.Exit:
-    from tenderflow.cli import fail
-
-    return fail(message)
 
 
 def _cap(tenant: tenants.Tenant, default_cap: int) -> str:
@@ -90,48 +57,48 @@ def tenants_create(
     as_json: JsonOption = False,
 ) -> None:
     """Create a tenant (its name is what `upload --tenant` and the API keys refer to)."""
-    rt = _runtime(ctx)
+    rt = runtime(ctx)
     try:
         with rt.connection() as conn:
             tenant = tenants.create_tenant(conn, name, credits=credits, unlimited=unlimited,
                                            max_running=max_running, languages=languages)
     except (TenderflowError, ValueError) as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     if as_json:
-        _print_json(tenant.as_dict())
+        print_json(tenant.as_dict())
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
-    _say(f"tenant {tenant.name} created: credits {row['credits']}, running cap {row['cap']}, "
-         f"OCR languages {row['languages']}")
+    console.print(f"tenant {tenant.name} created: credits {row['credits']}, running cap {row['cap']}, "
+                  f"OCR languages {row['languages']}", highlight=False)
 
 
 @tenants_app.command("list")
 def tenants_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Every tenant with its credits, open reservations, running cap and active keys."""
-    rt = _runtime(ctx)
+    rt = runtime(ctx)
     with rt.connection() as conn:
         found = tenants.list_tenants(conn)
     if as_json:
-        _print_json([tenant.as_dict() for tenant in found])
+        print_json([tenant.as_dict() for tenant in found])
         return
-    _print_table("tenants", [_tenant_row(t, rt.settings.tenant_max_running) for t in found],
+    print_table("tenants", [_tenant_row(t, rt.settings.tenant_max_running) for t in found],
                  ["name", "credits", "open_reserved", "charged", "cap", "languages", "active_keys", "created_at"])
 
 
 @tenants_app.command("show")
 def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption = False) -> None:
     """One tenant."""
-    rt = _runtime(ctx)
+    rt = runtime(ctx)
     try:
         with rt.connection() as conn:
             tenant = tenants.get_tenant(conn, name)
     except TenderflowError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     if as_json:
-        _print_json(tenant.as_dict())
+        print_json(tenant.as_dict())
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
-    _print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
+    print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
         "name", "credits", "open_reserved", "charged", "cap", "languages", "active_keys", "created_at")],
         ["field", "value"])
 
@@ -143,11 +110,11 @@ def tenants_max_running(
 ) -> None:
     """Set a tenant's cap on running jobs across all pools; workers apply it at their next claim."""
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             tenants.set_max_running(conn, name, max_running)
     except TenderflowError as exc:
-        raise _fail(str(exc)) from exc
-    _say(f"tenant {name}: at most {max_running or 'any number of'} running job(s)")
+        raise fail(str(exc)) from exc
+    console.print(f"tenant {name}: at most {max_running or 'any number of'} running job(s)", highlight=False)
 
 
 @tenants_app.command("languages")
@@ -158,11 +125,12 @@ def tenants_languages(
 ) -> None:
     """Set the OCR languages of a tenant's uploads that name none; versions started from then on use them."""
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             tenant = tenants.set_languages(conn, name, languages)
     except (TenderflowError, ValueError) as exc:
-        raise _fail(str(exc)) from exc
-    _say(f"tenant {name}: OCR languages {tenant.ocr_languages or 'auto (detected per document)'}")
+        raise fail(str(exc)) from exc
+    languages = tenant.ocr_languages or "auto (detected per document)"
+    console.print(f"tenant {name}: OCR languages {languages}", highlight=False)
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -181,12 +149,12 @@ def tenants_usage(
 ) -> None:
     """Credits reserved, charged and refunded (since a date), and the balance now."""
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             used = ledger.usage(conn, name, since=_utc(since))
     except TenderflowError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     if as_json:
-        _print_json(used.as_dict())
+        print_json(used.as_dict())
         return
     period = f"since {used.since:%Y-%m-%d %H:%M} UTC" if used.since else "all time"
     rows: list[dict[str, Any]] = [
@@ -197,7 +165,7 @@ def tenants_usage(
         {"": "open reservations (now)", "credits": used.open_reserved},
         {"": "balance (now)", "credits": f"{used.balance} (unlimited)" if used.unlimited else used.balance},
     ]
-    _print_table(f"usage of {name}, {period}", rows, ["", "credits", "versions"])
+    print_table(f"usage of {name}, {period}", rows, ["", "credits", "versions"])
 
 
 # --- credits ----------------------------------------------------------------------------------
@@ -210,11 +178,11 @@ def credits_add(
 ) -> None:
     """Add credits to a tenant's balance."""
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             balance = ledger.grant(conn, name, amount)
     except (TenderflowError, ValueError) as exc:
-        raise _fail(str(exc)) from exc
-    _say(f"tenant {name}: {amount} credits added, balance {balance}")
+        raise fail(str(exc)) from exc
+    console.print(f"tenant {name}: {amount} credits added, balance {balance}", highlight=False)
 
 
 @credits_app.command("set")
@@ -226,16 +194,16 @@ def credits_set(
 ) -> None:
     """Set a tenant's available balance, or make it unlimited; the ledger records the difference."""
     if (amount is None) == (not unlimited):
-        raise _fail("give either a balance or --unlimited")
+        raise fail("give either a balance or --unlimited")
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             if amount is None:
                 ledger.set_unlimited(conn, name)
             else:
                 ledger.set_balance(conn, name, amount)
     except (TenderflowError, ValueError) as exc:
-        raise _fail(str(exc)) from exc
-    _say(f"tenant {name}: credits {'unlimited' if amount is None else amount}")
+        raise fail(str(exc)) from exc
+    console.print(f"tenant {name}: credits {'unlimited' if amount is None else amount}", highlight=False)
 
 
 # --- keys -------------------------------------------------------------------------------------
@@ -250,12 +218,12 @@ def keys_create(
 ) -> None:
     """Create an API key. It is printed once: store it now, it cannot be shown again."""
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             created = api_keys.create_api_key(conn, tenant, name=name)
     except TenderflowError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     if as_json:
-        _print_json({"id": created.id, "tenant": created.tenant, "name": created.name, "key": created.key,
+        print_json({"id": created.id, "tenant": created.tenant, "name": created.name, "key": created.key,
                      "created_at": created.created_at})
         return
     typer.echo(created.key)
@@ -270,20 +238,20 @@ def keys_list(
     as_json: JsonOption = False,
 ) -> None:
     """API keys, without their secrets."""
-    with _runtime(ctx).connection() as conn:
+    with runtime(ctx).connection() as conn:
         rows = api_keys.list_api_keys(conn, tenant=tenant)
     if as_json:
-        _print_json(rows)
+        print_json(rows)
         return
-    _print_table("API keys", rows, ["id", "tenant", "name", "status", "created_at", "last_used_at", "revoked_at"])
+    print_table("API keys", rows, ["id", "tenant", "name", "status", "created_at", "last_used_at", "revoked_at"])
 
 
 @keys_app.command("revoke")
 def keys_revoke(ctx: typer.Context, key_id: Annotated[str, typer.Argument(help="The key's id.")]) -> None:
     """Revoke an API key: it is refused from its next request on."""
     try:
-        with _runtime(ctx).connection() as conn:
+        with runtime(ctx).connection() as conn:
             row = api_keys.revoke_api_key(conn, key_id)
     except TenderflowError as exc:
-        raise _fail(str(exc)) from exc
-    _say(f"key {row['id']} of tenant {row['tenant']} revoked")
+        raise fail(str(exc)) from exc
+    console.print(f"key {row['id']} of tenant {row['tenant']} revoked", highlight=False)

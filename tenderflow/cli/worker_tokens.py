@@ -1,40 +1,26 @@
 """`tenderflow worker-tokens create|list|revoke`: the credentials of remote pull workers.
 
-Registered on the main typer app in tenderflow.cli; each command takes the Runtime (settings,
-pool) the main callback built. (`tenderflow serve` is in tenderflow.api.server.)
+Registered on the main typer app in tenderflow/cli/__init__.py; each command takes the Runtime
+(settings, pool) the main callback built.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from tenderflow.api.worker_tokens import TOKEN_POOLS, WorkerTokenError, create_token, list_tokens, revoke_token
+from tenderflow.cli.output import console, fail
+from tenderflow.cli.runtime import runtime
 
-if TYPE_CHECKING:
-    from tenderflow.cli import Runtime
-
-console = Console()
 worker_tokens_app = typer.Typer(
     help="Tokens of remote pull workers (machines without database access): create, list, revoke.",
     no_args_is_help=True,
 )
-
-
-def _runtime(ctx: typer.Context) -> Runtime:
-    from tenderflow.cli import runtime
-
-    return runtime(ctx)
-
-
-def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(1)
 
 
 @worker_tokens_app.command("create")
@@ -45,11 +31,11 @@ def create(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Create a token; it is printed once and stored only as a hash."""
-    with _runtime(ctx).connection() as conn:
+    with runtime(ctx).connection() as conn:
         try:
             created = create_token(conn, name, [p for p in pools.split(",") if p.strip()])
         except WorkerTokenError as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
     if as_json:
         sys.stdout.write(json.dumps({"name": created.token.name, "id": created.token.id,
                                      "pools": list(created.token.pools), "token": created.raw}) + "\n")
@@ -68,7 +54,7 @@ def list_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Tokens without their secrets: name, pools, created, last used."""
-    with _runtime(ctx).connection() as conn:
+    with runtime(ctx).connection() as conn:
         rows = list_tokens(conn, include_revoked=include_revoked)
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=2) + "\n")
@@ -85,11 +71,11 @@ def list_command(
 @worker_tokens_app.command("revoke")
 def revoke(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The token's name.")]) -> None:
     """Revoke a token: its worker's next call is refused (its jobs' leases expire and are reclaimed)."""
-    with _runtime(ctx).connection() as conn:
+    with runtime(ctx).connection() as conn:
         try:
             token_id = revoke_token(conn, name)
         except WorkerTokenError as exc:
-            raise _fail(str(exc)) from exc
+            raise fail(str(exc)) from exc
     console.print(f"revoked worker token {name} ({token_id})")
 
 

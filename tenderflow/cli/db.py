@@ -1,0 +1,52 @@
+"""`tenderflow db …`: migrations and where the database is."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from tenderflow import migrations
+from tenderflow.cli.output import JsonOption, console, fail, print_json
+from tenderflow.cli.runtime import runtime
+from tenderflow.database import redact
+from tenderflow.errors import TenderflowError
+
+db_app = typer.Typer(help="The database: migrations and where it is.", no_args_is_help=True)
+
+
+@db_app.command("migrate")
+def db_migrate(ctx: typer.Context) -> None:
+    """Apply pending migrations (safe to run from several processes at once)."""
+    rt = runtime(ctx)
+    try:
+        with rt.connection() as conn:
+            applied = migrations.migrate(conn)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
+    if applied:
+        for migration in applied:
+            console.print(f"applied {migration.version:04d}_{migration.name}")
+    else:
+        console.print("the database is up to date")
+
+
+@db_app.command("status")
+def db_status(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Where the database is and which migrations are pending."""
+    rt = runtime(ctx)
+    with rt.connection() as conn:
+        pending = migrations.pending_migrations(conn)
+    names = [f"{m.version:04d}_{m.name}" for m in pending]
+    embedded = rt.settings.database_url is None
+    if as_json:
+        print_json({"database": redact(rt.database_url), "embedded": embedded, "pending": names})
+        return
+    console.print(f"database: {redact(rt.database_url)}{' (embedded)' if embedded else ''}")
+    console.print(f"pending migrations: {', '.join(names) or 'none'}")
+
+
+@db_app.command("url")
+def db_url(ctx: typer.Context) -> None:
+    """Print the database URL (starting the embedded server if that is the one in use)."""
+    sys.stdout.write(runtime(ctx).database_url + "\n")

@@ -1,0 +1,200 @@
+"""The pipeline from the command line: `upload`, `status`, `documents list`, `show`, `reprocess`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table
+from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.errors import TenderflowError
+from tenderflow.pipeline.documents import read_document
+from tenderflow.queue.stats import queue_stats
+from tenderflow.tenants.credits import Prices
+
+documents_app = typer.Typer(help="Uploaded documents.", no_args_is_help=True)
+
+
+def upload(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(help="PDF files and folders (walked for *.pdf).")],
+    tenant: Annotated[str, typer.Option(help="Tenant the documents belong to.")] = "default",
+    priority: Annotated[int, typer.Option(help="Higher runs first.")] = 0,
+    reprocess_existing: Annotated[bool, typer.Option("--reprocess", help="Reprocess files already uploaded.")] = False,
+    languages: Annotated[str | None, typer.Option(
+        help="Tesseract languages to OCR them with, e.g. fra+eng (default: the tenant's, else each "
+             "document's language is detected).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction."""
+    from rich.progress import Progress
+
+    from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
+
+    try:
+        languages = check_languages(languages)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
+    rt = runtime(ctx)
+    storage = storage_of(rt)
+    files = list(find_pdfs(paths))
+    outcomes = []
+    with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
+        task = progress.add_task("uploading", total=len(files))
+        for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
+                                    max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
+                                    prices=Prices.from_settings(rt.settings), languages=languages):
+            outcomes.append(outcome)
+            progress.advance(task)
+    rows = [vars(o) for o in outcomes]
+    if as_json:
+        print_json(rows)
+    else:
+        print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
+    if not outcomes:
+        raise fail("no PDF found in the given paths")
+    if any(o.status == "rejected" for o in outcomes):
+        raise typer.Exit(2)
+
+
+def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Documents by state and the queue's health."""
+    from tenderflow.pipeline.documents import document_counts
+
+    rt = runtime(ctx)
+    with rt.connection() as conn:
+        counts = document_counts(conn)
+        stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+    if as_json:
+        print_json({"documents": counts, "queue": stats.as_dict()})
+        return
+    print_table("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"])
+    print_table("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"])
+    console.print(f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
+
+
+
+
+@documents_app.command("list")
+def documents_list(
+    ctx: typer.Context,
+    state: Annotated[str | None, typer.Option(help="queued, ocr, extracting, done, failed")] = None,
+    tenant: Annotated[str | None, typer.Option()] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """The newest documents with the state of their latest version."""
+    from tenderflow.pipeline.documents import list_documents
+
+    if state is not None and state not in ("queued", "ocr", "extracting", "done", "failed"):
+        raise fail(f"unknown state {state!r}")
+    with runtime(ctx).connection() as conn:
+        rows = list_documents(conn, tenant=tenant, state=state, limit=limit)
+    if as_json:
+        print_json(rows)
+        return
+    print_table("documents", rows, ["id", "tenant", "filename", "state", "page_count", "language",
+                                    "latest_version", "current_version", "error"])
+
+
+def flatten_fields(fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows (field, value, page, quote) for every sourced value in the extracted fields."""
+    rows: list[dict[str, Any]] = []
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict) and "value" in value and "page" in value:
+            if value["value"] not in (None, "", []):
+                rows.append({"field": prefix, "value": value["value"], "page": value.get("page"),
+                             "quote": value.get("quote")})
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else key, inner)
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                walk(f"{prefix}[{index}]", inner)
+
+    walk("", fields)
+    return rows
+
+
+def language_summary(document: dict[str, Any]) -> str:
+    """"fra (OCR fra+eng, from the text layer, p=0.99)": a document's language and how it was chosen."""
+    if document.get("ocr_languages") is None:
+        asked = document.get("requested_languages")
+        return f"not chosen yet (asked: {asked})" if asked else "not chosen yet"
+    how = {"upload": "asked at upload", "tenant": "the tenant's default", "settings": "TENDERFLOW_OCR_LANGUAGES",
+           "text_layer": "detected from the text layer", "first_pass": "detected by a first OCR pass",
+           "fallback": "nothing detected: fallback"}.get(str(document.get("languages_source")), "?")
+    extra = [f"OCR {document['ocr_languages']}", how]
+    if document.get("script"):
+        extra.append(f"script {document['script']}")
+    if document.get("language_confidence") is not None:
+        extra.append(f"p={document['language_confidence']:.2f}")
+    return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
+
+
+def show(
+    ctx: typer.Context,
+    document_id: int,
+    text: Annotated[bool, typer.Option("--text", help="Print every page's text.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """One document: state, extracted fields with their page and quote, and optionally its text."""
+    with runtime(ctx).connection() as conn:
+        try:
+            report = read_document(conn, document_id)
+        except TenderflowError as exc:
+            raise fail(str(exc)) from exc
+    if as_json:
+        print_json(report)
+        return
+    doc = report["document"]
+    console.print(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
+                  f"pages={doc['page_count'] or '?'}  version {doc['latest_version']} "
+                  f"(readable: {report['readable_version'] or 'none yet'})", highlight=False)
+    console.print(f"language={language_summary(doc)}", highlight=False)
+    if doc["error"]:
+        console.print(f"[red]error:[/red] {doc['error']}", highlight=False)
+    if report["fields"]:
+        print_table("fields", flatten_fields(report["fields"]["fields"]), ["field", "value", "page", "quote"])
+        for flag in report["fields"]["flags"]:
+            console.print(f"[yellow]flag:[/yellow] {flag}", highlight=False)
+    if text:
+        for page in report["pages"]:
+            console.rule(f"page {page['page_number']} ({page['source']}"
+                         + (f", confidence {page['confidence']:.0f}" if page["confidence"] is not None else "")
+                         + ")")
+            console.print(page["text"], highlight=False, markup=False)
+
+
+def reprocess_command(
+    ctx: typer.Context,
+    document_id: int,
+    start_from: Annotated[str, typer.Option("--from", help="ocr or extract.")] = "ocr",
+    priority: Annotated[int, typer.Option()] = 0,
+    languages: Annotated[str | None, typer.Option(
+        help="OCR it with these tesseract languages from now on, e.g. deu+eng (with --from ocr).")] = None,
+) -> None:
+    """Process a document again as a new version; the old results stay readable until it lands."""
+    from tenderflow.pipeline.reprocess import START_POINTS, reprocess
+    from tenderflow.pipeline.uploads import check_languages
+
+    if start_from not in START_POINTS:
+        raise fail(f"--from must be one of {', '.join(START_POINTS)}")
+    try:
+        languages = check_languages(languages)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
+    rt = runtime(ctx)
+    with rt.connection() as conn:
+        try:
+            outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
+                                prices=Prices.from_settings(rt.settings), languages=languages)
+        except TenderflowError as exc:
+            raise fail(str(exc)) from exc
+    if outcome.created:
+        console.print(f"document {document_id}: version {outcome.version} queued (from {start_from})")
+    else:
+        console.print(f"document {document_id}: version {outcome.version} is already in flight; not starting another")

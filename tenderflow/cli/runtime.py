@@ -1,0 +1,66 @@
+"""The composition root of a command: one Runtime per process, built from Settings by the app's
+callback, reached by every command through the typer context."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import typer
+from psycopg_pool import ConnectionPool
+
+from tenderflow import migrations
+from tenderflow.config import Settings
+from tenderflow.database import open_pool, resolve_database_url
+from tenderflow.pipeline.storage import ObjectStorage, open_storage
+
+
+class Runtime:
+    """What a command needs, built once from Settings at the entry point."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._pool: ConnectionPool | None = None
+        self._url: str | None = None
+
+    @property
+    def database_url(self) -> str:
+        if self._url is None:
+            self._url = resolve_database_url(self.settings)
+        return self._url
+
+    def pool(self, max_size: int | None = None) -> ConnectionPool:
+        if self._pool is None:
+            self._pool = open_pool(
+                self.database_url,
+                min_size=self.settings.pool_min_size,
+                max_size=max_size or self.settings.pool_max_size,
+            )
+            if self.settings.database_url is None:
+                # The embedded database is ours alone: keep it migrated so a newcomer never has to.
+                with self._pool.connection() as conn:
+                    migrations.migrate(conn)
+        return self._pool
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        with self.pool().connection() as conn:
+            yield conn
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+
+def runtime(ctx: typer.Context) -> Runtime:
+    obj = ctx.find_root().obj
+    assert isinstance(obj, Runtime)
+    return obj
+
+
+def storage_of(rt: Runtime) -> ObjectStorage:
+    """The object storage the settings name (file:// or s3://)."""
+    return open_storage(rt.settings.resolved_storage_url, endpoint_url=rt.settings.s3_endpoint_url,
+                        region=rt.settings.s3_region)

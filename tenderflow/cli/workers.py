@@ -1,0 +1,86 @@
+"""`tenderflow worker` (local or remote pools, one or many processes) and `tenderflow serve`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tenderflow import migrations
+from tenderflow import queue as job_queue
+from tenderflow.cli.output import fail
+from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.errors import TenderflowError
+
+
+def worker(
+    ctx: typer.Context,
+    pool: Annotated[str, typer.Option(help="ocr, extract or all.")] = "all",
+    processes: Annotated[int, typer.Option(min=1, help="Worker processes (one per core for OCR).")] = 1,
+    threads: Annotated[int, typer.Option(min=1, help="Jobs run at once by each process.")] = 1,
+    remote: Annotated[str | None, typer.Option(
+        help="Pull jobs from this API server (https://…) instead of the database: no database or "
+             "storage access needed here, only --token.")] = None,
+    token: Annotated[str | None, typer.Option(
+        envvar="TENDERFLOW_WORKER_TOKEN", show_envvar=True,
+        help="Worker token for --remote (`tenderflow worker-tokens create`).")] = None,
+) -> None:
+    """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate)."""
+    from tenderflow.handlers import build_job_types
+    from tenderflow.pipeline.documents import POOLS
+    from tenderflow.queue.backoff import Backoff
+    from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
+
+    if pool not in POOLS:
+        raise fail(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
+    rt = runtime(ctx)
+    if remote is not None:
+        from tenderflow.remote.worker import build_remote_worker
+
+        if not token:
+            raise fail("--remote needs --token (or TENDERFLOW_WORKER_TOKEN)")
+        if processes > 1:
+            import os
+
+            os.environ["TENDERFLOW_WORKER_TOKEN"] = token  # children read it there, not from argv (ps)
+            argv = [*self_command(), "worker", "--remote", remote, "--pool", pool, "--processes", "1",
+                    "--threads", str(threads)]
+            raise typer.Exit(supervise(argv, processes))
+        remote_worker = build_remote_worker(rt.settings, url=remote, token=token, pool=pool, threads=threads)
+        raise typer.Exit(run_worker_in_process(remote_worker))
+    if processes > 1:
+        # Make the children use the same database (the embedded server is started once, here).
+        import os
+
+        os.environ.setdefault("TENDERFLOW_DATABASE_URL", rt.database_url)
+        argv = [*self_command(), "worker", "--pool", pool, "--processes", "1", "--threads", str(threads)]
+        raise typer.Exit(supervise(argv, processes))
+    settings = rt.settings
+    db_pool = rt.pool(max_size=threads + 6)
+    try:
+        with db_pool.connection() as conn:
+            migrations.ensure_migrated(conn)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
+    job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
+    config = job_queue.WorkerConfig(
+        types=POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
+        heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
+        default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
+        shutdown_grace_seconds=settings.shutdown_grace_seconds,
+        backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
+        maintenance_seconds=settings.maintenance_seconds, retention_seconds=settings.retention_days * 86400,
+    )
+    raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str | None, typer.Option(help="Address to listen on (default: TENDERFLOW_API_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default: TENDERFLOW_API_PORT).")] = None,
+) -> None:
+    """Run the HTTP API, the remote workers' endpoints, the dashboard and /metrics (uvicorn)."""
+    from tenderflow.api.server import serve as serve_api
+
+    settings = runtime(ctx).settings
+    raise typer.Exit(serve_api(settings, host=host or settings.api_host, port=port or settings.api_port))
