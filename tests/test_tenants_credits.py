@@ -19,11 +19,12 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.errors import InsufficientCreditsError, UploadRejectedError
 from tenderflow.handlers import build_job_types
+from tenderflow.ids import sha256_of
 from tenderflow.logs import configure_logging
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key, open_storage
-from tenderflow.pipeline.uploads import sha256_of, upload_file, upload_paths
+from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import Failure, JobContext, Reclaimer, claim, retry
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts

@@ -26,6 +26,7 @@ from tenderflow.evaluation.scoring import Comparison, Returned, Tally, compare
 from tenderflow.extraction import ExtractionBackend, Page, extract_fields
 from tenderflow.extraction.schema import ExtractionResult, Sourced, TenderFields
 from tenderflow.extraction.validation import normalize_for_matching
+from tenderflow.ids import sha256_of
 from tenderflow.pdf.languages import detect_languages
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -69,7 +70,7 @@ class PageCache:
         self.directory = directory
 
     def _path(self, pdf: Path, options: OcrOptions, detect: bool) -> Path:
-        digest = hashlib.sha256(pdf.read_bytes()).hexdigest()
+        digest = sha256_of(pdf)
         settings = f"{_CACHE_FORMAT}|{'detect' if detect else 'fixed'}|{options.languages}|{options.dpi}"
         return self.directory / f"{digest}-{hashlib.sha256(settings.encode()).hexdigest()[:12]}.json"
 

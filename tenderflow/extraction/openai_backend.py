@@ -52,6 +52,7 @@ from tenderflow.extraction.backend import (
 )
 from tenderflow.extraction.merging import merge_answers
 from tenderflow.extraction.schema import TenderFields, strict_json_schema
+from tenderflow.queue.backoff import Backoff
 
 DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 SCHEMA_NAME: Final = "tender_fields"
@@ -311,10 +312,12 @@ class OpenAIBackend:
             attempt += 1
 
     def _backoff(self, attempt: int) -> float:
-        # "Equal jitter": half the exponential delay fixed, half random, so that workers rate
-        # limited together do not all come back in the same instant.
-        delay = min(self._backoff_cap_seconds, self._backoff_base_seconds * 2.0**attempt)
-        return delay / 2 + delay / 2 * self._jitter()
+        # The queue's backoff with "equal jitter": half the exponential delay fixed, half random, so
+        # that workers rate limited together do not all come back in the same instant. `jitter` is
+        # the share of the random half that is waited (1.0: the full delay).
+        backoff = Backoff(self._backoff_base_seconds, self._backoff_cap_seconds, jitter_fraction=0.5,
+                          random=lambda: 1.0 - self._jitter())
+        return backoff.delay(attempt + 1)
 
 
 def retry_after_seconds(headers: Mapping[str, str], *, now: float) -> float | None:

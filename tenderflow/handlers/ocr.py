@@ -23,6 +23,7 @@ import psycopg
 from tenderflow.config import Settings
 from tenderflow.errors import PermanentError, RetryableError
 from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
+from tenderflow.ids import sha256_of
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -74,14 +75,6 @@ class PdfCache:
         for old in files[self.max_files:]:
             if old != keep:
                 old.unlink(missing_ok=True)
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1024 * 1024):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class StoredPdfs:

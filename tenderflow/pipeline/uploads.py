@@ -10,7 +10,6 @@ behind, unreferenced but harmless, and the next upload of the same bytes reuses 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 import psycopg
 
 from tenderflow.errors import TenderflowError, UploadRejectedError
+from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
@@ -30,7 +30,6 @@ from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 # tells the uploader at once instead of failing the document later.
 PDF_MAGIC = b"%PDF-"
 SNIFF_BYTES = len(PDF_MAGIC)
-_HASH_CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -75,14 +74,6 @@ def check_languages(languages: str | None) -> str | None:
         return parse_languages(languages)
     except LanguageError as exc:
         raise UploadRejectedError(str(exc)) from exc
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_HASH_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def upload_file(

@@ -25,7 +25,6 @@ import queue as stdlib_queue
 import socket
 import threading
 import time
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +35,7 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
+from tenderflow.ids import process_instance_id
 from tenderflow.migrations import ensure_migrated
 from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
@@ -95,7 +95,7 @@ def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, g
 
 
 def new_worker_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+    return process_instance_id()
 
 
 class Worker:

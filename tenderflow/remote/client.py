@@ -12,7 +12,6 @@ Failures are sorted into what the worker does next:
 from __future__ import annotations
 
 import os
-import socket
 import uuid
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import httpx
 from pydantic import BaseModel
 
 from tenderflow.errors import LeaseLostError, TenderflowError
+from tenderflow.ids import process_instance_id
 from tenderflow.remote.protocol import (
     WORKER_INSTANCE_HEADER,
     ClaimRequest,
@@ -61,8 +61,7 @@ class RemoteProtocolError(RemoteWorkerError):
 
 def new_instance_name() -> str:
     """host:pid:random, trimmed to the characters the server accepts."""
-    host = "".join(c if c.isalnum() or c in "-." else "-" for c in socket.gethostname())[:60] or "host"
-    return f"{host}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+    return process_instance_id()
 
 
 def _detail(response: httpx.Response) -> str:

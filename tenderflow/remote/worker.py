@@ -21,7 +21,6 @@ then hand the remaining leases back (`/v1/worker/stop`) so other workers can tak
 from __future__ import annotations
 
 import os
-import random
 import socket
 import tempfile
 import threading
@@ -37,7 +36,7 @@ import structlog
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.handlers.ocr import PdfCache
-from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.queue import Backoff, ClaimedJob, JobContext
 from tenderflow.queue.worker import wait_for_running_jobs
 from tenderflow.remote.client import (
     RemoteProtocolError,
@@ -79,17 +78,16 @@ class _Slot:
 
 
 class _Backoff:
-    """Capped exponential backoff with jitter, reset after a success."""
+    """The queue's capped exponential backoff with jitter (tenderflow.queue.Backoff), counting the
+    failures in a row; reset after a success."""
 
     def __init__(self, base: float, cap: float) -> None:
-        self.base = base
-        self.cap = cap
+        self.backoff = Backoff(base_seconds=base, cap_seconds=cap)
         self.failures = 0
 
     def next_delay(self) -> float:
         self.failures += 1
-        step = min(self.cap, self.base * 2.0 ** min(self.failures - 1, 20))
-        return step * (0.5 + random.random() / 2)  # noqa: S311 (jitter, not a secret)
+        return self.backoff.delay(self.failures)
 
     def reset(self) -> None:
         self.failures = 0
