@@ -1,20 +1,37 @@
-"""Every exception tenderflow raises on purpose, in one tree.
+"""Every exception tenderflow raises on purpose, in one tree, each with the HTTP status the API
+answers it with (`http_status`; the API's error handler reads it, nothing else maps errors).
 
-    TenderflowError
-    ├── ConfigurationError          settings that cannot work (bad URL, missing binary)
-    ├── MigrationError              pending, edited or unknown migrations
-    ├── EnqueueError                a job that must not be written (bad payload, unknown type, …)
-    ├── JobNotFoundError            no job with that id
-    ├── JobStateError               the transition asked for does not start from the job's state
-    ├── LeaseLostError              this worker no longer owns the job (reclaimed, cancelled)
-    ├── JobError                    raised BY handlers to choose the outcome of an attempt
-    │   ├── RetryableError          try again later (optionally after `retry_after` seconds)
-    │   └── PermanentError          never retry: the input is bad (encrypted PDF, not a PDF, …)
-    ├── StorageError                an object could not be stored or read
-    ├── UploadRejectedError         the file is refused before anything is written
-    ├── DocumentNotFoundError       no document with that id (for this tenant)
-    ├── InsufficientCreditsError    the tenant cannot pay for the work asked for
-    └── ExtractionError             the LLM answer cannot be used (refusal, schema-invalid)
+    TenderflowError                      500  base                                 (here)
+    ├── ConfigurationError               500  settings that cannot work (bad URL, missing binary)
+    ├── MigrationError                   503  pending, edited or unknown migrations
+    ├── EnqueueError                     400  a job that must not be written (bad payload, unknown type)
+    ├── JobNotFoundError                 404  no job with that id
+    ├── JobStateError                    409  the transition asked for does not start from the job's state
+    ├── LeaseLostError                   409  this worker no longer owns the job (reclaimed, cancelled)
+    ├── JobError                         500  raised BY handlers to choose the outcome of an attempt
+    │   ├── RetryableError               503  try again later (optionally after `retry_after` seconds)
+    │   │   └── ExtractionUnavailableError    429 / 5xx / network, out of retries    (extraction.backend)
+    │   └── PermanentError               422  never retry: the input is bad (encrypted PDF, not a PDF)
+    │       └── ExtractionRefused/Truncated/Schema/RequestError                       (extraction.backend)
+    ├── StorageError                     503  an object could not be stored or read
+    ├── UploadRejectedError              400  the file is refused before anything is written
+    ├── DocumentNotFoundError            404  no document with that id (for this tenant)
+    ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
+    ├── ExtractionError                  502  the LLM answer cannot be used (also one of the two above)
+    ├── TenantNotFoundError              404  no tenant with that name
+    ├── TenantExistsError                409  a tenant with that name exists
+    ├── ApiKeyNotFoundError              404  no API key with that id                (tenants.keys)
+    ├── WorkerTokenError                 400  a worker token cannot be made or found  (api.worker_tokens)
+    ├── KeyFileError                     400  an answer key cannot be used             (evaluation.keys)
+    ├── ToolError                        500  poppler or tesseract failed              (pdf.tools)
+    │   ├── ToolTimeoutError                  it ran past its time limit (process group killed)
+    │   └── ToolOutputTooLargeError           it printed more than the output cap
+    └── RemoteWorkerError                502  the API a remote worker talks to said no (remote.client)
+        ├── ServerUnavailableError / WorkerTokenRefusedError / ResultRefusedError
+        └── RemoteProtocolError
+
+Outside the tree on purpose: `pdf.languages.LanguageError` is a ValueError (a bad argument, turned
+into UploadRejectedError at the edge); the API's `LoginRequiredError` is a redirect, not an error.
 
 Handlers raise RetryableError / PermanentError; any other exception counts as retryable, with its
 text stored as the job's last error.
@@ -22,33 +39,49 @@ text stored as the job's last error.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class TenderflowError(Exception):
     """Base of every error tenderflow raises on purpose."""
+
+    http_status: ClassVar[int] = 500
 
 
 class ConfigurationError(TenderflowError):
     """Settings that cannot work."""
 
+    http_status: ClassVar[int] = 500
+
 
 class MigrationError(TenderflowError):
     """Migrations are pending, edited after being applied, or unknown to this version."""
+
+    http_status: ClassVar[int] = 503
 
 
 class EnqueueError(TenderflowError):
     """A job was refused at enqueue; nothing was written."""
 
+    http_status: ClassVar[int] = 400
+
 
 class JobNotFoundError(TenderflowError):
     """No job has this id."""
+
+    http_status: ClassVar[int] = 404
 
 
 class JobStateError(TenderflowError):
     """The job is not in a state the requested transition starts from."""
 
+    http_status: ClassVar[int] = 409
+
 
 class LeaseLostError(TenderflowError):
     """This worker's claim on the job is no longer valid (reclaimed or cancelled)."""
+
+    http_status: ClassVar[int] = 409
 
 
 class JobError(TenderflowError):
@@ -58,6 +91,8 @@ class JobError(TenderflowError):
 class RetryableError(JobError):
     """The attempt failed for a reason that may pass; retry after backoff or `retry_after` seconds."""
 
+    http_status: ClassVar[int] = 503
+
     def __init__(self, message: str, *, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
@@ -66,30 +101,46 @@ class RetryableError(JobError):
 class PermanentError(JobError):
     """The attempt failed for a reason that will not pass; the job fails at once."""
 
+    http_status: ClassVar[int] = 422
+
 
 class StorageError(TenderflowError):
     """An object could not be stored or read."""
+
+    http_status: ClassVar[int] = 503
 
 
 class UploadRejectedError(TenderflowError):
     """A file was refused before anything was written (not a PDF, empty, too large)."""
 
+    http_status: ClassVar[int] = 400
+
 
 class DocumentNotFoundError(TenderflowError):
     """No document has this id (for the tenant asking)."""
+
+    http_status: ClassVar[int] = 404
 
 
 class InsufficientCreditsError(TenderflowError):
     """The tenant's balance cannot cover the reservation."""
 
+    http_status: ClassVar[int] = 402
+
 
 class ExtractionError(TenderflowError):
     """The extraction backend's answer cannot be used (refusal, schema-invalid, out of retries)."""
+
+    http_status: ClassVar[int] = 502
 
 
 class TenantNotFoundError(TenderflowError):
     """No tenant has this name."""
 
+    http_status: ClassVar[int] = 404
+
 
 class TenantExistsError(TenderflowError):
     """A tenant with this name already exists."""
+
+    http_status: ClassVar[int] = 409

@@ -16,3 +16,28 @@ def test_the_import_contracts_are_kept() -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout and "3 kept" in result.stdout
+
+
+def test_every_error_is_drawn_in_the_tree_with_its_status() -> None:
+    """errors.py's docstring is the one map of the exceptions; a class missing from it fails here."""
+    import importlib
+    import pkgutil
+
+    import tenderflow
+    from tenderflow import errors
+
+    for module in pkgutil.walk_packages(tenderflow.__path__, "tenderflow."):
+        if module.name != "tenderflow.__main__":
+            importlib.import_module(module.name)
+    seen: set[type[errors.TenderflowError]] = set()
+    pending: list[type[errors.TenderflowError]] = [errors.TenderflowError]
+    while pending:
+        kind = pending.pop()
+        seen.add(kind)
+        pending.extend(sub for sub in kind.__subclasses__() if sub not in seen)
+    doc = errors.__doc__ or ""
+    missing = sorted(kind.__name__ for kind in seen
+                     if kind.__module__.startswith("tenderflow.") and not kind.__name__.startswith("_")
+                     and kind.__name__.removesuffix("Error").removeprefix("Extraction") not in doc)
+    assert not missing, f"not drawn in tenderflow/errors.py: {missing}"
+    assert all(100 <= kind.http_status < 600 for kind in seen)

@@ -35,15 +35,7 @@ from tenderflow.api.metrics import metrics_registry
 from tenderflow.api.services import open_services
 from tenderflow.config import Settings
 from tenderflow.errors import (
-    DocumentNotFoundError,
-    EnqueueError,
-    InsufficientCreditsError,
-    JobNotFoundError,
-    JobStateError,
-    MigrationError,
-    StorageError,
     TenderflowError,
-    UploadRejectedError,
 )
 
 API_DESCRIPTION = """\
@@ -54,17 +46,6 @@ Tender PDFs in, searchable text and structured fields out.
 * **Remote workers** authenticate with a worker token: `Authorization: Bearer tfw_…`.
 """
 
-# A tenderflow error's status: the first class in this list it is an instance of.
-ERROR_STATUS: tuple[tuple[type[TenderflowError], int], ...] = (
-    (DocumentNotFoundError, status.HTTP_404_NOT_FOUND),
-    (JobNotFoundError, status.HTTP_404_NOT_FOUND),
-    (UploadRejectedError, status.HTTP_400_BAD_REQUEST),
-    (EnqueueError, status.HTTP_400_BAD_REQUEST),
-    (InsufficientCreditsError, status.HTTP_402_PAYMENT_REQUIRED),
-    (JobStateError, status.HTTP_409_CONFLICT),
-    (StorageError, status.HTTP_503_SERVICE_UNAVAILABLE),
-    (MigrationError, status.HTTP_503_SERVICE_UNAVAILABLE),
-)
 
 _COMPLETE_PATH = re.compile(r"/v1/worker/jobs/\d+/complete")
 SMALL_BODY_BYTES = 1024 * 1024
@@ -109,9 +90,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(TenderflowError)
     def tenderflow_error(request: Request, exc: TenderflowError) -> JSONResponse:
-        code = next((code for kind, code in ERROR_STATUS if isinstance(exc, kind)),
-                    status.HTTP_500_INTERNAL_SERVER_ERROR)
-        return JSONResponse({"detail": str(exc)}, status_code=code)
+        return JSONResponse({"detail": str(exc)}, status_code=exc.http_status)  # see tenderflow/errors.py
 
     @app.exception_handler(psycopg.OperationalError)
     @app.exception_handler(PoolTimeout)

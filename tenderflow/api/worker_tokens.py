@@ -19,7 +19,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import psycopg
 from psycopg.rows import dict_row
@@ -40,6 +40,8 @@ TOKEN_POOLS = tuple(name for name in POOLS if name != "all")
 
 class WorkerTokenError(TenderflowError):
     """A worker token cannot be created or revoked as asked (bad name or pools, name taken, unknown)."""
+
+    http_status: ClassVar[int] = 400
 
 
 @dataclass(frozen=True)

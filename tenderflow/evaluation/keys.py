@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from tenderflow.errors import TenderflowError
 
@@ -40,6 +40,8 @@ _ENTRY_KEYS: Final = frozenset({"value", "page", "quote", "alt", "optional"})
 class KeyFileError(TenderflowError):
     """The answer key cannot be used: not JSON, not the documented shape, an unknown field, a
     document that is not in the PDF folder. The message names the problem and where it is."""
+
+    http_status: ClassVar[int] = 400
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 from pydantic import BaseModel
@@ -41,6 +41,8 @@ from tenderflow.remote.protocol import (
 
 class RemoteWorkerError(TenderflowError):
     """Base of the remote client's errors."""
+
+    http_status: ClassVar[int] = 502
 
 
 class ServerUnavailableError(RemoteWorkerError):

@@ -19,7 +19,7 @@ import secrets
 import string
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import psycopg
 from psycopg.rows import dict_row
@@ -37,6 +37,8 @@ _SECRET_LENGTH = 40
 
 class ApiKeyNotFoundError(TenderflowError):
     """No API key has this id."""
+
+    http_status: ClassVar[int] = 404
 
 
 @dataclass(frozen=True)
