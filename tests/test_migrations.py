@@ -9,6 +9,7 @@ import pytest
 
 from tenderflow import migrations
 from tenderflow.errors import MigrationError
+from tenderflow.pipeline.documents import POOLS, Pool, VersionState
 from tenderflow.queue import JobState
 
 
@@ -69,3 +70,14 @@ def test_job_state_enum_matches_database(conn: psycopg.Connection[tuple[object, 
         "SELECT enumlabel FROM pg_enum WHERE enumtypid = 'job_state'::regtype ORDER BY enumsortorder"
     ).fetchall()
     assert [label for (label,) in labels] == [state.value for state in JobState]
+
+
+def test_version_state_enum_matches_database(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    labels = conn.execute(
+        "SELECT enumlabel FROM pg_enum WHERE enumtypid = 'version_state'::regtype ORDER BY enumsortorder"
+    ).fetchall()
+    assert [label for (label,) in labels] == [state.value for state in VersionState]
+
+
+def test_the_pools_are_the_pool_choices() -> None:
+    assert set(POOLS) == {pool.value for pool in Pool}

@@ -13,6 +13,7 @@ from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, p
 from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.queue import jobs as queue_jobs
+from tenderflow.queue.jobs import JobState
 from tenderflow.queue.stats import list_workers, queue_stats
 
 jobs_app = typer.Typer(help="The job queue: list, inspect, retry, cancel, prune.", no_args_is_help=True)
@@ -21,18 +22,15 @@ jobs_app = typer.Typer(help="The job queue: list, inspect, retry, cancel, prune.
 @jobs_app.command("list")
 def jobs_list(
     ctx: typer.Context,
-    state: Annotated[str | None, typer.Option(help="queued, running, succeeded, failed, cancelled")] = None,
+    state: Annotated[JobState | None, typer.Option(help="Only jobs in this state.")] = None,
     type: Annotated[str | None, typer.Option(help="Only this job type.")] = None,
     tenant: Annotated[str | None, typer.Option(help="Only this tenant.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
     as_json: JsonOption = False,
 ) -> None:
     """The newest jobs, filtered."""
-    try:
-        with runtime(ctx).connection() as conn:
-            rows = queue_jobs.list_jobs(conn, state=state, type=type, tenant=tenant, limit=limit)
-    except ValueError as exc:
-        raise fail(f"unknown state {state!r}") from exc
+    with runtime(ctx).connection() as conn:
+        rows = queue_jobs.list_jobs(conn, state=state, type=type, tenant=tenant, limit=limit)
     if as_json:
         print_json(rows)
         return

@@ -11,11 +11,12 @@ from tenderflow import queue as job_queue
 from tenderflow.cli.output import fail
 from tenderflow.cli.runtime import runtime, storage_of
 from tenderflow.errors import TenderflowError
+from tenderflow.pipeline.documents import POOLS, Pool
 
 
 def worker(
     ctx: typer.Context,
-    pool: Annotated[str, typer.Option(help="ocr, extract or all.")] = "all",
+    pool: Annotated[Pool, typer.Option(help="Which job types to run.")] = Pool.ALL,
     processes: Annotated[int, typer.Option(min=1, help="Worker processes (one per core for OCR).")] = 1,
     threads: Annotated[int, typer.Option(min=1, help="Jobs run at once by each process.")] = 1,
     remote: Annotated[str | None, typer.Option(
@@ -27,12 +28,9 @@ def worker(
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate)."""
     from tenderflow.handlers import build_job_types
-    from tenderflow.pipeline.documents import POOLS
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
-    if pool not in POOLS:
-        raise fail(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
     rt = runtime(ctx)
     if remote is not None:
         from tenderflow.remote.worker import build_remote_worker

@@ -19,6 +19,7 @@ version's move to done charges it, its move to failed refunds it.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -39,6 +40,31 @@ JOB_OCR_PLAN = "ocr.plan"
 JOB_OCR_PAGES = "ocr.pages"
 JOB_EXTRACT = "extract"
 PIPELINE_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES, JOB_EXTRACT)
+class VersionState(enum.StrEnum):
+    """Mirror of the PostgreSQL enum `version_state` (tests/test_migrations.py keeps the two equal)."""
+
+    QUEUED = "queued"
+    OCR = "ocr"
+    EXTRACTING = "extracting"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class StartPoint(enum.StrEnum):
+    """Where a new version of a document starts: read the pages again, or only extract again."""
+
+    OCR = "ocr"
+    EXTRACT = "extract"
+
+
+class Pool(enum.StrEnum):
+    """The worker pools: which job types a worker started with `--pool` runs (see POOLS)."""
+
+    OCR = "ocr"
+    EXTRACT = "extract"
+    ALL = "all"
+
+
 POOLS: dict[str, tuple[str, ...]] = {
     "ocr": (JOB_OCR_PLAN, JOB_OCR_PAGES),
     "extract": (JOB_EXTRACT,),
@@ -126,7 +152,7 @@ def insert_version(
     """A new version row: queued (from OCR) or extracting (from existing pages)."""
     conn.execute(QUERIES["version_insert"], {
         **ref.params(), "start_from": start_from, "pages_version": pages_version or ref.version,
-        "state": "queued" if start_from == "ocr" else "extracting",
+        "state": VersionState.QUEUED if start_from == StartPoint.OCR else VersionState.EXTRACTING,
         "page_count": page_count, "batch_count": batch_count,
     })
 
@@ -193,7 +219,7 @@ def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence
     conn.execute(QUERIES["batch_record"], {**ref.params(), "first_page": min(numbers), "last_page": max(numbers)})
     # The row lock orders concurrent batch commits of this version: the last one sees every batch.
     version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
-    if version is None or version[0] != "ocr":
+    if version is None or version[0] != VersionState.OCR:
         return False
     committed = conn.execute(QUERIES["batch_count_committed"], ref.params()).fetchone()
     if committed is None or committed[0] < version[2]:
@@ -270,9 +296,9 @@ def failed_version_of_job(conn: psycopg.Connection[Any], job_id: int) -> FailedV
     if job["type"] not in PIPELINE_JOB_TYPES:
         return None
     ref = VersionRef(int(job["payload"]["document_id"]), int(job["payload"]["version"]))
-    if version_state(conn, ref) != "failed":
+    if version_state(conn, ref) != VersionState.FAILED:
         return None
-    return FailedVersion(ref, reprocess_from="extract" if job["type"] == JOB_EXTRACT else "ocr")
+    return FailedVersion(ref, reprocess_from=StartPoint.EXTRACT if job["type"] == JOB_EXTRACT else StartPoint.OCR)
 
 
 def get_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> dict[str, Any]:

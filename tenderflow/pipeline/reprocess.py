@@ -16,12 +16,13 @@ import psycopg
 
 from tenderflow.errors import DocumentNotFoundError, JobStateError
 from tenderflow.pipeline import documents
+from tenderflow.pipeline.documents import StartPoint, VersionState
 from tenderflow.pipeline.storage import object_key
 from tenderflow.queue import enqueue
 from tenderflow.tenants import credits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 
-START_POINTS = ("ocr", "extract")
+START_POINTS = tuple(StartPoint)
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def reprocess(
         latest = conn.execute(documents.QUERIES["version_get"],
                               {"document_id": document_id, "version": latest_version}).fetchone()
         assert latest is not None  # a document always has its latest version row
-        if latest[2] not in ("done", "failed"):
+        if latest[2] not in (VersionState.DONE, VersionState.FAILED):
             return ReprocessOutcome(document_id, latest_version, created=False)
         if languages:
             conn.execute(documents.QUERIES["document_set_languages"], {"id": document_id, "ocr_languages": languages})
