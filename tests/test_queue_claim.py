@@ -12,7 +12,17 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from tenderflow.queue import ClaimedJob, Failure, JobSpec, claim, enqueue, enqueue_many, fail, set_tenant_cap
+from tenderflow.queue import (
+    ClaimedJob,
+    Failure,
+    JobSpec,
+    claim,
+    enqueue,
+    enqueue_many,
+    fail,
+    set_tenant_cap,
+    set_tenant_priority,
+)
 from tenderflow.queue.jobs import CLAIM_LOCK_KEY, QUERIES, complete, get
 
 Conn = psycopg.Connection[Any]
@@ -223,7 +233,22 @@ def test_claim_serves_tenants_round_robin(conn: Conn) -> None:
     assert Counter(job.tenant for job in claimed) == {"big": 5, "small": 5}
 
 
-def test_round_robin_still_puts_higher_priority_first(conn: Conn) -> None:
-    enqueue_many(conn, [JobSpec("ocr", tenant="big", priority=1) for _ in range(20)])
-    enqueue_many(conn, [JobSpec("ocr", tenant="small") for _ in range(5)])
+def test_a_jobs_priority_orders_its_own_tenants_jobs_only(conn: Conn) -> None:
+    """Review D5: alpha's uploads at priority 32767 were all claimed before beta's older job."""
+    enqueue(conn, JobSpec("ocr", {"n": "beta"}, tenant="beta"))
+    enqueue_many(conn, [JobSpec("ocr", {"n": n}, tenant="alpha", priority=32767) for n in range(3)])
+    enqueue(conn, JobSpec("ocr", {"n": "alpha-low"}, tenant="alpha", priority=-5))
+    claimed = [job.tenant for job in claim_for(conn, limit=2)]
+    assert sorted(claimed) == ["alpha", "beta"], "round robin across tenants, whatever their jobs' priority"
+    alpha = claim_for(conn, limit=10)
+    assert [job.payload["n"] for job in alpha] == [1, 2, "alpha-low"], "within a tenant, priority first"
+
+
+def test_the_operators_tenant_priority_puts_a_tenant_first(conn: Conn) -> None:
+    enqueue_many(conn, [JobSpec("ocr", tenant="big") for _ in range(20)])
+    enqueue_many(conn, [JobSpec("ocr", tenant="urgent") for _ in range(5)])
+    set_tenant_priority(conn, "urgent", 10)
+    assert Counter(job.tenant for job in claim_for(conn, limit=10)) == {"urgent": 5, "big": 5}
+    set_tenant_priority(conn, "big", 20)
+    enqueue_many(conn, [JobSpec("ocr", tenant="urgent") for _ in range(5)])
     assert Counter(job.tenant for job in claim_for(conn, limit=10)) == {"big": 10}

@@ -82,7 +82,8 @@ def tenants_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
         print_json([tenant.as_dict() for tenant in found])
         return
     print_table("tenants", [_tenant_row(t, rt.settings.tenant_max_running) for t in found],
-                 ["name", "credits", "open_reserved", "charged", "cap", "languages", "active_keys", "created_at"])
+                 ["name", "credits", "open_reserved", "charged", "cap", "priority", "languages", "active_keys",
+                  "created_at"])
 
 
 @tenants_app.command("show")
@@ -99,7 +100,8 @@ def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption =
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
     print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
-        "name", "credits", "open_reserved", "charged", "cap", "languages", "active_keys", "created_at")],
+        "name", "credits", "open_reserved", "charged", "cap", "priority", "languages", "active_keys",
+        "created_at")],
         ["field", "value"])
 
 
@@ -115,6 +117,21 @@ def tenants_max_running(
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     console.print(f"tenant {name}: at most {max_running or 'any number of'} running job(s)", highlight=False)
+
+
+@tenants_app.command("priority")
+def tenants_priority(
+    ctx: typer.Context, name: TenantArgument,
+    priority: Annotated[int, typer.Argument(min=-1000, max=1000, help="Higher runs first (default 0).")],
+) -> None:
+    """Set the priority of a tenant's jobs over other tenants' (the operator's call: an upload's own
+    priority only orders that tenant's jobs)."""
+    try:
+        with runtime(ctx).connection() as conn:
+            tenants.set_priority(conn, name, priority)
+    except (TenderflowError, ValueError) as exc:
+        raise fail(str(exc)) from exc
+    console.print(f"tenant {name}: priority {priority}", highlight=False)
 
 
 @tenants_app.command("languages")

@@ -27,6 +27,7 @@ from tenderflow.queue.jobs import (
     release,
     retry,
     set_tenant_cap,
+    set_tenant_priority,
 )
 from tenderflow.queue.maintenance import Maintenance, Reclaimer, Schedule, Scheduler
 from tenderflow.queue.registry import FunctionHandler, Handler, JobContext, JobTypes
@@ -36,5 +37,5 @@ __all__ = [
     "Backoff", "ClaimedJob", "EndedJob", "Failure", "FunctionHandler", "Handler", "JobContext",
     "JobSpec", "JobState", "JobTypes", "Maintenance", "Reclaimer", "Schedule", "Scheduler", "Worker",
     "WorkerConfig", "cancel", "claim", "complete", "enqueue", "enqueue_many", "fail", "heartbeat",
-    "lock_owned", "prune", "reclaim", "release", "retry", "set_tenant_cap",
+    "lock_owned", "prune", "reclaim", "release", "retry", "set_tenant_cap", "set_tenant_priority",
 ]

@@ -191,7 +191,8 @@ def claim(
 ) -> list[ClaimedJob]:
     """queued -> running for up to `limit` jobs of `types`, in one round trip.
 
-    Order: priority desc, then round robin across tenants, then run_after. A tenant never runs more
+    Order: the tenants' priorities (the operator's, `set_tenant_priority`) desc, then round robin
+    across tenants, then run_after; a job's own priority orders only its tenant's jobs. A tenant never runs more
     than its cap (job_tenant_limits, else `default_tenant_cap`; 0 = none): claims are serialised
     by an advisory lock, so the cap is exact, not approximate.
     """
@@ -367,6 +368,13 @@ def set_tenant_cap(conn: psycopg.Connection[Any], tenant: str, max_running: int)
     if max_running < 0:
         raise ValueError("max_running must be 0 (no cap) or positive")
     conn.execute(QUERIES["tenant_limit_set"], {"tenant": tenant, "max_running": max_running})
+
+
+def set_tenant_priority(conn: psycopg.Connection[Any], tenant: str, priority: int) -> None:
+    """The operator's priority of a tenant's jobs over other tenants' (-1000..1000, default 0)."""
+    if not -1000 <= priority <= 1000:
+        raise ValueError("a tenant's priority is between -1000 and 1000")
+    conn.execute(QUERIES["tenant_priority_set"], {"tenant": tenant, "priority": priority})
 
 
 def held_by(conn: psycopg.Connection[Any], worker_id: str, claims: Iterable[tuple[int, int]]) -> list[ClaimedJob]:

@@ -44,8 +44,10 @@ SELECT set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_gene
 -- Fill up to %(limit)s free slots of one worker with jobs of %(types)s:
 --   heads      one row per (type, tenant) with queued jobs: a loose index scan, one index descent each
 --   room       how many more jobs each tenant may run under its cap
---   candidates each head's next jobs in (priority desc, run_after) order, numbered per tenant (turn)
---   chosen     highest priority first, then round robin across tenants (turn), then oldest
+--   candidates each head's next jobs in (priority desc, run_after) order, numbered per tenant (turn):
+--              a job's priority orders its own tenant's jobs only
+--   chosen     the tenant's priority (the operator's, job_tenant_limits) first, then round robin across
+--              tenants (turn), then oldest
 WITH RECURSIVE heads AS (
     SELECT t.type,
            (SELECT j.tenant FROM jobs j
@@ -61,7 +63,7 @@ WITH RECURSIVE heads AS (
      WHERE h.tenant IS NOT NULL
 ),
 room AS (
-    SELECT t.tenant,
+    SELECT t.tenant, coalesce(l.priority, 0) AS tenant_priority,
            CASE WHEN coalesce(l.max_running, %(default_tenant_cap)s) = 0 THEN %(limit)s
                 ELSE greatest(coalesce(l.max_running, %(default_tenant_cap)s)
                               - (SELECT count(*) FROM jobs r WHERE r.state = 'running' AND r.tenant = t.tenant),
@@ -71,7 +73,7 @@ room AS (
       LEFT JOIN job_tenant_limits l ON l.tenant = t.tenant
 ),
 candidates AS (
-    SELECT c.id, c.priority, c.run_after, r.room,
+    SELECT c.id, r.tenant_priority, c.run_after, r.room,
            row_number() OVER (PARTITION BY c.tenant ORDER BY c.priority DESC, c.run_after, c.id) AS turn
       FROM heads h
       JOIN room r ON r.tenant = h.tenant
@@ -87,7 +89,7 @@ candidates AS (
 chosen AS MATERIALIZED (
     SELECT id FROM candidates
      WHERE turn <= room
-     ORDER BY priority DESC, turn, run_after, id
+     ORDER BY tenant_priority DESC, turn, run_after, id
      LIMIT %(limit)s
 ),
 locked AS MATERIALIZED (
@@ -237,6 +239,10 @@ SELECT state::text, count(*) FROM jobs GROUP BY state;
 -- name: tenant_limit_set
 INSERT INTO job_tenant_limits (tenant, max_running) VALUES (%(tenant)s, %(max_running)s)
 ON CONFLICT (tenant) DO UPDATE SET max_running = excluded.max_running;
+
+-- name: tenant_priority_set
+INSERT INTO job_tenant_limits (tenant, priority) VALUES (%(tenant)s, %(priority)s)
+ON CONFLICT (tenant) DO UPDATE SET priority = excluded.priority;
 
 -- name: schedule_upsert
 INSERT INTO job_schedules (name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at)

@@ -11,7 +11,7 @@ RETURNING name;
 
 -- name: tenant_get
 SELECT t.name, t.balance, t.unlimited, t.created_at, t.ocr_languages, l.max_running,
-       s.open_reserved, s.charged, s.ledger_balance,
+       coalesce(l.priority, 0) AS priority, s.open_reserved, s.charged, s.ledger_balance,
        (SELECT count(*) FROM api_keys k WHERE k.tenant = t.name AND k.revoked_at IS NULL) AS active_keys,
        (SELECT count(*) FROM documents d WHERE d.tenant = t.name) AS documents
   FROM tenants t
@@ -20,7 +20,8 @@ SELECT t.name, t.balance, t.unlimited, t.created_at, t.ocr_languages, l.max_runn
  WHERE t.name = %(name)s;
 
 -- name: tenant_list
-SELECT t.name, t.balance, t.unlimited, t.created_at, t.ocr_languages, l.max_running, s.open_reserved, s.charged,
+SELECT t.name, t.balance, t.unlimited, t.created_at, t.ocr_languages, l.max_running,
+       coalesce(l.priority, 0) AS priority, s.open_reserved, s.charged,
        (SELECT count(*) FROM api_keys k WHERE k.tenant = t.name AND k.revoked_at IS NULL) AS active_keys
   FROM tenants t
   LEFT JOIN job_tenant_limits l ON l.tenant = t.name

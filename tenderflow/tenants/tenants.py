@@ -21,7 +21,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import TenantExistsError, TenantNotFoundError
-from tenderflow.queue import set_tenant_cap
+from tenderflow.queue import set_tenant_cap, set_tenant_priority
 from tenderflow.tenants import credits as ledger
 from tenderflow.tenants.queries import QUERIES
 
@@ -43,6 +43,9 @@ class Tenant:
     created_at: datetime
     ocr_languages: str | None = None
     """Tesseract languages its uploads are OCRed with unless an upload names its own; None: detected."""
+    priority: int = 0
+    """The operator's priority of its jobs over other tenants' (a job's own priority orders only its
+    tenant's jobs)."""
 
     def as_dict(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -62,6 +65,7 @@ def _tenant(row: dict[str, Any]) -> Tenant:
         name=row["name"], balance=int(row["balance"]), unlimited=bool(row["unlimited"]),
         max_running=row["max_running"], open_reserved=int(row["open_reserved"]), charged=int(row["charged"]),
         active_keys=int(row["active_keys"]), created_at=row["created_at"], ocr_languages=row["ocr_languages"],
+        priority=int(row["priority"]),
     )
 
 
@@ -110,6 +114,15 @@ def set_max_running(conn: psycopg.Connection[Any], name: str, max_running: int) 
     with conn.transaction():
         get_tenant(conn, name)
         set_tenant_cap(conn, name, max_running)
+    return get_tenant(conn, name)
+
+
+def set_priority(conn: psycopg.Connection[Any], name: str, priority: int) -> Tenant:
+    """The operator's priority of the tenant's jobs over other tenants' (-1000..1000; 0 for all by
+    default). Raises TenantNotFoundError, ValueError."""
+    with conn.transaction():
+        get_tenant(conn, name)
+        set_tenant_priority(conn, name, priority)
     return get_tenant(conn, name)
 
 
