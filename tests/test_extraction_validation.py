@@ -258,3 +258,29 @@ def test_extract_fields_validates_any_backend_answer() -> None:
     assert result.fields.reference_number is None
     assert len(result.flags) == 1 and result.flags[0].startswith("reference_number: dropped 'GK-2026-99'")
     assert (result.backend, result.model, result.prompt_tokens, result.completion_tokens) == ("fake", "m", 7, 3)
+
+
+@pytest.mark.parametrize(
+    ("quote", "amount"),
+    [
+        ("Tender Value in INR 12,34,567", 1_234_567),  # Indian grouping
+        ("Estimated cost: Rs. 12.5 lakh", 1_250_000),
+        ("Estimated cost: INR 3 crore", 30_000_000),
+        ("Tender fee Rs.1180/- only", 1180),  # a number right after a dot
+    ],
+)
+def test_indian_amounts_are_recognised_as_stated(quote: str, amount: float) -> None:
+    page = [Page(1, quote)]
+    fields = TenderFields(estimated_value=at(1, quote, Money(amount=amount, currency="INR")))
+    validated, flags = validate_fields(fields, page)
+    assert validated.estimated_value is not None, flags
+
+
+def test_an_email_whose_at_sign_the_text_layer_lost_is_kept_but_not_a_made_up_one() -> None:
+    quote = "courriel : commande-publique ville-nimes.fr"
+    page = [Page(1, quote)]
+    kept, _ = validate_fields(TenderFields(buyer=Buyer(email=at(1, quote, "commande-publique@ville-nimes.fr"))), page)
+    assert kept.buyer.email is not None and kept.buyer.email.value == "commande-publique@ville-nimes.fr"
+    for invented in ("publique@ville-nimes.fr", "commande@ville-nimes.fr", "courriel : commande"):
+        dropped, flags = validate_fields(TenderFields(buyer=Buyer(email=at(1, quote, invented))), page)
+        assert dropped.buyer.email is None and flags

@@ -16,7 +16,16 @@ MULTIPLIER: Final = r"(?i:mio|millionen|millions?|mrd|milliarden?|milliards?|bil
 _MULTIPLIERS: Final = {"mio": 1e6, "million": 1e6, "millions": 1e6, "millionen": 1e6, "m": 1e6,
                        "mrd": 1e9, "milliarde": 1e9, "milliarden": 1e9, "milliard": 1e9, "milliards": 1e9,
                        "billion": 1e9, "billions": 1e9, "tsd": 1e3, "k": 1e3}  # fmt: skip
-_NUMBER_IN_TEXT: Final = re.compile(rf"(?<![\d.,])(?P<number>{NUMBER})(?!\d)(?:\s?(?P<multiplier>{MULTIPLIER}))?")
+INDIAN_NUMBER: Final = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"
+"""Indian grouping: '12,34,567.50' (lakh and crore places)."""
+_INDIAN_MULTIPLIERS: Final = {"lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7, "crores": 1e7,
+                              "cr": 1e7}
+# What validation accepts as a stated number is wider than what the label reader parses: Indian
+# grouping and lakh/crore too, and a number right after a dot ('Rs.1180/-').
+_NUMBER_IN_TEXT: Final = re.compile(
+    rf"(?<!\d)(?<!\d[.,])(?P<number>{INDIAN_NUMBER}|{NUMBER})(?!\d)"
+    rf"(?:\s?(?P<multiplier>{MULTIPLIER}|(?i:lakhs?|lacs?|crores?|cr)(?![^\W\d_])))?"
+)
 _GROUPING_ONLY: Final = re.compile(r"[ \u00a0\u202f\u2009'’]")
 
 
@@ -33,7 +42,12 @@ def parse_number(text: str, multiplier: str | None = None) -> float:
     if last != -1 and len(compact) - last - 1 != 3:
         integer, fraction = compact[:last], compact[last + 1 :]
     value = float(f"{integer.replace('.', '').replace(',', '')}.{fraction or '0'}")
-    return value * _MULTIPLIERS[multiplier.casefold()] if multiplier else value
+    return value * _multiplier(multiplier) if multiplier else value
+
+
+def _multiplier(word: str) -> float:
+    folded = word.casefold()
+    return _MULTIPLIERS[folded] if folded in _MULTIPLIERS else _INDIAN_MULTIPLIERS[folded]
 
 
 def numbers_in(text: str) -> list[float]:
@@ -43,7 +57,7 @@ def numbers_in(text: str) -> list[float]:
         number, multiplier = match["number"], match["multiplier"]
         found.append(parse_number(number, multiplier))
         if re.fullmatch(r"\d+[.,]\d{3}", number):
-            found.append(float(number.replace(",", ".")) * (_MULTIPLIERS[multiplier.casefold()] if multiplier else 1))
+            found.append(float(number.replace(",", ".")) * (_multiplier(multiplier) if multiplier else 1))
     return found
 
 

@@ -28,7 +28,10 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from datetime import date
+from typing import Final, TypeVar
+
+from hijridate import Hijri
 
 from tenderflow.extraction.amounts import states_number
 from tenderflow.extraction.backend import PageLike
@@ -64,6 +67,11 @@ _QUOTE_CHARACTERS = str.maketrans(
 _QUOTE_PREVIEW_CHARS = 60
 _WORD = re.compile(r"\w+")
 _COLUMN_GAP = re.compile(r"\s{4,}|\t")
+_ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+_HIJRI_DATE = re.compile(
+    r"(?<!\d)(?:(?P<y1>1[34]\d\d)\s?[/.-]\s?(?P<m1>\d{1,2})\s?[/.-]\s?(?P<d1>\d{1,2})"
+    r"|(?P<d2>\d{1,2})\s?[/.-]\s?(?P<m2>\d{1,2})\s?[/.-]\s?(?P<y2>1[34]\d\d))(?!\d)"
+)
 
 
 def normalize_for_matching(text: str) -> str:
@@ -149,7 +157,7 @@ class _Validator:
             update={
                 "name": self.text("buyer.name", buyer.name),
                 "country": self.leaf("buyer.country", buyer.country, _check_country),
-                "email": self.text("buyer.email", buyer.email),
+                "email": self.leaf("buyer.email", buyer.email, _check_email),
                 "phone": self.text("buyer.phone", buyer.phone),
                 "address": self.text("buyer.address", buyer.address),
             }
@@ -244,6 +252,25 @@ def _check_verbatim(value: str, quote: str) -> tuple[str | None, str | None]:
     return value.strip(), None
 
 
+_EMAIL: Final = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def _check_email(value: str, quote: str) -> tuple[str | None, str | None]:
+    """An e-mail address in its quote; text layers whose font has no '@' glyph print the address
+    with a space or nothing in its place ('commande-publique ville-nimes.fr'), which is accepted as
+    the same address: both of its halves stand in the quote, side by side."""
+    address = value.strip()
+    if not _EMAIL.fullmatch(address):
+        return None, "not an e-mail address"
+    checked, problem = _check_verbatim(address, quote)
+    if checked is not None:
+        return checked, None
+    local, domain = address.rsplit("@", 1)
+    if re.search(rf"(?<![\w.-]){re.escape(local)}\s*{re.escape(domain)}(?![\w-])", quote, re.IGNORECASE):
+        return address, None
+    return None, problem
+
+
 def _words_in_order(value: str, quote: str) -> bool:
     """Whether the value's words occur in the quote in the same order, other words between them.
 
@@ -275,12 +302,29 @@ def _check_date(value: str, quote: str) -> tuple[str | None, str | None]:
         parsed = parse_iso_datetime(value)
     except ValueError:
         return None, "not an ISO 8601 date or date-time"
-    quote_digits = _digit_runs(quote)
+    quote_digits = _digit_runs(quote.translate(_ARABIC_DIGITS))
     year_found = str(parsed.year) in quote_digits or f"{parsed.year % 100:02d}" in quote_digits
     day_found = str(parsed.day) in quote_digits or f"{parsed.day:02d}" in quote_digits
-    if not (year_found and day_found):
+    if not (year_found and day_found) and date(parsed.year, parsed.month, parsed.day) not in _hijri_days(quote):
         return None, "its day and year are not in its quote"
     return value.strip(), None
+
+
+def _hijri_days(quote: str) -> set[date]:
+    """The Gregorian days of the Umm al-Qura Hijri dates the quote writes ('1447/03/15 هـ', '15/03/1447'):
+    a deadline converted from the Hijri calendar is grounded in the Hijri date it was read from."""
+    days: set[date] = set()
+    text = quote.translate(_ARABIC_DIGITS)
+    for match in _HIJRI_DATE.finditer(text):
+        year, month, day = (
+            (match["y1"], match["m1"], match["d1"]) if match["y1"] else (match["y2"], match["m2"], match["d2"])
+        )
+        try:
+            gregorian = Hijri(int(year), int(month), int(day)).to_gregorian()
+        except (ValueError, OverflowError):
+            continue
+        days.add(date(gregorian.year, gregorian.month, gregorian.day))
+    return days
 
 
 def _check_money(value: Money, quote: str) -> tuple[Money | None, str | None]:

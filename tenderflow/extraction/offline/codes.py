@@ -3,17 +3,22 @@
 An analyst reads these four off the words a tender uses for itself, not off free text:
 
 - the notice type from the document's own heading ("Avis d'appel public à la concurrence",
-  "Auftragsbekanntmachung", "Addendum No. 1", "Avis d'attribution"), read only in the heading
-  region of the first page, where a call for competition names itself; a document that names the
-  procedure under which it invites offers, or sets a closing time for them, is a call for competition;
+  "Auftragsbekanntmachung", "बिड दस्तावेज़ / Bid Document", "ADDENDUM", "Avis d'attribution"), read only
+  in the heading region of the first page; a corrigendum, award or prior information notice must say
+  so in a title line (not "8. Notice of Award", not a contents entry, not "any addendum issued …"),
+  and then outranks the call it refers to; a document that names the procedure under which it
+  invites offers, or sets a closing time for them, is a call for competition;
 - the procedure type from the legal name of the procedure ("procedura aperta", "przetarg
   nieograniczony", "Verhandlungsvergabe mit Teilnahmewettbewerb", "licitación privada"), mapped to
   the eForms code, preferring a labelled statement ("Type de procédure : …") and the first pages,
+  skipping negated mentions, lists of procedures and events ("the bid opening is open to all"),
   abstaining when two different procedures are stated with the same weight;
 - the main category from an explicit statement ("Type de marché de travaux", "Tipo de Contrato
   Suministros", "appalto di servizi"), else the division of the main CPV code (45 = works,
   03-44 and 48 = goods, 50-98 = services), else the head noun of the subject in the heading region
-  ("Professional Engineering Services for …", "Adquisición de Servidores …");
+  ("Professional Engineering Services for …", "Adquisición de Servidores …"): the first category
+  word of a title-like line (short, not a sentence's continuation, not a letterhead naming an
+  office) or of a sentence's purpose ("… tender for supply and delivery of …");
 - CPV codes next to a CPV label ("CPV - Objet principal : 34110000", "Wspólny Słownik Zamówień CPV:
   33 10 00 00-1", a "CPV" table column), main code first; a bare NNNNNNNN-N code elsewhere only when
   no label gives one and its check digit holds.
@@ -22,7 +27,7 @@ Every value is quoted with the verbatim line it was read from. For codes the val
 that the quote is on its page (a code is never verbatim), so the quote must be the line that states it.
 
 All phrases are matched on folded text (lower case, no accents, see document.fold) by a few module-
-level regexes; each line is first screened by a cheap pattern so the full phrase lists run on few lines.
+level regexes, one per lexicon, each run once per line of the pages it concerns.
 """
 
 from __future__ import annotations
@@ -40,8 +45,10 @@ C = TypeVar("C", bound=str)
 
 # --- phrase tables --------------------------------------------------------------------------------
 
-_SEP: Final = r"[\s.,'’/_:-]+"
-"""What may stand between two words of a phrase on folded text: spaces, punctuation, hyphens."""
+_SEP: Final = r"(?:[\s'’/_-]|,(?=\s))+"
+"""What may stand between two words of a phrase on folded text: spaces, apostrophes, slashes, hyphens,
+a comma ("Design, Supply and Installation"); not a full stop: "… remains open. Tender documents …"
+is no open tender."""
 
 
 def _phrase(source: str) -> str:
@@ -52,15 +59,17 @@ def _phrase(source: str) -> str:
 
 
 def _alternation(phrases: Iterable[str]) -> str:
-    """Phrases (longest first, so that 'nicht offenes verfahren' wins over 'offenes verfahren' at the
-    same position) joined into one group bounded by non-word characters."""
+    """Phrases (longest first, so that 'appel d offres ouvert national' wins over 'appel d offres ouvert'
+    at the same position) joined into one group bounded by non-word characters."""
     ordered = sorted({_phrase(phrase) for phrase in phrases}, key=len, reverse=True)
     return r"(?<![^\W_])(?:" + "|".join(ordered) + r")(?![^\W_])"
 
 
 @dataclass(frozen=True)
 class _Lexicon:
-    """One regex over folded text whose named groups tell which code a match stands for."""
+    """One regex over folded text whose named groups tell which code a match stands for. At one position
+    the codes are tried in table order: a table lists its more specific families first
+    ('bekanntmachung vergebener auftrage' is an award before 'bekanntmachung' is a call)."""
 
     pattern: re.Pattern[str]
     codes: tuple[str, ...]
@@ -83,10 +92,11 @@ _NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "corrigendum": (
         # en, fr, de, es, it, pt, pl, nl, ar, hi
         "corrigendum", "addendum", "addendum no", "amendment no", "amendment number", "amendment to",
-        "solicitation amendment", "change notice", "notice of change",
+        "solicitation amendment", "amendment of solicitation", "change notice", "notice of change",
         "avis rectificatif", "rectificatif", "avis modificatif", "additif",
         "berichtigung", "anderungsbekanntmachung", "korrigendum",
-        "correccion de errores", "anuncio de correccion", "fe de erratas", "enmienda", "circular aclaratoria",
+        "correccion de errores", "anuncio de correccion", "anuncio de rectificacion", "fe de erratas", "enmienda",
+        "circular aclaratoria",
         "circular modificatoria",
         "avviso di rettifica", "rettifica", "errata corrige",
         "aviso de retificacao", "rectificacao", "retificacao",
@@ -95,12 +105,15 @@ _NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "ملحق", "शुद्धिपत्र",
     ),
     "contract_award_notice": (
-        "contract award notice", "award notice", "notice of award", "notice of contract award", "award of contract",
+        "contract award notice", "award notice", "notice of award", "notice of contract award",
+        "contract or concession award notice", "concession award notice",
         "avis d attribution", "avis d attribution de marche", "resultat de marche", "avis de resultat",
-        "bekanntmachung vergebener auftrage", "vergebener auftrag", "vergebene auftrage",
+        "bekanntmachung vergebener auftrage", "vergebener auftrag", "vergebene auftrage", "vergabebekanntmachung",
+        "bekanntmachung uber (?:vergebene auftrage|die vergabe)",
         "anuncio de adjudicacion", "anuncio de formalizacion", "resolucion de adjudicacion",
         "avviso di aggiudicazione", "esito di gara", "esito della gara", "avviso di appalto aggiudicato",
-        "anuncio de adjudicacao", "ogloszenie o udzieleniu zamowienia", "aankondiging van een gegunde opdracht",
+        "anuncio de adjudicacao", "ogloszenie o udzieleniu zamowienia", "ogloszenie o wyniku postepowania",
+        "aankondiging van een gegunde opdracht",
         "اعلان ترسية", "اعلان الترسية",
     ),
     "prior_information_notice": (
@@ -115,10 +128,12 @@ _NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "request for (?:proposals?|quotations?|quotes?|tenders?|bids?|offers?)",
         "request for expressions? of interest", "tender notice", "notice inviting (?:e )?(?:tenders?|bids?)",
         "tender document", "tender documents", "bidding documents?", "bid document", "specific procurement notice",
+        "procurement notice", "letter of invitation", "invitation letter", "e tender", "e tendering",
         "rfp", "rfq", "rft", "ifb", "itb", "porfp",
         "avis d appel public a la concurrence", "avis d appel d offres", "avis d appel a (?:la )?concurrence",
         "avis de marche", "appel d offres", "dossier d appel d offres", "dossier de consultation",
-        "reglement de (?:la )?consultation", "avis d appel a manifestation d interet", "demande de cotation",
+        "reglement de (?:la )?consultation", "avis (?:de sollicitation )?(?:de|d appel a) manifestations? d interet",
+        "(?:appel a|sollicitation de) manifestations? d interet", "demande de cotation",
         "demande de prix", "lettre de consultation",
         "auftragsbekanntmachung", "bekanntmachung", "aufforderung zur abgabe (?:eines|von) angebot(?:e|es|s)?",
         "angebotsaufforderung", "ausschreibung",
@@ -145,6 +160,12 @@ _NOTICE_PRIORITY: Final[dict[str, float]] = {
 _HEADING_LINES: Final = 25
 """The heading region: the first non-empty lines of the first page (of the second when the first is a
 cover with hardly any text)."""
+
+_WRAPPED_TITLE_CHARS: Final = 60
+_TITLE_LINES: Final = 15
+"""A corrigendum, award or prior information notice says so in its title, right under the letterhead."""
+_SECTION_NUMBER: Final = re.compile(r"\s*(?:\d+(?:\.\d+)*|[ivxIVX]+|[a-hA-H])[.)]\s")
+_PAGE_NUMBER_AFTER: Final = re.compile(r"\S\s{3,}\d{1,3}\s*$")
 
 _DEADLINE_LABEL: Final = re.compile(
     _alternation(
@@ -174,10 +195,12 @@ _PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "(?:open )?(?:national|international) (?:open )?competitive (?:procurement|tendering)",
         "procedure ouverte", "appel d offres (?:national |international )?ouvert",
         "appel d offres ouvert (?:national|international)",
-        "appel d offres (?:national|international)(?![\\s.,'’/_:-]+restreint)",
+        "appel d offres (?:national|international)(?![\\s'’/_-]+restreint)", "appel d offres public",
+        "open to all (?:eligible |qualified )?(?:bidders|tenderers|firms|suppliers|contractors)",
         "offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "offentliche(?:n)? ausschreibung",
         "procedimiento abierto", "licitacion publica", "licitacion publica (?:nacional|internacional)",
-        "procedura (?:telematica )?aperta", "procedimento aberto", "concurso publico", "pregao (?:eletronico|presencial)",
+        "procedura (?:telematica )?aperta", "procedimento aberto", "concurso publico",
+        "pregao (?:eletronico|presencial)",
         "concorrencia (?:publica|eletronica)",
         "przetarg(?:u|iem)? nieograniczon(?:y|ego|ym)", "procedura otwarta",
         "openbare procedure", "(?:europese )?openbare aanbesteding",
@@ -185,6 +208,10 @@ _PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "restricted": (
         "restricted procedure", "restricted (?:tender|tendering|bidding)", "selective tender(?:ing)?",
+        # India: a limited tender (enquiry) goes to registered or empanelled suppliers only
+        # ("… Corporation Limited Tender No: 73448" is a company's name before a reference)
+        "limited tender(?:ing)? enquiry", "limited tendering", "limited bidding",
+        "limited tender (?:basis|mode|method|procedure|system)", "सीमित निविदा",
         "procedure restreinte", "appel d offres restreint",
         "nicht ?offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "beschrankte(?:n)? ausschreibung mit "
         "(?:offentlichem )?teilnahmewettbewerb",
@@ -207,8 +234,8 @@ _PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "neg-wo-call": (
         "negotiated procedure without (?:prior )?(?:publication|call for competition)", "direct contracting",
-        "direct procurement", "single source (?:procurement|selection)", "sole source", "direct award",
-        "single tender(?: enquiry)?",
+        "direct procurement", "single source (?:procurement|selection)", "sole source",
+        "single tender (?:enquiry|basis)",
         "procedure negociee sans (?:publicite|mise en concurrence)", "marche negocie sans publicite", "gre a gre",
         "entente directe",
         "verhandlungs(?:verfahren|vergabe) ohne (?:\\w+ ){0,2}teilnahmewettbewerb", "direktauftrag", "direktvergabe",
@@ -259,6 +286,10 @@ _PROCEDURE_WORD: Final[dict[str, str]] = {
     "ograniczony": "restricted",
 }
 _PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")\b")
+_PROCEDURE_NOT_HERE: Final = re.compile(
+    # "The bid opening / pre-bid meeting is open to all bidders": an event, not the procedure.
+    r"(?<![^\W_])(?:meeting|opening|session|conference|attend\w*|visit)(?![^\W_])"
+)
 _NEGATIVE_BEFORE: Final = re.compile(
     # "this is not an open tender", "ricorrere alla procedura negoziata qualora…", "en cas de …"
     r"(?<![^\W_])(?:not|non|nicht|kein\w*|nie|niet|pas|ni|no|ricorrere alla|recourir a|resort to|revert to|"
@@ -273,13 +304,14 @@ _CATEGORY_EXPLICIT: Final = _Lexicon.of(
             "tipo de contrato obras?", "appalto (?:pubblico )?di lavori", "(?:offentlicher )?bauauftrag",
             "bauleistung(?:en)?", "roboty budowlane", "zamowienie na roboty budowlane",
             "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
-            "procurement of works", "empreitada de obras publicas", "opdracht voor werken",
+            "procurement of works", "execution of works", "empreitada de obras publicas", "opdracht voor werken",
         ),
         "goods": (
             "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
             "tipo de contrato suministros?", "appalto (?:pubblico )?di forniture", "(?:offentlicher )?lieferauftrag",
             "lieferleistung(?:en)?", "zamowienie na dostawy", "(?:nabywania|dotyczace) dostaw", "supply contract",
-            "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods", "adquisicion de bienes", "compra de bienes",
+            "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods",
+            "adquisicion de bienes", "compra de bienes",
             "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
         ),
         "services": (
@@ -306,13 +338,18 @@ _CATEGORY_WORDS: Final[dict[str, tuple[str, ...]]] = {
                  "servicos", "diensten", "خدمات", "सेवाएं", "सेवा"),
 }
 _CATEGORY_WORD: Final = _Lexicon.of(_CATEGORY_WORDS)
+_CATEGORY_VALUE_CHARS: Final = 60
+"""A labelled category is a short value ("Goods", "Supplies - purchase"), not a sentence that mentions one."""
 _CATEGORY_LABEL: Final = re.compile(
     _alternation(
         (
             "type of contract", "contract type", "procurement category", "category of procurement",
-            "main category", "type de marche", "nature du marche", "tipo de contrato", "tipo di appalto",
+            "main category", "main nature of the contract", "nature of (?:the )?contract", "type de marche",
+            "nature du marche", "tipo de contrato", "tipo di appalto", "natura principale dell appalto",
+            "naturaleza (?:principal )?del contrato",
             "vertragsart", "auftragsart", "art des auftrags", "art der leistung", "rodzaj zamowienia",
-            "soort opdracht", "tipo de adquisicion", "tender category", "category of tender", "निविदा श्रेणी", "adquisicion de bienes o contratacion de servicios",
+            "soort opdracht", "tipo de adquisicion", "tender category", "category of tender", "निविदा श्रेणी",
+            "adquisicion de bienes o contratacion de servicios", "scope of supply",
         )
     )
 )
@@ -320,12 +357,14 @@ _SUBJECT_WORDS: Final = _Lexicon.of(
     {
         # Head nouns of a subject line ("Professional Engineering Services for …"); the first one wins.
         "works": (
-            "construction", "constructing", "build", "design build", "works", "travaux", "obras?", "lavori",
+            # a plant contract (design, supply and installation) is classed as works, unlike a mere supply
+            "construction", "constructing", "build", "design build", "design supply and install(?:ation)?", "works",
+            "travaux", "obras?", "lavori",
             "bauarbeiten", "bauleistungen", "neubau", "umbau", "erweiterungsbau", "roboty budowlane", "budowa",
             "przebudowa", "rozbudowa", "empreitada", "انشاء", "निर्माण",
         ),
         "goods": (
-            "supply of", "supply and delivery", "supply and installation", "purchase of", "acquisition of",
+            "supply (?:of|and|&)", "purchase of", "acquisition of",
             "procurement of equipment", "fourniture(?:s)? (?:de|d)", "achat de", "acquisition de",
             "adquisicion de", "suministro de", "fornitura di", "lieferung von", "kauf von", "zakup", "dostawa",
             "dostawy", "fornecimento de", "aquisicao de", "levering van", "hardware", "equipment", "توريد",
@@ -335,10 +374,12 @@ _SUBJECT_WORDS: Final = _Lexicon.of(
             # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
             "services", "servicios?", "servizio", "servizi", "dienstleistung(?:en)?", "uslug[ia]?", "servicos?",
             "diensten", "dienstverlening", "consultancy", "consulting", "consultants?", "prestations?",
+            "supervision", "audit", "training", "cleaning", "insurance", "etudes?", "maitrise d (?:œ|oe)uvre",
             "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
         ),
     }
 )
+_CONJUNCTION: Final = re.compile(r"[\s,/&+-]*(?:and|or|ou|et|und|oder|y|o|e|i|lub|en|of|and/or|et/ou)?[\s,/&+-]*")
 _ORGANISATION: Final = re.compile(
     # A buyer's or office's name ("Public Works Department", "Servizi Sociali") is no subject.
     r"(?<![^\W_])(?:ministr\w*|minister\w*|department\w*|departement\w*|departamento|direction|direccion|"
@@ -350,6 +391,12 @@ _ORGANISATION: Final = re.compile(
     r"public works|travaux publics|obras publicas|lavori pubblici)"
     r"(?![^\W_])"
 )
+_ORGANISATION_WORDS: Final = 8
+"""A letterhead line naming an organisation is short; a sentence mentioning the buyer is not skipped."""
+_TITLE_WORDS: Final = 12
+_PURPOSE: Final = re.compile(r"(?<![^\W_])(?:for|pour|para|per|fur|zur|zum|dla)(?:\W+\w+){0,4}\W+$")
+"""In a sentence, the subject follows its purpose word: '… issues an addendum on tender for supply and',
+'seeking proposals for the provision of the Services'."""
 _TOC_LINE: Final = re.compile(r"\.{4,}|…{2,}|_{4,}")
 
 # CPV codes.
@@ -393,17 +440,28 @@ def notice_type(document: Document) -> Sourced[NoticeType] | None:
     award notice, as its heading says; else a call for competition when it names the procedure under
     which it invites offers or sets a time limit for them (what the other notice families never do)."""
     candidates: list[Candidate[NoticeType]] = []
-    for position, line in enumerate(_heading_region(document)):
+    region = _heading_region(document)
+    for position, line in enumerate(region):
         if _TOC_LINE.search(line.text):
             continue
         for code, match in _NOTICE.matches(line.folded):
-            if code not in _NOTICE_TYPES:
-                continue
             heading = _starts_cell(line, match.start()) and len(line.stripped) <= 90
-            if code != "contract_notice" and not heading:
-                continue  # "any addendum issued will …" is not an addendum
-            score = (0.8 if heading else 0.6) + _NOTICE_PRIORITY[code] - position * 0.002
+            if code != "contract_notice" and not (heading and position < _TITLE_LINES and _is_title(line)):
+                continue  # "any addendum issued will …", "7. Notice of Award    12" name no notice family
+            score = (0.8 if heading else 0.65) + _NOTICE_PRIORITY[code] - position * 0.002
             candidates.append(Candidate(_NOTICE_TYPES[code], line.page, line.stripped, score, f"heading {code}"))
+    for position, (line, following) in enumerate(zip(region, region[1:], strict=False)):
+        # A title wrapped over two short lines ("AVIS" / "RECTIFICATIF", "AVIS D'APPEL PUBLIC" / "A LA
+        # CONCURRENCE"): a phrase that runs across the break.
+        if following.page != line.page or max(len(line.stripped), len(following.stripped)) > _WRAPPED_TITLE_CHARS:
+            continue
+        if position >= _TITLE_LINES or not (_is_title(line) and _is_title(following)):
+            continue
+        for code, match in _across(_NOTICE, line, following):
+            if _starts_cell(line, match.start()):
+                score = 0.8 + _NOTICE_PRIORITY[code] - position * 0.002
+                quote = f"{line.stripped}\n{following.stripped}"
+                candidates.append(Candidate(_NOTICE_TYPES[code], line.page, quote, score, f"wrapped {code}"))
     best = choose(candidates, threshold=0.6)
     if best is not None:
         return best.sourced()
@@ -413,6 +471,20 @@ def notice_type(document: Document) -> Sourced[NoticeType] | None:
     for hit in document.find(_DEADLINE_LABEL):
         return Sourced[NoticeType](value="contract_notice", page=hit.line.page, quote=hit.line.stripped)
     return None
+
+
+def _across(lexicon: _Lexicon, line: Line, following: Line) -> Iterator[tuple[str, re.Match[str]]]:
+    """The lexicon's matches that run from the end of `line` into `following` (a phrase broken by a line
+    wrap); match positions before the break are positions in `line`."""
+    head = line.folded.rstrip()
+    for code, match in lexicon.matches(f"{head} {following.folded.strip()}"):
+        if match.start() < len(head) < match.end():
+            yield code, match
+
+
+def _is_title(line: Line) -> bool:
+    """A line that is a document's title: no section number before it, no page number after it."""
+    return _SECTION_NUMBER.match(line.text) is None and _PAGE_NUMBER_AFTER.search(line.text) is None
 
 
 def _heading_region(document: Document) -> list[Line]:
@@ -427,6 +499,10 @@ def _heading_region(document: Document) -> list[Line]:
     return region
 
 
+_HEADING_PREFIX: Final = re.compile(r"[\W\d_]*(?:\w+\s*:\s*|[^:/]{1,40}/\s*)?[\W\d_]*")
+"""Numbering and bullets, one 'Label:' word, or the other language of a bilingual label ('बिड दस्तावेज़ /')."""
+
+
 def _starts_cell(line: Line, column: int) -> bool:
     """Whether only numbering, bullets or a short prefix ('hier:', 'Subject:') stand before `column` in its
     cell: the phrase is what the line (or its column) is about, not a word inside a sentence."""
@@ -435,8 +511,7 @@ def _starts_cell(line: Line, column: int) -> bool:
         if cell.start <= column < cell.end:
             cell_start = cell.start
             break
-    before = line.folded[cell_start:column]
-    return re.fullmatch(r"[\W\d_]*(?:\w+\s*:\s*)?[\W\d_]*", before) is not None
+    return _HEADING_PREFIX.fullmatch(line.folded[cell_start:column]) is not None
 
 
 # --- procedure type -------------------------------------------------------------------------------
@@ -453,23 +528,29 @@ def procedure_type(document: Document) -> Sourced[ProcedureType] | None:
         rank = line.page - first_page
         if rank > 5 and line.index not in labelled_lines:
             continue
-        found = [(code, match) for code, match in _PROCEDURE.matches(line.folded) if code in _PROCEDURE_TYPES]
+        quote = line.stripped
+        found = list(_PROCEDURE.matches(line.folded))
+        if not found and line.index in labelled_lines:
+            found = _bare_procedure_word(line)
+        following = document.next_lines(line, 1) if not found and line.text.strip() else []
+        if following and _starts_lowercase(following[0].stripped):
+            # a name broken where a sentence wraps: "… mediante procedura" / "aperta ai sensi …" (a new
+            # line that starts upper case is another item: "… Corporation Limited" / "Tender No: 73448")
+            found = list(_across(_PROCEDURE, line, following[0]))
+            quote = f"{line.stripped}\n{following[0].stripped}"
         if not found:
-            if line.index in labelled_lines:
-                found = _bare_procedure_word(line)
-            if not found:
-                continue
+            continue
         if len({code for code, _ in found}) > 1:
             continue  # a list of procedures ("applies only to restricted, negotiated … procedures")
         code, match = found[0]
-        if _NEGATIVE_BEFORE.search(line.folded[: match.start()]):
+        if _NEGATIVE_BEFORE.search(line.folded[: match.start()]) or _PROCEDURE_NOT_HERE.search(quote.casefold()):
             continue
         if line.index in labelled_lines:
             score = 0.9
         else:
             score = 0.75 if rank == 0 else 0.65 if rank <= 2 else 0.55
         by_code.setdefault(code, []).append(
-            Candidate(_PROCEDURE_TYPES[code], line.page, line.stripped, score, f"procedure {code} p{line.page}")
+            Candidate(_PROCEDURE_TYPES[code], line.page, quote, score, f"procedure {code} p{line.page}")
         )
     return _decide(by_code, threshold=0.55, margin=0.1)
 
@@ -484,9 +565,13 @@ def _bare_procedure_word(line: Line) -> list[tuple[str, re.Match[str]]]:
 
 
 def _labelled_lines(document: Document, label: re.Pattern[str]) -> set[int]:
-    """Indexes of lines that carry a label's value: the label's own line and the lines just below it."""
+    """Indexes of lines that carry a label's value: the label's own line and the lines just below it. A
+    label starts its line or cell ("2. a) Verfahrensart"); inside a sentence ("Interesse am
+    Vergabeverfahren für …") the same words label nothing."""
     indexes: set[int] = set()
     for hit in document.find(label):
+        if not (hit.at_line_start or _starts_cell(hit.line, hit.start)):
+            continue
         indexes.add(hit.line.index)
         for span in document.spans_after(hit, below=2):
             indexes.add(span.line.index)
@@ -518,45 +603,70 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
     by_code: dict[str, list[Candidate[MainCategory]]] = {}
 
     def add(code: str, line: Line, score: float, why: str) -> None:
-        if code in _CATEGORIES:
-            by_code.setdefault(code, []).append(Candidate(_CATEGORIES[code], line.page, line.stripped, score, why))
+        by_code.setdefault(code, []).append(Candidate(_CATEGORIES[code], line.page, line.stripped, score, why))
 
     first_page = document.page_numbers[0] if document.page_numbers else 1
     labelled = _labelled_lines(document, _CATEGORY_LABEL)
     for line in document.lines:
-        if _CATEGORY_MIXED.search(line.folded):
+        # A statement in the notice's own fields, or on its first pages; later it is mostly boilerplate
+        # ("… la compra de bienes o la contratación de servicios" in general conditions).
+        if (line.page - first_page > 2 and line.index not in labelled) or _CATEGORY_MIXED.search(line.folded):
             continue
-        codes = {code for code, _ in _CATEGORY_EXPLICIT.matches(line.folded)}
-        if len(codes) == 1:
-            # A statement in the notice's own fields, or on its first pages; later it is mostly boilerplate.
-            early = line.page - first_page <= 2
-            add(codes.pop(), line, 0.9 if line.index in labelled else 0.8 if early else 0.5, "explicit")
-        elif not codes and line.index in labelled:
-            words = {code for code, _ in _CATEGORY_WORD.matches(line.folded)}
-            if len(words) == 1 and len(line.stripped) <= 120:
-                add(words.pop(), line, 0.85, "labelled")
+        stated = {code for code, _ in _CATEGORY_EXPLICIT.matches(line.folded)}
+        if len(stated) == 1:
+            add(stated.pop(), line, 0.9 if line.index in labelled else 0.8, "explicit")
+    for hit in document.find(_CATEGORY_LABEL):
+        # "Tender Category   Goods", "Type of contract: Works": a bare category word as the label's value
+        if not (hit.at_line_start or _starts_cell(hit.line, hit.start)):
+            continue
+        for span in document.spans_after(hit, below=2):
+            words = {code for code, _ in _CATEGORY_WORD.matches(fold(span.text))}
+            if words and len(span.text) <= _CATEGORY_VALUE_CHARS and not _CATEGORY_MIXED.search(fold(span.text)):
+                if len(words) == 1:
+                    add(words.pop(), span.line, 0.85, "labelled")
+                break
 
     region = _heading_region(document)
     for line in region[:15]:
-        words = [code for code, match in _CATEGORY_WORD.matches(line.folded) if match.group() == line.folded.strip()]
-        if len(words) == 1:
-            add(words[0], line, 0.75, "heading word")
+        alone = [code for code, match in _CATEGORY_WORD.matches(line.folded) if match.group() == line.folded.strip()]
+        if len(alone) == 1:
+            add(alone[0], line, 0.75, "heading word")
     for line in region:
-        if _ORGANISATION.search(line.folded) or _TOC_LINE.search(line.text):
+        length = len(line.stripped.split())
+        if _TOC_LINE.search(line.text) or (length <= _ORGANISATION_WORDS and _ORGANISATION.search(line.folded)):
             continue
-        subject = [code for code, _ in _SUBJECT_WORDS.matches(line.folded)]
+        subject = list(_SUBJECT_WORDS.matches(line.folded))
+        # a title is short, starts a line of its own and is no sentence ending in a full stop
+        titled = length <= _TITLE_WORDS and not _starts_lowercase(line.stripped) and not line.stripped.endswith(".")
+        if subject and not titled and not _PURPOSE.search(line.folded[: subject[0][1].start()]):
+            continue  # a sentence that merely mentions an audit or a service is no subject line
         if subject:
-            add(subject[0], line, 0.6, "subject")
+            if not _coordinated(line.folded, subject):
+                add(subject[0][0], line, 0.6, "subject")
             break
 
-    codes = cpv_codes(document)
-    if codes:
-        division = _division_category(codes[0].value)
+    cpv = cpv_codes(document)
+    if cpv:
+        division = _division_category(cpv[0].value)
         if division is not None:
             by_code.setdefault(division, []).append(
-                Candidate(_CATEGORIES[division], codes[0].page, codes[0].quote, 0.7, "cpv division")
+                Candidate(_CATEGORIES[division], cpv[0].page, cpv[0].quote, 0.7, "cpv division")
             )
     return _decide(by_code, threshold=0.6, margin=0.05)
+
+
+def _starts_lowercase(text: str) -> bool:
+    """Whether the first letter is lower case: the line continues a sentence, it is no title."""
+    return next((character.islower() for character in text if character.isalpha()), False)
+
+
+def _coordinated(text: str, matches: Sequence[tuple[str, re.Match[str]]]) -> bool:
+    """Whether the subject's first two category words of different kinds are coordinated ("works or
+    services", "Liefer- und Dienstleistungen"): a mixed subject names no head noun."""
+    for (code, match), (other, following) in zip(matches, matches[1:], strict=False):
+        if code != other:
+            return _CONJUNCTION.fullmatch(text[match.end() : following.start()]) is not None
+    return False
 
 
 def _division_category(code: str) -> str | None:

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, replace
 from datetime import date
+from functools import lru_cache
 from typing import Final
 
 from babel.dates import get_day_names, get_month_names
@@ -75,6 +75,13 @@ def _weekday_words() -> set[str]:
 MONTHS: Final = _month_table()
 _MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True)) + ")"
 
+
+def _compile_folded(pattern: str) -> re.Pattern[str]:
+    """A pattern matched against folded text, its non-ASCII words folded the same way: fold() drops the
+    hamza of 'الأسئلة' and the tanween of 'صباحاً', so the pattern must not expect them."""
+    return re.compile(re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern))
+
+
 # --- date patterns (over folded text, Arabic-Indic digits made ASCII) --------------------------------
 
 _DIGITS: Final = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
@@ -91,24 +98,43 @@ _MDY_TEXT: Final = re.compile(
 _NUMERIC: Final = re.compile(
     rf"(?<![\d./-])(?P<a>\d{{1,2}})(?P<s>[./-])\s?(?P<b>\d{{1,2}})(?P=s)\s?(?P<y>{_YEAR})(?!\d|[./-]\d)"
 )
-_ISO: Final = re.compile(rf"(?<![\d./-])(?P<y>{_YEAR})-(?P<m>0[1-9]|1[0-2])-(?P<d>0[1-9]|[12]\d|3[01])(?!\d)")
-_HIJRI_YMD: Final = re.compile(r"(?<![\d/.-])(?P<y>1[34]\d\d)\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<d>\d{1,2})(?![\d/])")
-_HIJRI_DMY: Final = re.compile(r"(?<![\d/.-])(?P<d>\d{1,2})\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<y>1[34]\d\d)(?!\d)")
-_HIJRI_MARK: Final = re.compile(r"هـ|ه(?!\w)|(?<![^\W\d_])(?:h|ah|hijri)(?![^\W\d_])|هجري")
+_NUMERIC_DOTTED: Final = re.compile(
+    rf"(?<![\d/-])(?<!\d[.,])(?P<a>\d{{1,2}})[\s.,]{{0,5}}(?P<s>[/-])[\s.,]{{0,5}}(?P<b>\d{{1,2}})[\s.,]{{0,5}}(?P=s)"
+    rf"[\s.,]{{0,5}}(?P<y>{_YEAR})(?!\d|[./-]\d)"
+)
+"""A numeric date written on a dotted line ('on ....21../02/2025'), as OCR returns a filled-in form."""
+_ISO: Final = re.compile(
+    rf"(?<![\d./-])(?P<y>{_YEAR})(?P<s>[-/.])(?P<m>0?[1-9]|1[0-2])(?P=s)(?P<d>{_DAY})(?!\d|[./-]\d)"
+)
+_HIJRI_YMD: Final = re.compile(
+    r"(?<![\d/.-])(?P<y>1[34]\d\d)\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<d>\d{1,2})(?![\d/])"
+)
+_HIJRI_DMY: Final = re.compile(
+    r"(?<![\d/.-])(?P<d>\d{1,2})\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<y>1[34]\d\d)(?!\d)"
+)
+_HIJRI_MARK: Final = _compile_folded(r"هـ|ه(?!\w)|(?<![^\W\d_])(?:h|ah|hijri)(?![^\W\d_])|هجري")
 _ARABIC: Final = re.compile(r"[\u0600-\u06ff]")
 _DM_AT_END: Final = re.compile(rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:de\s+)?(?P<m>{_MONTH})\.?,?\s*(?:de\s*)?$")
 _MD_AT_END: Final = re.compile(rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?,?\s*$")
 _YEAR_AT_START: Final = re.compile(rf"^\s*(?P<y>{_YEAR})(?!\d)")
-_MDY_HINT: Final = re.compile(r"\bmm\s?/\s?dd\s?/\s?(?:yy)?yy\b")
-_PREFILTER: Final = re.compile(r"\d")
+_MDY_HINT: Final = re.compile(r"\bmm\s?/\s?dd\s?/\s?(?:yy)?yy\b", re.IGNORECASE)
+_PREFILTER: Final = re.compile(r"\d{4}")
+"""Lines worth parsing: every date has a four-digit year (in any script's digits)."""
+_PREFILTER_DAY: Final = re.compile(r"\d")
+_STACK_START: Final = re.compile(rf"{_DAY}(?:st|nd|rd|th|er)?\.?(?:\s*(?:de\s+)?{_MONTH}\.?,?)?")
+_STACK_ROWS: Final = 3
+_LABEL_ROWS: Final = 16
+_LABEL_DISTANCE: Final = 1
+_LETTER: Final = re.compile(r"[^\W\d_]")
 
 # --- time patterns -----------------------------------------------------------------------------------
 
-_AMPM: Final = r"(?P<ap>[ap]\.?\s?m\b\.?)"
-_TIME: Final = re.compile(
+_AMPM: Final = r"(?P<ap>[ap]\.?\s?m\b\.?|صباحا|ص(?!\w)|مساء|م(?!\w))"
+"""a.m./p.m., and the Arabic صباحاً (morning) / مساءً (evening) with their one-letter forms ص / م."""
+_TIME: Final = _compile_folded(
     r"(?<![\d.:/,])(?:"
     rf"(?P<h>[01]?\d|2[0-3])\s?(?P<sep>[:h.])\s?(?P<mi>[0-5]\d)(?::[0-5]\d)?(?!\d)\s*{_AMPM}?"
-    r"\s*(?P<u>uhr|hrs?\b|hours|heures|horas|hs\b|h\b)?"
+    r"\s*(?P<u>uhr|hrs?\b|hours|heures|horas|hs\b|h\b|noon|midday)?"
     r"|(?P<h2>1[0-2]|0?[1-9])\s?(?P<ap2>[ap]\.?\s?m\b\.?)"
     r"|(?P<h3>[01]?\d|2[0-3])\s?(?:uhr|heures?|hrs|hours|horas|h)(?![^\W\d_])"
     r"|(?P<h4>[01]\d|2[0-3])(?P<mi4>[0-5]\d)\s?(?:hrs|hours|h)(?![^\W\d_])"
@@ -116,14 +142,28 @@ _TIME: Final = re.compile(
     r")"
 )
 _TIME_CONNECTOR: Final = re.compile(r"(?:ore|um|at|alle|las|godz\.?|godziny|godzinie|by|hora|horas|a)\s*$")
-_GAP_WORDS: Final = frozenset(
-    "at by on from to until till before latest the a à a las la le les el ore alle um bis spatestens do godz godziny "
-    "godzinie o r h hrs hours heures heure horas hora uhr time local de du del des et and y e i und ou hasta entro "
-    "giorno dnia dniu w of not later than no prior noon midday or ist est edt cet cest gmt utc awst acst aest mst "
-    "cst pst pdt cdt mdt eat wat cat sast bst mez mesz hs standard daylight eastern central pacific mountain western "
-    "australia indian arabia kenya locale italiana ortszeit peninsular ora lt am pm m p upto up".split()
-) | _weekday_words()
+_GAP_WORDS: Final = (
+    frozenset(
+        fold(word)
+        for word in """
+        at by on from to until till before latest the a las la le les el ore alle um bis spatestens do godz
+        godziny godzinie godzina lokalna o r h hrs hours heures heure horas hora uhr uhrzeit time local de du del
+        des et and y e i und ou hasta entro giorno dnia dniu w of not later than no prior or as om kl noon midday
+        ist est edt cet cest gmt utc awst acst aest mst cst pst pdt cdt mdt eat wat cat sast bst mez mesz hs
+        standard daylight eastern central pacific mountain western australia indian arabia kenya locale italiana
+        ortszeit peninsular ora lt am pm m p upto up hour dia jour tag avant vor antes prima
+        الساعة الموافق م هـ ه يوم تمام
+        """.split()
+    )
+    | _weekday_words()
+)
+"""Words that may stand between a date and its time: connectors, weekdays, time zones ('at', 'à', 'ore', 'um',
+'a las', 'Friday', 'EST', 'local time', 'الساعة')."""
 _GAP_MAX: Final = 48
+_TIME_ROWS: Final = 2
+"""How far (in rows, a blank one between allowed: OCR text has them) a time may stand from its date."""
+_ZONE: Final = re.compile(r"\([^()\d]{0,30}(?:time|heure|hora|ora|zeit|saat)\)")
+"""A time zone in parentheses: '16:00 (Tashkent Time), April 24, 2025'."""
 
 # --- clause lexicons (folded text) ------------------------------------------------------------------
 
@@ -131,11 +171,18 @@ _SUB: Final = "sub"
 _QUE: Final = "que"
 _NEG: Final = "neg"
 
+
+def _topic_order(entry: tuple[str, str]) -> int:
+    return (_NEG, _SUB, _QUE).index(entry[0])
+
+
 _TOPICS: Final = (
     (
         _SUB,
         r"tenders?|bids?|proposals?|offers?|quotations?|quotes|applications?|submissions?|submittals?|responses?"
-        r"|expressions? of interest|eois?|requests? to participate|bid end|tender document submission"
+        r"|expressions? of interest|eois?|manifestations? d'interet|expressions? d'interet|interessenbekundung\w*"
+        r"|manifestacion(?:es)? de interes|manifestazion[ei] di interesse|manifestac(?:ao|oes) de interesse"
+        r"|requests? to participate|bid end|tender document submission|rfp|rfq|rft|rfb|itb|ifb|rfx"
         r"|offres?|plis|candidatures?|soumissions?|propositions?|remise|depot|reception des offres"
         r"|angebot\w*|teilnahmeantr\w*|bewerbung\w*|einreichung\w*|abgabefrist|schlusstermin"
         r"|ofertas?|proposiciones|propuestas?|solicitudes de participacion|presentacion"
@@ -144,20 +191,21 @@ _TOPICS: Final = (
         r"|propostas?|apresentacao|entrega das propostas"
         r"|inschrijving\w*|offertes?|aanbieding\w*|indiening"
         r"|ofert\w*|wnioskow o dopuszczenie|wnioski o dopuszczenie|skladani\w*|zlozeni\w*|zlozyc|skladac"
-        r"|العروض|العطاءات|تقديم|बोली|निविदा",
+        r"|[وبلف]?العروض|[وبلف]?العطاءات|[وبلف]?تقديم|बोली|निविदा",
     ),
     (
         _QUE,
         r"questions?|queries|query|inquiry|inquiries|enquiry|enquiries|clarifications?|requests? for information"
         r"|demandes? de (?:renseignements|precisions|eclaircissements|clarification)|renseignements complementaires"
-        r"|eclaircissements"
+        r"|eclaircissements|requesting additional information|requests? for additional information"
+        r"|additional information (?:requests?|may be requested)|demandes? de renseignements complementaires"
         r"|fragen|anfragen|ruckfragen|bieterfragen|auskunfte|aufklarung\w*|erlauterungen"
         r"|preguntas|consultas|aclaraciones|aclaracion"
         r"|chiarimenti|quesiti|domande"
         r"|esclarecimentos?|perguntas|pedidos de esclarecimento"
         r"|vragen|nota van inlichtingen"
         r"|pytania|pytan|wyjasnie\w*|zapytania"
-        r"|الاستفسارات|استفسارات|الأسئلة|الاسئلة|التوضيحات|الاستيضاحات",
+        r"|[وبلف]?الاستفسارات|[وبلف]?استفسارات|[وبلف]?الأسئلة|[وبلف]?التوضيحات|[وبلف]?الاستيضاحات",
     ),
     (
         _NEG,
@@ -165,64 +213,120 @@ _TOPICS: Final = (
         r"opening|opened|open on|ouverture|offnung|eroffnung|apertura|otwarci\w*|abertura|opening van"
         r"|فتح|खोलने|"
         # meetings and visits
-        r"pre-?bid|pre-?proposal|pre-?tender|pre-?quote|site (?:visit|meeting|inspection)|meeting|conference|session"
+        r"(?:pre-?bid|pre-?proposal|pre-?tender|pre-?quote)(?! (?:queries|query|questions?|clarifications?|enquir\w*))"
+        r"|site (?:visit|meeting|inspection)|meeting|conference|session"
         r"|briefing|visite|reunion|ortsbesichtigung|besichtigung|bieterkonferenz|visita|sopralluogo|spotkani\w*"
         r"|wizj\w* lokaln\w*|"
         # offer validity and award
         r"validity|valid|validite|bindefrist|zuschlags\w*|gultigkeit|validez|mantenimiento de (?:la )?oferta"
-        r"|validita|vincola\w*|zwiazani\w*|validade|gestanddoening|geldigheid|award|attribution|adjudicacion"
+        r"|validita|vincola\w*|zwiaz\w*(?: oferta)?|validade|gestanddoening|geldigheid|award|attribution|adjudicacion"
         r"|aggiudicazione|udzielenie|"
         # publication, issue, dispatch, documents
-        r"date of issue|issue date|issued|publication|published|posted|dispatch of (?:the |this )?notice"
-        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du|de l'|dell'|del) (?:present )?(?:avis|avviso|bando|anuncio)"
+        r"date of issue|issue date|issued|publication|publish|published|posted|dispatch of (?:the |this )?notice"
+        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du|de l'|dell'|del) (?:present )?"
+        r"(?:avis|avviso|bando|anuncio)"
         r"|absendung|versand|veroffentlich\w*|publicacion|pubblicazione|publikacj\w*|publicacao"
+        r"|dispatch\w*|invitations? to (?:tender|participate|submit)|estimated date"
         r"|download|sale of|obtencion de pliegos|retrait|anforderungsfrist|bid start|start date|"
         # start, execution, delivery
-        r"commence\w*|start|debut|beginn|inicio|inizio|rozpoczeci\w*|completion|delivery|livraison|lieferung"
-        r"|ausfuhrung\w*|entrega|consegna|dostaw\w*|realizacji|execution|execution|ejecucion|esecuzione|"
+        r"commence\w*|start|debut|beginn|inicio|inizio|rozpoczeci\w*|completion|realizacji|execution|ejecucion"
+        r"|esecuzione|ausfuhrung\w*|(?:delivery|livraison|lieferung|entrega|consegna|dostaw\w*)(?! (?:of |de |des |das "
+        r"|dos |de las |de los |delle |degli |der )?(?:the )?(?:bids?|tenders?|offers?|proposals?|ofertas?|propuestas?"
+        r"|propostas?|offres?|plis|offerte|angebote|ofert\w*))|"
+        # payment, signature, interviews
+        r"payments?|invoices?|paiement|facture|zahlung\w*|rechnung\w*|pago|factura|pagamento|fattura|platnos\w*"
+        r"|faktur\w*|betaling|factuur|signature|signing|signed|unterzeichnung|firma del contrato|stipula|podpisani\w*"
+        r"|interviews?|presentations?|demonstrations?|"
         # answers to questions
         r"answers?|responses? to (?:the )?(?:questions|queries|inquiries|clarifications?)|reponses?|antworten"
         r"|respuestas?|risposte|odpowiedz\w*",
     ),
 )
-_TOPIC: Final = re.compile(
-    "|".join(rf"(?P<{kind}>(?<![^\W_])(?:{words})(?![^\W_]))" for kind, words in _TOPICS)
+_TOPIC: Final = _compile_folded(
+    "|".join(rf"(?P<{kind}>(?<![^\W_])(?:{words})(?![^\W_]))" for kind, words in sorted(_TOPICS, key=_topic_order))
 )
+"""One pattern, negative contexts first: at one position 'responses to questions' is an answer, not a response."""
 
-_STRONG_CUE: Final = re.compile(
-    r"(?<![^\W_])(?:deadline|closing|closes|close of|due|no later than|not later than|latest by|last date|last day"
-    r"|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
+_STRONG_CUE: Final = _compile_folded(
+    r"(?<![^\W_])(?:deadline|closing|closes|close|close of|due|no later than|not later than|latest by|last date"
+    r"|last day|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
     r"|date limite|heure limite|au plus tard|delai|cloture|echeance"
     r"|\w*frist|schlusstermin|ablauf|ende der|spatestens|bis zum|eingang der|termin"
     r"|plazo|fecha limite|fecha de cierre|hasta el|hasta las|a mas tardar|vencimiento|cierre"
     r"|termine|scadenza|entro il|entro le|entro e non oltre|non oltre"
     r"|prazo|data limite|ate o dia|ate ao dia|ate as|encerramento"
     r"|uiterste|uiterlijk|sluitingsdatum|termijn"
-    r"|do dnia|nie pozniej niz|najpozniej|nalezy zlozyc|termin\w*"
+    r"|do dnia|nie pozniej niz|najpozniej|nalezy zlozyc|terminu|terminie|terminem|termini"
     r"|آخر موعد|اخر موعد|موعد|تاريخ انتهاء|अंतिम तिथि|समाप्ति)(?![^\W_])"
 )
-_WEAK_CUE: Final = re.compile(
+_WEAK_CUE: Final = _compile_folded(
     r"(?<![^\W_])(?:on or before|by|before|until|till|prior to|received|receipt|submit\w*|reception|recepcion"
-    r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|do|قبل)(?![^\W_])"
+    r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|tot|قبل|حتى)(?![^\W_])"
 )
+_DEADLINE_LABEL: Final = _compile_folded(
+    r"(?<![^\W_])(?:deadline|submission deadline|date limite|heure limite|fecha limite|data limite|scadenza"
+    r"|uiterste datum|einsendeschluss|abgabetermin|schlusstermin|termin ostateczny|آخر موعد|اخر موعد)(?![^\W_])"
+)
+"""A label that by itself names the submission deadline when nothing says what it is for ('Deadline: …')."""
+_ACTION: Final = _compile_folded(
+    r"(?<![^\W_])(?:submission|submitting|sending|receipt|lodg(?:e|ing|ement)|depot|remise|envoi|einreichung|abgabe"
+    r"|eingang|presentacion|recepcion|presentazione|invio|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
+    r"|indiening|ارسال|[وبلف]?تقديم|استلام|تسليم)(?![^\W_])"
+)
+"""The act of handing something in: in a short schedule label ('Submission of proposals   15 March 2026',
+'تقديم العروض 17/11/1446') it makes the date a deadline without any other cue."""
+_ACTION_LABEL: Final = 60
 _CLOSING_CUE: Final = re.compile(r"(?<![^\W_])(?:closing|closes|close of|cloture|cierre|encerramento)(?![^\W_])")
-_AMENDED: Final = re.compile(
-    r"(?<![^\W_])(?:revised|amended|extended|new|postponed|rescheduled|now|modifiee?|reportee?|nouvelle|prorogee?"
-    r"|geandert|neue[rs]?|verlangert|verschoben|prorrogad[oa]|nuev[oa]|modificad[oa]|prorogat[oa]|nuov[oa]"
-    r"|differit[oa]|przedluzon\w*|nowy|zmienion\w*|novo|nova|alterad[oa]|gewijzigd\w*|verlengd|nieuwe"
-    r"|تمديد|المعدل)(?![^\W_])"
+_AMENDED: Final = _compile_folded(
+    r"(?<![^\W_])(?:revised|amended|extended|postponed|rescheduled|modifiee?|reportee?|prorogee?|geandert|verlangert"
+    r"|verschoben|prorrogad[oa]|modificad[oa]|prorogat[oa]|differit[oa]|przedluzon\w*|zmienion\w*|alterad[oa]"
+    r"|gewijzigd\w*|verlengd|changed|cambiad[oa]|modificat[oa]|تمديد|المعدل|الجديد"
+    r"|(?:new|nouvelle|neue[rs]?|nuev[oa]|nuov[oa]|nowy|novo|nova|nieuwe) (?:closing|deadline|due|submission|date"
+    r"|time|date limite|frist|termin|plazo|fecha|termine|scadenza|data|prazo|datum|sluitingsdatum))(?![^\W_])"
 )
 _ORIGINAL: Final = re.compile(
     r"(?<![^\W_])(?:original|originally|previous|previously|old|initial|initiale|ancienne|ursprunglich\w*|bisherige"
-    r"|anterior|originale|precedente|pierwotn\w*|dotychczasow\w*|oorspronkelijke|read|instead of|au lieu de"
+    r"|anterior|originale|precedente|pierwotn\w*|dotychczasow\w*|oorspronkelijke|instead of|au lieu de"
+    r"|initially|initialement|inicialmente|inizialmente|pierwotnie|oorspronkelijk|zunachst|urspr\w*"
     r"|statt|en lugar de|anstelle)(?![^\W_])"
 )
+_CITATION: Final = re.compile(
+    r"(?<![^\W_])(?:ustaw\w*|rozporzadz\w*|dz\.? ?u|law|act|loi|decret|arrete|gesetz\w*|verordnung|richtlinie|ley"
+    r"|real decreto|decreto|legge|d\.? ?lgs|regolamento|directive|directiva|direttiva|lei|regulation|regulamento"
+    r"|circular|circulaire|rundschreiben|ordinance|ordonnance)(?![^\W_])"
+)
+"""A law or regulation cited with its date ('ustawa z dnia 11 marca 2004', 'loi du 12 mars 2019', 'Ley 9/2017,
+de 8 de noviembre'): when one ends the clause right before a date, the date is the law's."""
+_CITATION_REACH: Final = 40
+_REFERENCE_DATED: Final = _compile_folded(
+    r"(?<![^\W_])(?:no|nr|n°|numero|number|ref|reference|رقم)\.?\s*:?\s*\(?[\w/.\-]+\)?\s*,?\s*"
+    r"(?:dated|of|du|vom|de|del|z dnia|وتاريخ|بتاريخ)\s*$"
+)
+"""Another document's number and date ('Tender No. 12/2025 dated', 'رقم (م/128) وتاريخ', 'n° 2019-1 du'):
+the date that follows is that document's."""
+_CHANGED_TO: Final = re.compile(r"[\W_]*(?:to|au|a|à|al|auf|na|do|para|naar|until|till|->|→)?[\W_]*")
+"""What stands between the old and the new date of 'extended from 10 March to 20 March'."""
+_SAME_DAY: Final = _compile_folded(
+    r"(?:[\W_]*(?:الموافق|corresponding to|i\.?e\.?|soit|or|o|oder|ou|هـ|ه|م|r)(?![^\W\d_]))*[\W_]*"
+)
+"""What stands between two writings of one day (Hijri and Gregorian, words and digits)."""
+_CHANGE_CLAUSE: Final = 60
+_HEADER_LINES: Final = 6
+_HEADER_CHARS: Final = 40
+_NEW_HEADER: Final = _compile_folded(
+    r"(?<![^\W_])(?:revised|amended|new|neu|neue[rs]?|nouveau|nouvelle|nuev[oa]|nuov[oa]|nowy|nowa|nov[oa]|nieuwe?"
+    r"|modifiee?|geandert|modificad[oa]|modificat[oa]|zmienion\w*|alterad[oa]|gewijzigd\w*|المعدل|الجديد)(?![^\W_])"
+)
+"""A column header saying its dates are the amended ones."""
+_MODIFIER_GAP: Final = 25
+_WORD: Final = re.compile(r"[^\W\d_]")
 _SENTENCE_END: Final = re.compile(r"(?<=[^\W\d_]{2}[.!?;])\s+(?=[A-ZÀ-ÖØ-Þ0-9(•●▪■-])")
 
 _CLAUSE_LINES: Final = 3
 _CLAUSE_CHARS: Final = 260
 _TAIL_CHARS: Final = 70
 _THRESHOLD: Final = 0.55
+_SUPPORT: Final = 0.03
 
 
 # --- parsing ------------------------------------------------------------------------------------------
@@ -270,7 +374,7 @@ def parse_dates(text: str, *, month_first: bool = False) -> list[ParsedDate]:
         day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
         if day is not None:
             found.append(ParsedDate(match.start(), match.end(), day))
-    for match in _NUMERIC.finditer(text):
+    for match in (*_NUMERIC.finditer(text), *_NUMERIC_DOTTED.finditer(text)):
         first, second, year = int(match["a"]), int(match["b"]), int(match["y"])
         if match["s"] == "." or first > 12 or (second <= 12 and not month_first):
             day = _make_date(year, second, first)
@@ -320,14 +424,15 @@ def _time_of(match: re.Match[str]) -> tuple[int, int] | None:
         minute = 0
     else:
         hour, minute, ampm = int(match["h"]), int(match["mi"]), match["ap"]
-        if match["sep"] == "." and not (ampm or match["u"]) and not _TIME_CONNECTOR.search(match.string[: match.start()]):
+        connector = _TIME_CONNECTOR.search(match.string[: match.start()])
+        if match["sep"] == "." and not (ampm or match["u"] or connector):
             return None
         if match["sep"] == "h" and match["u"]:
             return None
     if ampm:
         if hour > 12 or hour == 0:
             return None
-        hour = hour % 12 + (12 if ampm.startswith("p") else 0)
+        hour = hour % 12 + (12 if ampm[0] in "pم" else 0)
     return hour, minute
 
 
@@ -348,6 +453,7 @@ def _gap_allowed(gap: str) -> bool:
         return False
     if not gap.strip():
         return True
+    gap = _ZONE.sub(" ", gap)
     if len(gap) > _GAP_MAX:
         return False
     return all(word in _GAP_WORDS for word in re.findall(r"[^\W\d_]+", gap))
@@ -365,9 +471,8 @@ class Mention:
     end: int  # end of the date, or of its time when the time follows it on the same line
     day: date
     time: tuple[int, int] | None
-    first: Line
-    last: Line
-    hijri: bool
+    first: Line  # the first line the date and its time use
+    last: Line  # the last one
 
     @property
     def value(self) -> str:
@@ -378,19 +483,27 @@ class Mention:
 
 def _month_first(document: Document) -> bool:
     """Whether the document writes numeric dates month first (US style): it says mm/dd/yyyy, or more of its
-    unambiguous slash dates read month first than day first."""
+    unambiguous slash dates read month first than day first, or, with no such date, more of its written-out
+    dates read 'March 15, 2026' than '15 March 2026'."""
     month_first = day_first = 0
+    text_month_first = text_day_first = 0
     for line in document.lines:
-        if "/" not in line.text:
+        if not _PREFILTER.search(line.text):
             continue
-        if _MDY_HINT.search(line.folded):
-            return True
-        for match in _NUMERIC.finditer(line.folded):
-            if match["s"] == "/":
-                first, second = int(match["a"]), int(match["b"])
-                month_first += second > 12 >= first
-                day_first += first > 12 >= second
-    return month_first > day_first
+        if "/" in line.text:
+            if _MDY_HINT.search(line.text):
+                return True
+            for match in _NUMERIC.finditer(line.text):
+                if match["s"] == "/":
+                    first, second = int(match["a"]), int(match["b"])
+                    month_first += second > 12 >= first
+                    day_first += first > 12 >= second
+        if not month_first and not day_first and _LETTER.search(line.text):
+            text_month_first += len(_MDY_TEXT.findall(line.folded))
+            text_day_first += len(_DMY_TEXT.findall(line.folded))
+    if month_first or day_first:
+        return month_first > day_first
+    return text_month_first > text_day_first
 
 
 def _previous_nonblank(document: Document, line: Line) -> Line | None:
@@ -406,26 +519,54 @@ def _next_nonblank(document: Document, line: Line) -> Line | None:
 
 
 def _mentions(document: Document) -> list[Mention]:
-    """Every date of the document with its time, in reading order."""
+    """Every date of the document with its time, in reading order. Only lines with a four-digit number
+    are folded and parsed, and lines that end with a day and month when the next line starts with a year."""
     month_first = _month_first(document)
     mentions: list[Mention] = []
-    for line in document.lines:
-        folded = line.folded
-        if not _PREFILTER.search(folded):
+    lines = document.lines
+    for position, line in enumerate(lines):
+        if not _PREFILTER.search(line.text):
+            if _PREFILTER_DAY.search(line.text) and any(
+                _PREFILTER.search(other.text) for other in lines[position + 1 : position + 1 + _STACK_ROWS]
+            ):
+                broken = _split_date(document, line) or _stacked_date(document, line)
+                if broken is not None:
+                    mentions.append(broken)
             continue
+        folded = line.folded
         dates = parse_dates(folded, month_first=month_first)
         for index, parsed in enumerate(dates):
             after_limit = dates[index + 1].start if index + 1 < len(dates) else len(folded)
             before_limit = dates[index - 1].end if index else 0
             mentions.append(_with_time(document, line, parsed, before_limit, after_limit))
         if not dates:
-            split = _split_date(document, line, month_first)
+            split = _split_date(document, line)
             if split is not None:
                 mentions.append(split)
     return mentions
 
 
-def _split_date(document: Document, line: Line, month_first: bool) -> Mention | None:
+def _stacked_date(document: Document, line: Line) -> Mention | None:
+    """A date stacked in a table cell over two or three lines ('25th' / 'November,' / '2021'): a cell that
+    holds only a day, or a day and a month, completed by the cells below it in the same column."""
+    for cell in _cells(line.text):
+        if not _STACK_START.fullmatch(fold(cell.text)):
+            continue
+        texts = [cell.text]
+        current = line
+        for _ in range(_STACK_ROWS):
+            below = _next_nonblank(document, current)
+            if below is None or below.row - current.row > _TIME_ROWS:
+                break
+            texts += [other.text for other in _cells(below.text) if other.overlaps(cell)]
+            parsed = parse_dates(fold(" ".join(texts)))
+            if parsed and parsed[0].start == 0:
+                return Mention(line, cell.start, cell.end, parsed[0].day, None, line, below)
+            current = below
+    return None
+
+
+def _split_date(document: Document, line: Line) -> Mention | None:
     """A date broken across two lines: '… bis spätestens 22. März' / '2023 zu stellen'."""
     folded = line.folded.rstrip()
     match = _DM_AT_END.search(folded) or _MD_AT_END.search(folded)
@@ -445,42 +586,37 @@ def _split_date(document: Document, line: Line, month_first: bool) -> Mention | 
     for parsed in parse_times(rest)[:1]:
         if _gap_allowed(rest[: parsed.start]):
             time = (parsed.hour, parsed.minute)
-    return Mention(line, match.start(), len(folded), day, time, line, following, False)
+    return Mention(line, match.start(), len(folded), day, time, line, following)
 
 
 def _with_time(document: Document, line: Line, parsed: ParsedDate, before_limit: int, after_limit: int) -> Mention:
     """The mention of `parsed` with the time printed after it (same line, or at the start of the next line)
-    or, failing that, right before it ('2:00 p.m. on April 2, 2026')."""
+    or, failing that, right before it ('2:00 p.m. on April 2, 2026', also from the end of the line above)."""
     folded = line.folded
+    plain = Mention(line, parsed.start, parsed.end, parsed.day, None, line, line)
     after = folded[parsed.end : after_limit]
-    for time in parse_times(after):
-        if _gap_allowed(after[: time.start]):
-            return Mention(line, parsed.start, parsed.end + time.end, parsed.day, (time.hour, time.minute), line, line,
-                           parsed.hijri)
-        break
+    times = parse_times(after)
+    if times and _gap_allowed(after[: times[0].start]):
+        return replace(plain, end=parsed.end + times[0].end, time=(times[0].hour, times[0].minute))
     if after_limit == len(folded) and _gap_allowed(after):
         following = _next_nonblank(document, line)
-        if following is not None and following.row == line.row + 1:
+        if following is not None and following.row - line.row <= _TIME_ROWS:
             head = following.folded.lstrip()
             times = parse_times(head)
-            if times and times[0].start == 0 and not parse_dates(head[: times[0].end + 6]):
-                return Mention(line, parsed.start, parsed.end, parsed.day, (times[0].hour, times[0].minute), line,
-                               following, parsed.hijri)
+            if times and _gap_allowed(head[: times[0].start]) and not parse_dates(head[: times[0].end + 6]):
+                return replace(plain, time=(times[0].hour, times[0].minute), last=following)
     before = folded[before_limit : parsed.start]
     times = parse_times(before)
     if times and _gap_allowed(before[times[-1].end :]):
-        time = times[-1]
-        return Mention(line, parsed.start, parsed.end, parsed.day, (time.hour, time.minute), line, line, parsed.hijri)
+        return replace(plain, time=(times[-1].hour, times[-1].minute))
     if before_limit == 0 and _gap_allowed(before):
         previous = _previous_nonblank(document, line)
-        if previous is not None and previous.row == line.row - 1:
+        if previous is not None and line.row - previous.row <= _TIME_ROWS:
             times = parse_times(previous.folded)
             tail = previous.folded[times[-1].end :] if times else ""
             if times and _gap_allowed(tail + " " + before) and not parse_dates(previous.folded[times[-1].start :]):
-                time = times[-1]
-                return Mention(line, parsed.start, parsed.end, parsed.day, (time.hour, time.minute), previous, line,
-                               parsed.hijri)
-    return Mention(line, parsed.start, parsed.end, parsed.day, None, line, line, parsed.hijri)
+                return replace(plain, time=(times[-1].hour, times[-1].minute), first=previous)
+    return plain
 
 
 # --- clauses: what a date is about --------------------------------------------------------------------
@@ -496,9 +632,13 @@ class Reading:
     strong_cue: bool
     weak_cue: bool
     closing_only: bool
+    deadline_only: bool
+    action: bool
     amended: bool
     original: bool
     label_line: Line
+    clause: str = ""
+    label_distance: int = 0  # rows between a table's column header and the date, when the header is the label
 
 
 _CELL: Final = re.compile(r"\S+(?:[ \t]{1,2}\S+)*")
@@ -508,6 +648,7 @@ cell into the next one: its lazy pattern lets 'e          informatici' be one ce
 
 @lru_cache(maxsize=4096)
 def _cells(text: str) -> tuple[Cell, ...]:
+    """The layout cells of a line's text (see _CELL)."""
     return tuple(Cell(match.start(), match.end(), match.group()) for match in _CELL.finditer(text))
 
 
@@ -517,6 +658,7 @@ def _cell_at(text: str, column: int) -> Cell | None:
 
 
 def _columns_overlap(start: int, end: int, other_start: int, other_end: int, slack: int = 2) -> bool:
+    """Whether two column ranges overlap, give or take `slack` characters of layout jitter."""
     return start <= other_end + slack and other_start <= end + slack
 
 
@@ -555,7 +697,8 @@ def _clause(
     document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]
 ) -> list[tuple[Line, str]]:
     """The text leading to `mention`, farthest first: (line, text) pieces from up to three lines above in
-    the same column, then the start of the mention's own line; not past another date."""
+    the same column (or, for a value in the first column, the label to its left), then the start of the
+    mention's own line; never past another date."""
     line = mention.first if mention.first is not mention.line else mention.line
     own_start = previous_end.get(line.index, 0)
     own_end = mention.start if line is mention.line else len(line.text)
@@ -575,26 +718,92 @@ def _clause(
         above = _previous_nonblank(document, current)
         if above is None or current.row - above.row > 3:
             break
-        stop = previous_end.get(above.index)
-        texts = []
-        for other in _cells(above.text):
-            if stop is not None and other.end <= stop:
-                continue
-            if _columns_overlap(column_start, column_end, other.start, other.end) or (
-                first_cell and other.end <= column_start
-            ):
-                start = max(other.start, stop or 0)
-                texts.append(above.text[start : other.end])
+        if above.index in previous_end:
+            # a line with a date of its own: what follows that date is its label in a date-first schedule
+            # ('10 March 2026   Questions due'), never the label of the date below
+            break
+        texts = [
+            other.text
+            for other in _cells(above.text)
+            if _columns_overlap(column_start, column_end, other.start, other.end)
+            or (first_cell and other.end <= column_start)
+        ]
         if not texts:
             break
         pieces.insert(0, (above, "   ".join(texts)))
-        if stop is not None:
-            break
         current = above
     return pieces
 
 
+def _column_header(document: Document, mention: Mention) -> str:
+    """The folded header of the table column a date stands in, when the date starts its own cell: the first
+    cell without digits above it in the same column ('Original' / 'Revised' columns of an addendum)."""
+    cell = _cell_at(mention.line.text, mention.start)
+    if cell is None or abs(cell.start - mention.start) > 1:
+        return ""
+    current = mention.line
+    for _ in range(_HEADER_LINES):
+        above = _previous_nonblank(document, current)
+        if above is None:
+            break
+        overlapping = " ".join(other.text for other in _cells(above.text) if other.overlaps(cell))
+        if overlapping and not any(character.isdigit() for character in overlapping):
+            return fold(overlapping) if len(overlapping) <= _HEADER_CHARS else ""
+        current = above
+    return ""
+
+
+def _column_label(document: Document, mention: Mention) -> str:
+    """The folded header of the table column a date stands in, when it names a deadline: a notice table
+    whose 'CLOSING DATE' column lists one date per tender. Climbs over the rows above (their dates and
+    descriptions) to the first cell in the date's column that holds a deadline cue or a topic."""
+    cell = _cell_at(mention.line.text, mention.start)
+    if cell is None or len(cell.text) > _HEADER_CHARS:
+        return ""
+    current = mention.line
+    for _ in range(_LABEL_ROWS):
+        above = _previous_nonblank(document, current)
+        if above is None:
+            break
+        for other in _cells(above.text):
+            if not other.overlaps(cell) or any(character.isdigit() for character in other.text):
+                continue
+            if len(other.text) > _HEADER_CHARS:
+                return ""  # running text above: this is no table column
+            folded = fold(other.text)
+            if _STRONG_CUE.search(folded) or _CLOSING_CUE.search(folded) or _TOPIC.search(folded):
+                return folded
+        current = above
+    return ""
+
+
+def _classify(clause: str) -> tuple[str | None, int]:
+    """The topic of a clause and where its deciding word ends: the nearest topic word before the date,
+    except that a negative word modifying it makes it negative ('validité des offres', 'opening of bids',
+    'związany ofertą') and that questions about the offers stay questions ('questions regarding the
+    tender', 'Auskünfte über … diese Angebotsaufforderung', but not 'Question responses')."""
+    matches = list(_TOPIC.finditer(clause))
+    if not matches:
+        return None, -1
+    nearest = max(matches, key=lambda match: (match.end(), match.end() - match.start()))
+    topic = nearest.lastgroup
+    if topic != _NEG:
+        for match in matches:
+            if match.lastgroup == _NEG and 0 <= nearest.start() - match.end() <= _MODIFIER_GAP:
+                return _NEG, nearest.end()
+    if topic == _SUB:
+        for match in matches:
+            if (
+                match.lastgroup == _QUE
+                and match.end() < nearest.start()
+                and _WORD.search(clause[match.end() : nearest.start()])
+            ):
+                return _QUE, nearest.end()
+    return topic, nearest.end()
+
+
 def _read(document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]) -> Reading:
+    """What the clause leading to `mention` (and a short tail after it) says about it."""
     pieces = _clause(document, mention, previous_end, dated)
     joined = ""
     starts: list[tuple[int, Line]] = []
@@ -605,51 +814,48 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
     cut = boundaries[-1].end() if boundaries else 0
     cut = max(cut, len(joined) - _CLAUSE_CHARS)
     clause = fold(joined[cut:])
-    offset = cut
     tail_text = mention.last.folded[mention.end if mention.last is mention.line else 0 :][:_TAIL_CHARS]
     next_dates = parse_dates(tail_text)
     if next_dates:
         tail_text = tail_text[: next_dates[0].start]
-    topic: str | None = None
-    topic_position = -1
-    topic_length = 0
-    questions = False
-    for match in _TOPIC.finditer(clause):
-        kind = match.lastgroup
-        questions = questions or kind == _QUE
-        end = match.end()
-        if end > topic_position or (end == topic_position and match.end() - match.start() > topic_length):
-            topic, topic_position, topic_length = kind, end, match.end() - match.start()
-    if questions and topic == _SUB:
-        # 'Deadline for questions regarding the tender', 'Auskünfte über … diese Angebotsaufforderung':
-        # questions about the offers are still questions.
-        topic = _QUE
+    topic, topic_end = _classify(clause)
+    if _CITATION.search(clause[-_CITATION_REACH:]) or _REFERENCE_DATED.search(clause):
+        topic, topic_end = _NEG, len(clause)
+    distance = 0
+    if topic is None and not (_STRONG_CUE.search(clause) or _STRONG_CUE.search(tail_text) or _ACTION.search(clause)):
+        label = _column_label(document, mention)
+        if label:
+            clause = label + "\n"
+            topic, topic_end = _classify(clause)
+            distance = _LABEL_DISTANCE
     label_line = mention.line
     topic_lines = 0
-    if topic is not None:
-        absolute = offset + topic_position - 1
+    if topic is not None and not distance:  # a column header's line is too far to quote
+        absolute = cut + topic_end - 1
         for index, (start, line) in enumerate(starts):
             if start <= absolute:
                 label_line = line
                 topic_lines = len(starts) - 1 - index
-    else:
-        tail_match = _TOPIC.search(tail_text)
-        if tail_match is not None and tail_match.lastgroup != _NEG:
-            topic = tail_match.lastgroup
-            topic_position = len(clause)
-    strong = _STRONG_CUE.search(clause) is not None or _STRONG_CUE.search(tail_text) is not None
-    weak = _WEAK_CUE.search(clause) is not None
+    elif topic is None:
+        tail_topic, _ = _classify(tail_text)
+        if tail_topic != _NEG:
+            topic, topic_end = tail_topic, len(clause)
     closing = _CLOSING_CUE.search(clause) is not None or _CLOSING_CUE.search(tail_text) is not None
+    header = _column_header(document, mention)
     return Reading(
         topic=topic,
         topic_lines=topic_lines,
-        topic_chars=len(clause) - topic_position if topic is not None else len(clause),
-        strong_cue=strong,
-        weak_cue=weak,
+        topic_chars=len(clause) - topic_end if topic is not None else len(clause),
+        strong_cue=_STRONG_CUE.search(clause) is not None or _STRONG_CUE.search(tail_text) is not None,
+        weak_cue=_WEAK_CUE.search(clause) is not None,
         closing_only=closing and topic is None,
-        amended=_AMENDED.search(clause) is not None,
-        original=_ORIGINAL.search(clause) is not None,
+        deadline_only=topic is None and _DEADLINE_LABEL.search(clause) is not None,
+        action=len(clause.strip()) <= _ACTION_LABEL and _ACTION.search(clause) is not None,
+        amended=_AMENDED.search(clause) is not None or _NEW_HEADER.search(header) is not None,
+        original=_ORIGINAL.search(clause) is not None or _ORIGINAL.search(header) is not None,
         label_line=label_line,
+        clause=clause,
+        label_distance=distance,
     )
 
 
@@ -657,13 +863,19 @@ def _score(reading: Reading, wanted: str) -> float:
     """How much the clause says the date is the `wanted` deadline (0 when it does not)."""
     if reading.topic == wanted and (reading.strong_cue or reading.weak_cue):
         score = 0.8 if reading.strong_cue else 0.62
+    elif reading.topic == wanted and reading.action:
+        score = 0.6
     elif wanted == _SUB and reading.closing_only:
         score = 0.7
+    elif wanted == _SUB and reading.deadline_only:
+        score = 0.6
     elif wanted == _SUB and reading.topic is None and reading.strong_cue:
         score = 0.5
     else:
         return 0.0
     score -= 0.05 * reading.topic_lines
+    if reading.label_distance:
+        score -= 0.1
     if reading.topic_chars > 120:
         score -= 0.1
     if reading.amended:
@@ -678,15 +890,49 @@ def _quote(document: Document, first: Line, last: Line) -> str:
     return "\n".join(line.stripped for line in lines)
 
 
-def _candidates(document: Document, wanted: str) -> Iterator[Candidate[str]]:
+_last_read: Final[list[tuple[Document, list[tuple[Mention, Reading]]]]] = []
+"""The readings of the last document read: both deadlines are chosen from the same readings."""
+
+
+def _readings(document: Document) -> list[tuple[Mention, Reading]]:
+    """Every date of the document with what its clause says, in reading order (kept for the last document,
+    since submission_deadline and questions_deadline are called one after the other).
+
+    'The closing date has been extended from 10 March 2026 to 20 March 2026': the second date's clause is
+    only 'to', so it takes the first one's reading, amended, and the first one becomes the original."""
+    if _last_read and _last_read[0][0] is document:
+        return _last_read[0][1]
     mentions = _mentions(document)
     dated = {mention.line.index for mention in mentions}
     previous_end: dict[int, int] = {}
+    readings: list[tuple[Mention, Reading]] = []
     for mention in mentions:
         reading = _read(document, mention, previous_end, dated)
         previous_end[mention.line.index] = mention.end
         if mention.last is not mention.line:
             previous_end[mention.last.index] = 0
+        if readings and reading.topic is None and not reading.closing_only:
+            earlier_mention, earlier = readings[-1]
+            near = (
+                earlier_mention.line.page == mention.line.page and mention.line.index - earlier_mention.last.index <= 1
+            )
+            if near and earlier_mention.day == mention.day and _SAME_DAY.fullmatch(reading.clause):
+                # the same day written twice ('1447/03/15 هـ الموافق 2025/09/07 م', '15 września / 15.09.2021')
+                reading = replace(earlier, amended=earlier.amended or reading.amended)
+            elif near and (
+                (earlier.amended and _CHANGED_TO.fullmatch(reading.clause))
+                or (reading.amended and len(reading.clause) <= _CHANGE_CLAUSE)
+            ):
+                # 'extended from 10 March 2026 to 20 March 2026', 'initialement fixée au 10 mars, est reportée au 24'
+                readings[-1] = (earlier_mention, replace(earlier, original=True))
+                reading = replace(earlier, amended=True, original=False)
+        readings.append((mention, reading))
+    _last_read[:] = [(document, readings)]
+    return readings
+
+
+def _candidates(document: Document, wanted: str) -> Iterator[Candidate[str]]:
+    for mention, reading in _readings(document):
         score = _score(reading, wanted)
         if score <= 0:
             continue
@@ -695,19 +941,25 @@ def _candidates(document: Document, wanted: str) -> Iterator[Candidate[str]]:
         first = reading.label_line if reading.label_line.index < mention.first.index else mention.first
         if mention.first.index - first.index > 2:
             first = mention.first
-        yield Candidate(mention.value, mention.line.page, _quote(document, first, mention.last), score,
-                        f"{wanted} topic={reading.topic} lines={reading.topic_lines}")
+        yield Candidate(
+            mention.value,
+            mention.line.page,
+            _quote(document, first, mention.last),
+            score,
+            f"{wanted} topic={reading.topic} lines={reading.topic_lines}",
+        )
 
 
 def _best(document: Document, wanted: str) -> Sourced[str] | None:
+    """The best candidate; a day several labels agree on gains a little (the GSA-style list of parts all due
+    the same day), never enough to lift a weak reading over the threshold on its own."""
     candidates = list(_candidates(document, wanted))
-    support: dict[date, int] = {}
+    support: dict[str, int] = {}
     for candidate in candidates:
-        day = date.fromisoformat(candidate.value[:10])
-        support[day] = support.get(day, 0) + 1
+        support[candidate.value[:10]] = support.get(candidate.value[:10], 0) + 1
     boosted = [
-        Candidate(c.value, c.page, c.quote, c.score + 0.03 * min(support[date.fromisoformat(c.value[:10])] - 1, 3), c.why)
-        for c in candidates
+        replace(candidate, score=candidate.score + _SUPPORT * min(support[candidate.value[:10]] - 1, 3))
+        for candidate in candidates
     ]
     chosen = choose(boosted, _THRESHOLD)
     return chosen.sourced() if chosen is not None else None

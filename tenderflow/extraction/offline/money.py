@@ -1,12 +1,14 @@
 """Amounts and durations: the estimated value of the contract and how long the contract runs.
 
 Both fields are read the way an analyst reads them: find a label that NAMES the field ("valor
-estimado del contrato", "importo a base di gara", "Estimated Bid Value", "Durée de l'accord-cadre",
+estimado del contrato", "importo a base di gara", "Estimated Bid Value", a budget ceiling such as
+"should not exceed a total amount of" / "Budget maximum", "Durée de l'accord-cadre",
 "Vertragslaufzeit"), then read the typed value that follows it (same cell, the cell to the right,
-the cell below, the next line). Tenders are full of other amounts and periods that sit next to
-similar words: the bid security, the tender fee, a turnover or experience threshold, insurance
-limits, a daily rate; the offer validity, the warranty, the payment term. Those are recognised by
-NEGATIVE contexts around the label and the value, and such a candidate is dropped, not down-weighted:
+the cell below, the next line; only its own sentence when the label stands inside prose).
+Tenders are full of other amounts and periods that sit next to similar words: the bid security,
+the tender fee, a turnover or experience threshold, insurance limits, a daily rate; the offer
+validity, the warranty, the payment term. Those are recognised by NEGATIVE contexts around the
+label and the value, and such a candidate is dropped, not down-weighted:
 a wrong value costs a bidder more than a missing one.
 
 Amounts: a number with a currency before or after it (symbols, ISO 4217 codes, currency words in
@@ -72,6 +74,12 @@ _WORD_CURRENCIES: Final[dict[str, str]] = {
 """Currency words and symbols (folded, spaces and trailing dots removed) → ISO code or an ambiguous
 family that the document's context resolves ('$', 'Rs', 'pesos', 'FCFA')."""
 
+_WORDLIKE_CODES: Final = frozenset(
+    "ALL AMD BAM BOB BOV CHE CHW CLF COU CUP ERN GEL LAK MAD MOP MXV PEN SOS STD TOP TRY USN UYI UYW VED VES WST "
+    "XDR".split()
+)
+"""ISO 4217 codes that are also English words or abbreviations ('ALL', 'TOP', 'PEN', 'STD') or fund codes
+no tender uses: in capitals beside a number they are more often not a currency."""
 _SHILLING_WORDS: Final = frozenset({"shilling", "shillings"})
 
 _INDIAN_NUMBER: Final = r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"
@@ -95,10 +103,11 @@ _AMOUNT: Final = re.compile(
 )
 _CURRENCY_BEFORE: Final = re.compile(rf"(?<![^\W\d_])(?P<token>{_CURRENCY_SIGN})\s?[:.]?\s?(?:\(\s?)?$")
 _CURRENCY_AFTER: Final = re.compile(
-    rf"^(?:\s?(?:/-|,-+|-|\.-))?\s?(?:\(\s?)?(?:de\s+|d')?(?P<token>{_CURRENCY_SIGN})(?![^\W\d_])"
+    rf"^(?:\s?(?:/-|,-+|-|\.-|\.))?\s?(?:\(\s?)?(?:de\s+|d')?(?P<token>{_CURRENCY_SIGN})(?![^\W\d_])"
 )
-_NOT_AN_AMOUNT_AFTER: Final = re.compile(r"^(?:\s?%|\s?(?:per\s?cent|pour\s?cent|prozent|por\s?ciento)|[./]\d|\s?°)",
-                                         re.IGNORECASE)
+_NOT_AN_AMOUNT_AFTER: Final = re.compile(
+    r"^(?:\s?%|\s?(?:per\s?cent|pour\s?cent|prozent|por\s?ciento)|[./]\d|\s?°)", re.IGNORECASE
+)
 _NOT_AN_AMOUNT_BEFORE: Final = re.compile(
     r"(?:\d[./-]|(?<![^\W\d_])(?i:art(?:icle|ículo|icolo|ikel)?|apartado|clause|cl[áa]usula|section|paragraph|"
     r"n[°º]?|no|nr|núm|num|punto|item|lot[eo]?|lotto|los|pakiet|annex(?:e|o)?|anexo|allegato|page|p)|§)\.?\s?$"
@@ -111,19 +120,24 @@ _CURRENCY_PREFILTER: Final = re.compile(
     r"[€$£₹₨﷼]|\b[A-Z]{3}\b|zł|(?i:euro|\brs\b|rupee|ksh|fcfa|riyal|dollar|peso)|ريال|रु"
 )
 
-_DOLLAR_CODES: Final = ("USD", "CAD", "AUD", "NZD", "SGD", "HKD", "ARS", "MXN", "CLP", "COP", "UYU", "LRD", "TTD",
-                        "JMD", "BSD", "BBD", "FJD", "NAD", "ZWL")
-_PESO_CODES: Final = ("ARS", "MXN", "CLP", "COP", "UYU", "PHP", "DOP", "CUP", "BOB")
+_DOLLAR_CODES: Final = tuple("USD CAD AUD NZD SGD HKD ARS MXN CLP COP UYU LRD TTD JMD BSD BBD FJD ZWL".split())
+_PESO_CODES: Final = ("ARS", "MXN", "CLP", "COP", "UYU", "DOP")
 _RUPEE_CODES: Final = ("INR", "PKR", "LKR", "NPR", "MUR", "SCR")
 _CFA_CODES: Final = ("XOF", "XAF")
 _COUNTRY_CURRENCIES: Final[tuple[tuple[str, str, str], ...]] = (
     # (family, currency, words that name the country or a region of it, folded)
+    (
+        _DOLLAR,
+        "USD",
+        r"united states|u\.s\.a?|federal acquisition regulation|new york|maryland|california|texas|"
+        r"florida|virginia|pennsylvania|illinois|ohio|michigan|massachusetts|new jersey|arizona",
+    ),
     (_DOLLAR, "CAD", r"canada|alberta|ontario|quebec|british columbia|manitoba|saskatchewan|nova scotia"),
-    (_DOLLAR, "AUD", r"australia|new south wales|queensland|victoria|tasmania|western australian?"),
+    (_DOLLAR, "AUD", r"australia|new south wales|queensland|tasmania|western australian?"),
     (_DOLLAR, "NZD", r"new zealand"),
-    (_DOLLAR, "ARS", r"argentina|republica argentina|santa fe|buenos aires|rosario|cordoba"),
+    (_DOLLAR, "ARS", r"argentina|republica argentina|provincia de santa fe|buenos aires"),
     (_DOLLAR, "MXN", r"mexico|estados unidos mexicanos"),
-    (_PESO, "ARS", r"argentina|santa fe|buenos aires"),
+    (_PESO, "ARS", r"argentina|provincia de santa fe|buenos aires"),
     (_PESO, "MXN", r"mexico"),
     (_PESO, "CLP", r"chile"),
     (_PESO, "COP", r"colombia"),
@@ -142,7 +156,7 @@ _DEFAULT_OF_FAMILY: Final[dict[str, str | None]] = {_DOLLAR: "USD", _RUPEE: "INR
 def _token_currency(token: str) -> str | None:
     """The ISO code or ambiguous family a printed currency token stands for, or None."""
     if len(token) == 3 and token.isupper() and token.isalpha() and token.isascii():
-        return token if token in CURRENCY_CODES else None
+        return token if token in CURRENCY_CODES and token not in _WORDLIKE_CODES else None
     key = re.sub(r"[\s.]", "", fold(token)) if not token.endswith("$") else re.sub(r"\s", "", token.casefold())
     if key in _SHILLING_WORDS:
         return None  # a shilling of which country? only 'Kenya Shillings' or 'KES' tells
@@ -166,8 +180,9 @@ class _Currencies:
 
     def _resolve_family(self, family: str) -> str | None:
         text = self._document.folded_text
+        raw = "\n".join(self._document.pages.values())
         codes = {_DOLLAR: _DOLLAR_CODES, _PESO: _PESO_CODES, _RUPEE: _RUPEE_CODES, _CFA: _CFA_CODES}[family]
-        printed = {code for code in codes if re.search(rf"(?<![a-z]){code.lower()}(?![a-z])", text)}
+        printed = {code for code in codes if re.search(rf"(?<![^\W\d_]){code}(?![^\W\d_])", raw)}
         if family == _DOLLAR and re.search(r"us\s?\$|u\.s\.\s?\$|us dollars?|dollars? americains?", text):
             printed.add("USD")
         if len(printed) == 1:
@@ -181,7 +196,8 @@ class _Currencies:
         return None if named else _DEFAULT_OF_FAMILY[family]
 
     def dominant(self) -> str | None:
-        """The currency of nearly all explicit amounts in the document (at least 3, 90 %), or None."""
+        """The currency of (nearly) all explicit amounts in the document (90 %), or None. A GeM bid
+        prints one 'Rs 10 Crore' and its values as bare numbers: one explicit amount is enough."""
         if self._dominant is False:
             counts: Counter[str] = Counter()
             for line in self._document.lines:
@@ -189,7 +205,7 @@ class _Currencies:
                     counts.update(amount.currency for amount in amounts_in(line.text, self) if amount.currency)
             total = sum(counts.values())
             top = counts.most_common(1)
-            self._dominant = top[0][0] if top and top[0][1] >= 3 and top[0][1] >= 0.9 * total else None
+            self._dominant = top[0][0] if top and top[0][1] >= 0.9 * total else None
         return self._dominant if isinstance(self._dominant, str) else None
 
 
@@ -202,6 +218,7 @@ class Amount:
     start: int
     end: int
     grouped: bool  # printed with grouping or decimals ('190.239,79'), not a bare integer like a year
+    scaled: bool  # printed with a multiplier word ('12.5 lakh', '2 Mio.')
 
 
 def amounts_in(text: str, currencies: _Currencies | None = None) -> list[Amount]:
@@ -232,7 +249,7 @@ def amounts_in(text: str, currencies: _Currencies | None = None) -> list[Amount]
         if match["glued"] and currency is None:
             continue  # '12m' is twelve metres unless a currency says it is money
         grouped = not number.isdigit() or multiplier is not None
-        found.append(Amount(_amount_value(number, multiplier), currency, start, end, grouped))
+        found.append(Amount(_amount_value(number, multiplier), currency, start, end, grouped, multiplier is not None))
     return found
 
 
@@ -269,16 +286,18 @@ _STRONG_VALUE_LABELS: Final = (
     # it
     "importo a base di gara", "importo complessivo a base di gara", "importo a base d asta",
     "importo posto a base di gara", "importo complessivo posto a base di gara", "valore stimato",
-    "valore complessivo stimato", "valore stimato dell appalto", "importo stimato", "valore globale stimato",
+    "valore complessivo stimato", "valore stimato dell appalto", "valore totale stimato", "importo stimato",
+    "valore globale stimato",
     # pl
     "wartosc szacunkowa", "szacunkowa wartosc", "szacowana wartosc", "wartosc szacunkowa zamowienia",
-    "szacunkowa wartosc zamowienia",
+    "szacunkowa wartosc zamowienia", "szacunkowa całkowita wartosc",
     # pt
     "valor global estimado", "preco base", "valor de referencia", "orcamento estimado", "valor estimado do contrato",
     # nl
-    "geraamde waarde", "geschatte waarde", "geschatte totale waarde", "geraamde kosten",
+    "geraamde waarde", "geschatte waarde", "geschatte totale waarde", "geraamde totale waarde", "geraamde kosten",
     # ar, hi
-    "القيمة التقديرية", "التكلفة التقديرية", "القيمة المقدرة", "अनुमानित मूल्य", "अनुमानित लागत", "निविदा मूल्य",
+    "القيمة التقديرية", "التكلفة التقديرية", "القيمة المقدرة", "अनुमानित मूल्य", "अनुमानित लागत",
+    "अनुमानित बोली मूल्य", "निविदा मूल्य",
 )  # fmt: skip
 _WEAK_VALUE_LABELS: Final = (
     "budget", "contract value", "total contract value", "project cost", "cost of the project", "bid value",
@@ -288,7 +307,23 @@ _WEAK_VALUE_LABELS: Final = (
 )  # fmt: skip
 """Labels that often, not always, introduce the estimated value: read only right after the label."""
 
+_CEILING_VALUE_LABELS: Final = (
+    "budget ceiling", "maximum budget", "budget maximum", "available budget", "budget available",
+    "not exceed a total amount of", "not to exceed a total amount of", "total budget available",
+    "budget maximal", "plafond budgetaire", "enveloppe budgetaire", "enveloppe financiere", "budget disponible",
+    "maximales budget", "budgetobergrenze", "verfugbares budget", "presupuesto maximo", "presupuesto disponible",
+    "budget massimo", "budget disponibile", "tetto di spesa", "kwota jaka zamawiajacy zamierza przeznaczyc",
+    "kwota przeznaczona na sfinansowanie", "orcamento maximo", "orcamento disponivel", "maximaal budget",
+    "beschikbaar budget", "الميزانية المعتمدة", "الحد الاعلى للميزانية",
+)  # fmt: skip
+"""A budget the buyer sets as the ceiling of the offers: in a tender, its estimated value. A framework's
+'montant maximum' / 'maximaler Umfang' is not one (eForms keeps it apart from the estimated value)."""
 _STRONG_VALUE: Final = label_regex(_STRONG_VALUE_LABELS)
+_CEILING_VALUE: Final = label_regex(_CEILING_VALUE_LABELS)
+_STRONG: Final = "strong"
+_CEILING: Final = "ceiling"
+_WEAK: Final = "weak"
+_VALUE_BASE_SCORE: Final[dict[str, float]] = {_STRONG: 0.6, _CEILING: 0.5, _WEAK: 0.4}
 _WEAK_VALUE: Final = label_regex(_WEAK_VALUE_LABELS)
 
 _VALUE_NEGATIVE: Final = re.compile(
@@ -300,7 +335,8 @@ _VALUE_NEGATIVE: Final = re.compile(
     r"garantie|cautionnement|caution|garantia|fianza|aval|cauzione|garanzia|fideiussione|wadium|wadia|"
     r"zabezpieczeni|caucao|zekerheid|borgstelling|الضمان|ضمان|बयाना|"
     # fees
-    r"tender fee|document fee|documents fee|cost of (?:the )?(?:bid|tender) document|tender document fee|"
+    r"tender fee|document fee|documents fee|cost of (?:the )?(?:bid|tender) documents?|tender documents?|"
+    r"bid documents?|document cost|documents cost|cost of tender|form fee|"
     r"processing fee|application fee|registration fee|fee|fees|frais|gebuhr|tasa|contributo|oplata|"
     r"قيمة وثائق|ثمن|رسوم|शुल्क|"
     # turnover, experience, capacity thresholds
@@ -315,6 +351,10 @@ _VALUE_NEGATIVE: Final = re.compile(
     r"daily|per day|per diem|hourly|per hour|per month|monthly|unit price|unit rate|giornaliero|journalier|"
     r"taglich|tagessatz|prix unitaire|einheitspreis|precio unitario|prezzo unitario|manodopera|labour cost|"
     r"of which|di cui|dont|davon|"
+    # thresholds the value is compared with, not the value
+    r"above|exceed|exceeds|exceeding|in excess of|greater than|less than|more than|below|threshold|thresholds|"
+    r"seuil|seuils|superieur|inferieur|schwellenwert|uberschreit|unterschreit|soglia|soglie|supera|umbral|"
+    r"progi|progu|przekracza|drempel|"
     # lots
     r"per lot|par lot|pro los"
     r")(?![^\W_])"
@@ -323,7 +363,8 @@ _VALUE_NEGATIVE: Final = re.compile(
 a fee, a turnover / experience / capacity threshold, insurance, a penalty, a unit or partial price."""
 
 _LOT_HEADING: Final = re.compile(
-    r"^\W*(?:lot|lote|lotto|los|pakiet|czesc|partie|perceel)\s*(?:n[o°º.]*|nr\.?|number|numero)?\s*[:.]?\s*\d{1,3}\b"
+    r"^\W*(?:\d{1,2}(?:\.\d{1,2})*\s+)?(?:lot|lote|lotto|los|pakiet|czesc|partie|perceel)\b"
+    r"(?:\s*(?:n[o°º.]*|nr\.?|number|numero|technical id|id)?\s*[:.]?\s*(?:lot-)?\d{1,4}\b)"
 )
 _VAT_INCLUDED: Final = re.compile(
     r"(?:ttc|iva inclu|iva compres|inkl\.? (?:mwst|ust)|including (?:vat|gst|taxes)|incl\.? (?:vat|gst)|brutto|"
@@ -331,6 +372,21 @@ _VAT_INCLUDED: Final = re.compile(
 )
 _LABEL_CURRENCY: Final = re.compile(rf"(?<![^\W\d_]){_CURRENCY_SIGN}(?![^\W\d_])")
 _LABEL_CURRENCY_REACH: Final = 25
+_IN_MULTIPLES: Final = re.compile(rf"(?<![^\W\d_]){_MULTIPLIER}|'000|thousands|milliers|tausend")
+_PLACEHOLDER: Final = re.compile(
+    rf"\W*(?:{_CURRENCY_SIGN})?\s*(?:x+|_+|\.{{2,}}|…+|\[[^\]]*\]|-+|n/?a|tbd|\*+|0+(?:[.,]0+)?)\W*", re.IGNORECASE
+)
+"""A template's empty value: '$ X', '____', '……', '[insert amount]', 'N/A', '0,00'."""
+_BARE_AMOUNT_CELL: Final = 30
+_BARE_NUMBER: Final = re.compile(r"\s*\d{3,12}(?:[.,]\d{1,2})?\s*")
+"""A table cell holding only a number ('1500000'): a value, not a year or a clause number in prose."""
+
+
+def _page_or_year(value: float) -> bool:
+    """A bare number a table of contents or a date column prints: a page number or a year."""
+    return value < 1000 or 1900 <= value <= 2100
+
+
 _VALUE_THRESHOLD: Final = 0.6
 _MIN_AMOUNT: Final = 100.0
 _SAME_SPAN_REACH: Final = 90
@@ -342,8 +398,9 @@ def estimated_value(document: Document) -> Sourced[Money] | None:
     one amount stands out (a lot's value, a security or a fee is not it)."""
     currencies = _Currencies(document)
     candidates = [
-        *_value_candidates(document, document.find(_STRONG_VALUE), strong=True, currencies=currencies),
-        *_value_candidates(document, document.find(_WEAK_VALUE), strong=False, currencies=currencies),
+        *_value_candidates(document, document.find(_STRONG_VALUE), kind=_STRONG, currencies=currencies),
+        *_value_candidates(document, document.find(_CEILING_VALUE), kind=_CEILING, currencies=currencies),
+        *_value_candidates(document, document.find(_WEAK_VALUE), kind=_WEAK, currencies=currencies),
     ]
     best = choose(candidates, _VALUE_THRESHOLD)
     if best is None:
@@ -360,42 +417,65 @@ def _same_amount(first: Money, second: Money) -> bool:
 
 
 def _value_candidates(
-    document: Document, hits: Iterator[LabelHit], *, strong: bool, currencies: _Currencies
+    document: Document, hits: Iterator[LabelHit], *, kind: str, currencies: _Currencies
 ) -> Iterator[Candidate[Money]]:
+    """Amounts after value labels of one kind: the nearest span with an amount, unless a negative
+    context (before the label, or between it and the amount) says it is something else."""
     for hit in hits:
         context = _label_context(document, hit)
         if _VALUE_NEGATIVE.search(context):
             continue
+        prose = _in_prose(hit)
         for span in document.spans_after(hit):
-            if not strong and (span.distance > 1 or span.how == "below" and span.distance > 1):
+            if (kind != _STRONG and span.distance > 1) or (prose and span.how != "same"):
                 break
             text = span.text
             if span.how == "same":
                 text = _SENTENCE_END.split(text[:_SAME_SPAN_REACH], maxsplit=1)[0]
+            if span.distance == 0 and _PLACEHOLDER.fullmatch(text):
+                break  # 'PRESUPUESTO OFICIAL: $ X': a template, no value
             amounts = [amount for amount in amounts_in(text, currencies) if amount.value >= _MIN_AMOUNT]
             if not amounts:
                 continue
             amount = next((amount for amount in amounts if amount.currency), amounts[0])
             if _VALUE_NEGATIVE.search(fold(text[: amount.start])):
                 break
-            candidate = _value_candidate(document, hit, span, text, amount, strong=strong, currencies=currencies)
+            candidate = _value_candidate(document, hit, span, text, amount, kind=kind, currencies=currencies)
             if candidate is not None:
                 yield candidate
                 break
 
 
 def _value_candidate(
-    document: Document, hit: LabelHit, span: Span, text: str, amount: Amount, *, strong: bool,
+    document: Document,
+    hit: LabelHit,
+    span: Span,
+    text: str,
+    amount: Amount,
+    *,
+    kind: str,
     currencies: _Currencies,
 ) -> Candidate[Money] | None:
-    score = 0.6 if strong else 0.5
+    """The candidate for `amount`, scored by label kind, place and how its currency is known; None
+    when its currency is unknown or the label counts in multiples ('Rs. in lakh')."""
+    score = _VALUE_BASE_SCORE[kind]
     why = [f"label {hit.label!r}", span.how]
     currency = amount.currency
+    if _label_multiplier(hit) and not amount.scaled:
+        return None  # 'Estimated Cost (Rs. in lakh)   45.60': the amount is not the number printed
+    if currency is None and (labelled := _CURRENCY_LABEL.search(span.line.text)) is not None:
+        currency = currencies.resolve(_token_currency(labelled["token"]))  # '1 250 000.00 Currency: EUR'
     if currency is None:
+        if span.how != "same" and len(span.text) > _BARE_AMOUNT_CELL:
+            return None  # a bare number inside other text below the label: an address, a count, …
         currency = _label_currency(document, hit, currencies)
         if currency is not None:
             why.append("currency from label")
-        elif strong and amount.grouped and (currency := currencies.dominant()) is not None:
+        elif (
+            kind == _STRONG
+            and (amount.grouped or (_BARE_NUMBER.fullmatch(text) and not _page_or_year(amount.value)))
+            and (currency := currencies.dominant()) is not None
+        ):
             score -= 0.1
             why.append("document's currency")
         else:
@@ -409,8 +489,9 @@ def _value_candidate(
     if _VAT_INCLUDED.search(fold(text[amount.end : amount.end + 40])):
         score -= 0.1
         why.append("VAT included")
-    return Candidate(Money(amount=amount.value, currency=currency), span.page, span.quote, round(score, 3),
-                     ", ".join(why))
+    return Candidate(
+        Money(amount=amount.value, currency=currency), span.page, span.quote, round(score, 3), ", ".join(why)
+    )
 
 
 def _label_context(document: Document, hit: LabelHit) -> str:
@@ -419,12 +500,27 @@ def _label_context(document: Document, hit: LabelHit) -> str:
     line = hit.line
     cell = line.cell_at(hit.start)
     cell_start = cell.start if cell is not None and cell.start <= hit.start else 0
-    context = line.folded[max(cell_start, hit.start - 100) : hit.end]
+    context = line.folded[max(cell_start, hit.start - 100) : hit.start]
     if len(line.cells) == 1 and hit.start - cell_start < 20:
         previous = _previous_line(document, line)
-        if previous is not None and len(previous.cells) == 1 and not previous.text.rstrip().endswith((".", ":")):
+        if previous is not None and len(previous.cells) == 1 and _CONTINUED.search(previous.text):
             context = previous.folded[-60:] + " " + context
     return context
+
+
+_CONTINUED: Final = re.compile(r"(?:[^\W\d_](?<![^\W\d_A-Z])|[,(])\s*$")
+"""A line that ends mid-sentence (a lower-case word, a comma): the next line continues it."""
+
+
+def _in_prose(hit: LabelHit) -> bool:
+    """Whether the label stands inside a sentence ('It is also a term of the contract that …',
+    'without mentioning the cost of Tender value.'): then only its own sentence may hold its value,
+    not the lines below it, which belong to other sentences or list items."""
+    if hit.at_line_start:
+        return False
+    cell = hit.line.cell_at(hit.start)
+    rest = hit.line.folded[hit.end : cell.end if cell is not None else len(hit.line.folded)]
+    return (rest.strip(" .") == "" and hit.line.text.rstrip().endswith(".")) or len(rest.split()) >= 3
 
 
 def _previous_line(document: Document, line: Line) -> Line | None:
@@ -450,6 +546,13 @@ def _label_currency(document: Document, hit: LabelHit, currencies: _Currencies) 
     return None
 
 
+def _label_multiplier(hit: LabelHit) -> bool:
+    """Whether the label announces a unit of account: '(Rs. in lakh)', '(€ million)', "(in '000)"."""
+    cell = hit.line.cell_at(hit.start)
+    after_label = hit.line.folded[hit.end : cell.end if cell is not None else len(hit.line.folded)]
+    return _IN_MULTIPLES.search(after_label[:_LABEL_CURRENCY_REACH]) is not None
+
+
 def _under_lot_heading(document: Document, line: Line) -> bool:
     """Whether a 'Lot 2' / 'Lote 1:' heading stands within the 8 lines above: the value is a lot's."""
     page = document.lines_of(line.page)
@@ -466,6 +569,7 @@ _DURATION_LABELS: Final = (
     "time for completion", "time allowed for completion", "time of completion", "duration of the assignment",
     "duration of the framework agreement", "term of the agreement", "agreement term", "initial term",
     "duration of work", "duration of the project", "project duration", "contract tenure", "tenure of contract",
+    "period of work", "period of works", "work completion period", "time of performance",
     # fr
     "duree du marche", "duree de l accord cadre", "duree du contrat",
     "duree de la mission", "duree des prestations", "delai d execution", "delai global d execution",
@@ -483,13 +587,17 @@ _DURATION_LABELS: Final = (
     # pl
     "czas trwania umowy", "termin realizacji", "termin wykonania", "okres realizacji", "czas realizacji",
     "termin wykonania zamowienia", "termin realizacji zamowienia", "okres obowiazywania umowy",
+    "okres obowiazywania zamowienia",
     # pt
     "prazo de execucao", "prazo de vigencia", "duracao do contrato", "prazo contratual", "prazo do contrato",
     # nl
     "looptijd", "looptijd van de overeenkomst", "uitvoeringstermijn", "duur van de opdracht",
     "duur van de overeenkomst",
+    "time limit for completion", "time limit for the contract", "time limit for the work", "time limit for execution",
+    "time limit for the work contract", "completion time",
     # ar, hi
-    "مدة العقد", "مدة التنفيذ", "مدة المشروع", "فترة التنفيذ", "अनुबंध अवधि", "संविदा अवधि",
+    "مدة العقد", "مدة التنفيذ", "مدة تنفيذ العقد", "مدة تنفيذ الاعمال", "فترة العقد", "مدة المشروع", "فترة التنفيذ",
+    "अनुबंध अवधि", "संविदा अवधि",
 )  # fmt: skip
 _GENERIC_DURATION_LABELS: Final = ("duration", "duree", "dauer", "duracion", "durata", "duracao", "duur", "المدة")
 """One-word labels: trusted only at the start of a line with the value right after them."""
@@ -514,27 +622,43 @@ _DURATION_NEGATIVE: Final = re.compile(
     r"warrant|guarant|garanti|gewahrleist|garanzi|gwarancj|rekojmi|defect|الضمان|"
     r"payment|paiement|zahlung|pago|pagament|platnos|betaling|الدفع|invoice|factur|rechnung|"
     r"procedimento|procedure|procedura|verfahren|procedimiento|"
-    r"notice|preavis|kundigung|preaviso|wypowiedzeni|"
+    r"notice period|period of notice|prior notice|preavis|kundigung|preaviso|wypowiedzeni|"
     r"question|clarification|fragen|pregunta|quesit|pytani|"
     r"experience|experiencia|esperienz|doswiadczeni|erfahrung|"
     r"insurance|versicherung|seguro|assicurazion|"
-    r"publication|publicacion|pubblicazion|veroffentlich|record|retain|retention|archiv|conserv|aufbewahr"
+    r"publication|publicacion|pubblicazion|veroffentlich|record|retain|retention|archiv|conserv|aufbewahr|"
+    r"security|deposit|bond|sicherheit|extend|extension|prolong|verlanger|prorog|renew|renouvel|reconduct|"
+    r"przedluz|beyond|after the|au-dela|nach ablauf"
     r")"
 )
 """Periods that are not the contract's: offer validity, warranty, payment term, notice period, the
 procedure's own length, questions, experience, insurance, publication, offers."""
 
 _UNIT_WORDS: Final[tuple[tuple[DurationUnit, str], ...]] = (
-        ("days", "day days jour jours tag tage tagen dia dias giorno giorni dni dzien dnia dag dagen يوم ايام أيام "
-                 "يوما يوماً दिन दिवस"),
-        ("weeks", "week weeks semaine semaines woche wochen semana semanas settimana settimane tydzien tygodnie "
-                  "tygodni weken اسبوع أسبوع اسابيع أسابيع सप्ताह"),
-        ("months", "month months mois monat monate monaten mes meses mese mesi miesiac miesiace miesiecy maand "
-                   "maanden شهر شهرا شهراً اشهر أشهر شهور माह महीने महीना"),
-        ("years", "year years an ans annee annees jahr jahre jahren ano anos anno anni rok lata lat jaar jaren سنة "
-                  "سنوات عام أعوام اعوام वर्ष साल"),
+    (
+        "days",
+        "day days jour jours tag tage tagen dia dias giorno giorni dni dzien dnia dag dagen يوم ايام أيام "
+        "يوما يوماً दिन दिवस",
+    ),
+    (
+        "weeks",
+        "week weeks semaine semaines woche wochen semana semanas settimana settimane tydzien tygodnie "
+        "tygodni weken اسبوع أسبوع اسابيع أسابيع सप्ताह",
+    ),
+    (
+        "months",
+        "month months mois monat monate monaten mes meses mese mesi miesiac miesiace miesiecy maand "
+        "maanden شهر شهرا شهراً اشهر أشهر شهور माह महीने महीना",
+    ),
+    (
+        "years",
+        "year years an ans annee annees jahr jahre jahren ano anos anno anni rok lata lat jaar jaren سنة "
+        "سنوات عام أعوام اعوام वर्ष साल",
+    ),
     # the forms 'in months' takes: 'Laufzeit in Monaten', 'okres w miesiącach', 'liczba dni'
-    ("days", "dniach"), ("months", "miesiacach"), ("years", "latach"),
+    ("days", "dniach"),
+    ("months", "miesiacach"),
+    ("years", "latach"),
 )
 _DURATION_UNITS: Final[dict[str, DurationUnit]] = {
     fold(word): unit for unit, words in _UNIT_WORDS for word in words.split()
@@ -549,9 +673,21 @@ _DURATION: Final = re.compile(
     rf"\(?(?P<unit>{_UNIT_WORD})\)?(?![^\W\d_])"
 )
 _DURATION_UNIT_FIRST: Final = re.compile(
-    rf"^(?:in|en|w|em|in de)\s+(?P<unit>{_UNIT_WORD})\s*[:.)]?\s*(?P<number>\d{{1,4}})(?![\d.,/]\d)"
+    rf"(?<![^\W\d_])(?:in|en|w|em|in de)\s+(?P<unit>{_UNIT_WORD})\s*[:.)]?\s*(?P<number>\d{{1,4}})(?![\d.,/]\d)"
 )
 """'Duration in months: 36', 'Durée en mois : 36', 'Laufzeit in Monaten: 24' (eForms / TED forms)."""
+_BARE_DURATION: Final = re.compile(r"\W*(?:[^\W\d_]{1,10}\)\W*)?(\d{1,4})\W*")
+"""A number alone after its label, maybe after the label's own '(Days)': '180', '(Days) 180'."""
+_LABEL_UNIT: Final = re.compile(rf"\s*\(?\s*(?:(?:in|en|w|em)\s+)?(?P<unit>{_UNIT_WORD})\b")
+"""The unit a label announces: '(Days)', 'in months', 'en mois', 'w miesiącach'."""
+_AFTER_THE_CONTRACT: Final = re.compile(
+    r"[^.;]{0,40}?(?:(?:following|after|beyond|from) (?:the )?(?:completion|expiry|expiration|termination|end)|"
+    r"apres (?:la fin|l.achevement|l.expiration)|nach (?:ablauf|abschluss|beendigung)|"
+    r"(?:despues|tras) (?:de )?(?:la )?(?:finalizacion|terminacion)|(?:dopo|dalla) (?:la )?(?:conclusione|scadenza)|"
+    r"po (?:zakonczeniu|uplywie))"
+)
+"""A period counted from the END of the contract (records kept, access granted, a defects period):
+'continues for a period of three (3) years following the completion of the Services'."""
 _MAX_DAYS: Final[dict[DurationUnit, int]] = {"days": 1, "weeks": 7, "months": 30, "years": 365}
 _DURATION_THRESHOLD: Final = 0.6
 
@@ -570,7 +706,7 @@ def contract_duration(document: Document) -> Sourced[ContractDuration] | None:
     best_days = _days(best.value)
     rivals = [
         candidate for candidate in candidates
-        if candidate.score >= best.score - 0.05 and abs(_days(candidate.value) - best_days) > 0.05 * best_days
+        if candidate.score >= best.score - 0.05 and abs(_days(candidate.value) - best_days) > 0.1 * best_days
     ]  # fmt: skip
     return None if rivals else best.sourced()
 
@@ -586,7 +722,9 @@ _BASE_SCORE: Final[dict[str, float]] = {_NAMED: 0.65, _GENERIC: 0.55, _PERIOD: 0
 _HOW_SCORE: Final[dict[str, float]] = {"same": 0.1, "right": 0.1, "below": 0.05, "next": 0.0}
 
 
-def _duration_candidates(document: Document, hits: Iterator[LabelHit], *, kind: str) -> Iterator[Candidate[ContractDuration]]:
+def _duration_candidates(
+    document: Document, hits: Iterator[LabelHit], *, kind: str
+) -> Iterator[Candidate[ContractDuration]]:
     """Durations after duration labels. A generic label ('Durée', 'Duration') counts only at the
     start of a line with the value on the same line; 'for a period of' only after a contract word in
     the same sentence ('The rate contract will be for a period of 2 years')."""
@@ -598,30 +736,50 @@ def _duration_candidates(document: Document, hits: Iterator[LabelHit], *, kind: 
             continue
         if kind == _PERIOD and not _CONTRACT_WORD.search(context):
             continue
+        prose = _in_prose(hit)
         for span in document.spans_after(hit, below=2):
-            if kind != _NAMED and span.distance > 0:
+            if (kind != _NAMED and span.distance > 0) or (prose and span.how != "same"):
                 break
             text = fold(span.text)
             if span.how == "same":
                 text = text[:_SAME_SPAN_REACH]
-            duration = _duration_in(text)
+            duration = _duration_in(text) or _bare_duration(hit, text)
             if duration is None:
                 continue
             value, position = duration
-            if _DURATION_NEGATIVE.search(text[:position]):
+            if _DURATION_NEGATIVE.search(text[:position]) or _AFTER_THE_CONTRACT.match(
+                text, position + len(str(value.amount))
+            ):
                 break
             score = _BASE_SCORE[kind] + _HOW_SCORE[span.how] - 0.05 * max(0, span.distance - 1)
             yield Candidate(value, span.page, span.quote, round(score, 3), f"label {hit.label!r}, {span.how}")
             break
 
 
+def _bare_duration(hit: LabelHit, text: str) -> tuple[ContractDuration, int] | None:
+    """A bare number after a label that carries the unit: 'Period Of Work(Days)   180'."""
+    number = _BARE_DURATION.fullmatch(text)
+    if number is None:
+        return None
+    cell = hit.line.cell_at(hit.start)
+    label_rest = hit.line.folded[hit.end : cell.end if cell is not None else len(hit.line.folded)]
+    unit = _LABEL_UNIT.match(label_rest)
+    if unit is None:
+        return None
+    return _plausible(int(number[1]), _DURATION_UNITS[unit["unit"]], number.start(1))
+
+
 def _duration_in(text: str) -> tuple[ContractDuration, int] | None:
     """The first duration in folded `text` ('24 monate', 'doce (12) meses', 'in months: 36') and
     where it starts; None if there is none or it is implausible (nothing, or over 30 years)."""
-    match = _DURATION_UNIT_FIRST.match(text) or _DURATION.search(text)
+    match = _DURATION_UNIT_FIRST.search(text) or _DURATION.search(text)
     if match is None:
         return None
-    amount, unit = int(match["number"]), _DURATION_UNITS[match["unit"]]
+    return _plausible(int(match["number"]), _DURATION_UNITS[match["unit"]], match.start())
+
+
+def _plausible(amount: int, unit: DurationUnit, position: int) -> tuple[ContractDuration, int] | None:
+    """The duration if it is one a contract can have (more than nothing, at most 30 years)."""
     if not 0 < amount * _MAX_DAYS[unit] <= 365 * 30:
         return None
-    return ContractDuration(amount=amount, unit=unit), match.start()
+    return ContractDuration(amount=amount, unit=unit), position

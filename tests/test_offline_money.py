@@ -1,0 +1,380 @@
+"""The offline reader of estimated values and contract durations (tenderflow/extraction/offline/money.py).
+
+Fixtures are small page texts written here, laid out the way `pdftotext -layout` prints tenders:
+one label per line, tables as cells separated by wide gaps.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tenderflow.extraction.backend import Page
+from tenderflow.extraction.offline.document import Document
+from tenderflow.extraction.offline.money import amounts_in, contract_duration, estimated_value
+from tenderflow.extraction.schema import ContractDuration, Money
+
+
+def document(*pages: str) -> Document:
+    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
+
+
+def value_of(*pages: str) -> Money | None:
+    found = estimated_value(document(*pages))
+    return found.value if found is not None else None
+
+
+def duration_of(*pages: str) -> ContractDuration | None:
+    found = contract_duration(document(*pages))
+    return found.value if found is not None else None
+
+
+# --- the amount parser ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("€ 622.080,00 oltre iva", 622080.0, "EUR"),
+        ("10.400 EUR.", 10400.0, "EUR"),
+        ("EUR 1 250 000,00", 1250000.0, "EUR"),
+        ("1.000,- EUR", 1000.0, "EUR"),
+        ("1,5 Mio. EUR", 1500000.0, "EUR"),
+        ("2 millions d'euros", 2000000.0, "EUR"),
+        ("45 000 euro(s) (H.T.)", 45000.0, "EUR"),
+        ("Rs. 12.5 lakh", 1250000.0, "INR"),
+        ("₹ 1,25,000/-", 125000.0, "INR"),
+        ("Rs.12,50,000.00 (Rupees Twelve Lakh Fifty Thousand only)", 1250000.0, "INR"),
+        ("INR 2.5 Crore", 25000000.0, "INR"),
+        ("Ksh. 1,200,000", 1200000.0, "KES"),
+        ("KES 4,500,000", 4500000.0, "KES"),
+        ("SAR 1,000,000", 1000000.0, "SAR"),
+        ("1.500.000 ريال", 1500000.0, "SAR"),
+        ("US$ 2 million", 2000000.0, "USD"),
+        ("$100 million", 100000000.0, "USD"),
+        ("8 200,00 zł", 8200.0, "PLN"),
+        ("PLN 120 000,00", 120000.0, "PLN"),
+        ("CAD 50,000", 50000.0, "CAD"),
+        ("AUD 1.2m", 1200000.0, "AUD"),
+        ("5 000 000 FCFA", 5000000.0, "XOF"),
+        ("£45,000", 45000.0, "GBP"),
+        ("CHF 450'000", 450000.0, "CHF"),
+    ],
+)
+def test_amounts_with_currency_before_or_after(text: str, amount: float, currency: str) -> None:
+    found = amounts_in(text)
+    assert found, text
+    assert (found[0].value, found[0].currency) == (amount, currency)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2% del valore", "01.06.2023", "art. 60 del D.Lgs. n. 36/2023", "apartado 8 del Anexo I", "12m of cable", "Lot 2"],
+)
+def test_percentages_dates_references_and_metres_are_no_amounts(text: str) -> None:
+    assert [amount for amount in amounts_in(text) if amount.currency] == []
+    assert all(amount.value not in (2.0, 1.06, 60.0, 8.0, 2.0) for amount in amounts_in(text))
+
+
+def test_an_unknown_three_letter_word_is_no_currency() -> None:
+    assert amounts_in("VAT 25,000")[0].currency is None
+    assert amounts_in("ALL 2,000 bidders")[0].currency is None  # Albanian lek, or just 'ALL'
+
+
+# --- estimated value: labels in many languages ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        (
+            " Valor estimado del contrato 10.400 EUR.        Tipo de Contrato Suministros",
+            Money(amount=10400, currency="EUR"),
+        ),
+        ("II.1.5) Valeur totale estimée : 1 250 000,00 EUR HT", Money(amount=1250000, currency="EUR")),
+        ("Geschätzter Auftragswert:   450.000,00 EUR netto", Money(amount=450000, currency="EUR")),
+        ("Importo complessivo a base di gara: € 622.080,00 oltre iva", Money(amount=622080, currency="EUR")),
+        ("Wartość szacunkowa zamówienia: 1 200 000,00 zł netto", Money(amount=1200000, currency="PLN")),
+        ("Estimated Bid Value     Rs. 12.5 lakh", Money(amount=1250000, currency="INR")),
+        ("Geraamde waarde: € 800.000 excl. btw", Money(amount=800000, currency="EUR")),
+        ("Tender Value in ₹     12,34,567", Money(amount=1234567, currency="INR")),
+        ("Valeur estimée hors TVA : 2,4 millions d'euros", Money(amount=2400000, currency="EUR")),
+        ("القيمة التقديرية: 1.500.000 ريال", Money(amount=1500000, currency="SAR")),
+    ],
+)
+def test_value_after_a_label(page: str, expected: Money) -> None:
+    assert value_of(page) == expected
+
+
+def test_value_in_the_cell_below_a_table_header_not_the_emd_column() -> None:
+    page = (
+        "   Tender ID        Estimated Cost (Rs.)      EMD (Rs.)       Tender Fee (Rs.)\n"
+        "   2025_PWD_001     45,60,000                 91,200          1,180\n"
+    )
+    assert value_of(page) == Money(amount=4560000, currency="INR")
+
+
+def test_an_indian_nit_table_row() -> None:
+    page = (
+        "Sl.No   Name of Work           Estimated Cost (Rs.)   EMD (Rs.)   Cost of Tender Document (Rs.)   "
+        "Period of Completion\n"
+        "1       Construction of shed   45,60,000              91,200      1,180                           6 Months\n"
+    )
+    assert value_of(page) == Money(amount=4560000, currency="INR")
+    assert duration_of(page) == ContractDuration(amount=6, unit="months")
+
+
+def test_value_a_few_lines_below_a_heading() -> None:
+    page = (
+        "5.3 Estimated values\n"
+        "Pursuant to FAR 8.405-3(a)(4), at the time of award, the Government estimates the total three\n"
+        "year value of BPA obligations to be $100 million.\n"
+    )
+    found = estimated_value(document(page))
+    assert found is not None
+    assert found.value == Money(amount=100000000, currency="USD")
+    assert found.quote == "year value of BPA obligations to be $100 million."
+
+
+def test_currency_from_a_currency_label_nearby() -> None:
+    page = "II.1.5) Estimated total value\n    Value excluding VAT: 1 250 000.00 Currency: EUR\n"
+    assert value_of(page) == Money(amount=1250000, currency="EUR")
+
+
+def test_currency_of_the_whole_document_for_an_amount_printed_without_one() -> None:
+    table = "Descrizione        Importo €\nDirezione Lavori   € 148.040,99\nSicurezza   € 42.198,80\n"
+    page = "      Importo a base di gara                        190.239,79\n\nCosti sicurezza € 0,00\n"
+    assert value_of(table, page) == Money(amount=190239.79, currency="EUR")
+    assert value_of("      Importo a base di gara                        190.239,79\n") is None
+
+
+def test_a_bare_number_in_a_table_takes_the_currency_of_the_document() -> None:
+    bid = "Bid Details\n  Estimated Bid Value            1500000\n\nIf the bid value is more than Rs 10 Crore, ...\n"
+    assert value_of(bid) == Money(amount=1500000, currency="INR")
+
+
+def test_page_numbers_and_years_in_a_table_are_no_value() -> None:
+    contents = "Cláusula 6. Valor estimado        145\nCláusula 7. Presupuesto base      146\n"
+    assert value_of(contents, "Importe total: 11.880,00 EUR\n") is None
+    assert value_of("Estimated Bid Value            2025\n\nIf more than Rs 10 Crore\n") is None
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        (
+            "Proposal costs are to be presented in Singapore Dollars and should not exceed a total amount of "
+            "SGD 110,000 (Singapore Dollars One Hundred and Ten Thousand).",
+            Money(amount=110000, currency="SGD"),
+        ),
+        ("4. Budget maximum\n24.000.000. de francs CFA HT\n", Money(amount=24000000, currency="XOF")),
+    ],
+)
+def test_a_budget_ceiling_is_the_estimated_value(page: str, expected: Money) -> None:
+    assert value_of(page) == expected
+
+
+def test_dollar_sign_read_by_the_country_the_document_names() -> None:
+    notice = "Camrose County, Alberta\nEstimated value: $ 2,500,000\n"
+    assert value_of(notice) == Money(amount=2500000, currency="CAD")
+    assert value_of("Presupuesto oficial: $ 1.200.000 (pesos argentinos, ARS)") == Money(amount=1200000, currency="ARS")
+
+
+# --- estimated value: what is NOT the estimated value ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Bid security: 2% of the estimated value, i.e. EUR 12,441.60",
+        "EMD / Earnest Money: estimated cost Rs. 91,200",
+        "garanzia provvisoria pari al 2% del valore stimato dell'appalto, per un importo di € 12.441,60",
+        "Importo giornaliero a base d'asta, per ciascuno degli automezzi: € 270,00 oltre iva",
+        "Wadium: wartość szacunkowa 8 200,00 zł",
+        "Tender fee (non-refundable) for the estimated value: Rs. 1,180",
+        "Minimum average annual turnover of 30% of the estimated cost: Rs. 15,00,000",
+        "fatturato globale minimo non inferiore al valore stimato: € 622.080,00",
+        "Insurance: estimated value of at least $ 5,000,000 per occurrence",
+        "PRESUPUESTO OFICIAL: $ X\nDirección General de Compras y Suministros, Santa Fe 660, Rosario.",
+        "contract amendments increase the Contract value to above $25,000;",
+        "Szacunkowa wartość zamówienia przekracza progi unijne: 5 382 000 EUR",
+        "Estimated Cost (Rs. in Lakh)     45.60",
+        "1. Forwarding letter without mentioning the cost of Tender value.\n"
+        "2. Tender document cost of Rs.1180/- (Rs. One Thousand One Hundred Eighty only)",
+        "Montant maximum : 45 000 euro(s) (H.T.)",
+        "Valor estimado del contrato: ______ EUR",
+    ],
+)
+def test_securities_fees_thresholds_and_placeholders_are_not_the_value(page: str) -> None:
+    assert value_of(page) is None
+
+
+def test_a_lot_value_loses_to_the_total() -> None:
+    page = (
+        "Valor estimado del contrato 10.400 EUR.\n\n\n\n\n\n\n\n\n\n\n"
+        "Lote 1: Suministro de planta navideña\n"
+        "Valor estimado del contrato 6.400 EUR.\n"
+        "Lote 2: Servicio de decoración floral\n"
+        "Valor estimado del contrato 4.000 EUR.\n"
+    )
+    assert value_of(page) == Money(amount=10400, currency="EUR")
+
+
+def test_two_different_values_under_equal_labels_abstain() -> None:
+    assert value_of("Estimated value: EUR 100,000\n\n\n\n\nEstimated value: EUR 250,000\n") is None
+
+
+def test_an_amount_without_any_currency_is_not_returned() -> None:
+    assert value_of("Estimated value: 250,000") is None
+
+
+def test_the_budget_with_vat_loses_to_the_estimated_value() -> None:
+    page = (
+        "Valor estimado del contrato 10.400 EUR.\n"
+        "Presupuesto base de licitación\n"
+        " Importe 11.880 EUR.\n"
+        " Importe (sin impuestos) 10.400 EUR.\n"
+    )
+    assert value_of(page) == Money(amount=10400, currency="EUR")
+
+
+# --- contract duration ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        ("Durée de l'accord-cadre : 11 mois.", ContractDuration(amount=11, unit="months")),
+        ("Vertragslaufzeit: 24 Monate ab Zuschlag", ContractDuration(amount=24, unit="months")),
+        ("Plazo de ejecución: doce (12) meses", ContractDuration(amount=12, unit="months")),
+        (
+            "Termin realizacji zamówienia: 36 miesięcy od dnia zawarcia umowy",
+            ContractDuration(amount=36, unit="months"),
+        ),
+        ("Durata del contratto: 540 giorni naturali e consecutivi", ContractDuration(amount=540, unit="days")),
+        ("Prazo de execução: 2 anos", ContractDuration(amount=2, unit="years")),
+        ("Looptijd van de overeenkomst: 4 jaar", ContractDuration(amount=4, unit="years")),
+        ("مدة العقد: 12 شهراً", ContractDuration(amount=12, unit="months")),
+        ("Completion Period          90 (Days)", ContractDuration(amount=90, unit="days")),
+        ("II.2.7) Duration of the contract\n  Duration in months: 36", ContractDuration(amount=36, unit="months")),
+        (
+            "The ordering period for this BPA is from date of award to three (3) calendar years.",
+            ContractDuration(amount=3, unit="years"),
+        ),
+        ("The rate contract will be for a period of 2 years.", ContractDuration(amount=2, unit="years")),
+        (
+            "4. Time Limit :\n The time limit for the work contract is 18 months from the date of commencement",
+            ContractDuration(amount=18, unit="months"),
+        ),
+        ("مدة تنفيذ العقد هي (18) شهر تحسب بالتقويم الميلادي", ContractDuration(amount=18, unit="months")),
+        (
+            "8.0 COMPLETION PERIOD -\n The work shall be completed within a period of 45 DAYS from the work order",
+            ContractDuration(amount=45, unit="days"),
+        ),
+        ("Durée : 12 mois", ContractDuration(amount=12, unit="months")),
+        ("Laufzeit in Monaten: 48", ContractDuration(amount=48, unit="months")),
+        ("Period Of Work(Days)        180", ContractDuration(amount=180, unit="days")),
+        ("Contract Period (in months)   24", ContractDuration(amount=24, unit="months")),
+    ],
+)
+def test_duration_after_a_label(page: str, expected: ContractDuration) -> None:
+    assert duration_of(page) == expected
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "III.2.11) Durata offerta vincolante: 180 giorni.",
+        "III.2.10) Durata del procedimento: pari a 9 mesi dalla pubblicazione del bando",
+        "Délai minimum de validité des offres : 120 jours",
+        "Offers shall remain valid for a period of 90 days.",
+        "Warranty period: 3 years",
+        "Délai de paiement : 30 jours",
+        "9. Delivery within 45 days of Award.",
+        "Contract period: the contractor shall keep records for a period of 6 years",
+        "access to the materials commences on the date on which the Contract is made and continues for a period of "
+        "three (3) years following the completion of the Services",
+        "It is also a term of the contract that if the contractor does not make any demand\n"
+        "for arbitration in respect of any claim(s) within 90 days of receiving intimation",
+        "Durée : à compter du 1er octobre 2020 jusqu'au 31 août 2021.",
+        "The duration of the Phase One work typically lasts six (6) months.",
+        "Bid Validity(Days)   120",
+        "Contract Period       24",
+        "The contract period may be extended by 6 months",
+        "Performance security shall remain valid for 60 days beyond the contract period",
+    ],
+)
+def test_validity_warranty_payment_delivery_and_dates_are_not_the_duration(page: str) -> None:
+    assert duration_of(page) is None
+
+
+def test_two_different_durations_abstain_two_near_equal_ones_do_not() -> None:
+    assert duration_of("Contract period: 12 months\n\n\n\nContract period: 24 months\n") is None
+    near = "Completion period: 45 days from the work order\n\n\n\nTime for completion: 06 WEEKS\n"
+    assert duration_of(near) == ContractDuration(amount=45, unit="days")
+
+
+def test_the_quote_is_the_line_the_duration_is_read_from() -> None:
+    found = contract_duration(document("Header\n   Durée du marché : 48 mois à compter de la notification\n"))
+    assert found is not None
+    assert (found.page, found.quote) == (1, "Durée du marché : 48 mois à compter de la notification")
+
+
+# --- TED / eForms notices in their languages: total value, not the lot's; duration in months ------------------
+
+_TED_FORMS = {
+    "en": (
+        "II.1.5) Estimated total value\nValue excluding VAT: 2 500 000.00 EUR\nII.2) Description\nLot No: 1\n"
+        "II.2.6) Estimated value\nValue excluding VAT: 1 000 000.00 EUR\n"
+        "II.2.7) Duration of the contract, framework agreement or dynamic purchasing system\nDuration in months: 48\n"
+    ),
+    "fr": (
+        "II.1.5) Valeur totale estimée\nValeur hors TVA : 2 500 000,00 EUR\n"
+        "II.2.7) Durée du marché, de l'accord-cadre ou du système d'acquisition dynamique\nDurée en mois : 48\n"
+    ),
+    "de": (
+        "II.1.5) Geschätzter Gesamtwert\nWert ohne MwSt.: 2 500 000.00 EUR\n"
+        "II.2.7) Laufzeit des Vertrags, der Rahmenvereinbarung oder des dynamischen Beschaffungssystems\n"
+        "Laufzeit in Monaten: 48\n"
+    ),
+    "es": (
+        "II.1.5) Valor total estimado\nValor IVA excluido: 2 500 000.00 EUR\n"
+        "II.2.7) Duración del contrato, acuerdo marco o sistema dinámico de adquisición\nDuración en meses: 48\n"
+    ),
+    "it": (
+        "II.1.5) Valore totale stimato\nValore, IVA esclusa: 2 500 000.00 EUR\n"
+        "II.2.7) Durata del contratto d'appalto, dell'accordo quadro o del sistema dinamico di acquisizione\n"
+        "Durata in mesi: 48\n"
+    ),
+    "pl": (
+        "II.1.5) Szacunkowa całkowita wartość\nWartość bez VAT: 2 500 000,00 PLN\n"
+        "II.2.7) Okres obowiązywania zamówienia, umowy ramowej lub dynamicznego systemu zakupów\n"
+        "Okres w miesiącach: 48\n"
+    ),
+    "pt": (
+        "II.1.5) Valor total estimado\nValor sem IVA: 2 500 000.00 EUR\n"
+        "II.2.7) Duração do contrato, do acordo-quadro ou do sistema de aquisição dinâmico\nDuração em meses: 48\n"
+    ),
+    "nl": (
+        "II.1.5) Geraamde totale waarde\nWaarde zonder btw: 2 500 000.00 EUR\n"
+        "II.2.7) Looptijd van de opdracht, de raamovereenkomst of het dynamisch aankoopsysteem\n"
+        "Looptijd in maanden: 48\n"
+    ),
+    "eforms": (
+        "2.1.3 Value\nEstimated value excluding VAT: 2 500 000 Euro\n5.1 Lot technical ID: LOT-0001\n"
+        "Estimated value excluding VAT: 500 000 Euro\n5.1.3 Estimated duration\nDuration: 48 Months\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(_TED_FORMS))
+def test_ted_notice_forms(language: str) -> None:
+    page = _TED_FORMS[language]
+    currency = "PLN" if language == "pl" else "EUR"
+    assert value_of(page) == Money(amount=2500000, currency=currency)
+    assert duration_of(page) == ContractDuration(amount=48, unit="months")
+
+
+def test_a_heading_line_above_a_label_is_no_negative_context() -> None:
+    assert duration_of("TENDER NOTICE\nThe contract period shall be two (2) years.\n") == ContractDuration(
+        amount=2, unit="years"
+    )
