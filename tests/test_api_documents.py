@@ -256,3 +256,37 @@ def test_openapi_documents_every_route(api: RunningApi) -> None:
     assert "/dashboard" not in schema["paths"]
     assert api.client.get("/docs").status_code == 200
     assert api.client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_a_nul_in_the_file_name_is_a_400_and_nothing_is_stored(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Review D10: a NUL in the multipart filename gave a 500, and the object stayed in storage."""
+    key = tenant_with_key(conn, "acme")
+    pdf = text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])
+    for name in (b"evil\x00name.pdf", b"\x1b[2J\x1b[31mRED.pdf"):
+        body = (b"--tfb\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + name + b"\"\r\n"
+                b"Content-Type: application/pdf\r\n\r\n" + pdf.read_bytes() + b"\r\n--tfb--\r\n")
+        answer = api.client.post("/v1/documents", content=body, headers={
+            **bearer(key), "Content-Type": "multipart/form-data; boundary=tfb"})
+        assert answer.status_code == 400 and "control character" in answer.json()["detail"]
+    assert stored_objects(settings) == []
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
+
+
+def test_an_upload_refused_in_its_transaction_leaves_no_object(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Review D10: the object was stored before the transaction, and kept when the transaction failed."""
+    key = tenant_with_key(conn, "acme")
+    conn.execute("""CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
+                    $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$""")
+    conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON document_versions FOR EACH ROW EXECUTE FUNCTION refuse()")
+    try:
+        assert upload(api, key, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])).status_code == 500
+    except httpx.ReadError:
+        pass  # the server may close the connection after its 500
+    assert stored_objects(settings) == []
+    conn.execute("DROP TRIGGER refuse ON document_versions")
+    assert upload(api, key, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])).status_code == 201
+    assert len(stored_objects(settings)) == 1

@@ -91,6 +91,8 @@ class _FilePartWriter:
             raise _bad_request(f"send exactly one '{FILE_FIELD}' part")
         self._in_file = True
         raw_name = options.get(b"filename", b"upload.pdf") or b"upload.pdf"
+        if any(byte < 0x20 or byte == 0x7F for byte in raw_name):
+            raise _bad_request("the file name contains a NUL or another control character")  # review D10
         self.filename = raw_name.decode("utf-8", "replace").replace("\\", "/").rsplit("/", 1)[-1][
             :_MAX_FILENAME_CHARS] or "upload.pdf"
 

@@ -10,12 +10,14 @@ behind, unreferenced but harmless, and the next upload of the same bytes reuses 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg.pq import TransactionStatus
 
 from tenderflow.errors import TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
@@ -29,6 +31,7 @@ from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 # The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
 # tells the uploader at once instead of failing the document later.
 PDF_MAGIC = b"%PDF-"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # never part of a stored file name (terminal escapes, NUL)
 SNIFF_BYTES = len(PDF_MAGIC)
 
 
@@ -99,7 +102,7 @@ def upload_file(
     are refused, TenantNotFoundError, InsufficientCreditsError (checked before the object is stored,
     and again, under the tenant's lock, in the transaction).
     """
-    display_name = filename or path.name
+    display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
     asked = check_languages(languages)
     size = check_pdf_file(path, max_bytes=max_bytes)
     sha256 = sha256_of(path)
@@ -110,8 +113,30 @@ def upload_file(
     known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
     if known is None:
         credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-    if not storage.exists(key):
+    stored_now = not storage.exists(key)
+    if stored_now:
         storage.put_file(key, path)
+    try:
+        return _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
+                              priority=priority, display_name=display_name, asked=asked, prices=prices,
+                              reprocess_existing=reprocess_existing)
+    except BaseException:
+        # Refused in the transaction (the credits race, bad data): leave no object behind unless
+        # another upload of the same bytes, committed meanwhile, refers to it (review D10).
+        if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
+            still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
+                                      {"tenant": tenant, "sha256": sha256}).fetchone()
+            if still_used is None:
+                storage.delete(key)
+        raise
+
+
+def _record_upload(
+    conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, *, key: str, sha256: str, size: int,
+    tenant: str, priority: int, display_name: str, asked: str | None, prices: Prices, reprocess_existing: bool,
+) -> UploadOutcome:
+    """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
+    job (or, for bytes this tenant uploaded before, the existing document)."""
     with conn.transaction():
         inserted = conn.execute(documents.QUERIES["document_insert"], {
             "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
