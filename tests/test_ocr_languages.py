@@ -347,3 +347,17 @@ def test_api_upload_languages_and_document_language(
         assert again.status_code == 200 and again.json()["status"] == "reprocessing", again.text
         detail = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
         assert detail["requested_languages"] == "fra+eng"
+
+
+def test_workers_load_the_identifier_before_their_first_claim() -> None:
+    """The model costs ~0.7 s of CPU: a worker's warm-up pays it, not its first document."""
+    from tenderflow.handlers import warm_up
+    from tenderflow.handlers.ocr import OcrPlanHandler
+    from tenderflow.pdf import languages
+    from tenderflow.pdf.probe import PdfLimits
+
+    languages._identifier.cache_clear()
+    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=False)])
+    assert languages._identifier.cache_info().currsize == 0, "no detection, nothing to load"
+    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=True)])
+    assert languages._identifier.cache_info().currsize == 1

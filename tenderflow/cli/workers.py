@@ -27,7 +27,7 @@ def worker(
         help="Worker token for --remote (`tenderflow worker-tokens create`).")] = None,
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate)."""
-    from tenderflow.handlers import build_job_types
+    from tenderflow.handlers import build_job_types, warm_up
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
@@ -61,6 +61,7 @@ def worker(
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
+    warm_up(job_types.handler(name) for name in POOLS[pool])
     config = job_queue.WorkerConfig(
         types=POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
         heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,

@@ -6,6 +6,7 @@ without handlers: enough to enqueue (type checking) and to run end-of-job hooks 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from psycopg_pool import ConnectionPool
@@ -46,3 +47,12 @@ def build_job_types(
     job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(ocr_options(settings), pdfs))
     job_types.register(documents.JOB_EXTRACT, ExtractHandler(build_backend(settings), pool))
     return job_types
+
+
+def warm_up(handlers: Iterable[object]) -> None:
+    """Let each handler that can prepare itself (`warm_up()`: load a model, build lazy tables) do it
+    now, before its worker claims a job, so the first document pays nothing extra."""
+    for handler in handlers:
+        prepare = getattr(handler, "warm_up", None)
+        if callable(prepare):
+            prepare()

@@ -18,6 +18,9 @@ from tenderflow.handlers.results import ExtractResult
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
 
+_WARM_UP_PAGE = ("Invitation for bids. Reference: AB-2026/001. Closing date: 15 March 2026 at 12:00.\n"
+                 "Estimated value: EUR 1 000 000. Contact: procurement@example.org, +44 20 7946 0000.")
+
 
 @dataclass(frozen=True)
 class PageInput:
@@ -32,6 +35,12 @@ class ExtractHandler:
     def __init__(self, backend: ExtractionBackend, pool: ConnectionPool | None = None) -> None:
         self.backend = backend
         self.pool = pool
+
+    def warm_up(self) -> None:
+        """Before the first claim: one extraction of a small page, so the backend's lazily built
+        tables (month names, compiled patterns) are ready before the first document."""
+        if self.backend.name == "rules":  # an LLM backend has nothing to prepare, and costs a call
+            extract_fields([PageInput(1, _WARM_UP_PAGE)], self.backend)
 
     def load_input(self, job: ClaimedJob) -> list[PageInput]:
         assert self.pool is not None, "a compute-only handler has no database"

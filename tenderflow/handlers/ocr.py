@@ -24,6 +24,7 @@ from tenderflow.config import Settings
 from tenderflow.errors import PermanentError, RetryableError
 from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.ids import sha256_of
+from tenderflow.pdf import languages
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -147,6 +148,11 @@ class OcrPlanHandler:
             max_page_pixels=limits.max_page_pixels,
         )
         self.detect = detect
+
+    def warm_up(self) -> None:
+        """Before the first claim: the language identifier's model, when this plan detects."""
+        if self.detect:
+            languages.warm_up()
 
     def choose_languages(
         self, job: ClaimedJob, pdf: Path, text_layers: dict[int, str], ocr_pages: list[int]

@@ -242,6 +242,13 @@ def _letters(text: str) -> int:
     return sum(map(str.isalpha, text))
 
 
+def warm_up() -> None:
+    """Load the identifier's model now (about 0.7 s of CPU, once per process) rather than in the
+    first document's OCR plan: workers call this before they claim work."""
+    with _identifier_lock:
+        _identifier()
+
+
 def identify(text: str) -> tuple[str, float] | None:
     """(tesseract name, probability) of the language of ``text``; None when it holds fewer than
     MIN_LETTERS letters or the identifier is unsure (below MIN_CONFIDENCE). A language tesseract

@@ -35,6 +35,7 @@ import structlog
 
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
+from tenderflow.handlers import warm_up
 from tenderflow.handlers.ocr import PdfCache
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
 from tenderflow.queue.worker import wait_for_running_jobs
@@ -360,4 +361,6 @@ def build_remote_worker(settings: Settings, *, url: str, token: str, pool: str, 
         cache_dir=settings.data_dir / "cache" / "remote-pdf",
     )
     client = RemoteQueueClient(url, token, max_connections=threads + 4)
-    return RemoteWorker(client, compute_handlers(settings, job_types), config)
+    handlers = compute_handlers(settings, job_types)
+    warm_up(handlers.values())
+    return RemoteWorker(client, handlers, config)
