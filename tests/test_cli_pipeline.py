@@ -85,3 +85,18 @@ def test_retrying_a_job_of_a_failed_document_says_to_reprocess(
     result = invoke(cli_env, "jobs", "retry", str(row[0]))
     assert result.exit_code == 0
     assert f"tenderflow reprocess {document_id} --from ocr" in " ".join(result.stdout.split())
+
+
+def test_what_a_tenant_supplied_is_shown_escaped_and_never_as_markup(
+    cli_env: dict[str, str], database_url: str, tmp_path: Path
+) -> None:
+    """Review D12: a file name with terminal escapes reached the terminal raw, and Rich read markup in it."""
+    good = text_pdf(tmp_path / "good.pdf", [TENDER_PAGE])
+    document_id = json.loads(invoke(cli_env, "upload", str(good), "--json").stdout)[0]["document_id"]
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("UPDATE documents SET filename = %s WHERE id = %s",
+                     ("evil\x1b[2J\x1b]0;pwned\x07[red]RED[/red].pdf", document_id))
+    for args in (("documents", "list"), ("show", str(document_id))):
+        output = invoke({**cli_env, "COLUMNS": "300"}, *args).stdout
+        assert "\x1b" not in output and "\x07" not in output
+        assert "\\x1b[2J" in output and "[red]RED[/red]" in output

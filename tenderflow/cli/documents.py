@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
-from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table
+from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table, safe
 from tenderflow.cli.runtime import runtime, storage_of
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.documents import StartPoint, VersionState, read_document
@@ -149,22 +150,22 @@ def show(
         print_json(report)
         return
     doc = report["document"]
-    console.print(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
-                  f"pages={doc['page_count'] or '?'}  version {doc['latest_version']} "
-                  f"(readable: {report['readable_version'] or 'none yet'})", highlight=False)
+    console.print(safe(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
+                       f"pages={doc['page_count'] or '?'}  version {doc['latest_version']} "
+                       f"(readable: {report['readable_version'] or 'none yet'})"), highlight=False)
     console.print(f"language={language_summary(doc)}", highlight=False)
     if doc["error"]:
-        console.print(f"[red]error:[/red] {doc['error']}", highlight=False)
+        console.print(Text("error: ", style="red") + safe(doc["error"]), highlight=False)
     if report["fields"]:
         print_table("fields", flatten_fields(report["fields"]["fields"]), ["field", "value", "page", "quote"])
         for flag in report["fields"]["flags"]:
-            console.print(f"[yellow]flag:[/yellow] {flag}", highlight=False)
+            console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:
         for page in report["pages"]:
             console.rule(f"page {page['page_number']} ({page['source']}"
                          + (f", confidence {page['confidence']:.0f}" if page["confidence"] is not None else "")
                          + ")")
-            console.print(page["text"], highlight=False, markup=False)
+            console.print(safe(page["text"]), highlight=False)
 
 
 def reprocess_command(

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -30,12 +32,21 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(_jsonable(value), indent=2, default=str) + "\n")
 
 
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe(value: Any) -> Text:
+    """Text a tenant supplied (a file name, page text, an extracted value), fit for a terminal: its
+    control characters shown as escapes ('\\x1b'), never sent raw, and no Rich markup read in it."""
+    return Text(_CONTROL.sub(lambda match: repr(match.group())[1:-1], str(value)))
+
+
 def print_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> None:
     table = Table(title=title)
     for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(*["" if row.get(c) is None else cell(row.get(c)) for c in columns])
+        table.add_row(*[Text("") if row.get(c) is None else safe(cell(row.get(c))) for c in columns])
     console.print(table)
 
 
