@@ -12,7 +12,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
-from tenderflow.queue import Failure, JobSpec, claim, enqueue, enqueue_many, fail
+from tenderflow.queue import Failure, JobSpec, claim, enqueue, enqueue_many, fail, set_tenant_priority
 from tenderflow.queue.jobs import get
 
 Conn = psycopg.Connection[Any]
@@ -41,7 +41,8 @@ def flat(text: str) -> str:
 
 
 def failed_job(conn: Conn, *, error: str = "boom") -> int:
-    job_id = enqueue(conn, JobSpec(TASK, max_attempts=1, priority=100))  # claimed before any other
+    job_id = enqueue(conn, JobSpec(TASK, max_attempts=1))
+    set_tenant_priority(conn, "default", 1000)  # the operator's priority: claimed before any other tenant's
     [job] = claim(conn, worker_id="w1", types=[TASK], limit=1, lease_seconds=30)
     assert job.id == job_id
     fail(conn, [Failure(job, error, permanent=True, retry_seconds=0)])
