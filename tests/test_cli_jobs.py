@@ -41,7 +41,7 @@ def flat(text: str) -> str:
 
 
 def failed_job(conn: Conn, *, error: str = "boom") -> int:
-    job_id = enqueue(conn, JobSpec(TASK, max_attempts=1))
+    job_id = enqueue(conn, JobSpec(TASK, max_attempts=1, priority=100))  # first among its tenant's jobs
     set_tenant_priority(conn, "default", 1000)  # the operator's priority: claimed before any other tenant's
     [job] = claim(conn, worker_id="w1", types=[TASK], limit=1, lease_seconds=30)
     assert job.id == job_id
