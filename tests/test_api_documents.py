@@ -290,3 +290,31 @@ def test_an_upload_refused_in_its_transaction_leaves_no_object(
     conn.execute("DROP TRIGGER refuse ON document_versions")
     assert upload(api, key, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])).status_code == 201
     assert len(stored_objects(settings)) == 1
+
+
+def test_a_tenant_never_sees_the_operators_paths_buckets_or_endpoints(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Review D14: job errors and storage errors showed file paths, bucket and endpoint names."""
+    key = tenant_with_key(conn, "acme")
+    document_id = upload(api, key, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])).json()["id"]
+    conn.execute("UPDATE document_versions SET state = 'failed', finished_at = now(), error = %s "
+                 "WHERE document_id = %s",
+                 ("cannot read s3://acme-bucket/tenants/acme/pdf/ab.pdf at https://minio.internal:9000 "
+                  "(copy in /var/lib/tenderflow/cache/pdf/ab.pdf): page 3 is encrypted", document_id))
+    shown = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+    assert shown["error"] == ("cannot read <internal> at <internal> (copy in <internal>): page 3 is encrypted")
+    listed = api.client.get("/v1/documents", headers=bearer(key)).json()["documents"]
+    assert "acme-bucket" not in str(listed) and "/var/lib" not in str(listed)
+    text = api.client.get(f"/v1/documents/{document_id}/text", headers=bearer(key))
+    assert text.status_code == 409 and "minio" not in text.text and "page 3 is encrypted" in text.text
+    storage_root = Path(settings.resolved_storage_url.removeprefix("file://"))
+    moved = storage_root.rename(tmp_path / "objects-away")
+    storage_root.write_text("a file where the storage folder should be")  # every put fails, even as root
+    try:
+        refused = upload(api, key, text_pdf(tmp_path / "u.pdf", [["Another tender"]]))
+    finally:
+        storage_root.unlink()
+        moved.rename(storage_root)
+    assert refused.status_code == 503, refused.text
+    assert str(storage_root) not in refused.text and "try again later" in refused.json()["detail"]

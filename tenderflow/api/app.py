@@ -21,6 +21,7 @@ from typing import Any
 
 import anyio.to_thread
 import psycopg
+import structlog
 from fastapi import Depends, FastAPI, Request, status
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -45,6 +46,8 @@ Tender PDFs in, searchable text and structured fields out.
   their processing, read their text and fields. Another tenant's documents do not exist for you.
 * **Remote workers** authenticate with a worker token: `Authorization: Bearer tfw_…`.
 """
+
+log = structlog.get_logger("tenderflow.api")
 
 
 _COMPLETE_PATH = re.compile(r"/v1/worker/jobs/\d+/complete")
@@ -90,6 +93,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(TenderflowError)
     def tenderflow_error(request: Request, exc: TenderflowError) -> JSONResponse:
+        if exc.http_status >= 500:
+            # The service's own trouble (storage, database, migrations): its text names paths,
+            # buckets and endpoints, which go to the log, not to the caller (review D14).
+            log.error("api.server_error", path=request.url.path, error=f"{type(exc).__name__}: {exc}")
+            return JSONResponse({"detail": "the service cannot do this right now; try again later"},
+                                status_code=exc.http_status, headers={"Retry-After": "5"})
         return JSONResponse({"detail": str(exc)}, status_code=exc.http_status)  # see tenderflow/errors.py
 
     @app.exception_handler(psycopg.OperationalError)

@@ -8,6 +8,7 @@ transaction (document row + version + first job, and the tenant's credit reserva
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -107,8 +108,19 @@ class ReprocessResult(BaseModel):
     created: bool = Field(description="False: a version was already in flight and is returned instead.")
 
 
+_INTERNAL_LOCATION = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|(?<![\w.])(?:~|\.{1,2})?/(?:[\w.@%+-]+/)+[\w.@%+-]*")
+
+
+def tenant_visible_error(error: str | None) -> str | None:
+    """A document's error as its tenant sees it: the operator's paths, buckets and endpoints
+    (file://…, s3://…, https://…, /var/lib/…) replaced by "<internal>" (review D14); the full text
+    stays in the database and the log for the operator."""
+    return None if error is None else _INTERNAL_LOCATION.sub("<internal>", error)
+
+
 def _summary(row: dict[str, Any]) -> DocumentSummary:
-    return DocumentSummary(**{key: row[key] for key in DocumentSummary.model_fields})
+    values = {key: row[key] for key in DocumentSummary.model_fields}
+    return DocumentSummary(**{**values, "error": tenant_visible_error(row["error"])})
 
 
 def _store_upload(
@@ -194,7 +206,7 @@ def _readable_version(row: dict[str, Any]) -> int:
     version = documents.readable_version(row)
     if version is None:
         detail = (f"document {row['id']} has no finished version yet (state: {row['state']})"
-                  + (f"; error: {row['error']}" if row["error"] else ""))
+                  + (f"; error: {tenant_visible_error(row['error'])}" if row["error"] else ""))
         raise HTTPException(status.HTTP_409_CONFLICT, detail=detail)
     return version
 
