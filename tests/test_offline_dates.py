@@ -214,6 +214,7 @@ def test_us_documents_read_numeric_dates_month_first() -> None:
         "Plazo de Mantenimiento de la Oferta: hasta el 30/06/2026",
         "Tenders must remain valid until 15 June 2026.",
         "Date d'envoi du présent avis à la publication : 10 août 2020.",
+        "V.1.6) Data di invio dell’avviso: 11/09/2025",
         "Date of issue: 19 August 2025",
         "Document Download End Date     21-Nov-2025 03:00 PM",
         "Bid Submission Start Date      01-Nov-2025 10:00 AM",
@@ -565,3 +566,11 @@ def test_a_column_header_far_above_running_text_is_no_label() -> None:
         "31 December 2026\n"
     )
     assert submission(page) is None
+
+
+def test_when_answers_will_be_communicated_is_not_the_questions_deadline() -> None:
+    page = (
+        "Toute clarification sur le dossier sera communiquée simultanément et par écrit à tous les\n"
+        "soumissionnaires au plus tard 21 février 2025.\n"
+    )
+    assert questions(page) is None

@@ -18,8 +18,16 @@ Two steps, as everywhere in the offline extractor:
    de la Oferta' an offer validity and 'PORFP Issue Date: 05/24/2024  PROPOSAL DUE 06/10/2024' two
    different dates.
 
-A clause saying the date was amended ('revised closing date', 'date limite reportée', 'prorrogado')
-outweighs the original one; when no clause is convincing the field stays empty.
+Layouts an analyst reads without thinking are read too: a label on the line above or wrapped around
+its value in a table row, a date-first schedule ('10 March 2026   Questions due'), a stage schedule
+without deadline words ('تقديم العروض 17/11/1446', 'Submission of proposals   15 March 2026'), a
+notice table whose 'CLOSING DATE' column stacks '25th' / 'November,' / '2021', a date broken over two
+lines, a date filled in on an OCR'd dotted line. Laws and documents cited with their date ('ustawa
+z dnia 11 marca 2004', 'رقم (م/128) وتاريخ …', 'Tender No. 12 dated …') are no deadlines.
+
+A clause or column saying the date was amended ('revised closing date', 'date limite reportée au',
+'extended from … to …', a 'Revised' column) outweighs the original one; when no clause is convincing
+the field stays empty.
 """
 
 from __future__ import annotations
@@ -78,8 +86,10 @@ _MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=
 
 def _compile_folded(pattern: str) -> re.Pattern[str]:
     """A pattern matched against folded text, its non-ASCII words folded the same way: fold() drops the
-    hamza of 'الأسئلة' and the tanween of 'صباحاً', so the pattern must not expect them."""
-    return re.compile(re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern))
+    hamza of 'الأسئلة' and the tanween of 'صباحاً', so the pattern must not expect them. An apostrophe
+    also matches the typographic one ('dell’avviso', 'd’intérêt'), which fold() keeps."""
+    folded = re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern)
+    return re.compile(folded.replace("'", "['’]"))
 
 
 # --- date patterns (over folded text, Arabic-Indic digits made ASCII) --------------------------------
@@ -223,7 +233,7 @@ _TOPICS: Final = (
         r"|aggiudicazione|udzielenie|"
         # publication, issue, dispatch, documents
         r"date of issue|issue date|issued|publication|publish|published|posted|dispatch of (?:the |this )?notice"
-        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du|de l'|dell'|del) (?:present )?"
+        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du |de l'|dell'|del )(?:present )?"
         r"(?:avis|avviso|bando|anuncio)"
         r"|absendung|versand|veroffentlich\w*|publicacion|pubblicazione|publikacj\w*|publicacao"
         r"|dispatch\w*|invitations? to (?:tender|participate|submit)|estimated date"
@@ -238,7 +248,8 @@ _TOPICS: Final = (
         r"|faktur\w*|betaling|factuur|signature|signing|signed|unterzeichnung|firma del contrato|stipula|podpisani\w*"
         r"|interviews?|presentations?|demonstrations?|"
         # answers to questions
-        r"answers?|responses? to (?:the )?(?:questions|queries|inquiries|clarifications?)|reponses?|antworten"
+        r"communique\w*|communicated|comunicad[oa]s?|comunicat[aeio]|mitgeteilt|answers?"
+        r"|responses? to (?:the )?(?:questions|queries|inquiries|clarifications?)|reponses?|antworten"
         r"|respuestas?|risposte|odpowiedz\w*",
     ),
 )
@@ -269,8 +280,8 @@ _DEADLINE_LABEL: Final = _compile_folded(
 )
 """A label that by itself names the submission deadline when nothing says what it is for ('Deadline: …')."""
 _ACTION: Final = _compile_folded(
-    r"(?<![^\W_])(?:submission|submitting|sending|receipt|lodg(?:e|ing|ement)|depot|remise|envoi|einreichung|abgabe"
-    r"|eingang|presentacion|recepcion|presentazione|invio|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
+    r"(?<![^\W_])(?:submission|submitting|receipt|lodg(?:e|ing|ement)|depot|remise|einreichung|abgabe"
+    r"|eingang|presentacion|recepcion|presentazione|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
     r"|indiening|ارسال|[وبلف]?تقديم|استلام|تسليم)(?![^\W_])"
 )
 """The act of handing something in: in a short schedule label ('Submission of proposals   15 March 2026',
