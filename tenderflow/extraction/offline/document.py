@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from tenderflow.extraction.backend import PageLike
 
-_CELL_GAP: Final = re.compile(r"\S(?:.*?\S)?(?=\s{3,}|\s*$)")
+_CELL_GAP: Final = re.compile(r"\S(?:.*?\S)??(?=\s{3,}|\s*$)")
 """A cell: text up to a gap of three or more spaces (pdftotext pads columns with spaces)."""
 
 SEPARATORS: Final = " \t:：.-–—=>|*_"
