@@ -107,6 +107,14 @@ def create_app(settings: Settings) -> FastAPI:
         return JSONResponse({"detail": "the database is unavailable; try again shortly"},
                             status_code=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
 
+    @app.exception_handler(psycopg.Error)
+    def database_refused(request: Request, exc: psycopg.Error) -> JSONResponse:
+        # Any other database error (a constraint, bad data): an answer, never a dropped connection,
+        # and never the SQL's text for the caller (it goes to the log).
+        log.error("api.database_error", path=request.url.path, error=f"{type(exc).__name__}: {exc}")
+        return JSONResponse({"detail": "the request could not be carried out; nothing was changed"},
+                            status_code=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
     @app.exception_handler(LoginRequiredError)
     def login_required(request: Request, exc: LoginRequiredError) -> RedirectResponse:
         return RedirectResponse("/dashboard/login", status_code=status.HTTP_303_SEE_OTHER)
