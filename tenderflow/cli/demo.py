@@ -13,7 +13,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import psycopg
 import typer
@@ -23,6 +23,7 @@ from rich.table import Table
 from tenderflow.cli.output import console, fail
 from tenderflow.cli.runtime import runtime, storage_of
 from tenderflow.database import redact
+from tenderflow.evaluation.scoring import MATCHERS
 from tenderflow.pipeline.documents import document_fields, get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
@@ -120,10 +121,26 @@ def extracted_facts(fields: dict[str, Any] | None) -> dict[str, str | None]:
     }
 
 
+# Each fact of the samples' answer key, scored by the rule `tenderflow eval` uses for its field
+# (tenderflow.evaluation.scoring): the demo counts what the product's own measure counts.
+_FACT_FIELDS: Final = {
+    "title": "title", "buyer_name": "buyer.name", "reference_number": "reference_number",
+    "submission_deadline": "submission_deadline", "main_cpv_code": "cpv_codes", "procedure_type": "procedure_type",
+}  # fmt: skip
+
+
+def _fact_matches(key: str, found: str, expected: str) -> bool:
+    if key == "estimated_value_amount":
+        return abs(float(found) - float(expected)) <= 0.005 * abs(float(expected))
+    if key == "estimated_value_currency":
+        return found.strip().upper() == expected.strip().upper()
+    return MATCHERS[_FACT_FIELDS[key]](found, expected)
+
+
 def matching_facts(row: DemoRow) -> int:
     found = extracted_facts(row.fields)
     return sum(1 for key, expected in row.sample.expected.items()
-               if found.get(key) is not None and str(found[key]).strip().lower() == expected.strip().lower())
+               if found.get(key) is not None and _fact_matches(key, str(found[key]), expected))
 
 
 def demo(
