@@ -92,7 +92,14 @@ class Settings(BaseSettings):
     price_per_document: int = Field(1, ge=0, description="Flat credits per document.")
 
     # --- HTTP -----------------------------------------------------------------------------------
-    admin_token: str | None = Field(default=None, description="Operator login for /dashboard.")
+    admin_token: str | None = Field(
+        default=None, description="Operator login for /dashboard and /metrics; at least 24 characters.")
+    public_url: str | None = Field(
+        default=None, description="The API's address as users reach it (https://… behind a TLS proxy): with "
+        "https, the session cookie is Secure even when the proxy speaks plain HTTP to the API.")
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1", description="Proxies whose X-Forwarded-Proto/For headers the API trusts "
+        "(comma-separated addresses, or * for any): only these may say the request came over https.")
     log_json: bool | None = Field(default=None, description="JSON logs (default: when not a TTY).")
 
     # --- the API server (tenderflow serve) ------------------------------------------------------

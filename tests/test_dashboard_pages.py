@@ -180,3 +180,42 @@ def test_a_database_restart_costs_no_failed_request(api: RunningApi, conn: psyco
                   "WHERE pid <> pg_backend_pid() AND datname = current_database()")
     statuses = [api.client.get("/healthz").status_code for _ in range(10)]
     assert statuses == [200] * 10
+
+
+def test_wrong_admin_tokens_are_throttled_per_client_for_login_and_metrics(api: RunningApi) -> None:
+    """Review D8: 40 wrong logins in a row all answered 401 with no slowdown."""
+    answers = [api.client.post("/dashboard/login", data={"token": f"guess-{n}"}).status_code for n in range(8)]
+    assert answers[:5] == [401] * 5 and set(answers[5:]) == {429}
+    refused = api.client.post("/dashboard/login", data={"token": ADMIN_TOKEN})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0, "the right token waits too"
+    metrics = api.client.get("/metrics", headers={"Authorization": "Bearer wrong"})
+    assert metrics.status_code == 429
+
+
+def test_a_short_admin_token_is_refused_at_start(database_url: str, tmp_path: Path) -> None:
+    from tenderflow.api.services import open_services
+    from tenderflow.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="at least 24"):
+        open_services(api_settings(database_url, tmp_path, admin_token="secret"))
+
+
+def test_operator_pages_forbid_framing_scripts_and_caching(api: RunningApi) -> None:
+    """Review D17: no CSP, X-Frame-Options, nosniff or no-store on the dashboard."""
+    with logged_in(api) as client:
+        for path in ("/dashboard", "/dashboard/login"):
+            headers = client.get(path).headers
+            assert "frame-ancestors 'none'" in headers["content-security-policy"]
+            assert "script-src" not in headers["content-security-policy"]  # default-src 'none' covers it
+            assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
+            assert headers["cache-control"] == "no-store"
+    assert "content-security-policy" not in api.client.get("/healthz").headers
+
+
+def test_the_session_cookie_is_secure_when_the_public_url_is_https(database_url: str, tmp_path: Path) -> None:
+    with serve_in_thread(api_settings(database_url, tmp_path, public_url="https://tenders.example.com")) as api:
+        response = api.client.post("/dashboard/login", data={"token": ADMIN_TOKEN})
+        assert response.status_code == 303 and "secure" in response.headers["set-cookie"].lower()
+    with serve_in_thread(api_settings(database_url, tmp_path)) as api:
+        response = api.client.post("/dashboard/login", data={"token": ADMIN_TOKEN})
+        assert "secure" not in response.headers["set-cookie"].lower()

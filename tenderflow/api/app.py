@@ -50,6 +50,17 @@ Tender PDFs in, searchable text and structured fields out.
 log = structlog.get_logger("tenderflow.api")
 
 
+OPERATOR_PAGE_HEADERS: dict[str, str] = {
+    # The dashboard has no script and no inline style: nothing but its own stylesheet may load, no
+    # page may frame it, and no proxy or browser keeps a copy (review D17).
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+                               "frame-ancestors 'none'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
 _COMPLETE_PATH = re.compile(r"/v1/worker/jobs/\d+/complete")
 SMALL_BODY_BYTES = 1024 * 1024
 RESULT_BODY_BYTES = 256 * 1024 * 1024
@@ -86,6 +97,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
     app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
+
+    @app.middleware("http")
+    async def operator_page_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        if request.url.path.startswith(("/dashboard", "/metrics")):
+            response.headers.update(OPERATOR_PAGE_HEADERS)
+        return response
     app.include_router(documents.router)
     app.include_router(remote_workers.router)
     app.include_router(dashboard.router)

@@ -140,9 +140,18 @@ def operator_or_scraper(
     sessions: Sessions,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Security(operator_bearer)],
 ) -> None:
-    """/metrics: the admin token as a Bearer token (Prometheus) or an operator's session cookie."""
+    """/metrics: the admin token as a Bearer token (Prometheus) or an operator's session cookie.
+    Wrong tokens count against the client like wrong logins (429 past the limit)."""
+    client = request.client.host if request.client else "unknown"
+    wait = sessions.throttle.wait_seconds(client)
+    if wait > 0:
+        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, detail="too many wrong admin tokens; try again later",
+                            headers={"Retry-After": str(int(wait) + 1)})
     if credentials is not None and sessions.token_matches(credentials.credentials):
+        sessions.throttle.succeeded(client)
         return
+    if credentials is not None:
+        sessions.throttle.failed(client)
     if sessions.verify(request.cookies.get(SESSION_COOKIE)) is not None:
         return
     raise _unauthorized("send the admin token: 'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'")

@@ -72,14 +72,25 @@ def login(
     request: Request, services: Services, sessions: Sessions, token: Annotated[str, Form(max_length=1000)]
 ) -> Response:
     response: Response
+    client = request.client.host if request.client else "unknown"
+    wait = sessions.throttle.wait_seconds(client)
+    if wait > 0:
+        response = _page(request, "login.html", services, None,
+                         error=f"Too many wrong tokens from this address; try again in {wait:.0f} s.")
+        response.status_code = status.HTTP_429_TOO_MANY_REQUESTS
+        response.headers["Retry-After"] = str(int(wait) + 1)
+        return response
     if not sessions.token_matches(token):
+        sessions.throttle.failed(client)
         response = _page(request, "login.html", services, None, error="That is not the admin token.")
         response.status_code = status.HTTP_401_UNAUTHORIZED
         return response
+    sessions.throttle.succeeded(client)
     response = _redirect("/dashboard")
     response.set_cookie(
         SESSION_COOKIE, sessions.issue(), max_age=int(sessions.lifetime_seconds), httponly=True,
-        samesite="strict", secure=request.url.scheme == "https", path="/",
+        samesite="strict", path="/",
+        secure=request.url.scheme == "https" or (services.settings.public_url or "").startswith("https://"),
     )
     return response
 

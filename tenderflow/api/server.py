@@ -34,6 +34,7 @@ def serve(settings: Settings, *, host: str, port: int) -> int:
 
     config = uvicorn.Config(
         create_app(settings), host=host, port=port, proxy_headers=True, log_config=None,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
         timeout_graceful_shutdown=10, access_log=False,
     )
     server = ApiServer(config)

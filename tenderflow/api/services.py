@@ -27,6 +27,7 @@ from tenderflow.api.sessions import OperatorSessions
 from tenderflow.api.wakeups import JobWakeups
 from tenderflow.config import Settings
 from tenderflow.database import open_pool, resolve_database_url
+from tenderflow.errors import ConfigurationError
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.queue import Backoff, JobTypes, Maintenance
 
@@ -86,6 +87,10 @@ def open_services(settings: Settings) -> ApiServices:
     """Open the pool (migrating the embedded database; refusing a stale configured one), the storage,
     the job types, and start the listener and maintenance threads. Raises MigrationError,
     ConfigurationError."""
+    if settings.admin_token is not None and len(settings.admin_token) < OperatorSessions.MIN_TOKEN_CHARS:
+        raise ConfigurationError(
+            f"TENDERFLOW_ADMIN_TOKEN is {len(settings.admin_token)} characters long; it guards the dashboard and "
+            f"/metrics, so it must have at least {OperatorSessions.MIN_TOKEN_CHARS}: `openssl rand -hex 24` makes one")
     from tenderflow.handlers import build_job_types
 
     database_url = resolve_database_url(settings)

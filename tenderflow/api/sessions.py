@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
 
 _SESSION_KEY_CONTEXT = b"tenderflow dashboard session v1\0"
 
@@ -14,10 +17,14 @@ _SESSION_KEY_CONTEXT = b"tenderflow dashboard session v1\0"
 class OperatorSessions:
     """Signed, expiring session cookies for the admin token's holder; no server-side state."""
 
+    MIN_TOKEN_CHARS = 24
+    """An admin token shorter than this is refused at start: it guards the whole dashboard."""
+
     def __init__(self, admin_token: str, *, lifetime_seconds: float) -> None:
         self._admin_token = admin_token.encode()
         self._key = hashlib.sha256(_SESSION_KEY_CONTEXT + self._admin_token).digest()
         self.lifetime_seconds = lifetime_seconds
+        self.throttle = LoginThrottle()
 
     def token_matches(self, presented: str) -> bool:
         return hmac.compare_digest(presented.encode(), self._admin_token)
@@ -47,3 +54,42 @@ class OperatorSessions:
     def csrf_matches(self, session: str, presented: str) -> bool:
         # bytes, not str: compare_digest raises TypeError on non-ASCII text (a 500, review D11)
         return hmac.compare_digest(self.csrf_token(session).encode(), presented.encode())
+
+
+class LoginThrottle:
+    """Wrong admin tokens per client: after MAX_FAILURES within WINDOW_SECONDS a client is refused
+    (429) until the oldest of them is a window old, whatever it sends (review D8). Per API process;
+    the table keeps at most MAX_CLIENTS clients (the oldest go first)."""
+
+    MAX_FAILURES = 5
+    WINDOW_SECONDS = 60.0
+    MAX_CLIENTS = 10_000
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def wait_seconds(self, client: str) -> float:
+        """How long `client` must wait before its next try; 0 when it may try now."""
+        now = self._clock()
+        with self._lock:
+            failures = self._failures.get(client)
+            if failures is None:
+                return 0.0
+            while failures and failures[0] <= now - self.WINDOW_SECONDS:
+                failures.popleft()
+            if len(failures) < self.MAX_FAILURES:
+                return 0.0
+            return failures[0] + self.WINDOW_SECONDS - now
+
+    def failed(self, client: str) -> None:
+        with self._lock:
+            self._failures.setdefault(client, deque()).append(self._clock())
+            self._failures.move_to_end(client)
+            while len(self._failures) > self.MAX_CLIENTS:
+                self._failures.popitem(last=False)
+
+    def succeeded(self, client: str) -> None:
+        with self._lock:
+            self._failures.pop(client, None)
