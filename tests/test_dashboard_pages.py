@@ -219,3 +219,19 @@ def test_the_session_cookie_is_secure_when_the_public_url_is_https(database_url:
     with serve_in_thread(api_settings(database_url, tmp_path)) as api:
         response = api.client.post("/dashboard/login", data={"token": ADMIN_TOKEN})
         assert "secure" not in response.headers["set-cookie"].lower()
+
+
+def test_logout_ends_the_session_on_the_server(api: RunningApi, conn: psycopg.Connection[Any],
+                                               settings: Settings, tmp_path: Path) -> None:
+    """Review D9: a cookie saved before logout kept working (reprocess included) for up to 12 h."""
+    with logged_in(api) as client:
+        page = client.get("/dashboard").text
+        saved = dict(client.cookies)
+        assert client.post("/dashboard/logout", data={"csrf_token": csrf_of(page)}).status_code == 303
+    with httpx.Client(base_url=api.url, cookies=saved) as replay:
+        assert replay.get("/dashboard").status_code == 303  # back to the login form
+        assert replay.get("/metrics").status_code == 401
+        job_id = failed_plan_job(conn, settings, tmp_path)
+        retried = replay.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": csrf_of(page)})
+        assert retried.status_code == 303 and retried.headers["location"] == "/dashboard/login"
+        assert jobs.get(conn, job_id)["state"] == "failed"

@@ -124,11 +124,15 @@ def operator_sessions(services: Services) -> OperatorSessions:
 Sessions = Annotated[OperatorSessions, Depends(operator_sessions)]
 
 
-def operator_session(request: Request, sessions: Sessions) -> str:
-    """The operator's session nonce; redirects to the login page without one."""
+def operator_session(request: Request, sessions: Sessions, services: Services) -> str:
+    """The operator's session nonce; redirects to the login page without one, or when it was
+    logged out (review D9: logout used to end the session in the browser only)."""
     session = sessions.verify(request.cookies.get(SESSION_COOKIE))
     if session is None:
         raise LoginRequiredError()
+    with services.pool.connection() as conn:
+        if sessions.is_ended(conn, session):
+            raise LoginRequiredError()
     return session
 
 
@@ -138,6 +142,7 @@ OperatorSession = Annotated[str, Depends(operator_session)]
 def operator_or_scraper(
     request: Request,
     sessions: Sessions,
+    services: Services,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Security(operator_bearer)],
 ) -> None:
     """/metrics: the admin token as a Bearer token (Prometheus) or an operator's session cookie.
@@ -152,6 +157,9 @@ def operator_or_scraper(
         return
     if credentials is not None:
         sessions.throttle.failed(client)
-    if sessions.verify(request.cookies.get(SESSION_COOKIE)) is not None:
-        return
+    session = sessions.verify(request.cookies.get(SESSION_COOKIE))
+    if session is not None:
+        with services.pool.connection() as conn:
+            if not sessions.is_ended(conn, session):
+                return
     raise _unauthorized("send the admin token: 'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'")

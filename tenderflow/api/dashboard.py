@@ -97,9 +97,12 @@ def login(
 
 @router.post("/logout")
 def logout(
-    services: Services, sessions: Sessions, session: OperatorSession, csrf_token: Annotated[str, Form()]
+    request: Request, services: Services, sessions: Sessions, session: OperatorSession,
+    csrf_token: Annotated[str, Form()],
 ) -> RedirectResponse:
     _check_csrf(sessions, session, csrf_token)
+    with services.pool.connection() as conn:
+        sessions.end(conn, request.cookies.get(SESSION_COOKIE))
     response = _redirect("/dashboard/login")
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

@@ -10,12 +10,17 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from typing import Any
+
+import psycopg
 
 _SESSION_KEY_CONTEXT = b"tenderflow dashboard session v1\0"
 
 
 class OperatorSessions:
-    """Signed, expiring session cookies for the admin token's holder; no server-side state."""
+    """Signed, expiring session cookies for the admin token's holder. The only server-side state is
+    the list of sessions ended by logout before they expire (`end`, `is_ended`): a copied cookie
+    stops working at logout, in every API process."""
 
     MIN_TOKEN_CHARS = 24
     """An admin token shorter than this is refused at start: it guards the whole dashboard."""
@@ -25,6 +30,23 @@ class OperatorSessions:
         self._key = hashlib.sha256(_SESSION_KEY_CONTEXT + self._admin_token).digest()
         self.lifetime_seconds = lifetime_seconds
         self.throttle = LoginThrottle()
+
+    def end(self, conn: psycopg.Connection[Any], cookie: str | None) -> None:
+        """Log out: the session of `cookie` is refused from now on (also forgets long-expired ones)."""
+        if not cookie or cookie.count(".") != 2:
+            return
+        expires, nonce, _ = cookie.split(".")
+        if not expires.isdigit():
+            return
+        with conn.transaction():
+            conn.execute("DELETE FROM operator_sessions_ended WHERE expires_at < now()")
+            conn.execute("INSERT INTO operator_sessions_ended (nonce, expires_at) VALUES (%s, to_timestamp(%s)) "
+                         "ON CONFLICT (nonce) DO NOTHING", (nonce[:100], int(expires)))
+
+    @staticmethod
+    def is_ended(conn: psycopg.Connection[Any], nonce: str) -> bool:
+        row = conn.execute("SELECT 1 FROM operator_sessions_ended WHERE nonce = %s", (nonce,)).fetchone()
+        return row is not None
 
     def token_matches(self, presented: str) -> bool:
         return hmac.compare_digest(presented.encode(), self._admin_token)
