@@ -311,3 +311,26 @@ def test_reclaim_is_rolled_back_when_the_ended_hook_raises(conn: Conn, refunds_t
     row = get(conn, job_id)
     assert (row["state"], row["attempts"], row["finished_at"]) == ("running", 1, None)
     assert conn.execute("SELECT count(*) FROM test_refunds").fetchone() == (0,)
+
+
+def test_a_job_given_back_at_shutdown_again_and_again_ends_failed_with_its_hooks(conn: Conn) -> None:
+    """Review: a release does not count as an attempt, so a job running whenever its worker stops
+    lived for ever. After MAX_RELEASES releases the next one fails it, and the end-of-job hooks run."""
+    from tenderflow.queue import JobTypes
+    from tenderflow.queue.jobs import MAX_RELEASES, release_ended
+
+    job_id = enqueue(conn, JobSpec("ocr", max_attempts=2))
+    hooked: list[int] = []
+    job_types = JobTypes()
+    job_types.on_job_ended(lambda conn, ended: hooked.extend(job.id for job in ended))
+    for round_number in range(MAX_RELEASES + 1):
+        [job] = claim(conn, worker_id=f"w{round_number}", types=["ocr"], limit=1, lease_seconds=LEASE)
+        with conn.transaction():
+            [ended] = release_ended(conn, [job])
+            job_types.run_ended_hooks(conn, [ended])
+        expected = "queued" if round_number < MAX_RELEASES else "failed"
+        assert (ended.id, ended.state) == (job_id, expected)
+    row = get(conn, job_id)
+    assert row["state"] == "failed" and f"{MAX_RELEASES + 1} times" in row["last_error"]
+    assert hooked == [job_id]
+    assert claim(conn, worker_id="late", types=["ocr"], limit=1, lease_seconds=LEASE) == []

@@ -236,6 +236,9 @@ def stop_worker(body: StopRequest, caller: Worker, services: Services) -> StopRe
     services.wakeups.stop_waiting(caller.worker_id)
     with services.pool.connection() as conn:
         held = jobs.held_by(conn, caller.worker_id, [(j.id, j.attempt) for j in body.release])
-        released = jobs.release(conn, held)
+        with conn.transaction():
+            ended = jobs.release_ended(conn, held)
+            services.job_types.run_ended_hooks(conn, ended)  # a job released too often has failed
+        released = {job.id for job in ended}
         conn.execute(jobs.QUERIES["worker_stop"], {"id": caller.worker_id, "now": None})
     return StopResponse(released=sorted(released))

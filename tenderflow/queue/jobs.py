@@ -289,12 +289,25 @@ def fail(conn: psycopg.Connection[Any], failures: Sequence[Failure], *, now: dat
     return _ended(conn.execute(QUERIES["job_fail"], params).fetchall())
 
 
+MAX_RELEASES: Final = 10
+"""A job given back at shutdown this many times ends failed at the next release."""
+
+
 def release(conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, now: datetime | None = None) -> set[int]:
-    """running -> queued at shutdown, without counting the attempt against the job."""
-    params: dict[str, Any] = {**_token_params(jobs), "now": now}
+    """running -> queued at shutdown, without counting the attempt against the job; a job released
+    MAX_RELEASES times before ends failed instead. Returns the ids moved either way; use
+    `release_ended` to also learn which failed (their end-of-job hooks must run)."""
+    return {job.id for job in release_ended(conn, jobs, now=now)}
+
+
+def release_ended(
+    conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, now: datetime | None = None
+) -> list[EndedJob]:
+    """`release`, returning the moved jobs with their new state (queued, or failed)."""
+    params: dict[str, Any] = {**_token_params(jobs), "now": now, "max_releases": MAX_RELEASES}
     if not params["ids"]:
-        return set()
-    return {row[0] for row in conn.execute(QUERIES["job_release"], params).fetchall()}
+        return []
+    return _ended(conn.execute(QUERIES["job_release"], params).fetchall())
 
 
 def reclaim(conn: psycopg.Connection[Any], *, limit: int = 1000, now: datetime | None = None) -> list[EndedJob]:

@@ -152,13 +152,22 @@ RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 -- name: job_release
 -- Give leases back on shutdown: queued again at once. The attempt is not held against the job
 -- (max_attempts moves up with it) but attempts never goes down, so (id, attempts) stays unique.
+-- A job released %(max_releases)s times already ends failed instead: it would never finish.
 UPDATE jobs j
-   SET state = 'queued', leased_until = NULL, max_attempts = j.max_attempts + 1,
+   SET state = CASE WHEN j.releases < %(max_releases)s THEN 'queued' ELSE 'failed' END::job_state,
+       leased_until = NULL,
+       max_attempts = CASE WHEN j.releases < %(max_releases)s THEN j.max_attempts + 1 ELSE j.max_attempts END,
+       releases = j.releases + 1,
        run_after = coalesce(%(now)s::timestamptz, now()),
-       last_error = 'released by worker ' || j.worker_id || ' at shutdown'
+       finished_at = CASE WHEN j.releases >= %(max_releases)s THEN coalesce(%(now)s::timestamptz, now()) END,
+       last_error = CASE WHEN j.releases < %(max_releases)s
+                         THEN 'released by worker ' || j.worker_id || ' at shutdown'
+                         ELSE 'given back at worker shutdown ' || (j.releases + 1) || ' times: the job never '
+                              || 'finishes before its workers stop'
+                    END
   FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
  WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
-RETURNING j.id;
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 
 -- name: job_reclaim
 -- Expired leases: back to queued while attempts remain, else failed. SKIP LOCKED: a job being

@@ -216,11 +216,13 @@ class Worker:
         for slot in remaining:
             slot.context.mark_lost("worker shutting down; lease given back")
         try:
-            with self.pool.connection() as conn:
-                released = jobs.release(conn, [slot.job for slot in remaining])
+            with self.pool.connection() as conn, conn.transaction():
+                ended = jobs.release_ended(conn, [slot.job for slot in remaining])
+                self.job_types.run_ended_hooks(conn, ended)  # a job released too often has failed
+            released = {job.id for job in ended}
             log.info("worker.released", worker_id=self.id, jobs=sorted(released))
-        except psycopg.Error as exc:
-            log.warning("worker.release_failed", error=str(exc))
+        except Exception as exc:  # the leases then expire and the reclaimer takes over
+            log.warning("worker.release_failed", error=f"{type(exc).__name__}: {exc}")
 
     # --- executing ------------------------------------------------------------------------------
 
