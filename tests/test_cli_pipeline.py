@@ -100,3 +100,18 @@ def test_what_a_tenant_supplied_is_shown_escaped_and_never_as_markup(
         output = invoke({**cli_env, "COLUMNS": "300"}, *args).stdout
         assert "\x1b" not in output and "\x07" not in output
         assert "\\x1b[2J" in output and "[red]RED[/red]" in output
+
+
+def test_max_attempts_from_the_settings_hold_for_every_job_of_the_pipeline(
+    cli_env: dict[str, str], pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    """Review D16: TENDERFLOW_MAX_ATTEMPTS was never used; every job got 5 attempts."""
+    good = text_pdf(tmp_path / "good.pdf", [TENDER_PAGE])
+    uploaded = json.loads(invoke({**cli_env, "TENDERFLOW_MAX_ATTEMPTS": "3"}, "upload", str(good), "--json").stdout)
+    settings = pipeline_settings(database_url, tmp_path)
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+    document_id = str(uploaded[0]["document_id"])
+    invoke({**cli_env, "TENDERFLOW_MAX_ATTEMPTS": "2"}, "reprocess", document_id, "--from", "extract")
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute("SELECT type, max_attempts FROM jobs ORDER BY id").fetchall()
+    assert rows[:2] == [("ocr.plan", 3), ("extract", 3)] and rows[2:] == [("extract", 2)]

@@ -179,7 +179,8 @@ def reprocess_document(
     _check_csrf(sessions, session, csrf_token)
     with services.pool.connection() as conn:
         try:
-            outcome = reprocess(conn, document_id, prices=Prices.from_settings(services.settings))
+            outcome = reprocess(conn, document_id, prices=Prices.from_settings(services.settings),
+                                max_attempts=services.settings.max_attempts)
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
         except InsufficientCreditsError:

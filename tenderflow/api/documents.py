@@ -131,7 +131,8 @@ def _store_upload(
         return upload_file(conn, services.storage, path, tenant=tenant, priority=priority,
                            max_bytes=services.settings.max_upload_bytes,
                            reprocess_existing=reprocess_existing, filename=filename,
-                           prices=Prices.from_settings(services.settings), languages=languages)
+                           prices=Prices.from_settings(services.settings), languages=languages,
+                           max_attempts=services.settings.max_attempts)
 
 
 @router.post(
@@ -249,5 +250,6 @@ def reprocess_document(
     asked = request or ReprocessRequest()
     with services.pool.connection() as conn:
         outcome = reprocess(conn, document_id, start_from=asked.start_from, tenant=tenant, priority=asked.priority,
-                            prices=Prices.from_settings(services.settings))
+                            prices=Prices.from_settings(services.settings),
+                            max_attempts=services.settings.max_attempts)
     return ReprocessResult(id=outcome.document_id, version=outcome.version, created=outcome.created)

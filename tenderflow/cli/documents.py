@@ -46,7 +46,8 @@ def upload(
         task = progress.add_task("uploading", total=len(files))
         for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                     max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
-                                    prices=Prices.from_settings(rt.settings), languages=languages):
+                                    prices=Prices.from_settings(rt.settings), languages=languages,
+                                    max_attempts=rt.settings.max_attempts):
             outcomes.append(outcome)
             progress.advance(task)
     rows = [vars(o) for o in outcomes]
@@ -189,7 +190,8 @@ def reprocess_command(
     with rt.connection() as conn:
         try:
             outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
-                                prices=Prices.from_settings(rt.settings), languages=languages)
+                                prices=Prices.from_settings(rt.settings), languages=languages,
+                                max_attempts=rt.settings.max_attempts)
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
     if outcome.created:

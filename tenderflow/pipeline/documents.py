@@ -106,7 +106,7 @@ class VersionRef:
 
 def ocr_plan_spec(
     ref: VersionRef, *, tenant: str, priority: int, object_key: str, languages: str | None = None,
-    languages_source: str | None = None,
+    languages_source: str | None = None, max_attempts: int | None = None,
 ) -> JobSpec:
     """The ocr.plan job of a version; `languages` (with `languages_source`: "upload" or "tenant")
     are the OCR languages asked for, None to let the plan detect them."""
@@ -114,7 +114,7 @@ def ocr_plan_spec(
     if languages:
         payload.update(languages=languages, languages_source=languages_source or "upload")
     return JobSpec(
-        type=JOB_OCR_PLAN, tenant=tenant, priority=priority, payload=payload,
+        type=JOB_OCR_PLAN, tenant=tenant, priority=priority, payload=payload, max_attempts=max_attempts,
         unique_key=f"{JOB_OCR_PLAN}:{ref.document_id}:{ref.version}",
     )
 
@@ -132,9 +132,11 @@ def requested_languages(conn: psycopg.Connection[Any], document_id: int) -> tupl
     return None, None
 
 
-def extract_spec(ref: VersionRef, *, tenant: str, priority: int) -> JobSpec:
+def extract_spec(ref: VersionRef, *, tenant: str, priority: int, max_attempts: int | None = None) -> JobSpec:
+    """The extract job of a version; `max_attempts` None: the queue's default (a follow-up job passes
+    the attempts of the job that enqueues it, so TENDERFLOW_MAX_ATTEMPTS holds for the whole pipeline)."""
     return JobSpec(
-        type=JOB_EXTRACT, tenant=tenant, priority=priority, payload=ref.params(),
+        type=JOB_EXTRACT, tenant=tenant, priority=priority, payload=ref.params(), max_attempts=max_attempts,
         unique_key=f"{JOB_EXTRACT}:{ref.document_id}:{ref.version}",
     )
 
@@ -186,10 +188,11 @@ def record_plan(
     upsert_pages(conn, ref, text_pages)
     if not batches:
         conn.execute(QUERIES["version_set_extracting"], ref.params())
-        return [enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority))]
+        return [enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority,
+                                           max_attempts=job.max_attempts))]
     return enqueue_many(conn, [
         JobSpec(
-            type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority,
+            type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts,
             payload={**ref.params(), "object_key": job.payload["object_key"], "pages": batch,
                      **({"languages": languages["languages"]} if languages else {})},
             unique_key=f"{JOB_OCR_PAGES}:{ref.document_id}:{ref.version}:{batch[0]}",
@@ -225,7 +228,7 @@ def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence
     if committed is None or committed[0] < version[2]:
         return False
     conn.execute(QUERIES["version_set_extracting"], ref.params())
-    enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority))
+    enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts))
     return True
 
 

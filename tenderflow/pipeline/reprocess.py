@@ -41,6 +41,7 @@ def reprocess(
     priority: int = 0,
     prices: Prices = DEFAULT_PRICES,
     languages: str | None = None,
+    max_attempts: int | None = None,
 ) -> ReprocessOutcome:
     """Start version N+1 of the document (or return the one in flight), reserving its credits.
 
@@ -79,7 +80,8 @@ def reprocess(
                                      page_count=source[5], batch_count=source[6])
             credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices, reused_pages=source[5] or 0,
                                      what=f"reprocessing document {document_id}")
-            enqueue(conn, documents.extract_spec(ref, tenant=doc_tenant, priority=priority))
+            enqueue(conn, documents.extract_spec(ref, tenant=doc_tenant, priority=priority,
+                                                 max_attempts=max_attempts))
         else:
             documents.insert_version(conn, ref)
             credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices,
@@ -87,6 +89,7 @@ def reprocess(
             ocr_languages, source = documents.requested_languages(conn, document_id)
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=doc_tenant, priority=priority,
                                                   object_key=object_key(doc_tenant, sha256),
-                                                  languages=ocr_languages, languages_source=source))
+                                                  languages=ocr_languages, languages_source=source,
+                                                  max_attempts=max_attempts))
         conn.execute(documents.QUERIES["document_set_latest"], {"id": document_id, "version": ref.version})
     return ReprocessOutcome(document_id, ref.version, created=True)

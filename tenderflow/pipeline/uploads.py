@@ -91,6 +91,7 @@ def upload_file(
     filename: str | None = None,
     prices: Prices = DEFAULT_PRICES,
     languages: str | None = None,
+    max_attempts: int | None = None,
 ) -> UploadOutcome:
     """Upload one PDF, reserving `prices.on_acceptance()` of the tenant's credits for a new document.
 
@@ -119,7 +120,7 @@ def upload_file(
     try:
         return _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
                               priority=priority, display_name=display_name, asked=asked, prices=prices,
-                              reprocess_existing=reprocess_existing)
+                              reprocess_existing=reprocess_existing, max_attempts=max_attempts)
     except BaseException:
         # Refused in the transaction (the credits race, bad data): leave no object behind unless
         # another upload of the same bytes, committed meanwhile, refers to it (review D10).
@@ -134,6 +135,7 @@ def upload_file(
 def _record_upload(
     conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, *, key: str, sha256: str, size: int,
     tenant: str, priority: int, display_name: str, asked: str | None, prices: Prices, reprocess_existing: bool,
+    max_attempts: int | None,
 ) -> UploadOutcome:
     """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
     job (or, for bytes this tenant uploaded before, the existing document)."""
@@ -154,10 +156,12 @@ def _record_upload(
             credits.reserve_accepted(conn, tenant, **ref.params(), prices=prices, what=f"uploading {display_name}")
             ocr_languages, source = documents.requested_languages(conn, document_id)
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key,
-                                                  languages=ocr_languages, languages_source=source))
+                                                  languages=ocr_languages, languages_source=source,
+                                                  max_attempts=max_attempts))
             return UploadOutcome(str(path), "created", document_id, 1, size)
     if reprocess_existing:
-        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked)
+        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
+                            max_attempts=max_attempts)
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
                              outcome.version, size)
     return UploadOutcome(str(path), "existing", document_id, None, size)
@@ -183,6 +187,7 @@ def upload_paths(
     reprocess_existing: bool = False,
     prices: Prices = DEFAULT_PRICES,
     languages: str | None = None,
+    max_attempts: int | None = None,
 ) -> Iterator[UploadOutcome]:
     """Upload every PDF under `paths`; a refused file is reported and the others still go in.
     Languages that are refused raise UploadRejectedError before any file is read."""
@@ -190,6 +195,7 @@ def upload_paths(
     for path in find_pdfs(paths):
         try:
             yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
-                              reprocess_existing=reprocess_existing, prices=prices, languages=asked)
+                              reprocess_existing=reprocess_existing, prices=prices, languages=asked,
+                              max_attempts=max_attempts)
         except TenderflowError as exc:
             yield UploadOutcome(str(path), "rejected", error=str(exc))
