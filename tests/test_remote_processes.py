@@ -7,6 +7,7 @@ The worker processes get no database URL and no storage location: only the API's
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -106,7 +107,7 @@ def test_a_remote_worker_process_drains_ocr_jobs_and_stops_when_its_token_is_rev
         assert by_page[(documents[0], 5)][0] == "text_layer" and "PAGE-005" in by_page[(documents[0], 5)][1]
         # Every OCR job was claimed under the token's name; extraction waits for an extract pool.
         workers = {row[0] for row in conn.execute("SELECT DISTINCT worker_id FROM jobs WHERE type LIKE 'ocr.%'")}
-        assert len(workers) == 1 and workers.pop().startswith(f"remote:scanner-pc:{socket_host()}")
+        assert len(workers) == 1 and re.match(rf"remote:scanner-pc@[0-9a-z]+:{re.escape(socket_host())}", workers.pop())
         assert job_states(conn, "extract") == [("extract", "queued")] * 3
         assert conn.execute("SELECT kind FROM workers").fetchall() == [("remote",)]
 

@@ -79,7 +79,9 @@ class RemoteCaller:
 
     @property
     def worker_id(self) -> str:
-        return f"remote:{self.token.name}:{self.instance}"
+        """remote:<token name>@<token id>:<instance>. The id, not the name, makes a claim the token's:
+        a token re-created under a revoked one's name inherits none of its claims (review D13)."""
+        return f"remote:{self.token.name}@{self.token.id}:{self.instance}"
 
 
 def current_worker(

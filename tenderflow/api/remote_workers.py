@@ -8,7 +8,7 @@ claim that is no longer the current one (reclaimed after a missed lease, cancell
 gets HTTP 409 and nothing is written.
 
 Every call about one job names the claim (job id, attempt) and must come from the worker instance
-that holds it (`jobs.worker_id` = `remote:<token name>:<instance>`); anything else is 409 as well.
+that holds it (`jobs.worker_id` = `remote:<token name>@<token id>:<instance>`); anything else is 409 as well.
 The server keeps the caller's row in `workers` (kind 'remote') fresh on every claim and heartbeat.
 """
 
