@@ -321,3 +321,37 @@ def test_a_token_recreated_under_a_revoked_ones_name_inherits_none_of_its_claims
     assert (beat.owned, beat.lost) == ([], [plan.id])
     assert jobs.get(conn, plan.id)["state"] == "running"
     assert conn.execute("SELECT page_count FROM document_versions").fetchone() == (None,)
+
+
+def test_waiting_claims_cannot_take_the_threads_tenant_requests_need(
+    database_url: str, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Review D3: 110 waiting long-polls held every API thread, and a tenant's GET took 21 s. Now at
+    most half the threads wait; a claim past that is told to retry later (429) at once."""
+    from tests.api_harness import bearer, tenant_with_key
+
+    settings = api_settings(database_url, tmp_path, api_threads=8, claim_wait_seconds=20.0, poll_seconds=30.0)
+    token = create_token(conn, "busy-farm", ["ocr"]).raw
+    key = tenant_with_key(conn, "acme")
+    with serve_in_thread(settings) as api:
+        answers: list[int] = []
+
+        def poll(number: int) -> None:
+            client = remote_client(api, token, f"farm:{number}:aaaaaa")
+            try:
+                client.claim(hello(), limit=1, wait_seconds=20)
+                answers.append(200)
+            except Exception as exc:  # the client raises on 429, which is what we count
+                answers.append(429 if "429" in str(exc) else 0)
+
+        pollers = [threading.Thread(target=poll, args=(number,), daemon=True) for number in range(12)]
+        for thread in pollers:
+            thread.start()
+        wait_until(lambda: len(answers) >= 8, timeout=10, message="the polls past the limit are answered")
+        started = time.monotonic()
+        assert api.client.get("/v1/documents", headers=bearer(key)).status_code == 200
+        assert time.monotonic() - started < 1.0
+        assert answers.count(429) == 8, answers
+        api.services.begin_shutdown()  # ends the waiting claims at once
+        for thread in pollers:
+            thread.join(10)

@@ -126,7 +126,34 @@ def claim_jobs(body: ClaimRequest, caller: Worker, services: Services) -> ClaimR
     _register(services, caller, body.hello)
     wakeups = services.wakeups
     wakeups.forget_waiter(caller.worker_id)
-    deadline = time.monotonic() + min(body.wait_seconds, settings.claim_wait_seconds)
+    may_wait = services.waiting_claims.acquire(blocking=False)
+    try:
+        claimed = _claim_until(services, caller, types, body, may_wait=may_wait)
+    finally:
+        if may_wait:
+            services.waiting_claims.release()
+    if not claimed and not may_wait and body.wait_seconds > 0:
+        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": str(_BUSY_RETRY_SECONDS)},
+                            detail="too many claims are waiting on this server; retry later")
+    for job in claimed:
+        log.info("remote.job_claimed", job_id=job.id, type=job.type, attempt=job.attempts, worker_id=caller.worker_id)
+    return ClaimResponse(
+        jobs=[_wire(job, input_kinds[job.type]) for job in claimed],
+        lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds,
+    )
+
+
+_BUSY_RETRY_SECONDS = 5
+
+
+def _claim_until(
+    services: ApiServices, caller: RemoteCaller, types: tuple[str, ...], body: ClaimRequest, *, may_wait: bool
+) -> list[ClaimedJob]:
+    """Claim; while nothing is claimed and waiting is allowed, sleep on the listener until a job
+    may be ready or the claim's wait is over."""
+    settings, wakeups = services.settings, services.wakeups
+    wait_seconds = min(body.wait_seconds, settings.claim_wait_seconds) if may_wait else 0.0
+    deadline = time.monotonic() + wait_seconds
     claimed: list[ClaimedJob] = []
     while not services.stopping and not wakeups.waiter_stopped(caller.worker_id):
         marker = wakeups.marker(types, caller.worker_id)
@@ -138,12 +165,7 @@ def claim_jobs(body: ClaimRequest, caller: Worker, services: Services) -> ClaimR
         if claimed or remaining <= 0:
             break
         wakeups.wait(types, marker, min(remaining, settings.poll_seconds), waiter=caller.worker_id)
-    for job in claimed:
-        log.info("remote.job_claimed", job_id=job.id, type=job.type, attempt=job.attempts, worker_id=caller.worker_id)
-    return ClaimResponse(
-        jobs=[_wire(job, input_kinds[job.type]) for job in claimed],
-        lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds,
-    )
+    return claimed
 
 
 def _file_chunks(handle: Any) -> Iterator[bytes]:

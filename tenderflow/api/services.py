@@ -46,6 +46,12 @@ class ApiServices:
     upload_spool_dir: Path  # uploads are streamed here (capped) before they are stored
     _stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)
+    waiting_claims: threading.BoundedSemaphore = field(init=False)
+    """Remote claims held open at once: at most half the API's threads, so tenant requests always
+    keep the other half (review D3); a claim beyond it that finds no job at once is told to retry."""
+
+    def __post_init__(self) -> None:
+        self.waiting_claims = threading.BoundedSemaphore(max(1, self.settings.api_threads // 2))
 
     @property
     def stopping(self) -> bool:
