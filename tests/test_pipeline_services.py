@@ -84,3 +84,14 @@ def test_extraction_through_an_openai_compatible_server_is_validated_and_keeps_t
     assert extraction["fields"]["reference_number"]["value"] == "EH-2026-0417"
     assert extraction["fields"]["title"] is None  # its quote is not on page 1: dropped …
     assert any("title" in flag for flag in extraction["flags"])  # … and flagged
+
+
+def test_the_pdf_caches_lock_table_stays_bounded(tmp_path: Path) -> None:
+    """Review (info): PdfCache kept one lock per key ever fetched, growing in long-lived processes."""
+    from tenderflow.handlers.ocr import PdfCache
+
+    cache = PdfCache(tmp_path / "cache", max_files=4)
+    for number in range(300):
+        cache.local_path(f"tenants/acme/pdf/doc-{number}", lambda target: target.write_bytes(b"%PDF-1.4\n"))
+    assert len(cache._key_locks) <= 64
+    assert len(list((tmp_path / "cache").glob("*.pdf"))) == 4

@@ -37,6 +37,9 @@ from tenderflow.queue import ClaimedJob, JobContext
 _OBJECT_KEY_SHA256 = re.compile(r".*/([0-9a-f]{64})\.pdf")
 
 
+_LOCK_STRIPES = 64
+
+
 class PdfCache:
     """Local copies of stored PDFs, so the batches of one document fetch it once per worker (local
     workers from storage, remote workers over HTTP).
@@ -49,15 +52,15 @@ class PdfCache:
     def __init__(self, directory: Path, *, max_files: int = 32) -> None:
         self.directory = directory
         self.max_files = max_files
-        self._lock = threading.Lock()
-        self._key_locks: dict[str, threading.Lock] = {}
+        # Striped locks: a fetch of one key waits only for fetches of keys that share its stripe, and
+        # the table never grows, however many keys a long-lived process fetches.
+        self._key_locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
 
     def local_path(self, key: str, fetch: Callable[[Path], object]) -> Path:
         """A local file with the object's bytes; `fetch(target)` writes them there on first use."""
         name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
         target = self.directory / name
-        with self._lock:
-            key_lock = self._key_locks.setdefault(name, threading.Lock())
+        key_lock = self._key_locks[int(name[:8], 16) % _LOCK_STRIPES]
         with key_lock:
             if target.exists():
                 os.utime(target)
