@@ -554,3 +554,83 @@ def test_french_deposit_platform() -> None:
     page = ("Les dossiers d’offre devront être déposés sur la plateforme dématérialisée accessible à\n"
             "l’adresse suivante : https://example.e-marchespublics.com\n")
     assert read(submission_url, page) == "https://example.e-marchespublics.com"
+
+
+# --- buyer name: section headings side by side, official-name fields ----------------------------------------
+
+
+def test_section_heading_takes_no_value_from_the_next_columns_heading() -> None:
+    """'Section I: Contracting authority' beside 'Review procedures': the right cell heads the other column."""
+    page = (
+        " Section I: Contracting authority              Review procedures\n"
+        " Official name: Borough of Redmoor              Body responsible for review procedures:\n"
+        " Postal address: 1 High Street, Redmoor         the High Court\n"
+    )
+    assert grounded(buyer_name, page) is not None
+    assert read(buyer_name, page) == "Borough of Redmoor"
+
+
+def test_section_heading_right_cell_needs_an_organisation() -> None:
+    page = (
+        " Section I: Contracting authority              Further information\n"
+        " Borough of Redmoor                             The review body is the High Court.\n"
+    )
+    assert read(buyer_name, page) == "Borough of Redmoor"
+
+
+def test_key_value_row_still_takes_the_right_cell() -> None:
+    page = " Contracting authority        Town of Eastbury\n Reference number             EB-2025-01\n"
+    assert read(buyer_name, page) == "Town of Eastbury"
+
+
+def test_official_name_wrapped_in_its_column_beside_another_column() -> None:
+    page = (
+        " Section I : Pouvoir adjudicateur                 Procédures de recours\n"
+        " Nom officiel : Syndicat intercommunal            Instance chargée des recours :\n"
+        " des eaux de la Vallée                            tribunal administratif de Lyon\n"
+        " Adresse postale : 3 place du Marché, 69000 Lyon\n"
+    )
+    found = grounded(buyer_name, page)
+    assert found is not None and found.value == "Syndicat intercommunal des eaux de la Vallée"
+
+
+def test_german_official_name_field_under_the_section_heading() -> None:
+    page = (
+        "Abschnitt I: Öffentlicher Auftraggeber\n"
+        "I.1) Name und Adressen\n"
+        "Offizielle Bezeichnung: Landkreis Auental\n"
+        "Postanschrift: Ringstraße 4, 12345 Auental\n"
+    )
+    assert read(buyer_name, page) == "Landkreis Auental"
+
+
+def test_name_does_not_run_on_into_the_next_field() -> None:
+    page = "Section I: Contracting authority\nOfficial name: Borough of Redmoor\nde minimis aid: not applicable\n"
+    assert read(buyer_name, page) == "Borough of Redmoor"
+
+
+def test_french_section_heading_with_a_space_before_its_colon() -> None:
+    """'Section I : Pouvoir adjudicateur' (French typography) heads the section like 'Section I: …'."""
+    page = (
+        " Section I : Pouvoir adjudicateur\n"
+        " I.1) Nom et adresses\n"
+        " Nom officiel : Syndicat mixte des transports du Val\n"
+        " Adresse postale : 3 place du Marché, 69000 Lyon\n"
+    )
+    assert read(buyer_name, page) == "Syndicat mixte des transports du Val"
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Section |: Contracting authority", "Section I: Contracting authority.", "Section I: ‚Contracting authority ~"],
+)
+def test_section_heading_as_a_scan_reads_it(heading: str) -> None:
+    """OCR reads the roman I as '|' and leaves specks around a heading: it still heads the buyer's section."""
+    page = f"{heading}\n\nI.1) Name and addresses\n\n- Official name: Port Authority of Westhaven\n"
+    assert read(buyer_name, page) == "Port Authority of Westhaven"
+
+
+def test_a_title_ending_with_an_organisation_is_not_a_letterhead() -> None:
+    """'Reinigung der Schulgebäude der Stadt': something of the city, not the city."""
+    page = "Unterhaltsreinigung der Schulgebäude der Stadt\nLindenau\n\nStadt Lindenau - Amt für Schulen\n\nText.\n"
+    assert read(buyer_name, page) == "Stadt Lindenau - Amt für Schulen"

@@ -574,3 +574,63 @@ def test_when_answers_will_be_communicated_is_not_the_questions_deadline() -> No
         "soumissionnaires au plus tard 21 février 2025.\n"
     )
     assert questions(page) is None
+
+
+# --- a label cell that wraps below the value's row ---------------------------------------------------------
+
+
+def test_label_cell_going_on_below_the_value_row() -> None:
+    """'Time limit for receipt of   <date>' / 'tenders': the label's last word is on the row below."""
+    page = (
+        " Reference number                     AB-2025/01\n"
+        " Time limit for receipt of            10 June 2025, 12:00\n"
+        " tenders\n"
+        " Duration of the contract             48 months\n"
+    )
+    found = submission_deadline(document(page))
+    assert found is not None and found.value == "2025-06-10T12:00"
+    fields, flags = validate_fields(TenderFields(submission_deadline=found), [Page(1, page)])
+    assert fields.submission_deadline == found, flags
+
+
+def test_wrapped_label_below_still_reads_a_negative_context() -> None:
+    page = " Opening of the                       10 June 2025, 12:00\n tenders\n"
+    assert submission(page) is None
+
+
+def test_wrapped_label_below_does_not_take_a_new_row() -> None:
+    """A lower-case cell under the label that has a cell of its own beside it is the next row, not the label's end."""
+    page = (
+        " Time limit for receipt of            10 June 2025, 12:00\n"
+        " questions to the buyer               via the portal only\n"
+    )
+    assert questions(page) is None
+
+
+def test_label_wrapped_onto_the_value_line() -> None:
+    """'Schlusstermin für den Eingang der' / 'Angebote: <date>': the label's start is on the line above."""
+    page = (
+        " Verfahrensart: Offenes Verfahren\n"
+        " Schlusstermin für den Eingang der\n"
+        " Angebote: 14.05.2025 – 11:00 Uhr\n"
+    )
+    found = submission_deadline(document(page))
+    assert found is not None and found.value == "2025-05-14T11:00"
+    fields, flags = validate_fields(TenderFields(submission_deadline=found), [Page(1, page)])
+    assert fields.submission_deadline == found, flags
+
+
+def test_label_start_above_must_stand_in_the_same_column() -> None:
+    page = "                              Schlusstermin für den Eingang der\n Angebote: 14.05.2025\n"
+    assert submission(page) is None
+
+
+def test_ocr_label_cut_after_a_linking_word_goes_on_below() -> None:
+    """A scan prints the row 'Time limit for receipt of <date>' without its column gap, 'tenders:' below."""
+    page = "Type of procedure: Open procedure\nTime limit for receipt of 14 March 2025, 12:00\n\ntenders:\n"
+    assert submission(page) == "2025-03-14T12:00"
+
+
+def test_ocr_label_continuation_below_keeps_negative_contexts() -> None:
+    page = "Time limit for receipt of 14 March 2025, 12:00\nbids is not the date of opening of\n"
+    assert submission(page) is None

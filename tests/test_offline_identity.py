@@ -626,3 +626,101 @@ def test_place_named_at_the_end_of_the_title() -> None:
 )
 def test_no_place_from_a_title_without_one(text: str) -> None:
     assert identity.place_of_performance(_document(text)) is None
+
+
+# --- documents nobody tuned for: notice numbers, label words, headings over body text -----------------------
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Avis de marché n° 24-50113", "Avis d'appel d'offres n° 24-50113", "Contract notice no. 24-50113"],
+)
+def test_labelled_reference_beats_a_notice_number_heading(heading: str) -> None:
+    """'Avis de marché n°' uses a reference label's words ('marché n°') but numbers the published notice."""
+    page = f"{heading}\n\nObjet : Entretien des voiries\nNuméro de référence : VDX-2024-031\n"
+    assert _grounded(identity.reference_number(_document(page)), page).value == "VDX-2024-031"
+
+
+def test_notice_number_heading_still_serves_when_nothing_else_does() -> None:
+    page = "Avis de marché n° 24-50113\n\nObjet : Entretien des voiries\n"
+    assert _grounded(identity.reference_number(_document(page)), page).value == "24-50113"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lieu d'exécution : Code NUTS FRK26\nTerritoire de la commune\n",
+         "Code NUTS FRK26 Territoire de la commune"),
+        ("Place of performance: NUTS code UKD33 Westford\n", "NUTS code UKD33 Westford"),
+    ],
+)
+def test_place_opening_with_its_nuts_label_is_kept_whole(text: str, expected: str) -> None:
+    assert _grounded(identity.place_of_performance(_document(text)), text).value == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["Lieu d'exécution : Code\n", "Place of performance: Town:\n", "Erfüllungsort: NUTS\n"]
+)
+def test_no_place_made_only_of_label_words(text: str) -> None:
+    assert identity.place_of_performance(_document(text)) is None
+
+
+def test_title_heading_stops_before_the_wider_body_text() -> None:
+    """A title wrapped in a larger font ends where a much wider line of body text begins."""
+    page = (
+        " Contract notice – WTN-2025/017\n"
+        "\n"
+        " Cleaning of municipal buildings and\n"
+        " sports halls\n"
+        " Framework agreement for the daily cleaning of offices, schools and sports halls, divided\n"
+        " into three lots. Tenderers may bid for one or more lots.\n"
+    )
+    found = _grounded(identity.title(_document(page)), page)
+    assert found.value == "Cleaning of municipal buildings and sports halls"
+    assert found.quote == "Cleaning of municipal buildings and\nsports halls"
+
+
+def test_title_heading_paragraph_of_even_lines_is_not_cut() -> None:
+    page = (
+        " Contract notice – WTN-2025/017\n"
+        "\n"
+        " Cleaning of the municipal buildings, the\n"
+        " sports halls and the public libraries of the town\n"
+        "\n"
+        " Framework agreement for the daily cleaning of offices, schools and sports halls.\n"
+    )
+    found = _grounded(identity.title(_document(page)), page)
+    assert found.value == "Cleaning of the municipal buildings, the sports halls and the public libraries of the town"
+
+
+def test_title_without_the_specks_of_a_scan() -> None:
+    page = "II.1.1) Bezeichnung des Auftrags: Sanierung der Turnhalle Nord,\nDacharbeiten \\ ;\n"
+    assert _grounded(identity.title(_document(page)), page).value == "Sanierung der Turnhalle Nord, Dacharbeiten"
+
+
+@pytest.mark.parametrize("text", ["Subject: Invitation to\n", "Title: Supply of\n", "Objet : Fourniture des\n"])
+def test_no_title_cut_after_a_linking_word(text: str) -> None:
+    assert identity.title(_document(text)) is None
+
+
+def test_no_title_from_another_fields_label_run_into_the_value() -> None:
+    """A scan ran two columns into one line: 'Title: Date of dispatch of this notice:' is no title."""
+    page = "Title: Date of dispatch of this notice:\nCleaning of schools        17.02.2025\n"
+    assert identity.title(_document(page)) is None
+
+
+def test_long_title_with_a_speck_of_a_scan_after_it() -> None:
+    page = "II.1.1) Intitulé : Fourniture de repas en liaison froide pour les restaurants scolaires :\n"
+    found = _grounded(identity.title(_document(page)), page)
+    assert found.value == "Fourniture de repas en liaison froide pour les restaurants scolaires"
+
+
+def test_document_type_heading_with_specks_of_a_scan() -> None:
+    page = (
+        "Contract notice - WTN-2025/017 ;\n"
+        "Cleaning of municipal buildings and\n"
+        "sports halls\n"
+        "\n"
+        "Framework agreement for the daily cleaning of offices, schools and sports halls.\n"
+    )
+    assert _grounded(identity.title(_document(page)), page).value == "Cleaning of municipal buildings and sports halls"

@@ -378,3 +378,18 @@ def test_a_heading_line_above_a_label_is_no_negative_context() -> None:
     assert duration_of("TENDER NOTICE\nThe contract period shall be two (2) years.\n") == ContractDuration(
         amount=2, unit="years"
     )
+
+
+# --- grouped numbers a scan broke with a space --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["Estimated total value: 18, 400,000.00 NOK", "Geschätzter Gesamtwert: 1.284. 500,00 EUR"]
+)
+def test_no_amount_from_a_part_of_a_broken_grouped_number(text: str) -> None:
+    assert [amount.value for amount in amounts_in(text) if amount.value >= 100] == []
+    assert value_of(text + "\n") is None
+
+
+def test_an_amount_followed_by_another_number_is_still_read() -> None:
+    assert [amount.value for amount in amounts_in("Wert: 1.284.500,00 EUR, 300 Tage")][:1] == [1284500.0]

@@ -34,7 +34,7 @@ from typing import Final
 import phonenumbers
 
 from tenderflow.extraction.offline.candidates import Candidate, choose
-from tenderflow.extraction.offline.document import SEPARATORS, Cell, Document, LabelHit, Line, fold, label_regex
+from tenderflow.extraction.offline.document import SEPARATORS, Cell, Document, LabelHit, Line, Span, fold, label_regex
 from tenderflow.extraction.schema import Sourced
 from tenderflow.extraction.validation import normalize_for_matching
 
@@ -93,12 +93,12 @@ _WEAK_LABELS: Final = frozenset(
 the ministry above a GeM 'Organisation Name'): kept, but weaker than a label naming the buyer itself."""
 
 _HEADING_REST: Final = re.compile(
-    r"^\s*(?:\([^)]{0,40}\))?\s*(?:[*:：]|\s{3,}|$"
+    r"^\s*(?:\([^)]{0,40}\))?\s*(?:[*:：]|\s{3,}|$|[^\w\s(]{1,2}\s*$"
     r"|(?:[\s,/;]+(?:denominazione|indirizzi|punti di contatto|names?|address(?:es)?|contact points?|nom|adresse"
     r"|coordonnees|anschrift|kontaktstellen?|nombre|direccion|datos|dane|adres|e|and|et|und|y|i|oraz))+\s*[:：]?\s*$)"
 )
-"""What may follow a buyer label that heads a field: a colon, a column gap, nothing, a parenthesis,
-or more heading words ('STAZIONE APPALTANTE, DENOMINAZIONE, INDIRIZZI E PUNTI DI CONTATTO')."""
+"""What may follow a buyer label that heads a field: a colon, a column gap, nothing (or a speck of a scan: '.',
+'~'), a parenthesis, or more heading words ('STAZIONE APPALTANTE, DENOMINAZIONE, INDIRIZZI E PUNTI DI CONTATTO')."""
 
 _PERSON: Final = re.compile(
     r"^(?:mr|mrs|ms|miss|dr|prof|m|mme|mlle|herr|frau|sig|sig\.ra|dott|dott\.ssa|ing|avv|sr|sra|pan|pani|dhr|mevr)"
@@ -112,15 +112,31 @@ organisation word."""
 
 _SECTION_PREFIX: Final = re.compile(
     r"[-•*]?\s?(?:section|sezione|sekcja|seccion|secao|abschnitt|rubrique|partie|part|teil|titre|title|"
-    r"hoofdstuk|afdeling|القسم)?\s?[\divxlc]{0,4}(?:[.)]\d{0,2})*[:.)\-–]?"
+    r"hoofdstuk|afdeling|القسم)?\s?[\divxlc|]{0,4}(?:[.)]\d{0,2})*\s?[:.)\-–]?\s?[‚,'‘`\"]?"
 )
-"""What may stand before a buyer label that heads a section ('Section I: Contracting authority')."""
+"""What may stand before a buyer label that heads a section ('Section I: Contracting authority', 'Section I :
+Pouvoir adjudicateur' with the French space before the colon, 'Section |:' as OCR reads a roman I)."""
+
+_SECTION_HEADING: Final = re.compile(
+    r"(?<![^\W_])(?:section|sezione|sekcja|seccion|secao|abschnitt|rubrique|partie|part|teil|titre|hoofdstuk|"
+    r"afdeling|القسم)\s?[\divxlc|]{1,4}\W*$"
+)
+"""'Section I:', 'Abschnitt I:' before a buyer label: the label heads a notice section, whose content is the
+lines below; a cell to its right belongs to another column (often that column's own heading)."""
 
 _NAME_SUBLABEL: Final = re.compile(
-    r"^\s*(?:[a-z0-9]{1,3}[.)]\s*)?(?:official name|name|nom officiel|nom|denominazione(?: ufficiale)?|denominacion"
-    r"|nombre|nazwa|naam|designation|raison sociale|bezeichnung)\s*[:：]\s*(?P<value>\S.*)$"
+    r"^\s*(?:[-–•*·‚,.'‘\"]\s*)?(?:[a-z0-9]{1,3}[.)]\s*)?"
+    r"(?:official name|name|nom officiel|nom|denominazione(?: ufficiale)?|denominacion(?: oficial)?"
+    r"|nombre(?: oficial)?|nome(?: ufficiale| oficial)?|denominacao(?: oficial)?"
+    r"|(?:oficjalna )?nazwa(?: oficjalna)?|(?:officiele )?naam|designation|raison sociale"
+    r"|(?:offizielle )?bezeichnung)\s*[:：]\s*(?P<value>\S.*)$"
 )
-"""'Name: Umweltbundesamt' under a buyer heading (the form's own field for the name)."""
+"""'Name: Umweltbundesamt', 'Offizielle Bezeichnung: …' under a buyer heading (the form's own field for the name)."""
+
+_FUNCTION_START: Final = re.compile(
+    r"(?:of|for|de|du|des|del|della|delle|dei|degli|di|der|des|fur|van|voor|da|do|dos|das|dla)\s+\S"
+)
+"""A wrapped name's next line that opens with a linking word ('du Pays de …', 'of the Interior')."""
 
 _NEGATIVE_BEFORE_LABEL: Final = re.compile(
     r"(?:activit|\btype\b|\btipo\b|\btyp\b|\bart\b|rodzaj|categor|\bkind\b|profil|perfil|adresse internet|\bsito\b"
@@ -474,6 +490,12 @@ _NAME_CUT: Final = re.compile(
 )
 
 
+_GENITIVE_BEFORE: Final = re.compile(
+    r"(?<![^\W_])(?:der|des|of the|of|de la|de l'|du|della|dello|dell'|del|dei|degli|delle|van de|van het|van)\s*$"
+)
+"""An article or preposition of possession before an organisation word: the line names something of it."""
+
+
 def _proper_name(value: str) -> bool:
     """Whether every word of a name read from a sentence is capitalised but its small linking words
     ('Comune di Serino', not 'Government are not lost')."""
@@ -504,12 +526,17 @@ def _cut_name(text: str) -> str:
 
 
 def _continued(document: Document, line: Line, value: str, column: int) -> tuple[str, list[Line]]:
-    """A name wrapped on the next line ('... Department of the' / 'Premier and Cabinet')."""
-    if not _FUNCTION_END.search(fold(value)):
-        return value, [line]
+    """A name wrapped on the next line ('... Department of the' / 'Premier and Cabinet', 'Communauté
+    d'agglomération' / 'du Pays de …'): after a linking word, or onto a line that opens with one."""
+    ends_open = _FUNCTION_END.search(fold(value)) is not None
     for following in document.next_lines(line, 1):
+        if following.row != line.row + 1 and not ends_open:
+            break
         cell = following.cell_at(max(column - 2, 0))
         if cell is None or cell.start > column + 20:
+            break
+        if not ends_open and not (abs(cell.start - column) <= 3 and cell.text[:1].islower()
+                                  and _FUNCTION_START.match(fold(cell.text)) and ":" not in cell.text):
             break
         addition = _cut_name(cell.text)
         if addition and len(addition.split()) <= 8:
@@ -606,14 +633,19 @@ def _name_after(document: Document, hit: LabelHit, structured: bool, *,
             if _looks_like_name(value, strict=True) and _proper_name(value) and value[:1].isupper():
                 return value, [line], "sentence"
         return None
+    section = _SECTION_HEADING.search(line.folded[: hit.start]) is not None
     for span in document.spans_after(hit, below=1):
         if span.how == "next" and not hit.at_line_start and span.line.cells and \
                 span.line.cells[0].end < hit.start - 2:
             continue  # the next line stands under another column
+        if span.how == "right" and _heads_column(document, span):
+            continue  # 'Section I: Buyer    Review procedures': the next column's heading
         sublabel = _NAME_SUBLABEL.match(fold(span.line.text)) if span.how != "same" else None
         text = span.text
+        column = -1
         if sublabel is not None:
-            text = span.line.text[sublabel.start("value") :]
+            text = _cell_from(span.line, sublabel.start("value"))
+            column = _column_of(span.line, sublabel.start("value"))
         text = text.split("||")[-1]  # 'Ministry X||Department Y||PSG College': the chain's last link
         value = _cut_name(text)
         if span.how == "same":
@@ -621,20 +653,52 @@ def _name_after(document: Document, hit: LabelHit, structured: bool, *,
             named = _cut_name(value[copula.end() :]) if copula is not None and copula.end() > 0 else ""
             if named and _looks_like_name(named, strict=True) and _proper_name(named):
                 return named, [span.line], "sentence"
-        if _looks_like_name(value, strict=strict):
-            column = span.line.text.find(text.strip()[:10]) if text.strip() else 0
+        if _looks_like_name(value, strict=strict or (section and span.how in ("right", "next"))):
+            if column < 0:
+                column = span.line.text.find(text.strip()[:10]) if text.strip() else 0
             full, lines = _continued(document, span.line, value, max(column, 0))
             if _grounded(full, _quote(lines)):
                 return full, lines, span.how
     for following in document.next_lines(line, 3):
         sublabel = _NAME_SUBLABEL.match(following.folded)
         if sublabel is not None:
-            value = _cut_name(following.text[sublabel.start("value") :])
+            value = _cut_name(_cell_from(following, sublabel.start("value")))
             if _looks_like_name(value, strict=True):
-                return value, [following], "name field"
+                full, lines = _continued(document, following, value, _column_of(following, sublabel.start("value")))
+                return (full, lines, "name field") if _grounded(full, _quote(lines)) else (value, [following],
+                                                                                            "name field")
     if hit.at_line_start:
         return _name_above(document, hit)
     return None
+
+
+def _cell_from(line: Line, start: int) -> str:
+    """The text of `line` from `start` to the end of its layout cell: a sub-field's value without the
+    other column's text ('Nom officiel : Ville de X          Instance chargée des recours :')."""
+    cell = line.cell_at(start)
+    return line.text[start : cell.end] if cell is not None and cell.start <= start else line.text[start:]
+
+
+def _column_of(line: Line, start: int) -> int:
+    """Where the layout cell holding position `start` begins: a sub-field's value wraps back to the column
+    of its label ('Nom officiel : Ville de' / 'Saint-Martin'), not under the value's first word."""
+    cell = line.cell_at(start)
+    return cell.start if cell is not None and cell.start <= start else start
+
+
+def _heads_column(document: Document, span: Span) -> bool:
+    """Whether a cell right of a label heads a column of its own: the line under it, in its column, is a
+    bare label ('Review procedures' over 'Body responsible for review procedures:'), so it is that
+    column's heading, not the label's value."""
+    below = document.next_lines(span.line, 1)
+    if not below or below[0].row != span.line.row + 1:
+        return False
+    start = span.line.text.find(span.text)
+    if start < 0:
+        return False
+    column = Cell(start, start + len(span.text), span.text)
+    under = [cell for cell in below[0].cells if cell.overlaps(column) and cell.start >= start - 2]
+    return bool(under) and re.search(r"[^\W\d_]{3}.*[:：]$", under[0].text.strip()) is not None
 
 
 def _name_above(document: Document, hit: LabelHit) -> tuple[str, list[Line], str] | None:
@@ -735,6 +799,8 @@ def _letterhead_names(document: Document) -> Iterator[Candidate[str]]:
                 folded = fold(value)
                 if not _looks_like_name(value, strict=True) or _TITLE_WORDS.search(folded) or not _strong_org(folded):
                     continue
+                if all(_GENITIVE_BEFORE.search(folded[: match.start()]) for match in _ORG_WORDS.finditer(folded)):
+                    continue  # 'Reinigung der Schulgebäude der Stadt': something of the city, not the city
                 if len(value.split()) > 12 or re.search(r"[.:;!?]\s", value) or "," in value[:3] or \
                         re.search(r"\d{4}", value) or not _proper_name(value):
                     continue

@@ -673,14 +673,17 @@ def _columns_overlap(start: int, end: int, other_start: int, other_end: int, sla
     return start <= other_end + slack and other_start <= end + slack
 
 
-def _wrapped_label(document: Document, line: Line, label: Cell, dated: set[int]) -> list[tuple[Line, str]]:
+def _wrapped_label(
+    document: Document, line: Line, label: Cell, dated: set[int], *, upwards: bool = True
+) -> list[tuple[Line, str]]:
     """The whole label of a table row whose label cell wraps over several lines around the value's line
     ('Termine perentorio per la creazione degli archivi' / 'informatici …, firma   19.01.2026' /
     'digitale, caricamento ed invio'): the overlapping cells above up to the one that starts the label
-    (capitalised), and those below that continue it (lower case), never crossing a line with a date."""
+    (capitalised; not when the value's row starts the label: `upwards` False), and those below that
+    continue it (lower case, alone on their line), never crossing a line with a date."""
     pieces: list[tuple[Line, str]] = [(line, label.text)]
     current = line
-    for _ in range(2):
+    for _ in range(2 if upwards else 0):
         above = _previous_nonblank(document, current)
         if above is None or above.row != current.row - 1 or above.index in dated:
             break
@@ -699,6 +702,8 @@ def _wrapped_label(document: Document, line: Line, label: Cell, dated: set[int])
         texts = [other.text for other in _cells(below.text) if other.overlaps(label)]
         if not texts or not texts[0][:1].islower():
             break
+        if not upwards and len(_cells(below.text)) != len(texts):
+            break  # another column goes on beside it: a new row, not the label's last words
         pieces.append((below, "   ".join(texts)))
         current = below
     return pieces if len(pieces) > 1 else []
@@ -714,8 +719,13 @@ def _clause(
     own_start = previous_end.get(line.index, 0)
     own_end = mention.start if line is mention.line else len(line.text)
     pieces: list[tuple[Line, str]] = [(line, line.text[own_start:own_end])]
-    if own_start or _TOPIC.search(fold(pieces[0][1])):
+    if own_start:
         return pieces
+    if _TOPIC.search(fold(pieces[0][1])):
+        start = _label_start_above(document, line, pieces[0][1], dated)
+        return [start, *pieces] if start is not None else pieces
+    if line is mention.line and (end := _label_end_below(document, line, pieces[0][1], dated)) is not None:
+        return [*pieces, end]
     cell = _cell_at(line.text, mention.start) if line is mention.line else _cell_at(line.text, 0)
     if cell is None:
         return pieces
@@ -723,6 +733,11 @@ def _clause(
     left = [other for other in _cells(line.text) if other.end <= cell.start]
     if left and left[-1].text[:1].islower():
         return _wrapped_label(document, line, left[-1], dated) or pieces
+    if left and not _TOPIC.search(fold(left[-1].text)):
+        # 'Time limit for receipt of   10 June 2025' / 'tenders': a label cell that goes on below the value's row
+        wrapped = _wrapped_label(document, line, left[-1], dated, upwards=False)
+        if wrapped:
+            return wrapped
     column_start, column_end = cell.start, cell.end
     current = line
     for _ in range(_CLAUSE_LINES):
@@ -744,6 +759,48 @@ def _clause(
         pieces.insert(0, (above, "   ".join(texts)))
         current = above
     return pieces
+
+
+def _label_start_above(document: Document, line: Line, own: str, dated: set[int]) -> tuple[Line, str] | None:
+    """The first line of a label that wraps onto the value's line ('Schlusstermin für den Eingang der' /
+    'Angebote: 02.04.2025'): when the label's end on the value's line names the topic but no cue, the line
+    right above, in the same column, without a date and not closing a sentence, is the label's start."""
+    folded = fold(own)
+    if len(own.strip()) > _WRAP_OWN_CHARS or _STRONG_CUE.search(folded) or _WEAK_CUE.search(folded):
+        return None
+    above = _previous_nonblank(document, line)
+    if above is None or above.row != line.row - 1 or above.index in dated:
+        return None
+    cells = _cells(above.text)
+    indent = len(line.text) - len(line.text.lstrip())
+    if len(cells) != 1 or abs(cells[0].start - indent) > 1 or re.search(r"[.!?;:]\s*$", above.text):
+        return None
+    return above, cells[0].text
+
+
+_WRAP_OWN_CHARS: Final = 40
+
+
+def _label_end_below(document: Document, line: Line, own: str, dated: set[int]) -> tuple[Line, str] | None:
+    """The last words of a label cut after a linking word before its value ('Time limit for receipt of
+    10 June 2025' / 'tenders:', as a scan's OCR prints a form row without its column gap): a short line in
+    lower case, without digits, right below."""
+    if not _OPEN_LABEL_END.search(fold(own)) or len(own.strip()) > _CLAUSE_CHARS:
+        return None
+    below = _next_nonblank(document, line)
+    if below is None or below.row - line.row > 2 or below.index in dated:
+        return None
+    text = below.stripped
+    if not text[:1].islower() or len(text.split()) > 4 or any(character.isdigit() for character in text):
+        return None
+    return below, text
+
+
+_OPEN_LABEL_END: Final = re.compile(
+    r"(?<![^\W_])(?:of|for|the|de|des|du|la|le|les|der|die|das|den|dem|fur|zur|zum|di|del|della|dei|delle|per"
+    r"|para|pour|van|voor|het|na|do|dla)\W*$"
+)
+"""A label that ends with a linking word or an article goes on after the value."""
 
 
 def _column_header(document: Document, mention: Mention) -> str:

@@ -448,6 +448,14 @@ _REFERENCE_GENERIC: Final = _labels(
 _REFERENCE_PUBLICATION: Final = _labels(["avis n", "annonce n", "annonce no", "avis no", "notice no"])
 """The number of the published notice: an acceptable reference when the buyer gives none."""
 
+_NOTICE_BEFORE: Final = re.compile(
+    r"(?<![^\W_])(?:avis|annonce|notice|bekanntmachung|auftragsbekanntmachung|anuncio|avviso|bando|ogloszenie"
+    r"|aankondiging|aviso|publication|publicacion|pubblicazione|veroffentlichung)"
+    r"(?:\s+(?:de|d|du|des|of|the|di|del|della|van|o|do|da))*[\s'’]*$"
+)
+"""What makes a reference label the published notice's number: 'Avis de marché n°', 'Avviso di gara n.',
+'Notice of contract no.': the gazette's number for the notice, not the buyer's reference for the tender."""
+
 _REFERENCE_NOT_OURS: Final = re.compile(
     r"\b(?:your|uw|ihr|ihre|votre|vos|su|bank|guarantee|garantie|loan|credit|grant|cuit|invoice|factura|facture|"
     r"rechnung|cpv|nuts|tax|vat|gst|pan|iban|registration|phone|telephone|fax)\W{0,3}$"
@@ -540,12 +548,15 @@ financing project's in others, so it weighs less than a tender's own number."""
 _NUMBER_LINE: Final = re.compile(r"^(?:n\s?[°º]|no\.|nr\.|numero)(?=\s?\S*\d)")
 """A cover line that is only 'N° 2024/07/CEB/TAM/P/CS': the document's number under its title."""
 
+_PUBLICATION_SCORE: Final = 0.6
+"""A published notice's number: the reference only when the buyer gives none of its own."""
+
 _REFERENCE_LABELS: Final = (
     _ReferenceLabel(_REFERENCE_STRONG, 0.8, False),
     _ReferenceLabel(_REFERENCE_DOCUMENT, 0.8, False),
     _ReferenceLabel(_REFERENCE_PROJECT, 0.7, False),
     _ReferenceLabel(_REFERENCE_GENERIC, 0.65, True),
-    _ReferenceLabel(_REFERENCE_PUBLICATION, 0.6, True),
+    _ReferenceLabel(_REFERENCE_PUBLICATION, _PUBLICATION_SCORE, True),
 )
 _HOW_PENALTY: Final = {"same": 0.0, "right": 0.0, "below": 0.03, "next": 0.05}
 
@@ -557,6 +568,9 @@ def _reference_candidates(document: Document) -> Iterator[Candidate[str]]:
                 continue
             if _REFERENCE_NOT_OURS.search(fold(hit.line.text[max(0, hit.start - 20) : hit.start])):
                 continue
+            score_base = label.score
+            if label.pattern is not _REFERENCE_PUBLICATION and _NOTICE_BEFORE.search(fold(hit.line.text[: hit.start])):
+                score_base = _PUBLICATION_SCORE  # 'Avis de marché n° 25-14359': the notice's number
             first_right = _first_right_cell(hit)
             spans = list(document.spans_after(hit, below=2))
             left = _left_cell(hit)
@@ -568,7 +582,7 @@ def _reference_candidates(document: Document) -> Iterator[Candidate[str]]:
                 value = _identifier_in(span.text, after_colon=span.how == "same")
                 if value is None:
                     continue
-                score = label.score + _page_weight(span.page) - _HOW_PENALTY[span.how] * max(span.distance, 1)
+                score = score_base + _page_weight(span.page) - _HOW_PENALTY[span.how] * max(span.distance, 1)
                 if re.search(r"[^\W\d_]", value) or re.search(r"[-/_.]", value):
                     score += 0.05
                 if " " in value:
@@ -721,7 +735,8 @@ _DOC_TYPE: Final = (
     r"expressions? of interest)|invitation (?:for|to) (?:bids?|tenders?|quotations?|tender)|"
     r"(?:open |e-?)?tender(?: document| notice| dossier| documents)?|notice inviting (?:e-?)?tenders?|"
     r"bid(?:ding)? documents?|standard bidding documents?|expression of interest|solicitation|request|"
-    r"(?:specific |general )?procurement notice|invitation to bid|(?:national|international) competitive bidding|"
+    r"(?:specific |general )?procurement notice|contract notice|invitation to bid|"
+    r"(?:national|international) competitive bidding|"
     r"(?:technical|financial|price|commercial) (?:bid|proposal|offer)|tender documents?|"
     r"rfp|rfq|rft|itb|ifb|itt|eoi|nit|"
     r"appel d['’ ]?offres(?: public| ouvert| restreint)*(?: national| international)?|avis de marche|"
@@ -743,9 +758,11 @@ _DOC_TYPE: Final = (
 """What a document calls itself on its cover, in folded text."""
 
 _HEADING: Final = re.compile(
-    rf"(?:{_DOC_TYPE})(?:\s*\([^)]{{1,15}}\))?(?:\s*(?:no|nr|n°|number|#)\.?\s*[\w./-]*\d[\w./-]*)?\s*[.:]?"
+    rf"(?:{_DOC_TYPE})(?:\s*\([^)]{{1,15}}\))?"
+    r"(?:\s*(?:no|nr|n°|number|#)\.?\s*[\w./-]*\d[\w./-]*|\s+[-–—]\s+[\w./-]*\d[\w./-]*)?\s*[.:]?"
 )
-"""A line that only says what the document is ('REQUEST FOR PROPOSALS ("RFP") NO. 2022-01')."""
+"""A line that only says what the document is ('REQUEST FOR PROPOSALS ("RFP") NO. 2022-01', 'Contract notice –
+ABC-2025/01')."""
 
 _PROCEDURE: Final = (
     r"procedura (?:aperta|negoziata|ristretta)|procedimiento (?:abierto|negociado|restringido)(?: simplificado)?|"
@@ -826,7 +843,19 @@ _TITLE_FIELD: Final = _Field(
 def _clean_title(text: str) -> str:
     """The title without quotes, final punctuation or a leading connector ('na zakup …' → 'zakup …')."""
     text = re.sub(r"\s+", " ", text).strip().strip(_QUOTES)
+    text = _OCR_DEBRIS.sub("", text)
     return _LEADING_CONNECTOR.sub("", text).rstrip(" .;:,").strip(_QUOTES)
+
+
+_OCR_DEBRIS: Final = re.compile(r"(?:[\s.;:,]+[\\|~^_=<>{}¦©®°]+)+[\s.;:,]*$")
+"""Specks a scan's OCR reads after the last word ('… Rohbauarbeiten \\ ;', '… services |'): no title ends so."""
+
+
+_OPEN_END: Final = re.compile(
+    r"(?<![^\W_])(?:to|for|of|the|and|or|with|by|de|du|des|la|le|les|der|die|das|den|dem|fur|zur|zum|und|et|y|di|"
+    r"del|della|dei|per|para|pour|van|voor|het|dla|oraz|na|do|da|dos)\W*$"
+)
+"""A phrase that ends with a linking word or an article is unfinished."""
 
 
 def _acceptable_title(text: str, *, from_heading: bool) -> bool:
@@ -842,6 +871,8 @@ def _acceptable_title(text: str, *, from_heading: bool) -> bool:
         return False
     if re.match(r"(?:and|y|et|und|e|ed|i|or|ou|oder|o|of|de|del|des|du|der|at|in|on|to|by|with|au|zu|bei)\b", folded):
         return False
+    if _OPEN_END.search(folded):
+        return False  # 'Invitation to', 'Supply of': cut where the phrase goes on (a wrap or a line OCR lost)
     if from_heading:
         if _ORGANISATION.search(" ".join(folded.split()[:4])) or _STARTS_WITH_TYPE.match(folded):
             return False
@@ -882,13 +913,21 @@ def _cut_at_reference(block: _Block) -> _Block:
     return block
 
 
+_ANOTHER_LABEL: Final = re.compile(r"[^\W\d_]{3,}\s?[:：]\s*$")
+_LABEL_WORDS: Final = 7
+"""A value's first line of a few words that ends like a label ('… dieser Bekanntmachung:') is another field's
+label; a longer one is a value with a speck of a scan after it."""
+
+
 def _title_candidate(block: _Block | None, score: float, why: str, *, from_heading: bool) -> Candidate[str] | None:
     if block is None:
         return None
     if from_heading:
         block = _cut_at_reference(block)
-    if not block.fragments:
-        return None
+    if not block.fragments or (
+        _ANOTHER_LABEL.search(block.fragments[0]) and len(block.fragments[0].split()) <= _LABEL_WORDS
+    ):
+        return None  # 'Title: Date of dispatch of this notice:': a scan ran two columns together
     text = _clean_title(block.text)
     if not _acceptable_title(text, from_heading=from_heading):
         return None
@@ -947,6 +986,8 @@ def _paragraph(document: Document, first: Line, *, downwards: bool, limit: int =
         for other in _lines_after(document, first, limit=limit - 1):
             if _continues(lines[-1].stripped, other, first.cells[0], same_line=True, value=_TITLE_FIELD) is None:
                 break
+            if _new_block(lines, other):
+                break
             lines.append(other)
     else:
         for other in _lines_before(document, first, limit=limit - 1):
@@ -957,6 +998,22 @@ def _paragraph(document: Document, first: Line, *, downwards: bool, limit: int =
             lines.append(other)
         lines.reverse()
     return _Block(tuple(line.stripped for line in lines), tuple(lines))
+
+
+def _new_block(lines: Sequence[Line], following: Line) -> bool:
+    """Whether `following` starts a new block rather than continuing the paragraph of `lines`: the last
+    line stopped short (the next word would have fitted on it) and `following` is much wider than any line
+    of the paragraph, as body text under a heading set in a larger font ('… for' / '… schools' / 'Framework
+    agreement for laptops, interactive displays, network equipment and support')."""
+    widest = max(len(line.stripped) for line in lines)
+    words = following.stripped.split()
+    if not words:
+        return False
+    short = len(lines[-1].stripped) + 1 + len(words[0]) <= widest
+    return short and len(following.stripped) > _WIDER * widest
+
+
+_WIDER: Final = 1.3
 
 
 def _is_meta(line: Line) -> bool:
@@ -987,7 +1044,7 @@ def _heading_titles(document: Document) -> Iterator[Candidate[str]]:
     for position, line in enumerate(lines):
         if len(line.cells) != 1:
             continue
-        folded = line.folded.strip()
+        folded = _SPECKS.sub("", line.folded.strip())
         previous = next(_lines_before(document, line, limit=1), None)
         if previous is not None and _goes_on(previous):
             continue  # the line goes on with the sentence of the line before
@@ -1014,6 +1071,10 @@ def _heading_titles(document: Document) -> Iterator[Candidate[str]]:
             candidate = _title_candidate(paragraph, 0.58, "after reference line", from_heading=True)
             if candidate is not None:
                 yield candidate
+
+
+_SPECKS: Final = re.compile(r"(?:\s+[^\w\s()\[\]\"”»]{1,2})+$")
+"""Punctuation standing alone at a line's end ('Contract notice – X/01 ;'): what a scan adds, not the text."""
 
 
 def _goes_on(line: Line) -> bool:
@@ -1271,7 +1332,8 @@ def _clean_place(text: str, *, longest: int = 160) -> str:
     """The place without its NUTS note ('Comune di Turi (Ba) [codice NUTS ITF48]' → 'Comune di Turi (Ba)'),
     or "" when it is no place: empty, a placeholder, a pointer to an annex, an amount or a sentence."""
     text = re.sub(r"\s*[\[(]\s*(?:codice |code |c[oó]digo |kod )?nuts[^\])]*[\])]", "", text, flags=re.IGNORECASE)
-    text = re.split(r"\s+[-–,]?\s*(?:codice|code|c[oó]digo|kod)\s+nuts\b|\s+nuts\b", text, flags=re.IGNORECASE)[0]
+    if not _NUTS_FIRST.match(text):  # 'Code NUTS FRC13 Vernon' is a place as printed, not a label to cut
+        text = re.split(r"\s+[-–,]?\s*(?:codice|code|c[oó]digo|kod)\s+nuts\b|\s+nuts\b", text, flags=re.IGNORECASE)[0]
     text = re.split(r"\s+(?:pin ?code|postcode|post code|pre bid)\b", text, flags=re.IGNORECASE)[0]
     text = re.sub(r"\s+", " ", text).strip().strip(_QUOTES).rstrip(" .;:,|").strip()
     text = re.sub(r"^[^\sA-Za-z0-9]\s+(?=\S{2})", "", text)  # a bullet that OCR read as a letter ('ه منطقة …')
@@ -1279,7 +1341,19 @@ def _clean_place(text: str, *, longest: int = 160) -> str:
         return ""
     if len(text) > longest or _PLACE_NOT_A_PLACE.search(fold(text)) or _PROSE.search(text):
         return ""
+    if _ONLY_LABEL_WORDS.fullmatch(fold(text)):
+        return ""  # 'Code', 'Town', 'NUTS code': a sub-field's label, not a place
     return text
+
+
+_NUTS_FIRST: Final = re.compile(r"\s*(?:(?:codice|code|c[oó]digo|kod)\s+nuts|nuts)\b", re.IGNORECASE)
+"""A place that opens with its NUTS label ('Code NUTS FRC13 …', 'NUTS code IE052 …')."""
+
+_ONLY_LABEL_WORDS: Final = re.compile(
+    rf"(?:(?:{_PLACE_SUBLABEL.pattern})|code|codice|codigo|kod|nuts|place|lieu|ort|lugar|luogo|miejsce|local"
+    r"|plaats|location|site|region|region code|[\W\d_])+"
+)
+"""Text made only of the words of place labels and sub-labels: what is left of a label, never a place."""
 
 
 def _place_from_block(block: _Block) -> tuple[str, _Block] | None:

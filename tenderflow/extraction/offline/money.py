@@ -112,6 +112,12 @@ _NOT_AN_AMOUNT_BEFORE: Final = re.compile(
     r"(?:\d[./-]|(?<![^\W\d_])(?i:art(?:icle|ículo|icolo|ikel)?|apartado|clause|cl[áa]usula|section|paragraph|"
     r"n[°º]?|no|nr|núm|num|punto|item|lot[eo]?|lotto|los|pakiet|annex(?:e|o)?|anexo|allegato|page|p)|§)\.?\s?$"
 )
+_BROKEN_GROUP_BEFORE: Final = re.compile(r"\d[.,]\s$")
+_FULL_GROUP_FIRST: Final = re.compile(r"\d{3}(?!\d)")
+_BROKEN_GROUP_AFTER: Final = re.compile(r"[.,]\s\d{3}(?!\d)")
+_DECIMALS: Final = re.compile(r"[.,]\d{1,2}$")
+"""A number whose first group has three digits right after 'NN, ', or a number followed by ', NNN', is a part of
+a grouped number that a scan broke with a space ('18, 400,000.00', '1.284. 500,00'): a part is no amount."""
 _CURRENCY_LABEL: Final = re.compile(
     rf"(?i:currency|monnaie|devise|w[äa]hrung|moneda|divisa|valuta|waluta|moeda|العملة)\s*[:：]?\s*"
     rf"(?:\(\s?)?(?P<token>{_CURRENCY_SIGN})"
@@ -235,6 +241,9 @@ def amounts_in(text: str, currencies: _Currencies | None = None) -> list[Amount]
         before = text[max(0, start - 24) : start]
         if _NOT_AN_AMOUNT_AFTER.match(after) or _NOT_AN_AMOUNT_BEFORE.search(before):
             continue
+        if (_BROKEN_GROUP_BEFORE.search(before) and _FULL_GROUP_FIRST.match(match["number"])) or \
+                (_BROKEN_GROUP_AFTER.match(after) and not _DECIMALS.search(match["number"])):
+            continue  # '18, 400,000.00', '1.284. 500,00': OCR split a grouped number, a part is not the amount
         if match["multiplier"] is None and match["glued"] is None and re.match(r"[^\W\d_]", after):
             continue  # '12th', '3rd', 'A4b': a number glued to a word is no amount
         currency: str | None = None
