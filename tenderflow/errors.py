@@ -15,6 +15,7 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     │       └── ExtractionRefused/Truncated/Schema/RequestError                       (extraction.backend)
     ├── StorageError                     503  an object could not be stored or read
     ├── UploadRejectedError              400  the file is refused before anything is written
+    ├── ResultRejectedError              422  a remote worker's result does not hold against what the server knows
     ├── DocumentNotFoundError            404  no document with that id (for this tenant)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
     ├── ExtractionError                  502  the LLM answer cannot be used (also one of the two above)
@@ -114,6 +115,13 @@ class UploadRejectedError(TenderflowError):
     """A file was refused before anything was written (not a PDF, empty, too large)."""
 
     http_status: ClassVar[int] = 400
+
+
+class ResultRejectedError(TenderflowError):
+    """A result posted by a remote worker fails the server's checks (pages against the stored PDF,
+    quotes against the stored pages, bounded usage): it is written nowhere."""
+
+    http_status: ClassVar[int] = 422
 
 
 class DocumentNotFoundError(TenderflowError):

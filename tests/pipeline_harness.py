@@ -12,8 +12,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
-from tenderflow.handlers import build_job_types
-from tenderflow.pipeline.documents import POOLS
+from tenderflow.handlers import POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
 

@@ -15,9 +15,10 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
-from tenderflow.handlers.ocr import OcrPagesHandler, OcrPlanHandler, PdfCache, StoredPdfs
-from tenderflow.pdf.ocr import OcrOptions
-from tenderflow.pdf.probe import PdfLimits
+from tenderflow.handlers import end_of_job_hook
+from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
+from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, FunctionHandler, JobContext, JobTypes
@@ -43,13 +44,10 @@ def money_job_types(
     settings: Settings, storage: ObjectStorage, *, prompt_tokens: int = 0, completion_tokens: int = 0,
 ) -> JobTypes:
     job_types = JobTypes()
-    job_types.on_job_ended(documents.fail_versions_of_ended_jobs)
-    pdfs = StoredPdfs(storage, PdfCache(settings.data_dir / "cache"))
-    limits = PdfLimits(max_pages=settings.max_pages, dpi=settings.ocr_dpi, timeout_seconds=60)
-    options = OcrOptions(dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=60,
-                         memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels)
-    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(limits, settings.ocr_batch_pages, pdfs))
-    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(options, pdfs))
+    job_types.on_job_ended(end_of_job_hook())
+    resources = Resources(settings, pdfs=StoredPdfs(storage, PdfCache(settings.data_dir / "cache")))
+    for stage in (PLAN, PAGES, THUMBNAIL):
+        job_types.register(stage.name, stage.job_handler(stage.build(resources)))
     job_types.register(documents.JOB_EXTRACT, metered_extraction(
         prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
     return job_types

@@ -72,6 +72,9 @@ def test_upload_follow_and_read_text_and_fields(
     assert "EH-2026-0417" in text["pages"][0]["text"] and "PAGE-003" in text["pages"][2]["text"]
     fields = api.client.get(f"/v1/documents/{body['id']}/fields", headers=bearer(key)).json()
     assert fields["version"] == 1 and fields["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    thumbnail = api.client.get(f"/v1/documents/{body['id']}/thumbnail", headers=bearer(key))
+    assert thumbnail.status_code == 200 and thumbnail.headers["content-type"] == "image/png"
+    assert thumbnail.content.startswith(b"\x89PNG")
 
     again = api.client.post(f"/v1/documents/{body['id']}/reprocess", headers=bearer(key),
                             json={"start_from": "extract"})
@@ -87,7 +90,7 @@ def test_another_tenants_documents_do_not_exist_for_a_tenant(
     document_id = upload(api, acme, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])).json()["id"]
     missing_id = document_id + 1000
 
-    for path in ("", "/text", "/fields"):
+    for path in ("", "/text", "/fields", "/thumbnail"):
         theirs = api.client.get(f"/v1/documents/{document_id}{path}", headers=bearer(globex))
         nobodys = api.client.get(f"/v1/documents/{missing_id}{path}", headers=bearer(globex))
         assert theirs.status_code == nobodys.status_code == 404, (path, theirs.text)

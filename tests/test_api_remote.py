@@ -100,7 +100,7 @@ def test_a_remote_claim_carries_the_token_registers_the_worker_and_records_use(
     assert row["state"] == "running" and re.fullmatch(r"remote:scanner-pc@[0-9a-z]{12}:pc:1:aaaaaa", row["worker_id"])
     worker = conn.execute("SELECT kind, host, pid, pools, threads, stopped_at FROM workers WHERE id = %s",
                           (row["worker_id"],)).fetchone()
-    assert worker == ("remote", "scanner-pc", 4242, ["ocr.plan", "ocr.pages"], 2, None)
+    assert worker == ("remote", "scanner-pc", 4242, ["ocr.plan", "ocr.pages", "thumbnail"], 2, None)
     assert conn.execute("SELECT last_used_at IS NOT NULL FROM worker_tokens").fetchone() == (True,)
 
     pdf = tmp_path / "input.pdf"
@@ -110,7 +110,8 @@ def test_a_remote_claim_carries_the_token_registers_the_worker_and_records_use(
     outcome = client.complete(job, {"page_count": 1, "ocr_pages": [1]})
     assert outcome.outcome == "succeeded"
     assert jobs.get(conn, job.id)["state"] == "succeeded"
-    assert conn.execute("SELECT type FROM jobs WHERE state = 'queued'").fetchall() == [("ocr.pages",)]
+    queued = conn.execute("SELECT type FROM jobs WHERE state = 'queued' ORDER BY type").fetchall()
+    assert queued == [("ocr.pages",), ("thumbnail",)]
 
     stopped = client.stop([])
     assert stopped.released == []
@@ -178,7 +179,7 @@ def test_an_invalid_result_is_refused_with_422_and_the_attempt_retried(
     with pytest.raises(ResultRefusedError, match="page_count"):
         client.complete(job, {"page_count": -3, "smuggled": "x"})
     row = jobs.get(conn, job.id)
-    assert row["state"] == "queued" and "invalid result from remote worker" in row["last_error"]
+    assert row["state"] == "queued" and "result refused from remote worker" in row["last_error"]
     assert conn.execute("SELECT page_count FROM document_versions").fetchone() == (None,)
 
 
@@ -355,3 +356,91 @@ def test_waiting_claims_cannot_take_the_threads_tenant_requests_need(
         api.services.begin_shutdown()  # ends the waiting claims at once
         for thread in pollers:
             thread.join(10)
+
+
+def _page_record(number: int, text: str) -> dict[str, Any]:
+    return {"number": number, "text": text, "source": "text_layer", "seconds": 0.01}
+
+
+def test_d2_a_forged_plan_is_refused_and_written_nowhere(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """D2: a plan claiming 3 forged pages for a 1-page PDF was committed (pages stored, 3 pages
+    reserved); the server now probes the stored PDF and refuses a page count that is not its own."""
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    forged = {"page_count": 3, "text_pages": [_page_record(n, f"forged page {n}") for n in (1, 2, 3)], "ocr_pages": []}
+    with pytest.raises(ResultRefusedError, match="the plan says 3 pages; the stored PDF has 1"):
+        client.complete(job, forged)
+    row = jobs.get(conn, job.id)
+    assert row["state"] == "queued" and "stored PDF has 1" in row["last_error"]
+    assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (document_id,)).fetchone() == (0,)
+    assert conn.execute("SELECT page_count FROM document_versions").fetchone() == (None,)
+
+
+def test_d2_a_page_longer_than_a_page_can_be_is_refused(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """D2: text size caps hold for remote pages (2 MB of text for one page was accepted)."""
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    with pytest.raises(ResultRefusedError, match="page 1 has 1,000,000 characters"):
+        client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "x" * 1_000_000)]})
+    assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (document_id,)).fetchone() == (0,)
+
+
+def _extract_job_of_a_real_plan(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> tuple[RemoteQueueClient, Any, int]:
+    """Upload a 1-page tender, let a remote OCR worker post its honest plan (the page's text as the
+    text layer reads it), and claim the extract job with an extract-scoped token."""
+    ocr = remote_client(api, create_token(conn, "scanner-pc", ["ocr"]).raw, "pc:1:aaaaaa")
+    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    [plan] = ocr.claim(hello(), limit=1, wait_seconds=0).jobs
+    answer = ocr.complete(plan, {"page_count": 1, "text_pages": [_page_record(1, "\n".join(TENDER_PAGE))]})
+    assert answer.outcome == "succeeded"
+    extractor = remote_client(api, create_token(conn, "llm-box", ["extract"]).raw, "box:1:bbbbbb")
+    [job] = extractor.claim(hello("extract"), limit=1, wait_seconds=0).jobs
+    assert job.type == "extract"
+    return extractor, job, document_id
+
+
+def _fields(**values: Any) -> dict[str, Any]:
+    return {"fields": values, "flags": [], "backend": "openai", "model": "m", "prompt_tokens": 900,
+            "completion_tokens": 100}
+
+
+def test_d2_forged_fields_and_inflated_usage_are_refused_and_honest_ones_stored(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """D2: `fields` was any dict and token counts were taken as given, so a remote worker could
+    store values no page says and make a tenant pay for millions of tokens. The server now runs the
+    local validation against the stored pages and bounds the usage by the text."""
+    client, job, document_id = _extract_job_of_a_real_plan(api, conn, settings, tmp_path)
+    not_on_page = {"value": "EH-9999-0001", "page": 1, "quote": "Reference number: EH-9999-0001"}
+    with pytest.raises(ResultRefusedError, match="do not hold against the stored pages"):
+        client.complete(job, _fields(reference_number=not_on_page))
+    [job] = _reclaim(conn, client, job)
+    with pytest.raises(ResultRefusedError, match="tender schema"):
+        client.complete(job, _fields(reference_number="EH-2026-0417"))
+    [job] = _reclaim(conn, client, job)
+    inflated = {**_fields(), "prompt_tokens": 5_000_000}
+    with pytest.raises(ResultRefusedError, match="5,000,100 tokens reported"):
+        client.complete(job, inflated)
+    assert conn.execute("SELECT count(*) FROM extractions WHERE document_id = %s", (document_id,)).fetchone() == (0,)
+
+    [job] = _reclaim(conn, client, job)
+    honest = {"value": "EH-2026-0417", "page": 1, "quote": "Reference number: EH-2026-0417"}
+    assert client.complete(job, _fields(reference_number=honest)).outcome == "succeeded"
+    stored = conn.execute("SELECT fields FROM extractions WHERE document_id = %s", (document_id,)).fetchone()
+    assert stored is not None and stored[0]["reference_number"]["value"] == "EH-2026-0417"
+
+
+def _reclaim(conn: psycopg.Connection[Any], client: RemoteQueueClient, job: Any) -> list[Any]:
+    """The refused attempt was queued for a retry after backoff: make it due now and claim it again."""
+    conn.execute("UPDATE jobs SET run_after = now() WHERE id = %s", (job.id,))
+    return client.claim(hello("extract"), limit=1, wait_seconds=0).jobs

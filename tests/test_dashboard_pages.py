@@ -153,6 +153,12 @@ def test_overview_and_document_page_show_workers_states_and_pages(
         assert "Page 1" in document and "Page 3" in document and "PAGE-003" in document
         assert "3 of 3 read" in document and "reference_number" in document
         assert client.get("/dashboard/documents/999999").status_code == 404
+        thumbnail_url = f"/dashboard/documents/{outcome.document_id}/thumbnail.png"
+        assert f'src="{thumbnail_url}"' in document
+        thumbnail = client.get(thumbnail_url)
+        assert thumbnail.status_code == 200 and thumbnail.content.startswith(b"\x89PNG")
+        assert client.get(f"/dashboard/documents/{failed_document}/thumbnail.png").status_code == 404
+        assert api.client.get(thumbnail_url).status_code == 303  # the operator's only
 
         reprocessed = client.post(f"/dashboard/documents/{failed_document}/reprocess",
                                   data={"csrf_token": csrf_of(page)})

@@ -9,7 +9,8 @@ import pytest
 
 from tenderflow import migrations
 from tenderflow.errors import MigrationError
-from tenderflow.pipeline.documents import POOLS, Pool, VersionState
+from tenderflow.handlers import POOLS, Pool
+from tenderflow.pipeline.documents import VersionState
 from tenderflow.queue import JobState
 
 

@@ -71,7 +71,8 @@ def test_a_job_cancelled_under_a_remote_worker_is_stopped_and_posts_nothing(
             cancel(conn, job_id)
         # The next heartbeat says the claim is lost; the handler stops between pages, long before
         # it would have read all four (about 3 s a page at 300 dpi).
-        wait_until(lambda: worker.completed == 1 and not worker.held_jobs(), timeout=20,
+        # Completed: the plan and the thumbnail; never the cancelled batch.
+        wait_until(lambda: worker.completed == 2 and not worker.held_jobs(), timeout=20,
                    message="the worker to drop the cancelled job")
         assert time.monotonic() - started < 6.0
     assert jobs.get(conn, job_id)["state"] == "cancelled"

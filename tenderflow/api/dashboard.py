@@ -144,8 +144,22 @@ def document_page(request: Request, document_id: int, services: Services, sessio
         pages = documents.document_pages(conn, document_id, int(document["latest_version"]))
         readable = documents.readable_version(document)
         extraction = documents.document_fields(conn, document_id, readable) if readable is not None else None
+        has_thumbnail = documents.read_thumbnail(conn, document_id) is not None
     return _page(request, "document.html", services, session, document=document, pages=pages,
-                 extraction=extraction, readable_version=readable)
+                 extraction=extraction, readable_version=readable, has_thumbnail=has_thumbnail)
+
+
+@router.get("/documents/{document_id}/thumbnail.png", response_class=Response)
+def document_thumbnail(document_id: int, services: Services, session: OperatorSession) -> Response:
+    """The document's first page as a small PNG (404 until the thumbnail stage has made it)."""
+    with services.pool.connection() as conn:
+        try:
+            png = documents.read_thumbnail(conn, document_id)
+        except DocumentNotFoundError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
+    if png is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"document {document_id} has no thumbnail yet")
+    return Response(png, media_type="image/png", headers={"Cache-Control": "private, no-store"})
 
 
 @router.post("/jobs/{job_id}/retry")

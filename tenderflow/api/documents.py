@@ -240,6 +240,21 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
                           backend=extraction["backend"], model=extraction["model"])
 
 
+@router.get("/{document_id}/thumbnail", response_class=Response,
+            summary="A small PNG of the document's first page",
+            responses={200: {"content": {"image/png": {}}},
+                       404: {"description": "No such document for this tenant, or no thumbnail made yet"}})
+def get_document_thumbnail(document_id: int, tenant: Tenant, services: Services) -> Response:
+    """The newest version's first page, its longer side 320 pixels (the `thumbnail` stage makes it
+    once the PDF has been probed; a version reprocessed from extraction shows its pages' version's)."""
+    with services.pool.connection() as conn:
+        png = documents.read_thumbnail(conn, document_id, tenant=tenant)
+    if png is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND,
+                            detail=f"document {document_id} has no thumbnail yet: it is made once its PDF is probed")
+    return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+
 @router.post("/{document_id}/reprocess", status_code=status.HTTP_202_ACCEPTED, response_model=ReprocessResult,
              responses={409: {"description": "Extraction asked for, but no version has pages yet"}},
              summary="Process the document again as a new version")

@@ -18,18 +18,20 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
 import structlog
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from tenderflow.api.auth import RemoteCaller, Services, Worker
 from tenderflow.api.services import ApiServices
-from tenderflow.pipeline.documents import POOLS
+from tenderflow.errors import ResultRejectedError
+from tenderflow.handlers import POOLS, InputKind, StageJobHandler
 from tenderflow.queue import ClaimedJob, Failure, jobs
 from tenderflow.queue.completion import CommitOutcome, FinishedAttempt, commit_alone
+from tenderflow.queue.jobs import sanitize_error
 from tenderflow.remote.protocol import (
     ClaimRequest,
     ClaimResponse,
@@ -55,23 +57,11 @@ _LOST: dict[int | str, dict[str, Any]] = {
 }
 
 
-class RemoteCapableHandler(Protocol):
-    """What a handler offers remote workers (every pipeline handler has it)."""
-
-    @property
-    def input_kind(self) -> str: ...
-
-    @property
-    def result_model(self) -> type[BaseModel]: ...
-
-    def load_input(self, job: ClaimedJob) -> Any: ...
-
-
-def _remote_handler(services: ApiServices, job_type: str) -> RemoteCapableHandler:
-    handler: Any = services.job_types.handler(job_type)
-    if not all(hasattr(handler, name) for name in ("input_kind", "result_model", "load_input")):
+def _remote_handler(services: ApiServices, job_type: str) -> StageJobHandler[Any, Any]:
+    handler = services.job_types.handler(job_type)
+    if not isinstance(handler, StageJobHandler):
         raise HTTPException(status.HTTP_501_NOT_IMPLEMENTED, detail=f"job type {job_type!r} cannot run remotely")
-    return handler  # type: ignore[no-any-return]
+    return handler
 
 
 def _register(services: ApiServices, caller: RemoteCaller, hello: WorkerHello) -> None:
@@ -98,7 +88,7 @@ def _held(services: ApiServices, caller: RemoteCaller, job_id: int, attempt: int
     return held[0]
 
 
-def _wire(job: ClaimedJob, input_kind: str) -> RemoteJob:
+def _wire(job: ClaimedJob, input_kind: InputKind) -> RemoteJob:
     return RemoteJob(id=job.id, attempt=job.attempts, type=job.type, payload=job.payload, tenant=job.tenant,
                      priority=job.priority, max_attempts=job.max_attempts, created_at=job.created_at,
                      input_kind=input_kind)
@@ -122,7 +112,7 @@ def claim_jobs(body: ClaimRequest, caller: Worker, services: Services) -> ClaimR
                             detail=f"worker token {caller.token.name!r} may run pools "
                             f"{', '.join(caller.token.pools)}, not {pool_name!r}")
     types = POOLS[pool_name]
-    input_kinds = {job_type: _remote_handler(services, job_type).input_kind for job_type in types}
+    input_kinds = {job_type: _remote_handler(services, job_type).stage.input_kind for job_type in types}
     _register(services, caller, body.hello)
     wakeups = services.wakeups
     wakeups.forget_waiter(caller.worker_id)
@@ -182,7 +172,7 @@ def job_input(
     job = _held(services, caller, job_id, attempt)
     handler = _remote_handler(services, job.type)
     loaded = handler.load_input(job)
-    if handler.input_kind == "pdf":
+    if handler.stage.input_kind is InputKind.PDF:
         path = Path(loaded)
         # Opened now, not when the response starts: the local cache may evict the file meanwhile,
         # and an open file outlives its name.
@@ -224,17 +214,22 @@ def _answer(caller: RemoteCaller, job: ClaimedJob, outcome: CommitOutcome) -> Co
 
 
 @router.post("/jobs/{job_id}/complete", response_model=CompletionResponse, summary="Post a job's result",
-             responses={**_LOST, 422: {"description": "The result does not fit the job type's result model; "
-                                       "the attempt is recorded as failed (retryable)"}})
+             responses={**_LOST, 413: {"description": "The body is larger than TENDERFLOW_MAX_RESULT_BYTES"},
+                        422: {"description": "The result does not fit the stage's result model, or does not "
+                              "hold against what the server knows (pages of the stored PDF, quotes on the "
+                              "stored pages, bounded usage); the attempt is recorded as failed (retryable) "
+                              "and nothing of the result is written"}})
 def complete_job(job_id: int, body: CompleteRequest, caller: Worker, services: Services) -> CompletionResponse:
-    """Validates the result with the handler's result model, then commits it in the completion
-    transaction (ownership guard, the handler's commit step, job succeeded) — as for local workers."""
+    """Parses the result into the stage's result model and checks it as the server would check its
+    own (`StageHandler.verify`), then commits it in the completion transaction (ownership guard, the
+    stage's commit step, job succeeded) — as for local workers."""
     job = _held(services, caller, job_id, body.attempt)
     handler = _remote_handler(services, job.type)
     try:
-        result = handler.result_model.model_validate(body.result).model_dump(mode="json")
-    except ValidationError as exc:
-        error = f"invalid result from remote worker {caller.worker_id}: {exc}"[:2000]
+        result = handler.accept_remote(job, body.result)
+    except (ValidationError, ResultRejectedError) as exc:
+        error = sanitize_error(f"result refused from remote worker {caller.worker_id}: {exc}")
+        log.warning("remote.result_refused", job_id=job.id, type=job.type, worker_id=caller.worker_id, error=error)
         failure = Failure(job, error, permanent=False, retry_seconds=services.backoff.delay(job.attempts))
         _answer(caller, job, _commit(services, FinishedAttempt(job, failure=failure)))
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=error) from exc

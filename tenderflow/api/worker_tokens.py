@@ -25,7 +25,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import TenderflowError
-from tenderflow.pipeline.documents import POOLS
+from tenderflow.handlers import POOLS
 from tenderflow.sqlfiles import NamedQueries
 
 QUERIES = NamedQueries("tenderflow.api", "queries.sql")

@@ -11,7 +11,7 @@ from tenderflow import queue as job_queue
 from tenderflow.cli.output import fail
 from tenderflow.cli.runtime import runtime, storage_of
 from tenderflow.errors import TenderflowError
-from tenderflow.pipeline.documents import POOLS, Pool
+from tenderflow.handlers import POOLS, Pool
 
 
 def worker(

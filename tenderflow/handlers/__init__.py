@@ -1,52 +1,91 @@
-"""One module per job type of the product (ocr, extract): a pure `run` step and a `commit` step.
+"""The pipeline's stages, declared once each (see stage.py for the contract), and what derives from them.
 
-`build_job_types` is the product's registry. Without a pool and storage it registers the types
-without handlers: enough to enqueue (type checking) and to run end-of-job hooks (CLI, API).
+    STAGES            every stage, in pipeline order
+    POOLS             pool name -> the job types its workers run ("all": every stage)
+    build_job_types   the local registry: every stage's handler over storage and the database, and
+                      the end-of-job hook that fails versions (or, without a pool, the names alone:
+                      enough to enqueue and to run end-of-job hooks from the CLI and the API)
+    compute_handlers  the remote (compute-only) handlers of a pool's stages, from a machine's settings
+
+Adding a stage: a module here with its handler and its `Stage`, one entry in STAGES, the SQL its
+commit writes, and whoever enqueues it (a commit step in tenderflow.pipeline). Pools, worker tokens,
+the remote endpoints and the remote worker follow.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
+from tenderflow.handlers.extract import EXTRACT
+from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
+from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
+from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.queue import JobTypes
+from tenderflow.queue import EndedJob, JobTypes
+
+__all__ = [
+    "POOLS", "STAGES", "InputKind", "Pool", "Stage", "StageJobHandler", "build_job_types", "compute_handlers",
+    "end_of_job_hook", "stage_named", "warm_up",
+]
+
+STAGES: tuple[Stage[Any, Any], ...] = (PLAN, PAGES, THUMBNAIL, EXTRACT)
+
+POOLS: Mapping[str, tuple[str, ...]] = {
+    pool.value: tuple(stage.name for stage in STAGES if pool is Pool.ALL or stage.pool is pool) for pool in Pool
+}
+
+_BY_NAME: Mapping[str, Stage[Any, Any]] = {stage.name: stage for stage in STAGES}
+
+
+def stage_named(name: str) -> Stage[Any, Any]:
+    """The stage of job type `name`; raises LookupError for a job type that is no stage."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise LookupError(f"job type {name!r} is not a stage of the pipeline") from None
+
+
+def _fail_versions(conn: psycopg.Connection[Any], ended: Sequence[EndedJob], *, types: frozenset[str]) -> None:
+    documents.fail_versions_of_ended_jobs(conn, [job for job in ended if job.type in types])
+
+
+def end_of_job_hook() -> functools.partial[None]:
+    """The queue hook that fails the version of a stage that `fails_version` (and refunds it)."""
+    return functools.partial(_fail_versions, types=frozenset(stage.name for stage in STAGES if stage.fails_version))
 
 
 def build_job_types(
     settings: Settings, *, pool: ConnectionPool | None = None, storage: ObjectStorage | None = None,
-    cache_dir: Path | None = None,
+    cache_dir: Path | None = None, stages: Iterable[Stage[Any, Any]] = STAGES,
 ) -> JobTypes:
-    """The product's job types with their handlers (when pool and storage are given) and hooks."""
+    """The registry of `stages` with their handlers (when pool and storage are given) and the hook."""
     job_types = JobTypes()
-    job_types.on_job_ended(documents.fail_versions_of_ended_jobs)
+    job_types.on_job_ended(end_of_job_hook())
     if pool is None or storage is None:
-        for name in documents.PIPELINE_JOB_TYPES:
-            job_types.register(name)
+        for stage in stages:
+            job_types.register(stage.name)
         return job_types
-
-    from tenderflow.extraction import build_backend
-    from tenderflow.handlers.extract import ExtractHandler
-    from tenderflow.handlers.ocr import (
-        OcrPagesHandler,
-        OcrPlanHandler,
-        PdfCache,
-        StoredPdfs,
-        ocr_options,
-        pdf_limits,
-    )
-
     pdfs = StoredPdfs(storage, PdfCache(cache_dir or settings.data_dir / "cache" / "pdf"))
-    job_types.register(documents.JOB_OCR_PLAN, OcrPlanHandler(
-        pdf_limits(settings), settings.ocr_batch_pages, pdfs, options=ocr_options(settings),
-        detect=settings.ocr_detect_languages))
-    job_types.register(documents.JOB_OCR_PAGES, OcrPagesHandler(ocr_options(settings), pdfs))
-    job_types.register(documents.JOB_EXTRACT, ExtractHandler(build_backend(settings), pool))
+    resources = Resources(settings, pdfs=pdfs, pool=pool)
+    for stage in stages:
+        job_types.register(stage.name, stage.job_handler(stage.build(resources)))
     return job_types
+
+
+def compute_handlers(settings: Settings, job_types: Iterable[str]) -> dict[str, StageJobHandler[Any, Any]]:
+    """Compute-only handlers (no storage, no database) for `job_types`, each built only if asked
+    for (an OCR-only machine need not configure an LLM). Raises LookupError for a name that is no stage."""
+    resources = Resources(settings)
+    return {name: stage.job_handler(stage.build(resources))
+            for name in job_types for stage in (stage_named(name),)}
 
 
 def warm_up(handlers: Iterable[object]) -> None:

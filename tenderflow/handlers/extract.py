@@ -12,9 +12,14 @@ from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
+from pydantic import ValidationError
 
+from tenderflow.errors import ResultRejectedError
 from tenderflow.extraction import ExtractionBackend, extract_fields
+from tenderflow.extraction.schema import TenderFields
+from tenderflow.extraction.validation import validate_fields
 from tenderflow.handlers.results import ExtractResult
+from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
 
@@ -29,9 +34,6 @@ class PageInput:
 
 
 class ExtractHandler:
-    input_kind = "pages"
-    result_model = ExtractResult
-
     def __init__(self, backend: ExtractionBackend, pool: ConnectionPool | None = None) -> None:
         self.backend = backend
         self.pool = pool
@@ -48,12 +50,50 @@ class ExtractHandler:
             rows = documents.pages_for_extraction(conn, documents.VersionRef.of(job))
         return [PageInput(number, text) for number, text in rows]
 
-    def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> dict[str, Any]:
+    def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> ExtractResult:
         result = extract_fields(pages, self.backend)
-        return ExtractResult.model_validate(result.model_dump(mode="json")).model_dump(mode="json")
+        return ExtractResult(fields=result.fields.model_dump(mode="json"), flags=result.flags,
+                             backend=result.backend, model=result.model, prompt_tokens=result.prompt_tokens,
+                             completion_tokens=result.completion_tokens)
 
-    def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
-        return self.compute(job, self.load_input(job), context)
+    def verify(self, job: ClaimedJob, result: ExtractResult) -> None:
+        """A remote extraction: the fields fit the tender schema and pass the validation a local
+        extraction passes against the stored pages (every quote on its page, codes, dates, money)
+        with nothing to remove, and the usage is bounded by the text (no inflated charge)."""
+        pages = self.load_input(job)
+        try:
+            fields = TenderFields.model_validate(result.fields)
+        except ValidationError as error:
+            raise ResultRejectedError(f"the fields do not fit the tender schema: {error}"[:2000]) from error
+        validated, flags = validate_fields(fields, pages)
+        if validated.model_dump(mode="json") != fields.model_dump(mode="json"):
+            raise ResultRejectedError("the fields do not hold against the stored pages: " + "; ".join(flags)[:2000])
+        characters = sum(len(page.text) for page in pages)
+        tokens = result.prompt_tokens + result.completion_tokens
+        if result.backend == "rules" and tokens:
+            raise ResultRejectedError("the offline extractor uses no tokens")
+        if tokens > max_tokens_for(characters):
+            raise ResultRejectedError(f"{tokens:,} tokens reported for {characters:,} characters of pages "
+                                      f"(at most {max_tokens_for(characters):,})")
 
-    def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
-        documents.record_extraction(conn, job, ExtractResult.model_validate(result).model_dump(mode="json"))
+    def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ExtractResult) -> None:
+        documents.record_extraction(conn, job, result.model_dump(mode="json"))
+
+
+def max_tokens_for(characters: int) -> int:
+    """The most LLM tokens an extraction of `characters` of page text can use: a token is ~4
+    characters, so this allows every character sent twice as its own token, plus the instructions
+    and answers of a few calls."""
+    return 2 * characters + 50_000
+
+
+def _build(resources: Resources) -> ExtractHandler:
+    from tenderflow.extraction import build_backend
+
+    return ExtractHandler(build_backend(resources.settings), resources.pool)
+
+
+EXTRACT: Stage[list[PageInput], ExtractResult] = Stage(
+    name=documents.JOB_EXTRACT, pool=Pool.EXTRACT, input_kind=InputKind.PAGES, result_model=ExtractResult,
+    build=_build,
+)

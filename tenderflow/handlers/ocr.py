@@ -21,8 +21,9 @@ from typing import Any
 import psycopg
 
 from tenderflow.config import Settings
-from tenderflow.errors import PermanentError, RetryableError
+from tenderflow.errors import PermanentError, ResultRejectedError, RetryableError
 from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
+from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.ids import sha256_of
 from tenderflow.pdf import languages
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
@@ -136,11 +137,8 @@ class OcrPlanHandler:
     the fallback when nothing is detected. The ocr.pages jobs carry the choice in their payload, so
     every worker, local or remote, reads the document's pages with the same languages."""
 
-    input_kind = "pdf"
-    result_model = OcrPlanResult
-
     def __init__(
-        self, limits: PdfLimits, batch_pages: int, pdfs: StoredPdfs | None = None, *,
+        self, limits: PdfLimits, batch_pages: int, pdfs: PdfSource | None = None, *,
         options: OcrOptions | None = None, detect: bool = True,
     ) -> None:
         self.limits = limits
@@ -171,7 +169,7 @@ class OcrPlanHandler:
         assert self.pdfs is not None, "a compute-only handler has no storage"
         return self.pdfs.local_path(job)
 
-    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
+    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPlanResult:
         info = probe_pdf(pdf, self.limits)
         started = time.monotonic()
         try:
@@ -192,13 +190,26 @@ class OcrPlanHandler:
         return OcrPlanResult(
             page_count=info.page_count, text_pages=text_pages, ocr_pages=ocr_pages,
             languages=LanguagesRecord(**choice.as_payload()),
-        ).model_dump()
+        )
 
-    def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
-        return self.compute(job, self.load_input(job), context)
+    def verify(self, job: ClaimedJob, plan: OcrPlanResult) -> None:
+        """A remote plan: its page count is the stored PDF's (probed here, caps included), it covers
+        every page once, text-layer pages hold at most what a page can, and the languages are the
+        ones the job asked for when it asked."""
+        _check_covers(plan)
+        try:
+            info = probe_pdf(self.load_input(job), self.limits)
+        except PermanentError as error:
+            raise ResultRejectedError(f"the stored PDF does not pass the plan's checks here: {error}") from error
+        if info.page_count != plan.page_count:
+            raise ResultRejectedError(f"the plan says {plan.page_count} pages; the stored PDF has {info.page_count}")
+        _check_page_texts(plan.text_pages)
+        asked = job_languages(job)
+        if asked is not None and (plan.languages is None or plan.languages.languages != asked[0]):
+            raise ResultRejectedError(f"the job asked for OCR languages {asked[0]!r}; the plan chose "
+                                      f"{plan.languages.languages if plan.languages else None!r}")
 
-    def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
-        plan = OcrPlanResult.model_validate(result)
+    def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, plan: OcrPlanResult) -> None:
         numbers = sorted([page.number for page in plan.text_pages] + plan.ocr_pages)
         if numbers != list(range(1, plan.page_count + 1)):
             raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
@@ -210,10 +221,7 @@ class OcrPlanHandler:
 class OcrPagesHandler:
     """ocr.pages: render and OCR a batch of pages; the last batch to commit enqueues extraction."""
 
-    input_kind = "pdf"
-    result_model = OcrPagesResult
-
-    def __init__(self, options: OcrOptions, pdfs: StoredPdfs | None = None) -> None:
+    def __init__(self, options: OcrOptions, pdfs: PdfSource | None = None) -> None:
         self.options = options
         self.pdfs = pdfs
 
@@ -232,18 +240,51 @@ class OcrPagesHandler:
         assert self.pdfs is not None, "a compute-only handler has no storage"
         return self.pdfs.local_path(job)
 
-    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> dict[str, Any]:
+    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPagesResult:
         # One read_pages call for the batch: one pdfinfo and one pdftotext run per batch, not per page;
         # a cancelled or reclaimed job still stops between pages (context.check raises).
         read = read_pages(pdf, batch_pages(job), self.options_for(job), before_each_page=context.check)
-        return OcrPagesResult(pages=[PageRecord(**asdict(page)) for page in read]).model_dump()
+        return OcrPagesResult(pages=[PageRecord(**asdict(page)) for page in read])
 
-    def run(self, job: ClaimedJob, context: JobContext) -> dict[str, Any]:
-        return self.compute(job, self.load_input(job), context)
+    def verify(self, job: ClaimedJob, batch: OcrPagesResult) -> None:
+        """A remote batch: exactly the job's pages, each holding at most what a page can."""
+        expected = sorted(batch_pages(job))
+        if sorted(page.number for page in batch.pages) != expected:
+            raise ResultRejectedError(f"the result has pages {sorted(p.number for p in batch.pages)}, "
+                                      f"the job reads {expected}")
+        _check_page_texts(batch.pages)
 
-    def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
-        batch = OcrPagesResult.model_validate(result)
+    def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, batch: OcrPagesResult) -> None:
         expected = sorted(batch_pages(job))
         if sorted(page.number for page in batch.pages) != expected:
             raise PermanentError(f"OCR result has pages {[p.number for p in batch.pages]}, expected {expected}")
         documents.record_pages(conn, job, batch.pages)
+
+
+MAX_PAGE_CHARACTERS = 200_000
+"""More text than a page can print (a dense A3 page in 6 pt type holds ~40,000 characters)."""
+
+
+def _check_covers(plan: OcrPlanResult) -> None:
+    numbers = sorted([page.number for page in plan.text_pages] + plan.ocr_pages)
+    if numbers != list(range(1, plan.page_count + 1)):
+        raise ResultRejectedError(f"the plan does not cover pages 1-{plan.page_count} exactly once")
+
+
+def _check_page_texts(pages: list[PageRecord]) -> None:
+    for page in pages:
+        if len(page.text) > MAX_PAGE_CHARACTERS:
+            raise ResultRejectedError(f"page {page.number} has {len(page.text):,} characters; a page holds at "
+                                      f"most {MAX_PAGE_CHARACTERS:,}")
+
+
+PLAN: Stage[Path, OcrPlanResult] = Stage(
+    name=documents.JOB_OCR_PLAN, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPlanResult,
+    build=lambda resources: OcrPlanHandler(
+        pdf_limits(resources.settings), resources.settings.ocr_batch_pages, resources.pdfs,
+        options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages),
+)
+PAGES: Stage[Path, OcrPagesResult] = Stage(
+    name=documents.JOB_OCR_PAGES, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPagesResult,
+    build=lambda resources: OcrPagesHandler(ocr_options(resources.settings), resources.pdfs),
+)

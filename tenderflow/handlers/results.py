@@ -4,9 +4,13 @@ workers, validated before any commit step writes it (a remote worker's post is i
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from tenderflow.pdf.thumbnail import png_size
 
 
 class PageRecord(BaseModel):
@@ -57,3 +61,27 @@ class ExtractResult(BaseModel):
     model: str | None = None
     prompt_tokens: int = Field(default=0, ge=0)
     completion_tokens: int = Field(default=0, ge=0)
+
+
+class ThumbnailResult(BaseModel):
+    """A version's first-page picture: a PNG (base64, so that it travels as JSON) and its size."""
+
+    model_config = ConfigDict(extra="forbid")
+    page: int = Field(gt=0)
+    png_base64: str = Field(max_length=1_400_000)
+    width: int = Field(ge=1, le=2000)
+    height: int = Field(ge=1, le=2000)
+
+    @property
+    def png(self) -> bytes:
+        return base64.b64decode(self.png_base64)
+
+    @model_validator(mode="after")
+    def _is_the_png_it_says(self) -> ThumbnailResult:
+        try:
+            png = base64.b64decode(self.png_base64, validate=True)
+        except binascii.Error as error:
+            raise ValueError("png_base64 is not base64") from error
+        if (self.width, self.height) != png_size(png):
+            raise ValueError(f"the PNG is {png_size(png)}, not ({self.width}, {self.height}) as said")
+        return self

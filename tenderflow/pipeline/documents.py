@@ -39,7 +39,13 @@ QUERIES = NamedQueries("tenderflow.pipeline", "queries.sql")
 JOB_OCR_PLAN = "ocr.plan"
 JOB_OCR_PAGES = "ocr.pages"
 JOB_EXTRACT = "extract"
-PIPELINE_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES, JOB_EXTRACT)
+JOB_THUMBNAIL = "thumbnail"
+# The names above are what the commit steps here enqueue; everything else about a stage (its pool,
+# input, result, handler) is declared once in tenderflow.handlers (STAGES).
+VERSION_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES, JOB_EXTRACT)
+"""The job types whose failure fails their version (a thumbnail is an extra: its failure does not)."""
+
+
 class VersionState(enum.StrEnum):
     """Mirror of the PostgreSQL enum `version_state` (tests/test_migrations.py keeps the two equal)."""
 
@@ -55,21 +61,6 @@ class StartPoint(enum.StrEnum):
 
     OCR = "ocr"
     EXTRACT = "extract"
-
-
-class Pool(enum.StrEnum):
-    """The worker pools: which job types a worker started with `--pool` runs (see POOLS)."""
-
-    OCR = "ocr"
-    EXTRACT = "extract"
-    ALL = "all"
-
-
-POOLS: dict[str, tuple[str, ...]] = {
-    "ocr": (JOB_OCR_PLAN, JOB_OCR_PAGES),
-    "extract": (JOB_EXTRACT,),
-    "all": PIPELINE_JOB_TYPES,
-}
 
 
 class PageResult(Protocol):
@@ -141,6 +132,32 @@ def extract_spec(ref: VersionRef, *, tenant: str, priority: int, max_attempts: i
     )
 
 
+def thumbnail_spec(ref: VersionRef, job: ClaimedJob) -> JobSpec:
+    """The thumbnail job of a version, enqueued by its plan (the PDF is known to open by then)."""
+    return JobSpec(
+        type=JOB_THUMBNAIL, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts,
+        payload={**ref.params(), "object_key": job.payload["object_key"]},
+        unique_key=f"{JOB_THUMBNAIL}:{ref.document_id}:{ref.version}",
+    )
+
+
+def record_thumbnail(
+    conn: psycopg.Connection[Any], job: ClaimedJob, *, page: int, png: bytes, width: int, height: int
+) -> None:
+    """thumbnail commit: the version's first-page picture (a rerun keeps the first one stored)."""
+    conn.execute(QUERIES["thumbnail_insert"], {
+        **VersionRef.of(job).params(), "page": page, "png": png, "width": width, "height": height})
+
+
+def read_thumbnail(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> bytes | None:
+    """The PNG of the document's newest version that has one (a version reprocessed from extraction
+    renders none: it shows its pages' version's), or None while none is made. Raises
+    DocumentNotFoundError for a document that does not exist or is another tenant's."""
+    get_document(conn, document_id, tenant=tenant)
+    row = conn.execute(QUERIES["thumbnail_get"], {"document_id": document_id}).fetchone()
+    return bytes(row[0]) if row is not None else None
+
+
 def page_batches(pages: Sequence[int], batch_pages: int) -> list[list[int]]:
     """`pages` (in order) cut into batches of at most batch_pages each."""
     ordered = sorted(pages)
@@ -186,6 +203,7 @@ def record_plan(
     except InsufficientCreditsError as exc:
         raise PermanentError(f"not enough credits to read the pages: {exc}") from exc
     upsert_pages(conn, ref, text_pages)
+    enqueue(conn, thumbnail_spec(ref, job))
     if not batches:
         conn.execute(QUERIES["version_set_extracting"], ref.params())
         return [enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority,
@@ -266,7 +284,7 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
     """Queue hook: a pipeline job that failed or was cancelled fails its version, with the reason,
     and refunds the version's reservations (a version already done or failed does not move)."""
     for job in ended:
-        if job.type not in PIPELINE_JOB_TYPES:
+        if job.type not in VERSION_JOB_TYPES:
             continue
         reason = job.error or job.state.value
         if job.state.value == "cancelled":
@@ -296,7 +314,7 @@ def failed_version_of_job(conn: psycopg.Connection[Any], job_id: int) -> FailedV
     """The job's document version, when the job is a pipeline job and that version has failed;
     None otherwise. Raises JobNotFoundError."""
     job = queue_jobs.get(conn, job_id)
-    if job["type"] not in PIPELINE_JOB_TYPES:
+    if job["type"] not in (*VERSION_JOB_TYPES, JOB_THUMBNAIL):
         return None
     ref = VersionRef(int(job["payload"]["document_id"]), int(job["payload"]["version"]))
     if version_state(conn, ref) != VersionState.FAILED:

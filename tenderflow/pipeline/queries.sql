@@ -151,3 +151,11 @@ SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens,
 
 -- name: documents_unfinished
 SELECT count(*) FROM document_versions WHERE state NOT IN ('done', 'failed');
+
+-- name: thumbnail_insert
+INSERT INTO document_thumbnails (document_id, version, page, png, width, height)
+VALUES (%(document_id)s, %(version)s, %(page)s, %(png)s, %(width)s, %(height)s)
+ON CONFLICT (document_id, version) DO NOTHING;
+
+-- name: thumbnail_get
+SELECT png FROM document_thumbnails WHERE document_id = %(document_id)s ORDER BY version DESC LIMIT 1;

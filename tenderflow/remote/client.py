@@ -135,8 +135,10 @@ class RemoteQueueClient:
         response = self._send("GET", f"/v1/worker/jobs/{job.id}/input", None, params={"attempt": job.attempt})
         return PagesInput.model_validate(response.json())
 
-    def complete(self, job: RemoteJob, result: dict[str, Any]) -> CompletionResponse:
-        body = CompleteRequest(attempt=job.attempt, result=result)
+    def complete(self, job: RemoteJob, result: BaseModel | dict[str, Any]) -> CompletionResponse:
+        """Post a job's result: its stage's result model (or that model's JSON already)."""
+        data = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
+        body = CompleteRequest(attempt=job.attempt, result=data)
         return CompletionResponse.model_validate(self._send("POST", f"/v1/worker/jobs/{job.id}/complete", body).json())
 
     def fail(

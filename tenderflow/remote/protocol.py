@@ -22,12 +22,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tenderflow.handlers.stage import InputKind
+
 WORKER_INSTANCE_HEADER = "X-Tenderflow-Worker"
 INSTANCE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}")
 MAX_CLAIM_WAIT_SECONDS = 30.0
 MAX_ERROR_CHARS = 10_000
 
-InputKind = Literal["pdf", "pages"]
 
 
 class _Message(BaseModel):

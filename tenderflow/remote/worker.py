@@ -35,7 +35,7 @@ import structlog
 
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
-from tenderflow.handlers import warm_up
+from tenderflow.handlers import InputKind, StageJobHandler, warm_up
 from tenderflow.handlers.ocr import PdfCache
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
 from tenderflow.queue.worker import wait_for_running_jobs
@@ -46,7 +46,6 @@ from tenderflow.remote.client import (
     ServerUnavailableError,
     WorkerTokenRefusedError,
 )
-from tenderflow.remote.handlers import ComputeHandler
 from tenderflow.remote.protocol import RemoteJob, WorkerHello
 
 log = structlog.get_logger("tenderflow.remote")
@@ -103,7 +102,7 @@ def _claimed_job(job: RemoteJob) -> ClaimedJob:
 
 class RemoteWorker:
     def __init__(
-        self, client: RemoteQueueClient, handlers: Mapping[str, ComputeHandler], config: RemoteWorkerConfig
+        self, client: RemoteQueueClient, handlers: Mapping[str, StageJobHandler[Any, Any]], config: RemoteWorkerConfig
     ) -> None:
         missing = [name for name in config.job_types if name not in handlers]
         if missing:
@@ -287,8 +286,8 @@ class RemoteWorker:
             slot.job, error, permanent=permanent, retry_after_seconds=retry_after))
         return answer.outcome, answer.error or error
 
-    def _load_input(self, job: RemoteJob, handler: ComputeHandler) -> Any:
-        if handler.input_kind == "pdf":
+    def _load_input(self, job: RemoteJob, handler: StageJobHandler[Any, Any]) -> Any:
+        if handler.stage.input_kind is InputKind.PDF:
             key = str(job.payload.get("object_key", f"job-{job.id}"))
             return self.cache.local_path(key, lambda target: self.client.download_pdf(job, target))
         from tenderflow.handlers.extract import PageInput
@@ -349,8 +348,7 @@ def build_remote_worker(settings: Settings, *, url: str, token: str, pool: str, 
 
     Raises ValueError for an unknown pool.
     """
-    from tenderflow.pipeline.documents import POOLS
-    from tenderflow.remote.handlers import compute_handlers
+    from tenderflow.handlers import POOLS, compute_handlers
 
     if pool not in POOLS:
         raise ValueError(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
