@@ -172,14 +172,3 @@ def api_process(settings: Settings, tmp_path: Path, port: int | None = None) -> 
         if server.process is not None and server.process.poll() is None:
             server.stop(signal.SIGKILL)
 
-
-def wait_until(predicate: Any, *, timeout: float, interval: float = 0.1, message: str = "condition") -> Any:
-    """Poll `predicate` until it returns something truthy; fail the test after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {message}")
-        time.sleep(interval)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -93,3 +95,18 @@ def pool(database_url: str) -> Iterator[ConnectionPool]:
 def conn(database_url: str) -> Iterator[psycopg.Connection[tuple[object, ...]]]:
     with psycopg.connect(database_url, autocommit=True) as connection:
         yield connection
+
+
+def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: str = "the condition",
+               interval: float = 0.05) -> Any:
+    """Poll `predicate` until it returns something truthy, and return that; fail the test after
+    `timeout` seconds naming `message`. The one polling helper of the suite (for real processes and
+    threads; lease tests inject time instead)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
+        time.sleep(interval)

@@ -61,15 +61,34 @@ def running_workers(
 
 
 def drain(
-    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, *, workers: int = 1, threads: int = 2,
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, *, threads: int = 2, timeout: float = 180.0,
+) -> None:
+    """Run the pipeline until no job is queued or running, in this thread (`Worker.run_once`: claim,
+    compute, commit one batch at a time); fails the test after `timeout`."""
+    job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=settings.data_dir / "cache")
+    drain_with(pool, job_types, threads=threads, timeout=timeout)
+
+
+def drain_with(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 180.0) -> None:
+    """`drain` with these job types. A job waiting for its retry time is waited for (backoff is short here)."""
+    worker = Worker(pool, job_types, worker_config(threads=threads))
+    deadline = time.monotonic() + timeout
+    while worker.run_once() or not pipeline_idle(pool):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"pipeline still busy after {timeout} s")
+        if not pipeline_idle(pool):
+            time.sleep(0.02)
+
+
+def drain_in_workers(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, *, workers: int, threads: int = 2,
     timeout: float = 180.0,
 ) -> None:
-    """Run pipeline workers until no job is queued or running (fails the test after `timeout`)."""
+    """Like `drain`, with `workers` real workers on threads at once (for tests of sharing work)."""
     job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=settings.data_dir / "cache")
     with running_workers(pool, job_types, [worker_config(threads=threads) for _ in range(workers)]):
         deadline = time.monotonic() + timeout
-        time.sleep(0.3)
         while not pipeline_idle(pool):
             if time.monotonic() > deadline:
                 raise AssertionError(f"pipeline still busy after {timeout} s")
-            time.sleep(0.2)
+            time.sleep(0.1)

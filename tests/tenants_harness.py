@@ -8,7 +8,6 @@ where the charge happens. The end-of-job hook is the product's too.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import psycopg
@@ -23,7 +22,7 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, FunctionHandler, JobContext, JobTypes
 from tenderflow.tenants import credits
-from tests.pipeline_harness import pipeline_idle, running_workers, worker_config
+from tests.pipeline_harness import drain_with
 
 
 def metered_extraction(*, prompt_tokens: int, completion_tokens: int) -> FunctionHandler:
@@ -54,14 +53,8 @@ def money_job_types(
 
 
 def drain_jobs(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 120.0) -> None:
-    """Run a worker until no job is queued or running (fails the test after `timeout`)."""
-    with running_workers(pool, job_types, [worker_config(threads=threads)]):
-        deadline = time.monotonic() + timeout
-        time.sleep(0.3)
-        while not pipeline_idle(pool):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"jobs still queued or running after {timeout} s")
-            time.sleep(0.1)
+    """Run the job types until no job is queued or running (fails the test after `timeout`)."""
+    drain_with(pool, job_types, threads=threads, timeout=timeout)
 
 
 def assert_ledger_balanced(conn: psycopg.Connection[Any]) -> dict[str, dict[str, Any]]:

@@ -23,7 +23,8 @@ from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import jobs
 from tenderflow.remote.client import RemoteQueueClient, ResultRefusedError, WorkerTokenRefusedError
 from tenderflow.remote.protocol import WorkerHello
-from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env, wait_until
+from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
+from tests.conftest import wait_until
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 

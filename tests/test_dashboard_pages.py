@@ -20,7 +20,7 @@ from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, serve_in_thread
-from tests.pipeline_harness import drain
+from tests.pipeline_harness import drain_in_workers
 from tests.tender_fixtures import numbered_pages, text_pdf
 
 
@@ -142,7 +142,7 @@ def test_overview_and_document_page_show_workers_states_and_pages(
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
     outcome = upload_file(conn, storage, text_pdf(tmp_path / "doc.pdf", numbered_pages(3)), max_bytes=10**7)
-    drain(api.services.pool, settings, storage)
+    drain_in_workers(api.services.pool, settings, storage, workers=1)  # a real worker: the page lists it
     failed_document = jobs.get(conn, failed_plan_job(conn, settings, tmp_path))["payload"]["document_id"]
     with logged_in(api) as client:
         page = client.get("/dashboard").text

@@ -17,7 +17,7 @@ from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import retry
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import drain, pipeline_settings
+from tests.pipeline_harness import drain, drain_in_workers, pipeline_settings
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -135,7 +135,7 @@ def test_long_document_is_split_across_workers_with_one_extraction(
         writer.write(handle)
     with pool.connection() as conn:
         outcome = upload_file(conn, storage, pdf, max_bytes=MAX_BYTES)
-    drain(pool, settings, storage, workers=3, threads=2)
+    drain_in_workers(pool, settings, storage, workers=3, threads=2)
     with pool.connection() as conn:
         assert outcome.document_id is not None
         doc = documents.get_document(conn, outcome.document_id)

@@ -5,8 +5,7 @@ reclaim's outcomes and hooks."""
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,6 +29,7 @@ from tenderflow.queue import (
     release,
 )
 from tenderflow.queue.jobs import get
+from tests.conftest import wait_until
 
 Conn = psycopg.Connection[Any]
 LEASE = 30.0
@@ -47,12 +47,6 @@ def claim_one(conn: Conn, worker_id: str, now: datetime) -> ClaimedJob:
     return job
 
 
-def wait_until(predicate: Callable[[], Any], *, timeout: float, message: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
-        time.sleep(0.02)
 
 
 @pytest.fixture

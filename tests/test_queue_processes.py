@@ -17,21 +17,12 @@ from queue_worker_process import STOP_REQUESTED_MARKER, TASK_TYPE, TEST_RUNS_DDL
 
 from tenderflow.queue import JobSpec, enqueue, enqueue_many, reclaim
 from tenderflow.queue.jobs import get
+from tests.conftest import wait_until
 
 WORKER_SCRIPT = Path(__file__).with_name("queue_worker_process.py")
 Conn = psycopg.Connection[Any]
 
 
-def wait_until(predicate: Callable[[], Any], *, timeout: float, message: str, interval: float = 0.05) -> Any:
-    """Poll `predicate` until it returns something truthy; fail with `message` after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
-        time.sleep(interval)
 
 
 class WorkerProcess:

@@ -8,7 +8,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,22 +46,13 @@ from tenderflow.queue import (
 )
 from tenderflow.queue.jobs import get
 from tenderflow.queue.stats import list_workers
+from tests.conftest import wait_until
 
 Conn = psycopg.Connection[Any]
 # Jittered delay = step * (1 - 0.5 * 0.5): attempt n waits exactly 75 * 2**(n-1) seconds.
 FIXED_BACKOFF = Backoff(base_seconds=100.0, cap_seconds=10_000.0, jitter_fraction=0.5, random=lambda: 0.5)
 
 
-def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: str) -> Any:
-    """Poll `predicate` until it returns something truthy; fail with `message` after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
-        time.sleep(0.02)
 
 
 def wait_for_job(conn: Conn, job_id: int, state: str, *, attempts: int | None = None,
@@ -554,3 +545,23 @@ def test_the_maintenance_and_heartbeat_threads_survive_any_exception(
                    message="both loops ran again after raising")
         job_id = enqueue(conn, JobSpec("fine"))
         wait_for_job(conn, job_id, "succeeded")
+
+
+def test_run_once_claims_runs_and_commits_one_batch_in_the_calling_thread(
+    pool: ConnectionPool, conn: Conn, results_table: None
+) -> None:
+    """The synchronous pass the harnesses drain with: no thread, no sleep, the same commit path
+    (a commit step that raises sends that job alone back to wait for its retry)."""
+
+    def broken_commit(conn: Conn, job: ClaimedJob, result: Any) -> None:
+        conn.execute("SELECT 1/0")
+
+    job_types = registry(ok=FunctionHandler(lambda job, context: f"ran {job.id}", write_result),
+                         poison=FunctionHandler(do_nothing, broken_commit))
+    ids = [enqueue(conn, JobSpec(type=name)) for name in ("ok", "poison", "ok")]
+    worker = Worker(pool, job_types, WorkerConfig(types=["ok", "poison"], threads=2))
+    assert worker.run_once() == 2
+    assert [get(conn, job_id)["state"] for job_id in ids] == ["succeeded", "queued", "queued"]
+    assert "division by zero" in get(conn, ids[1])["last_error"]
+    assert worker.run_once() == 1 and worker.run_once() == 0  # the poisoned one waits for its backoff
+    assert result_rows(conn) == [(ids[0], 1, f"ran {ids[0]}"), (ids[2], 1, f"ran {ids[2]}")]

@@ -29,8 +29,8 @@ from tests.api_harness import (
     bearer,
     free_port,
     tenant_with_key,
-    wait_until,
 )
+from tests.conftest import wait_until
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 pytestmark = pytest.mark.slow

@@ -19,7 +19,8 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import cancel, jobs
 from tenderflow.remote.worker import RemoteWorker, build_remote_worker
-from tests.api_harness import RunningApi, api_settings, serve_in_thread, wait_until
+from tests.api_harness import RunningApi, api_settings, serve_in_thread
+from tests.conftest import wait_until
 from tests.tender_fixtures import numbered_pages, scanned_pdf
 
 

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import create_tenant
+from tests.conftest import wait_until
 from tests.tenants_harness import assert_ledger_balanced, document_state, ledger_kinds
 from tests.tender_fixtures import TENDER_PAGE, scanned_pdf
 
@@ -30,13 +30,6 @@ LEASE_SECONDS = 2.0
 Orphans = list[tuple[int, int, int]]  # (job id, document id, attempts) of jobs a killed worker held
 
 
-def wait_until(predicate: Callable[[], Any], *, timeout: float, message: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
-        time.sleep(0.05)
-    return value
 
 
 class WorkerProcess:

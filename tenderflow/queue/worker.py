@@ -168,6 +168,38 @@ class Worker:
                 conn.execute(jobs.QUERIES["worker_stop"], {"id": self.id, "now": None})
             log.info("worker.stopped", worker_id=self.id, claimed=self.claimed_total)
 
+    def run_once(self) -> int:
+        """One synchronous pass in the calling thread: claim up to `threads` jobs, run each, commit
+        them as one batch (split apart on a refused commit, as the committer does). Returns how many
+        jobs were claimed (0: none was due). No heartbeat runs, so a pass must end within the lease.
+
+        For harnesses and tests that drain the queue without threads or sleeps, and for a one-off
+        pass from a script; `run` is the long-running worker."""
+        with self.pool.connection() as conn:
+            claimed = jobs.claim(conn, worker_id=self.id, types=self.config.types, limit=self.config.threads,
+                                 lease_seconds=self.config.lease_seconds,
+                                 default_tenant_cap=self.config.default_tenant_cap)
+        now = time.monotonic()
+        slots = [_Slot(job, JobContext(job), now) for job in claimed]
+        with self._slots_lock:
+            for slot in slots:
+                self._slots[slot.job.token] = slot
+            self._computing += len(slots)
+        for slot in slots:
+            self._execute(slot)
+        batch: list[_Finished] = []
+        while True:
+            try:
+                item = self._finished.get_nowait()
+            except stdlib_queue.Empty:
+                break
+            if item is not None:
+                batch.append(item)
+        if batch:
+            self._commit_batch_with_retry(batch)
+        self.claimed_total += len(claimed)
+        return len(claimed)
+
     def _free_slots(self) -> int:
         with self._slots_lock:
             return min(self.config.threads - self._computing, self._max_held - len(self._slots))
