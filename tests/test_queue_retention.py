@@ -188,3 +188,17 @@ def test_maintenance_prunes_at_most_once_per_interval(conn: psycopg.Connection[A
     clock[0] += 3600
     maintenance.run_once(conn)
     assert conn.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+
+
+def test_the_pruner_forgets_workers_stopped_or_unseen_for_a_week(conn: psycopg.Connection[Any]) -> None:
+    """Every process ever started left a `workers` row (its named query to prune them was unused)."""
+    from tenderflow.queue.maintenance import Pruner
+
+    register = ("INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at, stopped_at) "
+                "VALUES (%s, 'h', 1, '{}', 1, 'local', now() - %s::interval, now() - %s::interval, %s)")
+    conn.execute(register, ("gone", "10 days", "9 days", None))
+    conn.execute(register, ("stopped-long-ago", "20 days", "8 days", datetime.now() - timedelta(days=8)))
+    conn.execute(register, ("stopped-yesterday", "3 days", "1 day", datetime.now() - timedelta(days=1)))
+    conn.execute(register, ("alive", "30 days", "1 minute", None))
+    Pruner(86400).run_once(conn)
+    assert [row[0] for row in conn.execute("SELECT id FROM workers ORDER BY id")] == ["alive", "stopped-yesterday"]

@@ -113,13 +113,13 @@ def ocr_plan_spec(
 def requested_languages(conn: psycopg.Connection[Any], document_id: int) -> tuple[str | None, str | None]:
     """(languages, source) a new version of the document is OCRed with: the upload's when it named
     some ("upload"), else its tenant's default ("tenant"); (None, None): the plan detects them."""
-    row = conn.execute(QUERIES["document_languages"], {"id": document_id}).fetchone()
+    row = conn.cursor(row_factory=dict_row).execute(QUERIES["document_languages"], {"id": document_id}).fetchone()
     if row is None:
         raise DocumentNotFoundError(f"no document with id {document_id}")
-    if row[0]:
-        return str(row[0]), "upload"
-    if row[1]:
-        return str(row[1]), "tenant"
+    if row["document_languages"]:
+        return str(row["document_languages"]), "upload"
+    if row["tenant_languages"]:
+        return str(row["tenant_languages"]), "tenant"
     return None, None
 
 
@@ -162,6 +162,61 @@ def page_batches(pages: Sequence[int], batch_pages: int) -> list[list[int]]:
     """`pages` (in order) cut into batches of at most batch_pages each."""
     ordered = sorted(pages)
     return [ordered[start:start + batch_pages] for start in range(0, len(ordered), batch_pages)]
+
+
+@dataclass(frozen=True)
+class LockedDocument:
+    """A document row, locked FOR UPDATE by `lock_document` until the transaction ends."""
+
+    id: int
+    tenant: str
+    sha256: str
+    storage_url: str
+    latest_version: int
+    current_version: int | None
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """One version row as the pipeline reads it."""
+
+    document_id: int
+    version: int
+    state: VersionState
+    start_from: StartPoint
+    pages_version: int
+    page_count: int | None
+    batch_count: int | None
+    error: str | None
+
+
+def lock_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> LockedDocument:
+    """The document, locked until the transaction ends. Raises DocumentNotFoundError (also for
+    another tenant's document)."""
+    row = conn.cursor(row_factory=dict_row).execute(
+        QUERIES["document_lock"], {"id": document_id, "tenant": tenant}).fetchone()
+    if row is None:
+        raise DocumentNotFoundError(f"no document with id {document_id}")
+    return LockedDocument(**row)
+
+
+def get_version(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionRow | None:
+    row = conn.cursor(row_factory=dict_row).execute(QUERIES["version_get"], ref.params()).fetchone()
+    if row is None:
+        return None
+    return VersionRow(
+        document_id=row["document_id"], version=row["version"], state=VersionState(row["state"]),
+        start_from=StartPoint(row["start_from"]), pages_version=row["pages_version"], page_count=row["page_count"],
+        batch_count=row["batch_count"], error=row["error"])
+
+
+def set_latest_version(conn: psycopg.Connection[Any], ref: VersionRef) -> None:
+    conn.execute(QUERIES["document_set_latest"], {"id": ref.document_id, "version": ref.version})
+
+
+def set_document_languages(conn: psycopg.Connection[Any], document_id: int, languages: str) -> None:
+    """The OCR languages the document's next versions are read with (the upload's own, replaced)."""
+    conn.execute(QUERIES["document_set_languages"], {"id": document_id, "ocr_languages": languages})
 
 
 def insert_version(
@@ -239,20 +294,20 @@ def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence
     numbers = [int(number) for number in job.payload["pages"]]
     conn.execute(QUERIES["batch_record"], {**ref.params(), "first_page": min(numbers), "last_page": max(numbers)})
     # The row lock orders concurrent batch commits of this version: the last one sees every batch.
-    version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
-    if version is None or version[0] != VersionState.OCR:
+    version = conn.cursor(row_factory=dict_row).execute(QUERIES["version_lock"], ref.params()).fetchone()
+    if version is None or version["state"] != VersionState.OCR:
         return False
     committed = conn.execute(QUERIES["batch_count_committed"], ref.params()).fetchone()
-    if committed is None or committed[0] < version[2]:
+    if committed is None or committed[0] < version["batch_count"]:
         return False
     conn.execute(QUERIES["version_set_extracting"], ref.params())
     enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts))
     return True
 
 
-def version_state(conn: psycopg.Connection[Any], ref: VersionRef) -> str | None:
-    row = conn.execute(QUERIES["version_get"], ref.params()).fetchone()
-    return None if row is None else str(row[2])
+def version_state(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionState | None:
+    row = get_version(conn, ref)
+    return None if row is None else row.state
 
 
 def pages_for_extraction(conn: psycopg.Connection[Any], ref: VersionRef) -> list[tuple[int, str]]:
@@ -353,8 +408,8 @@ def readable_version(document: dict[str, Any]) -> int | None:
 
 
 def document_pages(conn: psycopg.Connection[Any], document_id: int, version: int) -> list[dict[str, Any]]:
-    version_row = conn.execute(QUERIES["version_get"], {"document_id": document_id, "version": version}).fetchone()
-    pages_version = version_row[4] if version_row else version
+    version_row = get_version(conn, VersionRef(document_id, version))
+    pages_version = version_row.pages_version if version_row else version
     return conn.cursor(row_factory=dict_row).execute(
         QUERIES["pages_of_version"], {"document_id": document_id, "version": pages_version}
     ).fetchall()

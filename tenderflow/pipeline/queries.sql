@@ -49,7 +49,7 @@ UPDATE document_versions
 
 -- name: document_languages
 -- The OCR languages a new version is read with: the upload's, else the tenant's default.
-SELECT d.ocr_languages, t.ocr_languages AS tenant_languages
+SELECT d.ocr_languages AS document_languages, t.ocr_languages AS tenant_languages
   FROM documents d
   JOIN tenants t ON t.name = d.tenant
  WHERE d.id = %(id)s;
@@ -148,9 +148,6 @@ SELECT v.state::text AS state, count(*) AS documents
 SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at
   FROM extractions
  WHERE document_id = %(document_id)s AND version = %(version)s;
-
--- name: documents_unfinished
-SELECT count(*) FROM document_versions WHERE state NOT IN ('done', 'failed');
 
 -- name: thumbnail_insert
 INSERT INTO document_thumbnails (document_id, version, page, png, width, height)

@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from tenderflow.errors import DocumentNotFoundError, JobStateError
+from tenderflow.errors import JobStateError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.documents import StartPoint, VersionState
 from tenderflow.pipeline.storage import object_key
@@ -56,40 +56,35 @@ def reprocess(
     if start_from not in START_POINTS:
         raise ValueError(f"start_from must be one of {START_POINTS}, not {start_from!r}")
     with conn.transaction():
-        row = conn.execute(documents.QUERIES["document_lock"], {"id": document_id, "tenant": tenant}).fetchone()
-        if row is None:
-            raise DocumentNotFoundError(f"no document with id {document_id}")
-        _, doc_tenant, sha256, _, latest_version, current_version = row
-        latest = conn.execute(documents.QUERIES["version_get"],
-                              {"document_id": document_id, "version": latest_version}).fetchone()
+        document = documents.lock_document(conn, document_id, tenant=tenant)
+        latest = documents.get_version(conn, documents.VersionRef(document_id, document.latest_version))
         assert latest is not None  # a document always has its latest version row
-        if latest[2] not in (VersionState.DONE, VersionState.FAILED):
-            return ReprocessOutcome(document_id, latest_version, created=False)
+        if latest.state not in (VersionState.DONE, VersionState.FAILED):
+            return ReprocessOutcome(document_id, document.latest_version, created=False)
         if languages:
-            conn.execute(documents.QUERIES["document_set_languages"], {"id": document_id, "ocr_languages": languages})
-        ref = documents.VersionRef(document_id, latest_version + 1)
+            documents.set_document_languages(conn, document_id, languages)
+        ref = documents.VersionRef(document_id, document.latest_version + 1)
         if start_from == "extract":
-            if current_version is None:
+            if document.current_version is None:
                 raise JobStateError(
                     f"document {document_id} has no finished OCR to extract from; reprocess from ocr"
                 )
-            source = conn.execute(documents.QUERIES["version_get"],
-                                  {"document_id": document_id, "version": current_version}).fetchone()
+            source = documents.get_version(conn, documents.VersionRef(document_id, document.current_version))
             assert source is not None
-            documents.insert_version(conn, ref, start_from="extract", pages_version=source[4],
-                                     page_count=source[5], batch_count=source[6])
-            credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices, reused_pages=source[5] or 0,
-                                     what=f"reprocessing document {document_id}")
-            enqueue(conn, documents.extract_spec(ref, tenant=doc_tenant, priority=priority,
+            documents.insert_version(conn, ref, start_from="extract", pages_version=source.pages_version,
+                                     page_count=source.page_count, batch_count=source.batch_count)
+            credits.reserve_accepted(conn, document.tenant, **ref.params(), prices=prices,
+                                     reused_pages=source.page_count or 0, what=f"reprocessing document {document_id}")
+            enqueue(conn, documents.extract_spec(ref, tenant=document.tenant, priority=priority,
                                                  max_attempts=max_attempts))
         else:
             documents.insert_version(conn, ref)
-            credits.reserve_accepted(conn, doc_tenant, **ref.params(), prices=prices,
+            credits.reserve_accepted(conn, document.tenant, **ref.params(), prices=prices,
                                      what=f"reprocessing document {document_id}")
-            ocr_languages, source = documents.requested_languages(conn, document_id)
-            enqueue(conn, documents.ocr_plan_spec(ref, tenant=doc_tenant, priority=priority,
-                                                  object_key=object_key(doc_tenant, sha256),
-                                                  languages=ocr_languages, languages_source=source,
+            ocr_languages, source_of_languages = documents.requested_languages(conn, document_id)
+            enqueue(conn, documents.ocr_plan_spec(ref, tenant=document.tenant, priority=priority,
+                                                  object_key=object_key(document.tenant, document.sha256),
+                                                  languages=ocr_languages, languages_source=source_of_languages,
                                                   max_attempts=max_attempts))
-        conn.execute(documents.QUERIES["document_set_latest"], {"id": document_id, "version": ref.version})
+        documents.set_latest_version(conn, ref)
     return ReprocessOutcome(document_id, ref.version, created=True)

@@ -376,6 +376,12 @@ def prune(
             return total
 
 
+def prune_workers(conn: psycopg.Connection[Any], *, now: datetime | None = None) -> int:
+    """Forget workers stopped or unseen for a week (the `workers` table would otherwise grow by one
+    row per process ever started); returns how many rows went."""
+    return conn.execute(QUERIES["worker_prune"], {"now": now}).rowcount
+
+
 def set_tenant_cap(conn: psycopg.Connection[Any], tenant: str, max_running: int) -> None:
     """Cap a tenant's running jobs across all pools (0 = no cap)."""
     if max_running < 0:

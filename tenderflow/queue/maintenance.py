@@ -126,8 +126,9 @@ class Scheduler:
 
 
 class Pruner:
-    """Retention: deletes finished jobs older than `retention_seconds`, in batches, at most once per
-    `every_seconds` per process (pruning is idempotent, so several processes may overlap)."""
+    """Retention: deletes finished jobs older than `retention_seconds` (in batches) and workers unseen
+    for a week, at most once per `every_seconds` per process (pruning is idempotent, so several
+    processes may overlap)."""
 
     def __init__(self, retention_seconds: float, *, every_seconds: float = 3600.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -144,6 +145,9 @@ class Pruner:
         deleted = jobs.prune(conn, retention_seconds=self.retention_seconds, now=now)
         if deleted:
             log.info("jobs.pruned", deleted=deleted, retention_seconds=self.retention_seconds)
+        workers = jobs.prune_workers(conn, now=now)
+        if workers:
+            log.info("workers.pruned", deleted=workers)
         return deleted
 
 

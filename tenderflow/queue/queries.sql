@@ -242,9 +242,6 @@ SELECT type, queued, runnable, running, expired_leases, succeeded_last_hour, fai
 -- name: job_failures_by_hour
 SELECT hour, type, failed FROM job_failures_by_hour ORDER BY hour DESC, type;
 
--- name: job_state_of_all
-SELECT state::text, count(*) FROM jobs GROUP BY state;
-
 -- name: tenant_limit_set
 INSERT INTO job_tenant_limits (tenant, max_running) VALUES (%(tenant)s, %(max_running)s)
 ON CONFLICT (tenant) DO UPDATE SET max_running = excluded.max_running;
@@ -273,12 +270,6 @@ SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cr
 -- Optimistic: only the scheduler that saw this next_run_at moves it.
 UPDATE job_schedules SET next_run_at = %(next_run_at)s
  WHERE name = %(name)s AND next_run_at = %(seen_run_at)s;
-
--- name: schedule_list
-SELECT name, type, tenant, interval_seconds, cron, next_run_at, enabled FROM job_schedules ORDER BY name;
-
--- name: schedule_delete
-DELETE FROM job_schedules WHERE name = %(name)s;
 
 -- name: worker_register
 -- A worker id names one process; once it said it stopped it stays stopped: a remote worker's
