@@ -565,3 +565,50 @@ def test_run_once_claims_runs_and_commits_one_batch_in_the_calling_thread(
     assert "division by zero" in get(conn, ids[1])["last_error"]
     assert worker.run_once() == 1 and worker.run_once() == 0  # the poisoned one waits for its backoff
     assert result_rows(conn) == [(ids[0], 1, f"ran {ids[0]}"), (ids[2], 1, f"ran {ids[2]}")]
+
+
+# --- the database connection is killed under the worker (pg_terminate_backend) ----------------------
+
+
+def listener_pids(conn: Conn) -> set[int]:
+    return {row[0] for row in conn.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%%'")}
+
+
+def test_a_listener_whose_connection_is_killed_listens_again_and_misses_no_job(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """pg_terminate_backend on the LISTEN connection: the listener reconnects and wakes the claimer
+    (a notification sent while it was away is lost), so a job enqueued meanwhile still starts at
+    once, although the worker polls only every 30 s."""
+    with running_worker(pool, registry(ping=FunctionHandler(do_nothing)), poll_seconds=30.0, notify=True):
+        [first] = wait_until(lambda: listener_pids(conn), message="the worker listens")
+        conn.execute("SELECT pg_terminate_backend(%s)", (first,))
+        enqueued_at = time.monotonic()
+        job_id = enqueue(conn, JobSpec("ping"))
+        wait_for_job(conn, job_id, "succeeded", timeout=10)
+        assert time.monotonic() - enqueued_at < 5.0
+        wait_until(lambda: listener_pids(conn) - {first}, message="a new LISTEN connection")
+
+
+def test_a_commit_whose_connection_is_killed_is_retried_and_written_once(
+    pool: ConnectionPool, conn: Conn, results_table: None
+) -> None:
+    """pg_terminate_backend on the committer's connection in the middle of its transaction: nothing
+    of that transaction stays, the committer retries the batch on a new connection, every job
+    succeeds and each result is written exactly once."""
+    killed: list[int] = []
+
+    def commit_killing_itself_once(conn: Conn, job: ClaimedJob, result: Any) -> None:
+        write_result(conn, job, result)
+        if not killed:
+            killed.append(job.id)
+            conn.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+    job_types = registry(work=FunctionHandler(lambda job, context: f"done {job.id}", commit_killing_itself_once))
+    ids = enqueue_many(conn, [JobSpec("work", {"n": n}) for n in range(6)])
+    with running_worker(pool, job_types):
+        for job_id in ids:
+            wait_for_job(conn, job_id, "succeeded", timeout=20)
+    assert killed
+    assert result_rows(conn) == [(job_id, 1, f"done {job_id}") for job_id in sorted(ids)]
