@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from typing import Any
 
 import pytest
 
 from tenderflow.config import Settings
-from tenderflow.errors import ExtractionError, PermanentError, RetryableError
+from tenderflow.errors import ExtractionError, LeaseLostError, PermanentError, RetryableError
 from tenderflow.extraction import build_backend, extract_fields
 from tenderflow.extraction.backend import (
     ExtractionRefusedError,
@@ -403,3 +404,22 @@ def test_build_backend_follows_settings() -> None:
 )
 def test_retry_after_seconds(headers: dict[str, str], seconds: float | None) -> None:
     assert retry_after_seconds(headers, now=EPOCH_2026) == seconds
+
+
+def test_a_wait_to_retry_ends_as_soon_as_the_job_is_called_off() -> None:
+    """Review (issue 15): the LLM client slept through Retry-After (up to two minutes) after its job
+    was cancelled. It now waits on the job's context, and a cancellation ends the wait at once."""
+    called_off = threading.Event()
+    threading.Timer(0.3, called_off.set).start()
+
+    class Context:
+        def wait(self, seconds: float) -> bool:
+            return called_off.wait(seconds)
+
+    with run_openai_server(lambda request: rate_limited(retry_after="60")) as server:
+        backend = make_backend(server.base_url, max_retry_after_seconds=120)
+        started = time.monotonic()
+        with pytest.raises(LeaseLostError, match="called off while waiting 60.0 s to retry the LLM"):
+            extract_fields(DOCUMENT, backend, interrupt=Context())
+    assert time.monotonic() - started < 5.0
+    assert len(server.requests) == 1

@@ -244,7 +244,7 @@ class _HallucinatingBackend:
 
     name = "fake"
 
-    def extract(self, pages: object) -> tuple[TenderFields, Usage]:
+    def extract(self, pages: object, *, interrupt: object = None) -> tuple[TenderFields, Usage]:
         fields = TenderFields(
             title=at(1, "Title: Schulbusverkehr 2026/27", "Schulbusverkehr 2026/27"),
             reference_number=at(1, "Reference number: GK-2026-99", "GK-2026-99"),

@@ -19,6 +19,7 @@ from tenderflow.extraction.backend import (
     ExtractionSchemaError,
     ExtractionTruncatedError,
     ExtractionUnavailableError,
+    Interrupt,
     Page,
     PageLike,
     Usage,
@@ -40,6 +41,7 @@ __all__ = [
     "ExtractionSchemaError",
     "ExtractionTruncatedError",
     "ExtractionUnavailableError",
+    "Interrupt",
     "OfflineBackend",
     "OpenAIBackend",
     "Page",
@@ -68,13 +70,15 @@ def build_backend(settings: Settings) -> ExtractionBackend:
     return OfflineBackend()
 
 
-def extract_fields(pages: Sequence[PageLike], backend: ExtractionBackend) -> ExtractionResult:
+def extract_fields(
+    pages: Sequence[PageLike], backend: ExtractionBackend, *, interrupt: Interrupt | None = None
+) -> ExtractionResult:
     """Fields read by `backend` from `pages`, with every value that fails validation dropped and flagged.
 
     Raises what the backend raises (ExtractionError subclasses that are also Retryable- or
-    PermanentError, see backend.py).
+    PermanentError, see backend.py), and LeaseLostError when `interrupt` calls the work off.
     """
-    fields, usage = backend.extract(pages)
+    fields, usage = backend.extract(pages, interrupt=interrupt)
     validated, flags = validate_fields(fields, pages)
     return ExtractionResult(
         fields=validated,

@@ -49,14 +49,23 @@ class Usage:
     calls: int = 0
 
 
+class Interrupt(Protocol):
+    """What calls off a running extraction (a job's JobContext fits): `wait(seconds)` sleeps, and
+    returns True at once when the work was called off (the job was cancelled or reclaimed)."""
+
+    def wait(self, seconds: float) -> bool: ...
+
+
 class ExtractionBackend(Protocol):
     """Turns a document's pages into tender fields. Pure compute: no database, no job state."""
 
     @property
     def name(self) -> str: ...
 
-    def extract(self, pages: Sequence[PageLike]) -> tuple[TenderFields, Usage]:
-        """Fields as read by this backend, NOT yet validated (see validation.validate_fields)."""
+    def extract(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> tuple[TenderFields, Usage]:
+        """Fields as read by this backend, NOT yet validated (see validation.validate_fields). A
+        backend that waits (between retries) waits with `interrupt.wait` and raises LeaseLostError
+        when it says the work was called off."""
         ...
 
 

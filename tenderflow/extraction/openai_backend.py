@@ -41,12 +41,14 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import ValidationError
 
+from tenderflow.errors import LeaseLostError
 from tenderflow.extraction.backend import (
     ExtractionRefusedError,
     ExtractionRequestError,
     ExtractionSchemaError,
     ExtractionTruncatedError,
     ExtractionUnavailableError,
+    Interrupt,
     PageLike,
     Usage,
 )
@@ -235,11 +237,13 @@ class OpenAIBackend:
             max_retries=0,
         )
 
-    def extract(self, pages: Sequence[PageLike]) -> tuple[TenderFields, Usage]:
-        """Fields from all pages, one call per chunk; raises the errors in the module docstring."""
+    def extract(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> tuple[TenderFields, Usage]:
+        """Fields from all pages, one call per chunk; raises the errors in the module docstring, and
+        LeaseLostError when `interrupt` calls the work off while it waits to retry a call."""
         tally = _Tally()
         page_count = max((page.number for page in pages), default=0)
-        answers = [self._answer(chunk, page_count, tally) for chunk in chunk_pages(pages, self._chunk_chars)]
+        answers = [self._answer(chunk, page_count, tally, interrupt)
+                   for chunk in chunk_pages(pages, self._chunk_chars)]
         fields = merge_answers(answers) if answers else TenderFields()
         usage = Usage(
             model=tally.model or self.model,
@@ -249,14 +253,16 @@ class OpenAIBackend:
         )
         return fields, usage
 
-    def _answer(self, chunk: Sequence[PageText], page_count: int, tally: _Tally) -> TenderFields:
+    def _answer(
+        self, chunk: Sequence[PageText], page_count: int, tally: _Tally, interrupt: Interrupt | None = None
+    ) -> TenderFields:
         messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": user_message(chunk, page_count)},
         ]
         schema_problem = ""
         for _ in range(2):  # a second call only when the first answer did not fit the schema
-            completion = self._complete(messages)
+            completion = self._complete(messages, interrupt)
             tally.add(completion)
             content = _usable_content(completion)
             try:
@@ -265,7 +271,9 @@ class OpenAIBackend:
                 schema_problem = _describe(error, content)
         raise ExtractionSchemaError(f"the LLM answer did not match the tender schema, twice: {schema_problem}")
 
-    def _complete(self, messages: list[ChatCompletionMessageParam]) -> ChatCompletion:
+    def _complete(
+        self, messages: list[ChatCompletionMessageParam], interrupt: Interrupt | None = None
+    ) -> ChatCompletion:
         """One chat completion, with this module's retry policy."""
         response_format: ResponseFormatJSONSchema = {
             "type": "json_schema",
@@ -308,7 +316,12 @@ class OpenAIBackend:
                     f"the LLM endpoint is unavailable: {reason}, after {attempt + 1} attempt(s)",
                     retry_after=retry_after,
                 ) from failure
-            self._sleep(retry_after if retry_after is not None else self._backoff(attempt))
+            delay = retry_after if retry_after is not None else self._backoff(attempt)
+            if interrupt is None:
+                self._sleep(delay)
+            elif interrupt.wait(delay):
+                raise LeaseLostError(f"the job was called off while waiting {delay:.1f} s to retry the LLM "
+                                     f"({reason})") from failure
             attempt += 1
 
     def _backoff(self, attempt: int) -> float:

@@ -31,7 +31,7 @@ from datetime import date
 from typing import Any, Final, TypeVar
 
 from tenderflow.extraction.amounts import MULTIPLIER, NUMBER, parse_number
-from tenderflow.extraction.backend import PageLike, Usage
+from tenderflow.extraction.backend import Interrupt, PageLike, Usage
 from tenderflow.extraction.codelists import CURRENCY_CODES
 from tenderflow.extraction.schema import (
     AwardCriterion,
@@ -538,7 +538,7 @@ class RulesBackend:
 
     name = "rules"
 
-    def extract(self, pages: Sequence[PageLike]) -> tuple[TenderFields, Usage]:
+    def extract(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> tuple[TenderFields, Usage]:
         lines = [
             _Line(page.number, text)
             for page in sorted(pages, key=lambda page: page.number)

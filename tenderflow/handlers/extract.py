@@ -51,7 +51,7 @@ class ExtractHandler:
         return [PageInput(number, text) for number, text in rows]
 
     def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> ExtractResult:
-        result = extract_fields(pages, self.backend)
+        result = extract_fields(pages, self.backend, interrupt=context)
         return ExtractResult(fields=result.fields.model_dump(mode="json"), flags=result.flags,
                              backend=result.backend, model=result.model, prompt_tokens=result.prompt_tokens,
                              completion_tokens=result.completion_tokens)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tenderflow.extraction.backend import PageLike, Usage
+from tenderflow.extraction.backend import Interrupt, PageLike, Usage
 from tenderflow.extraction.offline import codes, contacts, dates, identity, money
 from tenderflow.extraction.offline.document import Document
 from tenderflow.extraction.rules import RulesBackend
@@ -28,7 +28,7 @@ class OfflineBackend:
 
     name = "rules"
 
-    def extract(self, pages: Sequence[PageLike]) -> tuple[TenderFields, Usage]:
+    def extract(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> tuple[TenderFields, Usage]:
         document = Document.of(pages)
         notice, _ = RulesBackend().extract(pages)
         fields = TenderFields(
