@@ -58,6 +58,9 @@ class Settings(BaseSettings):
 
     # --- uploads and OCR ------------------------------------------------------------------------
     max_upload_bytes: int = Field(100 * 1024 * 1024, gt=0)
+    max_result_bytes: int = Field(
+        64 * 1024 * 1024, gt=0,
+        description="The largest result a remote worker may post (a 2,000-page plan with its text layer is ~20 MB).")
     max_pages: int = Field(2000, gt=0, description="Pages per document, checked before rendering.")
     max_page_pixels: int = Field(
         200_000_000, gt=0, description="Pixels per rendered page (width x height at ocr_dpi)."

@@ -21,7 +21,12 @@ from tenderflow.errors import LeaseLostError
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import jobs
-from tenderflow.remote.client import RemoteQueueClient, ResultRefusedError, WorkerTokenRefusedError
+from tenderflow.remote.client import (
+    RemoteQueueClient,
+    ResultRefusedError,
+    ResultTooLargeError,
+    WorkerTokenRefusedError,
+)
 from tenderflow.remote.protocol import WorkerHello
 from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
 from tests.conftest import wait_until
@@ -445,3 +450,20 @@ def _reclaim(conn: psycopg.Connection[Any], client: RemoteQueueClient, job: Any)
     """The refused attempt was queued for a retry after backoff: make it due now and claim it again."""
     conn.execute("UPDATE jobs SET run_after = now() WHERE id = %s", (job.id,))
     return client.claim(hello("extract"), limit=1, wait_seconds=0).jobs
+
+
+def test_a_result_body_over_the_cap_is_refused_with_413_before_it_is_read(
+    conn: psycopg.Connection[Any], database_url: str, tmp_path: Path
+) -> None:
+    """Review (info note): the result endpoint read bodies of up to 256 MiB into memory; the cap is
+    now a setting (TENDERFLOW_MAX_RESULT_BYTES) and a body over it is a 413, the claim untouched."""
+    settings = api_settings(database_url, tmp_path, max_result_bytes=100_000)
+    with serve_in_thread(settings) as api:
+        token = create_token(conn, "scanner-pc", ["ocr"]).raw
+        upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+        client = remote_client(api, token, "pc:1:aaaaaa")
+        [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+        with pytest.raises(ResultTooLargeError, match="larger than this route's limit of 100,000 bytes"):
+            client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "x" * 150_000)]})
+        assert jobs.get(conn, job.id)["state"] == "running"
+        assert client.complete(job, {"page_count": 1, "ocr_pages": [1]}).outcome == "succeeded"

@@ -21,7 +21,7 @@ from tenderflow.queue import cancel, jobs
 from tenderflow.remote.worker import RemoteWorker, build_remote_worker
 from tests.api_harness import RunningApi, api_settings, serve_in_thread
 from tests.conftest import wait_until
-from tests.tender_fixtures import numbered_pages, scanned_pdf
+from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 
 @pytest.fixture
@@ -108,3 +108,25 @@ def test_a_bad_pdf_fails_for_good_with_its_reason_and_a_stop_hands_leases_back(
     assert handed_back is not None and handed_back[:3] == ("queued", 1, settings.max_attempts + 1)
     assert "released by worker" in handed_back[3]
     assert conn.execute("SELECT stopped_at IS NOT NULL FROM workers").fetchall() == [(True,)]
+
+
+def test_a_result_too_large_to_post_fails_its_job_for_good_at_once(
+    conn: psycopg.Connection[Any], database_url: str, tmp_path: Path
+) -> None:
+    """A 413 on a result is final for the job: the worker reports it as a permanent failure instead
+    of leaving the claim to expire and the next worker to compute the same too-large result."""
+    settings = api_settings(database_url, tmp_path, heartbeat_seconds=0.3, max_result_bytes=2_000)
+    with serve_in_thread(settings) as api:
+        storage = open_storage(settings.resolved_storage_url)
+        text = text_pdf(tmp_path / "long.pdf", [TENDER_PAGE] * 4)
+        uploaded = upload_file(conn, storage, text, max_bytes=10**7)
+        token = create_token(conn, "scanner-pc", ["ocr"]).raw
+        worker = build_remote_worker(remote_settings(tmp_path), url=api.url, token=token, pool="ocr", threads=1)
+        with running(worker):
+            row = wait_until(lambda: (job := conn.execute(
+                "SELECT state::text, attempts, last_error FROM jobs WHERE type = 'ocr.plan'").fetchone())
+                and job[0] == "failed" and job, timeout=20, message="the plan failed")
+        assert row[1] == 1 and "the result is too large to post" in row[2]
+        state = conn.execute("SELECT state::text FROM document_versions WHERE document_id = %s",
+                             (uploaded.document_id,)).fetchone()
+        assert state == ("failed",)

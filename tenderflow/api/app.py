@@ -63,18 +63,18 @@ OPERATOR_PAGE_HEADERS: dict[str, str] = {
 
 _COMPLETE_PATH = re.compile(r"/v1/worker/jobs/\d+/complete")
 SMALL_BODY_BYTES = 1024 * 1024
-RESULT_BODY_BYTES = 256 * 1024 * 1024
 
 
 def body_limit_for(settings: Settings) -> Any:
     """Each route's body cap. The upload is exempt: it streams to disk under its own cap (the file's
-    size and the whole body's), with a message naming the upload limit. Results may be large."""
+    size and the whole body's), with a message naming the upload limit. Remote workers' results may be
+    large, up to TENDERFLOW_MAX_RESULT_BYTES."""
 
     def limit_for(method: str, path: str) -> int | None:
         if method == "POST" and path.rstrip("/") == "/v1/documents":
             return None
         if _COMPLETE_PATH.fullmatch(path):
-            return RESULT_BODY_BYTES
+            return settings.max_result_bytes
         return SMALL_BODY_BYTES
 
     return limit_for

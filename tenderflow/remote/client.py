@@ -57,6 +57,10 @@ class ResultRefusedError(RemoteWorkerError):
     """The server refused a posted result as invalid for its job type."""
 
 
+class ResultTooLargeError(ResultRefusedError):
+    """The server refused a result's body as larger than it accepts (413); nothing was recorded."""
+
+
 class RemoteProtocolError(RemoteWorkerError):
     """An answer the client does not understand."""
 
@@ -181,6 +185,8 @@ class RemoteQueueClient:
             raise LeaseLostError(f"{where}: {detail}")
         if code == 422:
             raise ResultRefusedError(f"{where}: {detail}")
+        if code == 413:
+            raise ResultTooLargeError(f"{where}: {detail}")
         if code >= 500 or code == 429:
             raise ServerUnavailableError(f"{where}: {code} {detail}")
         raise RemoteProtocolError(f"{where}: unexpected {code} {detail}")

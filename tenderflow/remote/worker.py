@@ -43,6 +43,7 @@ from tenderflow.remote.client import (
     RemoteProtocolError,
     RemoteQueueClient,
     ResultRefusedError,
+    ResultTooLargeError,
     ServerUnavailableError,
     WorkerTokenRefusedError,
 )
@@ -274,6 +275,11 @@ class RemoteWorker:
             return self._report_failure(slot, f"{type(exc).__name__}: {exc}", permanent=False, retry_after=None)
         try:
             answer = self._with_retries(slot, lambda: self.client.complete(job, result))
+        except ResultTooLargeError as exc:
+            # The server read none of it and recorded nothing: say so, for good (the same document
+            # gives the same result), so that the job does not wait for its lease to run out.
+            return self._report_failure(slot, f"the result is too large to post: {exc}", permanent=True,
+                                        retry_after=None)
         except ResultRefusedError as exc:
             return "failed", str(exc)
         self.completed += 1
