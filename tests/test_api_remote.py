@@ -28,6 +28,7 @@ from tenderflow.remote.client import (
     WorkerTokenRefusedError,
 )
 from tenderflow.remote.protocol import WorkerHello
+from tenderflow.tenants.tenants import create_tenant
 from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
 from tests.conftest import wait_until
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
@@ -467,3 +468,27 @@ def test_a_result_body_over_the_cap_is_refused_with_413_before_it_is_read(
             client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "x" * 150_000)]})
         assert jobs.get(conn, job.id)["state"] == "running"
         assert client.complete(job, {"page_count": 1, "ocr_pages": [1]}).outcome == "succeeded"
+
+
+def test_d2_a_token_scoped_to_tenants_claims_only_their_jobs(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """D2: a token scoped to `ocr` could claim, read and rewrite any tenant's documents; a token may
+    now also be scoped to tenants, and it never sees another tenant's job."""
+    storage = open_storage(settings.resolved_storage_url)
+    for tenant in ("alpha", "beta"):
+        create_tenant(conn, tenant, unlimited=True)
+    with pytest.raises(WorkerTokenError, match="no tenant named gamma"):
+        create_token(conn, "nobody", ["ocr"], tenants=["gamma"])
+    betas = [upload_file(conn, storage, text_pdf(tmp_path / f"b{n}.pdf", [TENDER_PAGE, [f"beta {n}"]]),
+                         tenant="beta", max_bytes=10**7).document_id for n in range(3)]
+    alpha = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), tenant="alpha",
+                        max_bytes=10**7).document_id
+    client = remote_client(api, create_token(conn, "alpha-box", ["ocr"], tenants=["alpha"]).raw, "a:1:aaaaaa")
+    claimed = client.claim(hello(), limit=10, wait_seconds=0).jobs
+    assert [(job.tenant, job.payload["document_id"]) for job in claimed] == [("alpha", alpha)]
+    assert client.claim(hello(), limit=10, wait_seconds=0).jobs == []  # beta's three stay queued
+    assert conn.execute("SELECT count(*) FROM jobs WHERE state = 'queued' AND payload->>'document_id' = ANY(%s)",
+                        ([str(d) for d in betas],)).fetchone() == (3,)
+    listed = tenderflow(settings, "worker-tokens", "list", "--json")
+    assert [row["tenants"] for row in json.loads(listed.stdout)] == [["alpha"]]

@@ -127,7 +127,7 @@ def test_claim_plan_uses_the_partial_queued_index_not_a_seq_scan(conn: Conn) -> 
     enqueue_many(conn, [JobSpec("ocr", tenant=f"tenant{n % 3}") for n in range(5)])
     conn.execute("ANALYZE jobs")
     params = {"lock_key": CLAIM_LOCK_KEY, "types": ["ocr"], "limit": 10, "worker_id": "w1",
-              "lease_seconds": LEASE, "default_tenant_cap": 2, "now": None}
+              "lease_seconds": LEASE, "default_tenant_cap": 2, "now": None, "tenants": None}
     plan_rows = conn.execute(sql.SQL("EXPLAIN {}").format(sql.SQL(QUERIES["job_claim"])), params).fetchall()
     plan = "\n".join(row[0] for row in plan_rows)
     assert "jobs_queued_idx" in plan, plan

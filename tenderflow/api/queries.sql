@@ -1,12 +1,12 @@
 -- Named queries of the HTTP API: worker tokens and the monitoring reads of /metrics.
 
 -- name: worker_token_insert
-INSERT INTO worker_tokens (id, name, secret_sha256, pools)
-VALUES (%(id)s, %(name)s, %(secret_sha256)s, %(pools)s)
+INSERT INTO worker_tokens (id, name, secret_sha256, pools, tenants)
+VALUES (%(id)s, %(name)s, %(secret_sha256)s, %(pools)s, %(tenants)s)
 RETURNING id, name, pools, created_at;
 
 -- name: worker_token_get
-SELECT id, name, secret_sha256, pools, revoked_at FROM worker_tokens WHERE id = %(id)s;
+SELECT id, name, secret_sha256, pools, tenants, revoked_at FROM worker_tokens WHERE id = %(id)s;
 
 -- name: worker_token_touch
 -- last_used_at, written at most every 5 seconds per token: a worker calls several times a second.
@@ -14,7 +14,7 @@ UPDATE worker_tokens SET last_used_at = now()
  WHERE id = %(id)s AND (last_used_at IS NULL OR last_used_at < now() - interval '5 seconds');
 
 -- name: worker_token_list
-SELECT id, name, pools, created_at, last_used_at, revoked_at,
+SELECT id, name, pools, tenants, created_at, last_used_at, revoked_at,
        CASE WHEN revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS status
   FROM worker_tokens
  WHERE %(include_revoked)s OR revoked_at IS NULL

@@ -150,7 +150,7 @@ def _claim_until(
         with services.pool.connection() as conn:
             claimed = jobs.claim(conn, worker_id=caller.worker_id, types=types, limit=body.limit,
                                  lease_seconds=settings.lease_seconds,
-                                 default_tenant_cap=settings.tenant_max_running)
+                                 default_tenant_cap=settings.tenant_max_running, tenants=caller.token.tenants)
         remaining = deadline - time.monotonic()
         if claimed or remaining <= 0:
             break

@@ -46,11 +46,12 @@ class WorkerTokenError(TenderflowError):
 
 @dataclass(frozen=True)
 class WorkerToken:
-    """A verified token: who it is and which pools' jobs it may take."""
+    """A verified token: who it is, which pools' jobs it may take, and whose (None: every tenant's)."""
 
     id: str
     name: str
     pools: tuple[str, ...]
+    tenants: tuple[str, ...] | None = None
 
     def job_types(self) -> frozenset[str]:
         return frozenset(job_type for pool in self.pools for job_type in POOLS[pool])
@@ -87,26 +88,43 @@ def normalise_pools(pools: Sequence[str]) -> tuple[str, ...]:
     return tuple(pool for pool in TOKEN_POOLS if pool in wanted)
 
 
-def create_token(conn: psycopg.Connection[Any], name: str, pools: Sequence[str]) -> CreatedToken:
-    """Store a new token for `name` scoped to `pools`; the raw token is in the answer, and only there.
+def create_token(
+    conn: psycopg.Connection[Any], name: str, pools: Sequence[str], *, tenants: Sequence[str] | None = None
+) -> CreatedToken:
+    """Store a new token for `name` scoped to `pools` and, when given, to `tenants` (their jobs
+    only); the raw token is in the answer, and only there.
 
-    Raises WorkerTokenError for a bad name, unknown pools, or a name a live token already has.
+    Raises WorkerTokenError for a bad name, unknown pools or tenants, or a name a live token already has.
     """
     if not _NAME.fullmatch(name):
         raise WorkerTokenError(
             f"token name {name!r} must be 1-63 of A-Z a-z 0-9 _ . -, starting with a letter or digit"
         )
     scoped = normalise_pools(pools)
+    scoped_tenants = _existing_tenants(conn, tenants) if tenants is not None else None
     token_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
     secret = secrets.token_urlsafe(32)
     try:
         row = conn.execute(QUERIES["worker_token_insert"], {
             "id": token_id, "name": name, "secret_sha256": _secret_digest(secret), "pools": list(scoped),
+            "tenants": list(scoped_tenants) if scoped_tenants is not None else None,
         }).fetchone()
     except psycopg.errors.UniqueViolation as exc:
         raise WorkerTokenError(f"a live worker token is already named {name!r}; revoke it first") from exc
     assert row is not None
-    return CreatedToken(WorkerToken(token_id, name, scoped), f"{TOKEN_PREFIX}{token_id}_{secret}", row[3])
+    return CreatedToken(WorkerToken(token_id, name, scoped, scoped_tenants), f"{TOKEN_PREFIX}{token_id}_{secret}",
+                        row[3])
+
+
+def _existing_tenants(conn: psycopg.Connection[Any], tenants: Sequence[str]) -> tuple[str, ...]:
+    wanted = tuple(sorted({tenant.strip() for tenant in tenants if tenant.strip()}))
+    if not wanted:
+        raise WorkerTokenError("a token scoped to tenants needs at least one tenant name")
+    known = {row[0] for row in conn.execute("SELECT name FROM tenants WHERE name = ANY(%s)", (list(wanted),))}
+    unknown = [tenant for tenant in wanted if tenant not in known]
+    if unknown:
+        raise WorkerTokenError(f"no tenant named {', '.join(unknown)}")
+    return wanted
 
 
 def verify_token(conn: psycopg.Connection[Any], raw: str) -> WorkerToken | None:
@@ -118,11 +136,11 @@ def verify_token(conn: psycopg.Connection[Any], raw: str) -> WorkerToken | None:
     row = conn.execute(QUERIES["worker_token_get"], {"id": token_id}).fetchone()
     if row is None:
         return None
-    _, name, stored_digest, pools, revoked_at = row
+    _, name, stored_digest, pools, tenants, revoked_at = row
     if not hmac.compare_digest(bytes(stored_digest), _secret_digest(secret)) or revoked_at is not None:
         return None
     conn.execute(QUERIES["worker_token_touch"], {"id": token_id})
-    return WorkerToken(token_id, name, tuple(pools))
+    return WorkerToken(token_id, name, tuple(pools), tuple(tenants) if tenants is not None else None)
 
 
 def list_tokens(conn: psycopg.Connection[Any], *, include_revoked: bool = False) -> list[dict[str, Any]]:

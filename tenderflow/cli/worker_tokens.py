@@ -28,19 +28,27 @@ def create(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="What the token is for, e.g. office-scanner-pc.")],
     pools: Annotated[str, typer.Option(help=f"Comma-separated: {', '.join(TOKEN_POOLS)} or all.")] = "ocr",
+    tenants: Annotated[str | None, typer.Option(
+        help="Comma-separated tenant names: the token takes only their jobs (default: every tenant's).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Create a token; it is printed once and stored only as a hash."""
     with runtime(ctx).connection() as conn:
         try:
-            created = create_token(conn, name, [p for p in pools.split(",") if p.strip()])
+            created = create_token(conn, name, [p for p in pools.split(",") if p.strip()],
+                                   tenants=tenants.split(",") if tenants is not None else None)
         except WorkerTokenError as exc:
             raise fail(str(exc)) from exc
     if as_json:
         sys.stdout.write(json.dumps({"name": created.token.name, "id": created.token.id,
-                                     "pools": list(created.token.pools), "token": created.raw}) + "\n")
+                                     "pools": list(created.token.pools),
+                                     "tenants": list(created.token.tenants) if created.token.tenants else None,
+                                     "token": created.raw}) + "\n")
         return
-    console.print(f"worker token [bold]{created.token.name}[/bold] for pools {', '.join(created.token.pools)}:")
+    whose = f"tenants {', '.join(created.token.tenants)}" if created.token.tenants else "every tenant"
+    # Token and tenant names are checked identifiers (no markup, no control characters).
+    console.print(f"worker token [bold]{created.token.name}[/bold] for pools "
+                  f"{', '.join(created.token.pools)}, jobs of {whose}:")
     sys.stdout.write(created.raw + "\n")
     console.print("[yellow]Shown once: store it now.[/yellow] Run a worker with it:\n"
                   f"  tenderflow worker --remote https://<api> --token <token> --pool {created.token.pools[0]}",
@@ -60,10 +68,11 @@ def list_command(
         sys.stdout.write(json.dumps(rows, default=str, indent=2) + "\n")
         return
     table = Table(title="worker tokens")
-    for column in ("name", "id", "pools", "status", "created_at", "last_used_at", "revoked_at"):
+    for column in ("name", "id", "pools", "tenants", "status", "created_at", "last_used_at", "revoked_at"):
         table.add_column(column)
     for row in rows:
-        table.add_row(row["name"], row["id"], ",".join(row["pools"]), row["status"], _when(row["created_at"]),
+        table.add_row(row["name"], row["id"], ",".join(row["pools"]),
+                      ",".join(row["tenants"]) if row["tenants"] else "all", row["status"], _when(row["created_at"]),
                       _when(row["last_used_at"]), _when(row["revoked_at"]))
     console.print(table)
 

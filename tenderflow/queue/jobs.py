@@ -187,9 +187,11 @@ def claim(
     limit: int,
     lease_seconds: float,
     default_tenant_cap: int = 0,
+    tenants: Sequence[str] | None = None,
     now: datetime | None = None,
 ) -> list[ClaimedJob]:
-    """queued -> running for up to `limit` jobs of `types`, in one round trip.
+    """queued -> running for up to `limit` jobs of `types` (of `tenants` only, when given), in one
+    round trip.
 
     Order: the tenants' priorities (the operator's, `set_tenant_priority`) desc, then round robin
     across tenants, then run_after; a job's own priority orders only its tenant's jobs. A tenant never runs more
@@ -201,6 +203,7 @@ def claim(
     params = {
         "lock_key": CLAIM_LOCK_KEY, "types": list(types), "limit": limit, "worker_id": worker_id,
         "lease_seconds": lease_seconds, "default_tenant_cap": default_tenant_cap, "now": now,
+        "tenants": list(tenants) if tenants is not None else None,
     }
     # In the claim's own transaction, one round trip: the statements a pipeline sends before its
     # Sync run in one implicit transaction, which the Sync at the end of the block commits (releasing

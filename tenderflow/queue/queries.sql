@@ -43,7 +43,7 @@ SELECT set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_gene
 -- name: job_claim
 -- Fill up to %(limit)s free slots of one worker with jobs of %(types)s:
 --   heads      one row per (type, tenant) with queued jobs: a loose index scan, one index descent each
---   room       how many more jobs each tenant may run under its cap
+--   room       how many more jobs each tenant may run under its cap (only %(tenants)s, when given)
 --   candidates each head's next jobs in (priority desc, run_after) order, numbered per tenant (turn):
 --              a job's priority orders its own tenant's jobs only
 --   chosen     the tenant's priority (the operator's, job_tenant_limits) first, then round robin across
@@ -71,6 +71,7 @@ room AS (
            END AS room
       FROM (SELECT DISTINCT tenant FROM heads WHERE tenant IS NOT NULL) t
       LEFT JOIN job_tenant_limits l ON l.tenant = t.tenant
+     WHERE %(tenants)s::text[] IS NULL OR t.tenant = ANY(%(tenants)s::text[])
 ),
 candidates AS (
     SELECT c.id, r.tenant_priority, c.run_after, r.room,
