@@ -61,6 +61,17 @@ class Settings(BaseSettings):
     max_result_bytes: int = Field(
         64 * 1024 * 1024, gt=0,
         description="The largest result a remote worker may post (a 2,000-page plan with its text layer is ~20 MB).")
+    tenant_uploads_per_minute: int = Field(
+        60, ge=0, description="Uploads a tenant may send per minute over the API, refused or not (0 = no limit; "
+        "`tenderflow tenants limits` sets a tenant's own).")
+    tenant_max_stored_bytes: int = Field(
+        10 * 1024**3, ge=0, description="Bytes of PDFs a tenant may have stored, failed documents included (0 = no "
+        "limit; `tenderflow tenants limits` sets a tenant's own).")
+    storage_sweep_grace_seconds: float = Field(
+        3600.0, gt=0, description="An object no document refers to is deleted by the storage sweep once it is "
+        "this old (uploads store the object just before their transaction).")
+    storage_sweep_seconds: float = Field(
+        3600.0, gt=0, description="How often the API server sweeps objects no document refers to.")
     max_pages: int = Field(2000, gt=0, description="Pages per document, checked before rendering.")
     max_page_pixels: int = Field(
         200_000_000, gt=0, description="Pixels per rendered page (width x height at ocr_dpi)."

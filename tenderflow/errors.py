@@ -18,6 +18,8 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── ResultRejectedError              422  a remote worker's result does not hold against what the server knows
     ├── DocumentNotFoundError            404  no document with that id (for this tenant)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
+    ├── StorageQuotaExceededError        413  the upload would take the tenant past its stored bytes
+    ├── UploadRateLimitedError           429  the tenant sent more uploads this minute than it may
     ├── ExtractionError                  502  the LLM answer cannot be used (also one of the two above)
     ├── TenantNotFoundError              404  no tenant with that name
     ├── TenantExistsError                409  a tenant with that name exists
@@ -28,7 +30,9 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     │   ├── ToolTimeoutError                  it ran past its time limit (process group killed)
     │   └── ToolOutputTooLargeError           it printed more than the output cap
     └── RemoteWorkerError                502  the API a remote worker talks to said no (remote.client)
-        ├── ServerUnavailableError / WorkerTokenRefusedError / ResultRefusedError
+        ├── ServerUnavailableError / WorkerTokenRefusedError
+        ├── ResultRefusedError               the server refused a result (422): fail that job for good
+        │   └── ResultTooLargeError          over the server's TENDERFLOW_MAX_RESULT_BYTES (413)
         └── RemoteProtocolError
 
 Outside the tree on purpose: `pdf.languages.LanguageError` is a ValueError (a bad argument, turned
@@ -134,6 +138,23 @@ class InsufficientCreditsError(TenderflowError):
     """The tenant's balance cannot cover the reservation."""
 
     http_status: ClassVar[int] = 402
+
+
+class StorageQuotaExceededError(TenderflowError):
+    """Storing the upload would take the tenant past its quota of stored bytes."""
+
+    http_status: ClassVar[int] = 413
+
+
+class UploadRateLimitedError(TenderflowError):
+    """The tenant sent more uploads in the last minute than its limit; `retry_after` seconds until
+    the next one is accepted (the API sends it as Retry-After)."""
+
+    http_status: ClassVar[int] = 429
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class ExtractionError(TenderflowError):

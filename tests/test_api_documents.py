@@ -320,3 +320,53 @@ def test_a_tenant_never_sees_the_operators_paths_buckets_or_endpoints(
         moved.rename(storage_root)
     assert refused.status_code == 503, refused.text
     assert str(storage_root) not in refused.text and "try again later" in refused.json()["detail"]
+
+
+def test_uploads_over_the_tenants_rate_are_refused_with_429_before_the_body_is_read(
+    database_url: str, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """D7: no request rate limit: a tenant could send failing uploads without end. Every upload
+    request counts, refused or not; past the limit the answer is 429 with Retry-After."""
+    settings = api_settings(database_url, tmp_path, tenant_uploads_per_minute=2)
+    key = tenant_with_key(conn, "acme")
+    with serve_in_thread(settings) as api:
+        not_a_pdf = tmp_path / "notes.txt"
+        not_a_pdf.write_bytes(b"plain text")
+        assert upload(api, key, not_a_pdf).status_code == 415  # refused, and counted
+        assert upload(api, key, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])).status_code == 201
+        refused = upload(api, key, text_pdf(tmp_path / "b.pdf", [TENDER_PAGE, ["second page"]]))
+        assert refused.status_code == 429, refused.text
+        assert "2 uploads it may send per minute" in refused.json()["detail"]
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert len(stored_objects(settings)) == 1 and spooled_files(settings) == []
+        # Another tenant has its own count; a tenant's own limit replaces the default.
+        other = tenant_with_key(conn, "other")
+        assert upload(api, other, tmp_path / "b.pdf").status_code == 201
+        from tenderflow.tenants.limits import set_limits
+
+        set_limits(conn, "acme", uploads_per_minute=0)  # no limit
+        assert upload(api, key, tmp_path / "b.pdf").status_code == 201
+
+
+def test_uploads_past_the_tenants_storage_quota_are_refused_with_413_and_leave_nothing(
+    database_url: str, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """D7: no storage quota: failed uploads of up to 100 MiB each were kept for free. A tenant's
+    stored bytes, failed documents included, may not pass its quota."""
+    first = text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])
+    second = text_pdf(tmp_path / "b.pdf", [TENDER_PAGE, ["a second page"]])
+    settings = api_settings(database_url, tmp_path, tenant_max_stored_bytes=first.stat().st_size + 100)
+    key = tenant_with_key(conn, "acme")
+    with serve_in_thread(settings) as api:
+        assert upload(api, key, first).status_code == 201
+        conn.execute("UPDATE document_versions SET state = 'failed', finished_at = now(), error = 'bad'")
+        refused = upload(api, key, second)
+        assert refused.status_code == 413, refused.text
+        assert "quota" in refused.json()["detail"] and "tenderflow tenants limits acme" in refused.json()["detail"]
+        assert len(stored_objects(settings)) == 1
+        assert conn.execute("SELECT count(*) FROM documents").fetchone() == (1,)
+        assert upload(api, key, first).status_code == 200  # the same bytes again take no more room
+        from tenderflow.tenants.limits import set_limits
+
+        set_limits(conn, "acme", max_stored_bytes=10_000_000)
+        assert upload(api, key, second).status_code == 201

@@ -16,7 +16,7 @@ from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Failure, claim, complete, fail, jobs
 from tenderflow.tenants.credits import Prices
 from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread
-from tests.pipeline_harness import drain
+from tests.pipeline_harness import drain_in_workers
 from tests.tender_fixtures import numbered_pages, text_pdf
 
 
@@ -62,7 +62,8 @@ def test_metrics_report_depth_age_outcomes_durations_leases_workers_and_credits(
     prices = Prices.from_settings(settings)
     upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(3)), tenant="acme", max_bytes=10**7,
                 prices=prices)
-    drain(api.services.pool, settings, storage)  # one document done: its plan (text layer) and extraction
+    # One document done (its plan, text layer, and extraction) by a real worker, stopped since.
+    drain_in_workers(api.services.pool, settings, storage, workers=1)
     for n in range(3):
         upload_file(conn, storage, text_pdf(tmp_path / f"q{n}.pdf", [[f"Queued {n}"]]), tenant="acme",
                     max_bytes=10**7, prices=prices)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -457,15 +458,29 @@ def test_a_result_body_over_the_cap_is_refused_with_413_before_it_is_read(
     conn: psycopg.Connection[Any], database_url: str, tmp_path: Path
 ) -> None:
     """Review (info note): the result endpoint read bodies of up to 256 MiB into memory; the cap is
-    now a setting (TENDERFLOW_MAX_RESULT_BYTES) and a body over it is a 413, the claim untouched."""
+    now a setting (TENDERFLOW_MAX_RESULT_BYTES) and a body over it is a 413, the claim untouched.
+    The server names its cap in each claim answer, so the worker refuses an oversized result itself
+    instead of having its upload cut off (a 413 sent before the body has arrived closes the
+    connection under the sender, which then sees a reset rather than the answer)."""
     settings = api_settings(database_url, tmp_path, max_result_bytes=100_000)
     with serve_in_thread(settings) as api:
         token = create_token(conn, "scanner-pc", ["ocr"]).raw
         upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
         client = remote_client(api, token, "pc:1:aaaaaa")
-        [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+        claimed = client.claim(hello(), limit=1, wait_seconds=0)
+        [job] = claimed.jobs
+        assert claimed.max_result_bytes == client.max_result_bytes == 100_000
         with pytest.raises(ResultTooLargeError, match="larger than this route's limit of 100,000 bytes"):
             client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "x" * 150_000)]})
+        # The server's own check, for a sender that does not look: the declared length is refused
+        # at once, before a byte of the body is read (none is sent here, so nothing races the answer).
+        with socket.create_connection(("127.0.0.1", api.port), timeout=10) as raw:
+            raw.sendall((f"POST /v1/worker/jobs/{job.id}/complete HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                         "Content-Length: 150000\r\n\r\n").encode())
+            answer = raw.makefile("rb").read().decode()
+        assert answer.startswith("HTTP/1.1 413"), answer
+        assert "larger than this route's limit of 100,000 bytes" in answer
         assert jobs.get(conn, job.id)["state"] == "running"
         assert client.complete(job, {"page_count": 1, "ocr_pages": [1]}).outcome == "succeeded"
 

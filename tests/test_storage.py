@@ -12,8 +12,10 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import boto3
+import psycopg
 import pytest
 from s3_server import fake_aws_credentials, run_s3_server
 
@@ -329,3 +331,82 @@ def test_s3_storage_description_names_bucket_and_endpoint_without_secrets(
     storage = open_storage("s3://tenders/prod", endpoint_url="http://minio:9000", region="eu-central-1")
     assert isinstance(storage, S3Storage)
     assert storage.description == "S3 storage s3://tenders/prod at http://minio:9000, region eu-central-1"
+
+
+# --- listing and the sweep of objects no document refers to ---------------------------------------
+
+
+def test_list_objects_gives_keys_sizes_and_times_under_a_prefix(storage: ObjectStorage, tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    before = datetime.now(UTC) - timedelta(minutes=5)
+    keys = {object_key("acme", SHA): b"one", object_key("acme", "b" * 64): b"three", object_key("beta", SHA): b"22"}
+    for key, data in keys.items():
+        storage.put_file(key, write_file(tmp_path / "x.pdf", data))
+    listed = {obj.key: obj for obj in storage.list_objects("tenants/acme/")}
+    assert set(listed) == {object_key("acme", SHA), object_key("acme", "b" * 64)}
+    assert listed[object_key("acme", "b" * 64)].size == 5
+    assert all(before < obj.modified < datetime.now(UTC) + timedelta(minutes=5) for obj in listed.values())
+    assert {obj.key for obj in storage.list_objects("tenants/")} == set(keys)
+    assert list(storage.list_objects("tenants/nobody/")) == []
+    storage.delete(object_key("acme", SHA))
+    assert {obj.key for obj in storage.list_objects("tenants/")} == set(keys) - {object_key("acme", SHA)}
+    with pytest.raises(ValueError):
+        list(storage.list_objects("../"))
+
+
+def test_sweep_deletes_only_old_objects_no_document_refers_to(
+    storage: ObjectStorage, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """D10: objects left by refused or cut-off uploads (no document row) stayed in storage for ever."""
+    from datetime import timedelta
+
+    from tenderflow.pipeline.orphans import sweep_orphans
+    from tenderflow.pipeline.uploads import object_locked, upload_file
+    from tenderflow.tenants.tenants import create_tenant
+    from tests.tender_fixtures import TENDER_PAGE, text_pdf
+
+    create_tenant(conn, "acme", unlimited=True)
+    kept = upload_file(conn, storage, text_pdf(tmp_path / "kept.pdf", [TENDER_PAGE]), tenant="acme",
+                       max_bytes=1_000_000)
+    assert kept.document_id is not None
+    orphan, held = object_key("acme", "a" * 64), object_key("acme", "c" * 64)
+    storage.put_file(orphan, write_file(tmp_path / "o.pdf", b"%PDF-orphan"))
+    storage.put_file(held, write_file(tmp_path / "h.pdf", b"%PDF-held"))
+    storage.put_file("elsewhere/not-a-pdf-key", write_file(tmp_path / "e.bin", b"other"))
+    now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
+
+    young = sweep_orphans(conn, storage, grace_seconds=3600, now=now)
+    assert young.as_dict() == {"listed": 3, "referenced": 1, "young": 2, "busy": 0, "deleted": 0, "deleted_bytes": 0}
+
+    later = now + timedelta(hours=2)
+    dry = sweep_orphans(conn, storage, grace_seconds=3600, now=later, dry_run=True)
+    assert sorted(dry.deleted) == [orphan, held] and storage.exists(orphan)
+    with psycopg.connect(conn.info.dsn, autocommit=True) as upload_conn, object_locked(upload_conn, "acme", "c" * 64):
+        swept = sweep_orphans(conn, storage, grace_seconds=3600, now=later)  # an upload holds `held`
+    assert swept.deleted == [orphan] and swept.busy == 1 and swept.deleted_bytes == len(b"%PDF-orphan")
+    assert not storage.exists(orphan) and storage.exists(held)
+    assert sweep_orphans(conn, storage, grace_seconds=3600, now=later).deleted == [held]
+    kept_key = object_key("acme", conn.execute("SELECT sha256 FROM documents").fetchone()[0])  # type: ignore[index]
+    assert storage.exists(kept_key)
+    assert {obj.key for obj in storage.list_objects("elsewhere/")} == {"elsewhere/not-a-pdf-key"}
+
+
+def test_storage_sweep_command(database_url: str, conn: psycopg.Connection[Any], tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tenderflow.cli import app
+    from tenderflow.logs import configure_logging
+
+    storage = open_storage((tmp_path / "objects").as_uri())
+    storage.put_file(object_key("default", SHA), write_file(tmp_path / "o.pdf", b"%PDF-orphan"))
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri()}
+    try:
+        young = CliRunner().invoke(app, ["storage", "sweep"], env=env)
+        assert young.exit_code == 0, young.output
+        assert "1 younger than 3600 s" in young.output and "deleted 0" in young.output
+        swept = CliRunner().invoke(app, ["storage", "sweep", "--grace-seconds", "0", "--json"], env=env)
+        assert swept.exit_code == 0, swept.output
+        assert '"deleted": 1' in swept.output and not storage.exists(object_key("default", SHA))
+    finally:
+        configure_logging(level="WARNING")

@@ -123,9 +123,7 @@ def test_sigkilled_workers_leave_every_reservation_charged_or_refunded(
     storage = open_storage((tmp_path / "objects").as_uri())
     doomed = upload_file(conn, storage, scanned_pdf(tmp_path / "doomed.pdf", [TENDER_PAGE, TENDER_PAGE]),
                          tenant="acme", max_bytes=10**7, prices=PRICES).document_id
-    survivor = upload_file(conn, storage, scanned_pdf(tmp_path / "survivor.pdf", [TENDER_PAGE, ["Annex", "page 2"]]),
-                           tenant="acme", max_bytes=10**7, prices=PRICES).document_id
-    assert doomed is not None and survivor is not None
+    assert doomed is not None
     assert_ledger_balanced(conn)
 
     # 1. Killed while reading a page of `doomed`; that attempt is made its job's last, so the reap
@@ -134,6 +132,13 @@ def test_sigkilled_workers_leave_every_reservation_charged_or_refunded(
     for job_id, document_id, attempts in orphans:
         if document_id == doomed:
             conn.execute("UPDATE jobs SET max_attempts = %s WHERE id = %s", (attempts, job_id))
+    assert_ledger_balanced(conn)
+
+    # Uploaded only now: had it been queued beside `doomed`, the first worker could have read all of
+    # its pages before reaching one of `doomed`'s, leaving none for step 2 to catch.
+    survivor = upload_file(conn, storage, scanned_pdf(tmp_path / "survivor.pdf", [TENDER_PAGE, ["Annex", "page 2"]]),
+                           tenant="acme", max_bytes=10**7, prices=PRICES).document_id
+    assert survivor is not None
     assert_ledger_balanced(conn)
 
     # 2. Killed while reading a page of `survivor`: attempts remain, so the reap queues it again.

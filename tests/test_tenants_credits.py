@@ -1,6 +1,8 @@
-"""Credits on a real PostgreSQL: reserved with the upload, charged when the version is done,
-refunded when it fails, is cancelled or is reaped on its final attempt — each in the transaction of
-that state change — with the ledger invariant checked after every step."""
+"""Credits on a real PostgreSQL: reserved with the upload, the plan and the text to extract from;
+charged the actual cost when the version is done; refunded when the service fails it (cancelled,
+reaped on its final attempt, out of attempts), charged the work it caused when it fails for its own
+content or its tenant's balance — each in the transaction of that state change — with the ledger
+invariant checked after every step."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.tenants import credits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import TenantNotFoundError, create_tenant
+from tests.pdf_fixtures import encrypted_pdf
 from tests.pipeline_harness import pipeline_settings
 from tests.tenants_harness import (
     assert_ledger_balanced,
@@ -43,10 +46,10 @@ from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 Conn = psycopg.Connection[Any]
 MAX_BYTES = 10 * 1024 * 1024
-# Per document 3, per page 2, per 1k tokens 5; the LLM estimate reserves 3,000 tokens per document
-# and 1,500 per page.
+# Per document 3, per page 2, per 1k tokens 5; the LLM estimate reserves a token per 3 characters of
+# the text sent and 1,000 tokens per request, one request per 6,000 characters.
 LLM_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=5,
-                    llm_tokens_per_document=3000, llm_tokens_per_page=1500)
+                    llm_tokens_per_request=1000, llm_chunk_chars=6000)
 FLAT_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=1)
 
 
@@ -75,6 +78,12 @@ def stored_rows(conn: Conn) -> dict[str, int]:
     return dict(zip(["documents", "versions", "jobs", "reservations", "prices"], row, strict=True))
 
 
+def page_lengths(conn: Conn, document_id: int, version: int = 1) -> list[int]:
+    return [int(n) for (n,) in conn.execute(
+        "SELECT length(text) FROM pages WHERE document_id = %s AND version = %s ORDER BY page_number",
+        (document_id, version)).fetchall()]
+
+
 def job_of(conn: Conn, document_id: int, job_type: str) -> int:
     row = conn.execute("SELECT id FROM jobs WHERE type = %s AND (payload->>'document_id')::bigint = %s",
                        (job_type, document_id)).fetchone()
@@ -92,14 +101,14 @@ def test_upload_reserves_the_estimate_in_the_transaction_of_the_document_and_its
     outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
                           max_bytes=MAX_BYTES, prices=LLM_PRICES)
     assert outcome.status == "created" and outcome.document_id is not None
-    # 3 per document + 3,000 estimated tokens at 5 per 1k
-    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3 + 15}
-    assert balance_of(conn, "acme") == 50 - 18
+    # 3 per document (the LLM estimate waits for the text)
+    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3}
+    assert balance_of(conn, "acme") == 50 - 3
     assert_ledger_balanced(conn)
 
     # The same bytes again: the existing document, nothing reserved twice.
     again = upload_file(conn, storage, tmp_path / "t.pdf", tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES)
-    assert again.status == "existing" and balance_of(conn, "acme") == 32
+    assert again.status == "existing" and balance_of(conn, "acme") == 47
 
     # An enqueue that fails rolls the reservation back with the document.
     conn.execute("""
@@ -112,7 +121,7 @@ def test_upload_reserves_the_estimate_in_the_transaction_of_the_document_and_its
         upload_file(conn, storage, text_pdf(tmp_path / "u.pdf", [TENDER_PAGE, TENDER_PAGE]), tenant="acme",
                     max_bytes=MAX_BYTES, prices=LLM_PRICES)
     assert stored_rows(conn) == before
-    assert balance_of(conn, "acme") == 32
+    assert balance_of(conn, "acme") == 47
     assert_ledger_balanced(conn)
 
 
@@ -213,12 +222,13 @@ def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_re
     drain_jobs(pool, job_types)
     with pool.connection() as conn:
         assert document_state(conn, doc) == ("done", None)
-        # reserved: 18 at upload; at the plan 3 pages × 2 + 4,500 tokens at 5 per 1k (23) = 29
+        # reserved: 3 at upload; at the plan 3 pages × 2; the LLM estimate of the pages' text
         # charged: 3 per document + 3 pages × 2 + 2,500 tokens at 5 per 1k (13) = 22
-        assert ledger_kinds(conn, doc) == {"reserve": 18 + 29, "charge": 22}
+        estimate = LLM_PRICES.on_extraction(page_lengths(conn, doc))
+        assert ledger_kinds(conn, doc) == {"reserve": 3 + 6 + estimate, "charge": 22}
         assert balance_of(conn, "acme") == 100 - 22
         [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
-        assert charge["detail"] == {"pages_read": 3, "llm_tokens": 2500, "actual": 22, "reserved": 47}
+        assert charge["detail"] == {"pages_read": 3, "llm_tokens": 2500, "actual": 22, "reserved": 9 + estimate}
         summary = assert_ledger_balanced(conn)
         assert summary["acme"]["open_reserved"] == 0
 
@@ -229,7 +239,7 @@ def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_re
     drain_jobs(pool, job_types)
     with pool.connection() as conn:
         assert conn.execute("SELECT count(*) FROM jobs WHERE state <> 'succeeded'").fetchone() == (0,)
-        assert ledger_kinds(conn, doc) == {"reserve": 47, "charge": 22}
+        assert ledger_kinds(conn, doc) == {"reserve": 9 + estimate, "charge": 22}
         assert balance_of(conn, "acme") == 78
         assert_ledger_balanced(conn)
 
@@ -258,27 +268,90 @@ def test_plan_rerun_while_its_pages_are_read_reserves_them_once(
     assert_ledger_balanced(conn)
 
 
-def test_charge_is_the_actual_cost_but_never_more_than_was_reserved(
+def test_llm_reservation_scales_with_the_text_to_extract_from(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
+    """D6: the LLM reservation was a constant per page (1,500 tokens), so a dense page cost the same
+    reservation as a short one; it now follows the characters of the pages sent to the LLM."""
+    dense_line = "Lot 1: cleaning of the municipal buildings of the harbour district, weekly"
     with pool.connection() as conn:
-        create_tenant(conn, "acme", credits=8)
+        create_tenant(conn, "acme", credits=1000)
+        short = upload_file(conn, storage, text_pdf(tmp_path / "short.pdf", [["Notice EH-2026"]]), tenant="acme",
+                            max_bytes=MAX_BYTES, prices=LLM_PRICES)
+        dense = upload_file(conn, storage, text_pdf(tmp_path / "dense.pdf", [[dense_line] * 34]), tenant="acme",
+                            max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert short.document_id is not None and dense.document_id is not None
+    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=100, completion_tokens=0))
+    with pool.connection() as conn:
+        reserved = {doc: int(row[0]) for doc in (short.document_id, dense.document_id)
+                    for row in conn.execute("SELECT amount FROM credit_entries WHERE entry_key = %s",
+                                            (f"reserve:{doc}:1:extraction",)).fetchall()}
+        short_chars, dense_chars = (sum(page_lengths(conn, doc)) for doc in (short.document_id, dense.document_id))
+        assert dense_chars > 2000 > 50 > short_chars
+        # a token per 3 characters and 1,000 per request, at 5 credits per 1k tokens, rounded up
+        assert reserved[short.document_id] == -(-(-(-short_chars // 3) + 1000) * 5 // 1000)
+        assert reserved[dense.document_id] == -(-(-(-dense_chars // 3) + 1000) * 5 // 1000)
+        assert reserved[dense.document_id] > reserved[short.document_id]
+        assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+
+
+def test_requests_are_counted_as_the_llm_backend_chunks_the_pages() -> None:
+    from tenderflow.extraction.backend import Page
+    from tenderflow.extraction.openai_backend import chunk_pages
+
+    for lengths in ([100, 200], [5900, 200], [6000, 6000, 100], [13000], [0], [], [3000, 3000, 3000, 14000, 100]):
+        pages = [Page(n + 1, ("x" * 99 + "\n") * (length // 100)) for n, length in enumerate(lengths)]
+        assert credits.llm_requests(lengths, 6000) == len(chunk_pages(pages, 6000)), lengths
+
+
+def test_usage_beyond_the_reservation_is_charged_from_the_balance(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    """D6: the charge was capped at the reservation (`min(spent, reserved)`), so tokens beyond the
+    estimate were free; the actual cost is charged when the balance allows."""
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=100)
         # No LLM estimate reserved (3 + 2 pages × 2 = 7), but the extraction reports 10,000 tokens.
         outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
                               max_bytes=MAX_BYTES, prices=FLAT_PRICES)
     assert outcome.document_id is not None
     drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=9000, completion_tokens=1000))
     with pool.connection() as conn:
-        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 7, "charge": 7}
-        [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
-        assert charge["detail"]["actual"] == 3 + 4 + 10
-        assert balance_of(conn, "acme") == 1
+        assert document_state(conn, outcome.document_id) == ("done", None)
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 7, "charge": 3 + 4 + 10}
+        assert balance_of(conn, "acme") == 100 - 17
         assert_ledger_balanced(conn)
 
 
-def test_tenant_that_cannot_pay_for_the_pages_has_the_version_failed_and_refunded(
+def test_a_document_that_would_overdraw_stops_with_a_clear_reason(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
+    """D6: a charge beyond the reservation and the balance was silently capped and the fields
+    delivered; now the version stops, says why, and is charged what the balance held."""
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=9)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=9000, completion_tokens=1000))
+    with pool.connection() as conn:
+        state, error = document_state(conn, outcome.document_id)
+        assert state == "failed"
+        assert error is not None and "not enough credits to pay for the extraction" in error
+        assert "cost 17 credits, 7 were reserved and the balance held 2 more; 8 unpaid" in error
+        assert documents.get_document(conn, outcome.document_id)["current_version"] is None  # nothing delivered
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 7, "charge": 9}
+        [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
+        assert charge["detail"]["unpaid"] == 8 and charge["detail"]["actual"] == 17
+        assert balance_of(conn, "acme") == 0
+        assert_ledger_balanced(conn)
+
+
+def test_tenant_that_cannot_pay_for_the_pages_has_the_version_stopped_and_charged_the_acceptance(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    """D7: a version stopped because its tenant could not pay for its pages was refunded in full
+    after its probe and text layer had run; it is charged the per-document price."""
     with pool.connection() as conn:
         create_tenant(conn, "acme", credits=5)
         outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(4)), tenant="acme",
@@ -289,11 +362,93 @@ def test_tenant_that_cannot_pay_for_the_pages_has_the_version_failed_and_refunde
     with pool.connection() as conn:
         state, error = document_state(conn, outcome.document_id)
         assert state == "failed"
-        assert error is not None and "not enough credits" in error and "4 pages" in error and "needs 8" in error
-        assert conn.execute("SELECT state::text, attempts FROM jobs").fetchall() == [("failed", 1)]  # no retries
-        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
-        assert balance_of(conn, "acme") == 5
+        assert error is not None and "not enough credits to read the pages" in error
+        assert "4 pages" in error and "needs 8" in error
+        # The plan did its work; nothing after it ran.
+        assert conn.execute("SELECT type, state::text FROM jobs").fetchall() == [("ocr.plan", "succeeded")]
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "charge": 3}
+        assert balance_of(conn, "acme") == 2
         assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+
+
+def test_tenant_that_cannot_pay_for_the_extraction_is_charged_the_pages_it_read(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    """D6/D7: the extraction's LLM estimate is reserved once the text is known; a tenant that cannot
+    pay it has the version stopped before any LLM call, charged the document and its pages."""
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=3 + 2 * 2 + 1)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    assert outcome.document_id is not None
+    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=1000))
+    with pool.connection() as conn:
+        state, error = document_state(conn, outcome.document_id)
+        assert state == "failed" and error is not None and "not enough credits to extract the fields" in error
+        assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'extract'").fetchone() == (0,)
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3 + 4, "charge": 3 + 4}
+        assert balance_of(conn, "acme") == 1
+        assert_ledger_balanced(conn)
+
+
+@pytest.mark.parametrize("make_pdf", [
+    pytest.param(lambda path: path.write_bytes(b"%PDF-1.7\n" + b"\x8f" * 4000) and path, id="damaged"),
+    pytest.param(lambda path: encrypted_pdf(path, user_password="secret"), id="encrypted"),
+])
+def test_document_refused_for_its_content_fails_before_any_page_work_and_is_charged(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path, make_pdf: Any
+) -> None:
+    """D7: a PDF refused by its probe (damaged, encrypted) was refunded in full, so garbage uploads
+    cost nothing; it is charged the per-document price, and nothing past the probe runs."""
+    with pool.connection() as conn:
+        create_tenant(conn, "acme", credits=10)
+        outcome = upload_file(conn, storage, make_pdf(tmp_path / "bad.pdf"), tenant="acme",
+                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    drain_jobs(pool, money_job_types(settings, storage))
+    with pool.connection() as conn:
+        state, error = document_state(conn, outcome.document_id)
+        assert state == "failed" and error is not None and ("cannot be read" in error or "encrypted" in error)
+        assert conn.execute("SELECT type, state::text, attempts FROM jobs").fetchall() == [("ocr.plan", "failed", 1)]
+        assert conn.execute("SELECT count(*) FROM pages").fetchone() == (0,)
+        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "charge": 3}
+        assert balance_of(conn, "acme") == 7
+        assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+
+
+@pytest.mark.parametrize("how", ["out_of_attempts", "extraction_refused", "refused_at_commit"])
+def test_failures_of_the_service_are_refunded_in_full(
+    conn: Conn, storage: ObjectStorage, tmp_path: Path, settings: Settings, how: str
+) -> None:
+    """D7's other half: a failure that is not the document's own (an outage out of attempts, the
+    LLM's refusal, a result the commit refused) still gives every reservation back."""
+    create_tenant(conn, "acme", credits=10)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+    assert outcome.document_id is not None
+    job_types = money_job_types(settings, storage)
+    plan = job_types.handler(documents.JOB_OCR_PLAN)
+    conn.execute("UPDATE jobs SET max_attempts = 1")
+    [job] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+    if how == "out_of_attempts":
+        attempt = FinishedAttempt(job, failure=Failure(job, "storage unreachable", permanent=False, retry_seconds=0))
+    elif how == "refused_at_commit":
+        result = plan.run(job, JobContext(job))
+        # A plan whose page count its pages do not cover: refused when it is committed.
+        attempt = FinishedAttempt(job, result.model_copy(update={"page_count": result.page_count + 1}))
+    else:
+        attempt = FinishedAttempt(job, plan.run(job, JobContext(job)))
+    [committed] = commit_attempts(conn, job_types, [attempt], backoff=Backoff())
+    if how == "extraction_refused":
+        assert committed.outcome == "succeeded"
+        [job] = claim(conn, worker_id="w", types=[documents.JOB_EXTRACT], limit=1, lease_seconds=30)
+        refused = Failure(job, "the LLM refused: policy", permanent=True, retry_seconds=0)
+        [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, failure=refused)], backoff=Backoff())
+    assert committed.outcome == "failed"
+    assert document_state(conn, outcome.document_id)[0] == "failed"
+    assert set(ledger_kinds(conn, outcome.document_id)) == {"reserve", "refund"}
+    assert balance_of(conn, "acme") == 10
+    assert_ledger_balanced(conn)
 
 
 def test_failure_refunds_in_the_transaction_that_fails_the_job(
@@ -305,7 +460,8 @@ def test_failure_refunds_in_the_transaction_that_fails_the_job(
     assert outcome.document_id is not None
     job_types = build_job_types(settings)
     [job] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
-    failure = FinishedAttempt(job, failure=Failure(job, "damaged PDF", permanent=True, retry_seconds=0))
+    failure = FinishedAttempt(job, failure=Failure(job, "storage unreachable", permanent=False, retry_seconds=0))
+    conn.execute("UPDATE jobs SET max_attempts = 1 WHERE id = %s", (job.id,))
 
     # A refund that cannot be written keeps the job from ending failed: one transaction.
     conn.execute("""
@@ -321,7 +477,7 @@ def test_failure_refunds_in_the_transaction_that_fails_the_job(
     conn.execute("DROP TRIGGER refuse_refunds ON credit_entries")
     [result] = commit_attempts(conn, job_types, [failure], backoff=Backoff())
     assert result.outcome == "failed"
-    assert document_state(conn, outcome.document_id) == ("failed", "damaged PDF")
+    assert document_state(conn, outcome.document_id) == ("failed", "storage unreachable")
     assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
     assert balance_of(conn, "acme") == 10
     assert_ledger_balanced(conn)
@@ -413,12 +569,14 @@ def test_reprocess_reserves_and_is_refused_without_credits(
         charged_v1 = 3 + 2 * 2 + 5
         assert balance_of(conn, "acme") == 100 - charged_v1
         again = reprocess(conn, doc, start_from="extract", prices=LLM_PRICES)
-        # 3 per document + (3,000 + 2 reused pages × 1,500) tokens at 5 per 1k
-        assert ledger_kinds(conn, doc, again.version) == {"reserve": 3 + 30}
+        # 3 per document + the LLM estimate of the 2 reused pages' text
+        estimate = LLM_PRICES.on_extraction(page_lengths(conn, doc))
+        assert estimate > 0
+        assert ledger_kinds(conn, doc, again.version) == {"reserve": 3 + estimate}
     drain_jobs(pool, job_types)
     with pool.connection() as conn:
         # extraction only: no pages read by this version, 1,000 tokens
-        assert ledger_kinds(conn, doc, again.version) == {"reserve": 33, "charge": 3 + 5}
+        assert ledger_kinds(conn, doc, again.version) == {"reserve": 3 + estimate, "charge": 3 + 5}
         credits.set_balance(conn, "acme", 2)
         before = conn.execute("SELECT count(*) FROM jobs").fetchone()
         with pytest.raises(InsufficientCreditsError, match="reprocessing document"):
@@ -458,6 +616,7 @@ def test_default_prices_are_the_settings_defaults() -> None:
     defaults = {name: field.default for name, field in Settings.model_fields.items() if name.startswith("price_")}
     assert Prices() == Prices(**defaults)
     offline = Prices.from_settings(Settings(llm_base_url=None, llm_api_key=None))
-    assert (offline.llm_tokens_per_document, offline.llm_tokens_per_page) == (0, 0)
-    with_llm = Prices.from_settings(Settings(llm_base_url="http://127.0.0.1:9/v1"))
-    assert with_llm.llm_tokens_per_page > 0 and with_llm.llm_tokens_per_document > 0
+    assert (offline.llm_tokens_per_request, offline.llm_chunk_chars) == (0, 0)
+    assert offline.on_extraction([50_000]) == 0
+    with_llm = Prices.from_settings(Settings(llm_base_url="http://127.0.0.1:9/v1", llm_chunk_chars=20_000))
+    assert with_llm.llm_tokens_per_request > 0 and with_llm.llm_chunk_chars == 20_000

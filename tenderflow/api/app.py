@@ -14,6 +14,7 @@ pool (see STYLE.md); the pool size and the thread count are settings. Errors are
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -117,7 +118,9 @@ def create_app(settings: Settings) -> FastAPI:
             log.error("api.server_error", path=request.url.path, error=f"{type(exc).__name__}: {exc}")
             return JSONResponse({"detail": "the service cannot do this right now; try again later"},
                                 status_code=exc.http_status, headers={"Retry-After": "5"})
-        return JSONResponse({"detail": str(exc)}, status_code=exc.http_status)  # see tenderflow/errors.py
+        retry_after = getattr(exc, "retry_after", None)  # e.g. UploadRateLimitedError's
+        headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after is not None else None
+        return JSONResponse({"detail": str(exc)}, status_code=exc.http_status, headers=headers)  # errors.py
 
     @app.exception_handler(psycopg.OperationalError)
     @app.exception_handler(PoolTimeout)

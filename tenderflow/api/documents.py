@@ -23,6 +23,7 @@ from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
+from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
@@ -132,7 +133,13 @@ def _store_upload(
                            max_bytes=services.settings.max_upload_bytes,
                            reprocess_existing=reprocess_existing, filename=filename,
                            prices=Prices.from_settings(services.settings), languages=languages,
-                           max_attempts=services.settings.max_attempts)
+                           max_attempts=services.settings.max_attempts,
+                           max_stored_bytes=services.settings.tenant_max_stored_bytes)
+
+
+def _admit_upload(services: ApiServices, tenant: str) -> None:
+    with services.pool.connection() as conn:
+        limits.admit_upload(conn, tenant, default_per_minute=services.settings.tenant_uploads_per_minute)
 
 
 @router.post(
@@ -140,7 +147,9 @@ def _store_upload(
     responses={200: {"description": "The same PDF was uploaded before", "model": UploadResult},
                400: {"description": "Malformed, truncated or empty upload; OCR languages unknown or not installed"},
                402: {"description": "Not enough credits"},
-               413: {"description": "Over the size limit"}, 415: {"description": "Not a PDF"}},
+               413: {"description": "Over the size limit, or over the tenant's quota of stored bytes"},
+               415: {"description": "Not a PDF"},
+               429: {"description": "Over the tenant's uploads per minute (Retry-After says when to try again)"}},
     summary="Upload a tender PDF (multipart/form-data, field 'file')",
 )
 async def upload_document(
@@ -155,10 +164,15 @@ async def upload_document(
 ) -> UploadResult:
     """Stores the PDF, records the document and queues its OCR in one transaction.
 
+    Every upload request counts against the tenant's uploads per minute, refused or not; one over
+    the limit is answered 429 before its body is read. The tenant's stored bytes (failed documents
+    included) may not pass its quota (413). A refused upload leaves no object behind.
+
     The body is read as it arrives, with the size cap enforced while reading (async for that part
     only); the database work then runs on the thread pool like every other endpoint. Languages are
     checked before a byte of the body is read.
     """
+    await run_in_threadpool(_admit_upload, services, tenant)
     languages = await run_in_threadpool(check_languages, languages)  # tesseract --list-langs, once per process
     spooled = await spool_pdf_upload(
         request.headers.get("content-type"), request.headers.get("content-length"), request.stream(),

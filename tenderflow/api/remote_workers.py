@@ -130,6 +130,7 @@ def claim_jobs(body: ClaimRequest, caller: Worker, services: Services) -> ClaimR
     return ClaimResponse(
         jobs=[_wire(job, input_kinds[job.type]) for job in claimed],
         lease_seconds=settings.lease_seconds, heartbeat_seconds=settings.heartbeat_seconds,
+        max_result_bytes=settings.max_result_bytes,
     )
 
 

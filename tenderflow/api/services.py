@@ -8,6 +8,8 @@
     wakeups      the one LISTEN thread that long-polling claims wait on
     maintenance  a thread reclaiming expired leases (so remote-only deployments reclaim too) and
                  firing schedules; it is safe beside local workers doing the same
+    sweep        a thread deleting stored objects no document refers to, every
+                 storage_sweep_seconds (tenderflow.pipeline.orphans; safe beside other API processes)
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tenderflow.api.wakeups import JobWakeups
 from tenderflow.config import Settings
 from tenderflow.database import open_pool, resolve_database_url
 from tenderflow.errors import ConfigurationError
+from tenderflow.pipeline.orphans import sweep_orphans
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.queue import Backoff, JobTypes, Maintenance
 
@@ -77,6 +80,18 @@ class ApiServices:
                     maintenance.run_once(conn)
             except Exception as exc:  # any error: logged, and the next round tries again (review D4)
                 log.warning("api.maintenance_failed", error=f"{type(exc).__name__}: {exc}",
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
+
+
+    def _sweep_loop(self) -> None:
+        while not self._stopping.wait(self.settings.storage_sweep_seconds):
+            try:
+                with self.pool.connection() as conn:
+                    report = sweep_orphans(conn, self.storage, grace_seconds=self.settings.storage_sweep_grace_seconds)
+                if report.deleted:
+                    log.info("api.storage_swept", **report.as_dict())
+            except Exception as exc:  # logged; the next round tries again
+                log.warning("api.storage_sweep_failed", error=f"{type(exc).__name__}: {exc}",
                             exc_info=not isinstance(exc, psycopg.OperationalError))
 
 
@@ -130,4 +145,7 @@ def open_services(settings: Settings) -> ApiServices:
     maintenance = threading.Thread(target=services._maintenance_loop, name="api-maintenance", daemon=True)
     services._threads.append(maintenance)
     maintenance.start()
+    sweep = threading.Thread(target=services._sweep_loop, name="api-storage-sweep", daemon=True)
+    services._threads.append(sweep)
+    sweep.start()
     return services

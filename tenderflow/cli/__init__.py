@@ -6,6 +6,7 @@
     documents.py      `upload`, `status`, `documents list`, `show`, `reprocess`
     workers.py        `worker` (local, remote, several processes) and `serve`
     tenants.py        `tenants …`, `keys …`
+    storage.py        `storage sweep`
     worker_tokens.py  `worker-tokens …`
     demo.py           `demo`
     evaluate.py       `eval`
@@ -20,7 +21,7 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, jobs, tenants, worker_tokens, workers
+from tenderflow.cli import db, demo, documents, evaluate, jobs, storage, tenants, worker_tokens, workers
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -55,6 +56,7 @@ app.add_typer(tenants.tenants_app, name="tenants")
 app.add_typer(tenants.keys_app, name="keys")
 app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens")
 app.add_typer(documents.documents_app, name="documents")
+app.add_typer(storage.storage_app, name="storage")
 app.command("workers")(jobs.workers)
 app.command("upload")(documents.upload)
 app.command("worker")(workers.worker)

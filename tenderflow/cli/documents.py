@@ -47,7 +47,8 @@ def upload(
         for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                     max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
                                     prices=Prices.from_settings(rt.settings), languages=languages,
-                                    max_attempts=rt.settings.max_attempts):
+                                    max_attempts=rt.settings.max_attempts,
+                                    max_stored_bytes=rt.settings.tenant_max_stored_bytes):
             outcomes.append(outcome)
             progress.advance(task)
     rows = [vars(o) for o in outcomes]

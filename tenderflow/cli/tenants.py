@@ -6,6 +6,7 @@ process's Runtime (settings, pool) through the typer context, as every other com
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -16,7 +17,7 @@ from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.tenants import credits as ledger
 from tenderflow.tenants import keys as api_keys
-from tenderflow.tenants import tenants
+from tenderflow.tenants import limits, tenants
 
 tenants_app = typer.Typer(help="Tenants: credits, caps on running jobs, usage.", no_args_is_help=True)
 credits_app = typer.Typer(help="A tenant's credits.", no_args_is_help=True)
@@ -132,6 +133,63 @@ def tenants_priority(
     except (TenderflowError, ValueError) as exc:
         raise fail(str(exc)) from exc
     console.print(f"tenant {name}: priority {priority}", highlight=False)
+
+
+_SIZE = re.compile(r"(\d+)\s*([kmgt]i?b|b)?", re.IGNORECASE)
+_UNITS = {"b": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3, "tb": 1000**4,
+          "kib": 1024, "mib": 1024**2, "gib": 1024**3, "tib": 1024**4}
+
+
+def parse_limit(text: str, *, sizes: bool = False) -> int | None:
+    """A limit as typed: a number (with sizes, a unit: 500MB, 10GiB), 0 for none, or "default" (None)."""
+    if text.strip().lower() == "default":
+        return None
+    match = _SIZE.fullmatch(text.strip())
+    if match is None or (match[2] and not sizes):
+        raise typer.BadParameter(f"{text!r} is not a number{' of bytes (e.g. 500MB, 10GiB)' if sizes else ''} "
+                                 "or 'default'")
+    return int(match[1]) * _UNITS[(match[2] or "b").lower()]
+
+
+def _limit_text(value: int, own: bool, unit: str) -> str:
+    shown = "no limit" if value == 0 else f"{value:,} {unit}"
+    return shown if own else f"{shown} (default)"
+
+
+@tenants_app.command("limits")
+def tenants_limits(
+    ctx: typer.Context, name: TenantArgument,
+    uploads_per_minute: Annotated[str | None, typer.Option(
+        help="Uploads it may send per minute over the API: a number, 0 for no limit, or 'default' "
+             "(TENDERFLOW_TENANT_UPLOADS_PER_MINUTE).")] = None,
+    max_stored_bytes: Annotated[str | None, typer.Option(
+        help="Bytes of PDFs it may have stored, failed documents included: e.g. 500MB or 20GiB, 0 for no limit, "
+             "or 'default' (TENDERFLOW_TENANT_MAX_STORED_BYTES).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a tenant's upload limits and stored bytes; set its own with the options."""
+    rt = runtime(ctx)
+    changes: dict[str, Any] = {}
+    if uploads_per_minute is not None:
+        changes["uploads_per_minute"] = parse_limit(uploads_per_minute)
+    if max_stored_bytes is not None:
+        changes["max_stored_bytes"] = parse_limit(max_stored_bytes, sizes=True)
+    try:
+        with rt.connection() as conn:
+            if changes:
+                limits.set_limits(conn, name, **changes)
+            current = limits.limits_of(conn, name, default_per_minute=rt.settings.tenant_uploads_per_minute,
+                                       default_max_stored_bytes=rt.settings.tenant_max_stored_bytes)
+            stored = limits.stored_bytes(conn, name)
+    except (TenderflowError, ValueError) as exc:
+        raise fail(str(exc)) from exc
+    if as_json:
+        print_json({"tenant": name, **vars(current), "stored_bytes": stored})
+        return
+    console.print(f"tenant {name}: uploads per minute "
+                  f"{_limit_text(current.uploads_per_minute, current.own_rate, 'uploads')}; stored "
+                  f"{stored:,} bytes of {_limit_text(current.max_stored_bytes, current.own_quota, 'bytes')}",
+                  highlight=False)
 
 
 @tenants_app.command("languages")

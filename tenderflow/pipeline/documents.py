@@ -13,8 +13,10 @@ hand, or a stale duplicate, never creates a second job. A job that fails for goo
 to failed with the job's error (see `fail_versions_of_ended_jobs`).
 
 Money moves with these state changes, in their transactions (see tenderflow.tenants.credits): the
-plan reserves the version's pages (a tenant that cannot pay fails the version at once), the
-version's move to done charges it, its move to failed refunds it.
+plan reserves the version's pages, the move to extracting the LLM estimate of their text (a tenant
+that cannot pay has the version stopped at once, charged what it cost so far), the move to done
+charges the actual cost, a failure refunds it — or, for a document refused for its own content,
+charges the work it caused.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError, PermanentError
+from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError
 from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_many
 from tenderflow.queue import jobs as queue_jobs
 from tenderflow.sqlfiles import NamedQueries
@@ -239,7 +241,8 @@ def record_plan(
     tenderflow.handlers.results.LanguagesRecord as a dict); store the pages read from their text
     layer; reserve the pages' credits; enqueue one ocr.pages job per batch of the other pages
     (idempotent; each carries the languages), or, when every page had a usable text layer, move on
-    to extraction at once. Raises PermanentError when the tenant cannot pay for the pages."""
+    to extraction at once. A tenant that cannot pay for the pages has the version stopped (see
+    `stop_unpaid`); the job itself succeeded."""
     ref = VersionRef.of(job)
     batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
@@ -256,13 +259,12 @@ def record_plan(
     try:
         credits.reserve_pages(conn, **ref.params(), page_count=page_count)
     except InsufficientCreditsError as exc:
-        raise PermanentError(f"not enough credits to read the pages: {exc}") from exc
+        stop_unpaid(conn, ref, f"not enough credits to read the pages: {exc}")
+        return []
     upsert_pages(conn, ref, text_pages)
     enqueue(conn, thumbnail_spec(ref, job))
     if not batches:
-        conn.execute(QUERIES["version_set_extracting"], ref.params())
-        return [enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority,
-                                           max_attempts=job.max_attempts))]
+        return start_extraction(conn, job, ref)
     return enqueue_many(conn, [
         JobSpec(
             type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts,
@@ -300,9 +302,32 @@ def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence
     committed = conn.execute(QUERIES["batch_count_committed"], ref.params()).fetchone()
     if committed is None or committed[0] < version["batch_count"]:
         return False
+    return bool(start_extraction(conn, job, ref))
+
+
+def page_lengths(conn: psycopg.Connection[Any], ref: VersionRef) -> list[int]:
+    """The length of each page's text the version extracts from (its pages version's), in page order."""
+    return [int(length) for (length,) in conn.execute(QUERIES["page_lengths"], ref.params()).fetchall()]
+
+
+def start_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, ref: VersionRef) -> list[int]:
+    """Every page of the version is read (its row locked): reserve the LLM estimate of their text,
+    then move the version to extracting and enqueue its extract job (returns its id). A tenant that
+    cannot pay has the version stopped instead (returns [])."""
+    try:
+        credits.reserve_extraction(conn, **ref.params(), page_chars=page_lengths(conn, ref))
+    except InsufficientCreditsError as exc:
+        stop_unpaid(conn, ref, f"not enough credits to extract the fields: {exc}")
+        return []
     conn.execute(QUERIES["version_set_extracting"], ref.params())
-    enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts))
-    return True
+    return [enqueue(conn, extract_spec(ref, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts))]
+
+
+def stop_unpaid(conn: psycopg.Connection[Any], ref: VersionRef, reason: str) -> None:
+    """The tenant cannot pay for the version's next step: the version fails with `reason` and is
+    charged the work it caused so far (the per-document price and the pages it read), not refunded."""
+    if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is not None:
+        credits.charge_failed_version(conn, **ref.params(), reason=reason)
 
 
 def version_state(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionState | None:
@@ -321,8 +346,10 @@ def pages_for_extraction(conn: psycopg.Connection[Any], ref: VersionRef) -> list
 
 
 def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction: dict[str, Any]) -> None:
-    """extract commit: upsert the fields; version extracting -> done; promote it for readers and
-    charge the version's work (once: a rerun of a done version charges nothing more)."""
+    """extract commit: upsert the fields; charge the version's work (once: a rerun of a done version
+    charges nothing more); version extracting -> done and promoted for readers — unless the charge
+    went beyond what the reservations and the balance hold: then the version fails, saying so, and
+    its fields are not delivered (review D6)."""
     ref = VersionRef.of(job)
     conn.execute(QUERIES["extraction_upsert"], {
         **ref.params(), "fields": Jsonb(extraction["fields"]), "flags": Jsonb(extraction.get("flags", [])),
@@ -330,14 +357,36 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         "prompt_tokens": extraction.get("prompt_tokens", 0),
         "completion_tokens": extraction.get("completion_tokens", 0),
     })
-    if conn.execute(QUERIES["version_done"], ref.params()).rowcount:
-        conn.execute(QUERIES["document_promote"], ref.params())
-        credits.charge_version(conn, **ref.params())
+    version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
+    if version is None or version[0] not in (VersionState.EXTRACTING, VersionState.DONE):
+        return  # failed meanwhile (cancelled, stopped): nothing to deliver or charge
+    charge = credits.charge_version(conn, **ref.params())
+    if charge is not None and charge.unpaid:
+        conn.execute(QUERIES["version_fail"], {**ref.params(), "error": (
+            f"not enough credits to pay for the extraction: it cost {charge.actual} credits, {charge.reserved} "
+            f"were reserved and the balance held {charge.amount - charge.reserved} more; {charge.unpaid} unpaid. "
+            "The fields are not delivered: add credits and reprocess the document")})
+        return
+    conn.execute(QUERIES["version_done"], ref.params())
+    conn.execute(QUERIES["document_promote"], ref.params())
+
+
+OCR_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES)
+
+
+def fails_for_its_content(job: EndedJob) -> bool:
+    """Whether the job ended failed for its document's own content, not for the service: an OCR job
+    whose handler said the failure is permanent (the probe refused the PDF — not a PDF, encrypted,
+    damaged, no pages, over the page or pixel caps — or a page that cannot be rendered within the
+    tools' time or memory limits). Out of attempts (outages), expired leases (crashes), releases,
+    cancellations, results refused at commit (bugs) and every extraction failure are the service's."""
+    return job.permanent and job.type in OCR_JOB_TYPES
 
 
 def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[EndedJob]) -> None:
-    """Queue hook: a pipeline job that failed or was cancelled fails its version, with the reason,
-    and refunds the version's reservations (a version already done or failed does not move)."""
+    """Queue hook: a pipeline job that failed or was cancelled fails its version, with the reason (a
+    version already done or failed does not move). A version that failed for its content is charged
+    the work it caused; any other is refunded in full (review D7; see tenderflow.tenants.credits)."""
     for job in ended:
         if job.type not in VERSION_JOB_TYPES:
             continue
@@ -347,7 +396,11 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
         elif job.type == JOB_OCR_PAGES:
             reason = f"pages {', '.join(str(n) for n in job.payload.get('pages', []))}: {reason}"
         ref = VersionRef.of(job)
-        if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is not None:
+        if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is None:
+            continue
+        if fails_for_its_content(job):
+            credits.charge_failed_version(conn, **ref.params(), reason=reason)
+        else:
             credits.refund_version(conn, **ref.params(), reason=reason)
 
 

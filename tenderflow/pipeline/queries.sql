@@ -102,6 +102,14 @@ UPDATE document_versions SET state = 'failed', error = %(error)s, finished_at = 
  WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed')
 RETURNING document_id, version;
 
+-- name: page_lengths
+-- The length of each page's text a version extracts from (the pages of its pages_version), in order.
+SELECT length(p.text)
+  FROM document_versions v
+  JOIN pages p ON p.document_id = v.document_id AND p.version = v.pages_version
+ WHERE v.document_id = %(document_id)s AND v.version = %(version)s
+ ORDER BY p.page_number;
+
 -- name: pages_text
 SELECT page_number, text FROM pages
  WHERE document_id = %(document_id)s AND version = %(version)s
@@ -156,3 +164,20 @@ ON CONFLICT (document_id, version) DO NOTHING;
 
 -- name: thumbnail_get
 SELECT png FROM document_thumbnails WHERE document_id = %(document_id)s ORDER BY version DESC LIMIT 1;
+
+-- name: object_lock
+-- An upload holds its object's lock (session-level) from before it looks at the object until its
+-- transaction has ended, so the storage sweep never deletes an object an upload is about to refer to.
+SELECT pg_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
+
+-- name: object_try_lock
+SELECT pg_try_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
+
+-- name: object_unlock
+SELECT pg_advisory_unlock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
+
+-- name: documents_of_objects
+-- Which of these (tenant, sha256) pairs a document refers to.
+SELECT d.tenant, d.sha256
+  FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
+  JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256;

@@ -4,7 +4,7 @@ The previous version's pages and fields stay readable until the new version is d
 `documents.current_version`, which only moves up when a version finishes). Asking again while a
 version is in flight returns that version instead of starting a second one; the document row lock
 makes this hold under concurrent requests. A new version reserves credits in the same transaction
-(the per-document price; from extraction, also the LLM estimate for the pages it reuses).
+(the per-document price; from extraction, also the LLM estimate of the text of the pages it reuses).
 """
 
 from __future__ import annotations
@@ -73,14 +73,15 @@ def reprocess(
             assert source is not None
             documents.insert_version(conn, ref, start_from="extract", pages_version=source.pages_version,
                                      page_count=source.page_count, batch_count=source.batch_count)
-            credits.reserve_accepted(conn, document.tenant, **ref.params(), prices=prices,
-                                     reused_pages=source.page_count or 0, what=f"reprocessing document {document_id}")
+            credits.reserve_accepted(conn, document.tenant, document_id=ref.document_id, version=ref.version,
+                                     prices=prices, reused_page_chars=documents.page_lengths(conn, ref),
+                                     what=f"reprocessing document {document_id}")
             enqueue(conn, documents.extract_spec(ref, tenant=document.tenant, priority=priority,
                                                  max_attempts=max_attempts))
         else:
             documents.insert_version(conn, ref)
-            credits.reserve_accepted(conn, document.tenant, **ref.params(), prices=prices,
-                                     what=f"reprocessing document {document_id}")
+            credits.reserve_accepted(conn, document.tenant, document_id=ref.document_id, version=ref.version,
+                                     prices=prices, what=f"reprocessing document {document_id}")
             ocr_languages, source_of_languages = documents.requested_languages(conn, document_id)
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=document.tenant, priority=priority,
                                                   object_key=object_key(document.tenant, document.sha256),

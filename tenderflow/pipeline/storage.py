@@ -20,6 +20,8 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 from urllib.parse import unquote, urlsplit
@@ -70,6 +72,15 @@ def validate_key(key: str) -> str:
     return key
 
 
+@dataclass(frozen=True)
+class StoredObject:
+    """One object as a listing sees it."""
+
+    key: str
+    size: int
+    modified: datetime  # timezone-aware (UTC)
+
+
 @runtime_checkable
 class ObjectStorage(Protocol):
     """A flat namespace of immutable-by-convention objects addressed by validated keys.
@@ -103,6 +114,11 @@ class ObjectStorage(Protocol):
 
     def delete(self, key: str) -> None:
         """Remove the object; deleting a missing object is not an error."""
+        ...
+
+    def list_objects(self, prefix: str) -> Iterator[StoredObject]:
+        """The objects whose keys start with `prefix` (a key, or a key and a trailing '/'), in no
+        promised order, each with its size and last modification; listing is lazy (S3: by pages)."""
         ...
 
     def url_for(self, key: str) -> str:
@@ -186,6 +202,28 @@ class FileStorage:
 
     def url_for(self, key: str) -> str:
         return self._path(key).as_uri()
+
+    def list_objects(self, prefix: str) -> Iterator[StoredObject]:
+        validate_key(prefix.rstrip("/"))
+        start = self.root.joinpath(*prefix.rstrip("/").split("/"))
+        if start.is_file():
+            candidates: Iterator[Path] = iter([start])
+        elif prefix.endswith("/") or start.is_dir():
+            candidates = start.rglob("*")
+        else:
+            candidates = iter([])
+        try:
+            for path in candidates:
+                if path.name.startswith(".") or not path.is_file():
+                    continue  # a write in progress ('.tmp-…') is no object yet
+                key = path.relative_to(self.root).as_posix()
+                if not key.startswith(prefix):
+                    continue
+                with contextlib.suppress(FileNotFoundError):  # deleted while listing
+                    info = path.stat()
+                    yield StoredObject(key, info.st_size, datetime.fromtimestamp(info.st_mtime, UTC))
+        except OSError as exc:
+            raise StorageError(f"listing {self.url_for(prefix.rstrip('/'))} failed: {exc}") from exc
 
 
 @contextlib.contextmanager
@@ -329,6 +367,21 @@ class S3Storage:
             self._client.delete_object(Bucket=self.bucket, Key=full_key)
         except Exception as exc:
             raise self._storage_error(f"deleting {self.url_for(key)}", exc) from exc
+
+    def list_objects(self, prefix: str) -> Iterator[StoredObject]:
+        validate_key(prefix.rstrip("/"))
+        own = f"{self.prefix}/" if self.prefix else ""
+        try:
+            pages = self._client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=own + prefix)
+            for page in pages:
+                for item in page.get("Contents", []):
+                    modified = item["LastModified"]
+                    yield StoredObject(str(item["Key"])[len(own):], int(item["Size"]),
+                                       modified if modified.tzinfo else modified.replace(tzinfo=UTC))
+        except StorageError:
+            raise
+        except Exception as exc:
+            raise self._storage_error(f"listing s3://{self.bucket}/{own}{prefix}", exc) from exc
 
     def _raise_if_bucket_missing(self) -> None:
         """Turn an ambiguous 404 into 'bucket missing' when that is the cause; otherwise do nothing."""

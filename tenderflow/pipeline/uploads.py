@@ -4,12 +4,15 @@ For each file: sniff `%PDF-`, check the size cap, hash it, check the tenant can 
 (keyed by tenant and content hash), then ONE transaction inserts the document, its version 1, its
 credit reservation and the ocr.plan job. The same bytes uploaded again by the same tenant give back
 the existing document, unless a reprocess is asked for. The object is stored before the
-transaction: if the transaction fails (a tenant that ran out of credits meanwhile), the object stays
-behind, unreferenced but harmless, and the next upload of the same bytes reuses it.
+transaction: if the transaction fails (a tenant that ran out of credits or storage meanwhile), the
+object is deleted again unless a document refers to it. An object left anyway (a process that died
+between the two) is deleted by the storage sweep (`tenderflow.pipeline.orphans`); the upload holds
+the object's lock meanwhile, so the sweep never deletes an object an upload is about to refer to.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,7 +28,7 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.queue import enqueue
-from tenderflow.tenants import credits
+from tenderflow.tenants import credits, limits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 
 # The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
@@ -92,6 +95,7 @@ def upload_file(
     prices: Prices = DEFAULT_PRICES,
     languages: str | None = None,
     max_attempts: int | None = None,
+    max_stored_bytes: int = 0,
 ) -> UploadOutcome:
     """Upload one PDF, reserving `prices.on_acceptance()` of the tenant's credits for a new document.
 
@@ -99,9 +103,13 @@ def upload_file(
     languages its scanned pages are read with; they are kept on the document. For bytes uploaded
     before they apply only with `reprocess_existing` (to the new version and the ones after it).
 
-    Raises, with nothing written to the database: UploadRejectedError for a file or languages that
-    are refused, TenantNotFoundError, InsufficientCreditsError (checked before the object is stored,
-    and again, under the tenant's lock, in the transaction).
+    `max_stored_bytes` is the settings' quota of stored bytes per tenant (0: none), for a tenant
+    without its own (tenderflow.tenants.limits).
+
+    Raises, with nothing written to the database and no object left behind: UploadRejectedError for
+    a file or languages that are refused, TenantNotFoundError, InsufficientCreditsError and
+    StorageQuotaExceededError (each checked before the object is stored, and again, under the
+    tenant's lock, in the transaction).
     """
     display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
     asked = check_languages(languages)
@@ -114,28 +122,44 @@ def upload_file(
     known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
     if known is None:
         credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-    stored_now = not storage.exists(key)
-    if stored_now:
-        storage.put_file(key, path)
+        limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
+    with object_locked(conn, tenant, sha256):
+        stored_now = not storage.exists(key)
+        if stored_now:
+            storage.put_file(key, path)
+        try:
+            return _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
+                                  priority=priority, display_name=display_name, asked=asked, prices=prices,
+                                  reprocess_existing=reprocess_existing, max_attempts=max_attempts,
+                                  max_stored_bytes=max_stored_bytes)
+        except BaseException:
+            # Refused in the transaction (credits, quota, bad data): leave no object behind unless
+            # another upload of the same bytes, committed meanwhile, refers to it (review D10).
+            if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
+                still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
+                                          {"tenant": tenant, "sha256": sha256}).fetchone()
+                if still_used is None:
+                    storage.delete(key)
+            raise
+
+
+@contextlib.contextmanager
+def object_locked(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> Iterator[None]:
+    """Hold the object's lock (a session-level advisory lock on the connection) for the block: the
+    storage sweep (`tenderflow.pipeline.orphans`) skips an object whose lock it cannot take."""
+    params = {"tenant": tenant, "sha256": sha256}
+    conn.execute(documents.QUERIES["object_lock"], params)
     try:
-        return _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
-                              priority=priority, display_name=display_name, asked=asked, prices=prices,
-                              reprocess_existing=reprocess_existing, max_attempts=max_attempts)
-    except BaseException:
-        # Refused in the transaction (the credits race, bad data): leave no object behind unless
-        # another upload of the same bytes, committed meanwhile, refers to it (review D10).
-        if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
-            still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                      {"tenant": tenant, "sha256": sha256}).fetchone()
-            if still_used is None:
-                storage.delete(key)
-        raise
+        yield
+    finally:
+        if not conn.closed and conn.info.transaction_status == TransactionStatus.IDLE:
+            conn.execute(documents.QUERIES["object_unlock"], params)
 
 
 def _record_upload(
     conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, *, key: str, sha256: str, size: int,
     tenant: str, priority: int, display_name: str, asked: str | None, prices: Prices, reprocess_existing: bool,
-    max_attempts: int | None,
+    max_attempts: int | None, max_stored_bytes: int,
 ) -> UploadOutcome:
     """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
     job (or, for bytes this tenant uploaded before, the existing document)."""
@@ -151,9 +175,12 @@ def _record_upload(
             document_id = int(existing[0])
         else:
             document_id = int(inserted[0])
+            # Under the tenant's lock, with this document counted: concurrent uploads decide in turn.
+            limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=max_stored_bytes, lock=True)
             ref = documents.VersionRef(document_id, 1)
             documents.insert_version(conn, ref)
-            credits.reserve_accepted(conn, tenant, **ref.params(), prices=prices, what=f"uploading {display_name}")
+            credits.reserve_accepted(conn, tenant, document_id=ref.document_id, version=ref.version, prices=prices,
+                                     what=f"uploading {display_name}")
             ocr_languages, source = documents.requested_languages(conn, document_id)
             enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key,
                                                   languages=ocr_languages, languages_source=source,
@@ -188,6 +215,7 @@ def upload_paths(
     prices: Prices = DEFAULT_PRICES,
     languages: str | None = None,
     max_attempts: int | None = None,
+    max_stored_bytes: int = 0,
 ) -> Iterator[UploadOutcome]:
     """Upload every PDF under `paths`; a refused file is reported and the others still go in.
     Languages that are refused raise UploadRejectedError before any file is read."""
@@ -196,6 +224,6 @@ def upload_paths(
         try:
             yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
                               reprocess_existing=reprocess_existing, prices=prices, languages=asked,
-                              max_attempts=max_attempts)
+                              max_attempts=max_attempts, max_stored_bytes=max_stored_bytes)
         except TenderflowError as exc:
             yield UploadOutcome(str(path), "rejected", error=str(exc))

@@ -75,7 +75,8 @@ def commit_alone(
         job = attempt.job
         reason = f"the job's outcome could not be stored: {type(error).__name__}: {error}"
         log.error("job.outcome_rejected", job_id=job.id, type=job.type, error=reason, exc_info=True)
-    poisoned = FinishedAttempt(job, failure=jobs.Failure(job, reason, permanent=True, retry_seconds=0.0))
+    poisoned = FinishedAttempt(job, failure=jobs.Failure(job, reason, permanent=True, retry_seconds=0.0,
+                                                         at_commit=True))
     try:
         with pool.connection() as conn:
             [outcome] = commit_attempts(conn, job_types, [poisoned], backoff=backoff)
@@ -136,13 +137,13 @@ def commit_attempts(
                     with conn.transaction():  # a savepoint
                         handler.commit(conn, job, attempt.result)
                 except PermanentError as exc:
-                    failures.append(jobs.Failure(job, str(exc), permanent=True, retry_seconds=0.0))
+                    failures.append(jobs.Failure(job, str(exc), permanent=True, retry_seconds=0.0, at_commit=True))
                     outcomes.append(("failed", str(exc)))
                     continue
                 except Exception as exc:  # a bug or bad result in one commit step: that job retries
                     error = f"commit step: {type(exc).__name__}: {exc}"
                     failures.append(jobs.Failure(job, error, permanent=False,
-                                                 retry_seconds=backoff.delay(job.attempts)))
+                                                 retry_seconds=backoff.delay(job.attempts), at_commit=True))
                     outcomes.append(("failed", error))
                     continue
             successes.append(job)

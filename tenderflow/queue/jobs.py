@@ -94,16 +94,23 @@ class EndedJob:
     attempts: int
     state: JobState
     error: str | None = None
+    permanent: bool = False
+    """It ended failed because its handler, running it, said the failure will not pass (a
+    PermanentError: the job's input is refused). False for every other end: out of attempts, a
+    lease that expired, a release, a cancel, or a permanent failure raised while committing a
+    result (`Failure.at_commit`). Hooks tell the job's own fault from the service's with it."""
 
 
 @dataclass(frozen=True)
 class Failure:
-    """One failed attempt, reported by a worker."""
+    """One failed attempt, reported by a worker. `at_commit`: raised while committing the attempt's
+    result (a refused result, a bug), not by the handler running the job."""
 
     job: ClaimedJob
     error: str
     permanent: bool
     retry_seconds: float
+    at_commit: bool = False
 
 
 def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_attempts: int) -> tuple[
@@ -255,7 +262,8 @@ def complete(conn: psycopg.Connection[Any], jobs: Iterable[ClaimedJob], *, now: 
 
 
 def _ended(rows: Iterable[tuple[Any, ...]]) -> list[EndedJob]:
-    return [EndedJob(id=r[0], type=r[1], tenant=r[2], payload=r[3], attempts=r[4], state=JobState(r[5]), error=r[6])
+    return [EndedJob(id=r[0], type=r[1], tenant=r[2], payload=r[3], attempts=r[4], state=JobState(r[5]), error=r[6],
+                     permanent=len(r) > 7 and bool(r[7]))
             for r in rows]
 
 
@@ -284,7 +292,7 @@ def fail(conn: psycopg.Connection[Any], failures: Sequence[Failure], *, now: dat
     params = {
         "ids": [f.job.id for f in failures], "attempts": [f.job.attempts for f in failures],
         "worker_ids": [f.job.worker_id for f in failures], "errors": [sanitize_error(f.error) for f in failures],
-        "permanent": [f.permanent for f in failures],
+        "permanent": [f.permanent for f in failures], "at_commit": [f.at_commit for f in failures],
         "retry_seconds": [min(max(0.0, f.retry_seconds), MAX_RETRY_SECONDS) if math.isfinite(f.retry_seconds)
                           else 0.0 for f in failures],
         "now": now,

@@ -136,6 +136,7 @@ RETURNING j.id;
 
 -- name: job_fail
 -- Retry after backoff while attempts remain and the error is not permanent; else end failed.
+-- `permanent` in the answer: ended failed by a permanent failure of the handler's run (not of a commit).
 UPDATE jobs j
    SET state = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN 'failed' ELSE 'queued' END::job_state,
        run_after = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN j.run_after
@@ -145,10 +146,11 @@ UPDATE jobs j
        leased_until = NULL,
        last_error = f.error
   FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[], %(errors)s::text[],
-              %(permanent)s::boolean[], %(retry_seconds)s::double precision[])
-       AS f(id, attempts, worker_id, error, permanent, retry_seconds)
+              %(permanent)s::boolean[], %(at_commit)s::boolean[], %(retry_seconds)s::double precision[])
+       AS f(id, attempts, worker_id, error, permanent, at_commit, retry_seconds)
  WHERE j.id = f.id AND j.attempts = f.attempts AND j.worker_id = f.worker_id AND j.state = 'running'
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error,
+          f.permanent AND NOT f.at_commit AND j.state = 'failed' AS permanent;
 
 -- name: job_release
 -- Give leases back on shutdown: queued again at once. The attempt is not held against the job

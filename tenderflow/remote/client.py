@@ -90,6 +90,8 @@ class RemoteQueueClient:
         self.base_url = base_url.rstrip("/")
         self.instance = instance or new_instance_name()
         self.request_timeout = request_timeout
+        # The server's cap on a result body, learnt from its claim answers (None until then).
+        self.max_result_bytes: int | None = None
         self._client = httpx.Client(
             base_url=self.base_url,
             headers={"Authorization": f"Bearer {token}", WORKER_INSTANCE_HEADER: self.instance,
@@ -108,7 +110,10 @@ class RemoteQueueClient:
         body = ClaimRequest(hello=hello, limit=limit, wait_seconds=wait_seconds)
         # The server holds the request up to wait_seconds: give the read that much more time.
         response = self._send("POST", "/v1/worker/claim", body, timeout=wait_seconds + self.request_timeout)
-        return ClaimResponse.model_validate(response.json())
+        claimed = ClaimResponse.model_validate(response.json())
+        if claimed.max_result_bytes is not None:
+            self.max_result_bytes = claimed.max_result_bytes
+        return claimed
 
     def heartbeat(self, hello: WorkerHello, jobs: list[RemoteJob]) -> HeartbeatResponse:
         body = HeartbeatRequest(hello=hello, jobs=[HeldJob(id=j.id, attempt=j.attempt) for j in jobs])
@@ -143,7 +148,15 @@ class RemoteQueueClient:
         """Post a job's result: its stage's result model (or that model's JSON already)."""
         data = result.model_dump(mode="json") if isinstance(result, BaseModel) else result
         body = CompleteRequest(attempt=job.attempt, result=data)
-        return CompletionResponse.model_validate(self._send("POST", f"/v1/worker/jobs/{job.id}/complete", body).json())
+        path = f"/v1/worker/jobs/{job.id}/complete"
+        content = body.model_dump_json()
+        if self.max_result_bytes is not None and len(content.encode()) > self.max_result_bytes:
+            # Checked here, not left to the server's 413: a server that answers before the body has
+            # arrived closes the connection under the upload, and the client would see a reset.
+            raise ResultTooLargeError(
+                f"POST {path}: the result is {len(content.encode()):,} bytes, larger than this route's limit "
+                f"of {self.max_result_bytes:,} bytes (TENDERFLOW_MAX_RESULT_BYTES on the server)")
+        return CompletionResponse.model_validate(self._send("POST", path, body, content=content).json())
 
     def fail(
         self, job: RemoteJob, error: str, *, permanent: bool, retry_after_seconds: float | None
@@ -160,12 +173,14 @@ class RemoteQueueClient:
 
     def _send(
         self, method: str, path: str, body: BaseModel | None, *, timeout: float | None = None,
-        params: dict[str, Any] | None = None,
+        params: dict[str, Any] | None = None, content: str | None = None,
     ) -> httpx.Response:
+        if content is None and body is not None:
+            content = body.model_dump_json()
         try:
             response = self._client.request(
                 method, path, params=params,
-                content=body.model_dump_json() if body is not None else None,
+                content=content,
                 headers={"Content-Type": "application/json"} if body is not None else None,
                 timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
             )

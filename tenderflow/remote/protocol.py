@@ -70,6 +70,9 @@ class ClaimResponse(_Message):
     jobs: list[RemoteJob]
     lease_seconds: float = Field(description="How long a claim lives without a heartbeat.")
     heartbeat_seconds: float = Field(description="How often the worker should heartbeat.")
+    max_result_bytes: int | None = Field(
+        default=None, description="The largest result body the server accepts (TENDERFLOW_MAX_RESULT_BYTES): "
+        "a worker checks its result against it before sending, instead of having the upload cut off.")
 
 
 class HeldJob(_Message):

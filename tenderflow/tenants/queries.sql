@@ -87,15 +87,15 @@ RETURNING t.balance;
 
 -- name: version_prices_insert
 INSERT INTO version_prices (document_id, version, price_per_document, price_per_page, price_per_1k_tokens,
-                            llm_tokens_per_document, llm_tokens_per_page)
+                            llm_tokens_per_request, llm_chunk_chars)
 VALUES (%(document_id)s, %(version)s, %(price_per_document)s, %(price_per_page)s, %(price_per_1k_tokens)s,
-        %(llm_tokens_per_document)s, %(llm_tokens_per_page)s)
+        %(llm_tokens_per_request)s, %(llm_chunk_chars)s)
 ON CONFLICT (document_id, version) DO NOTHING;
 
 -- name: version_prices_get
 -- The prices a version was accepted at, and whose version it is.
-SELECT d.tenant, p.price_per_document, p.price_per_page, p.price_per_1k_tokens, p.llm_tokens_per_document,
-       p.llm_tokens_per_page
+SELECT d.tenant, p.price_per_document, p.price_per_page, p.price_per_1k_tokens, p.llm_tokens_per_request,
+       p.llm_chunk_chars
   FROM version_prices p
   JOIN documents d ON d.id = p.document_id
  WHERE p.document_id = %(document_id)s AND p.version = %(version)s;
@@ -155,3 +155,37 @@ SELECT id, tenant, name, created_at, last_used_at, revoked_at,
 UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
  WHERE id = %(id)s
 RETURNING id, tenant, revoked_at;
+
+-- name: tenant_limits_get
+-- The tenant's own upload limits (NULL: the settings' default).
+SELECT uploads_per_minute, max_stored_bytes FROM tenants WHERE name = %(name)s;
+
+-- name: tenant_lock_limits
+SELECT uploads_per_minute, max_stored_bytes FROM tenants WHERE name = %(name)s FOR NO KEY UPDATE;
+
+-- name: tenant_set_uploads_per_minute
+UPDATE tenants SET uploads_per_minute = %(value)s WHERE name = %(name)s;
+
+-- name: tenant_set_max_stored_bytes
+UPDATE tenants SET max_stored_bytes = %(value)s WHERE name = %(name)s;
+
+-- name: tenant_stored_bytes
+SELECT coalesce(sum(size_bytes), 0)::bigint FROM documents WHERE tenant = %(tenant)s;
+
+-- name: upload_requests_prune
+DELETE FROM tenant_upload_requests
+ WHERE tenant = %(tenant)s
+   AND at <= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(window)s);
+
+-- name: upload_requests_in_window
+-- Requests in the window, and the seconds until the one that makes it full leaves it.
+SELECT count(*),
+       extract(epoch FROM (
+           SELECT r.at FROM tenant_upload_requests r WHERE r.tenant = %(tenant)s
+            ORDER BY r.at DESC OFFSET %(limit)s - 1 LIMIT 1)
+           + make_interval(secs => %(window)s) - coalesce(%(now)s::timestamptz, now()))
+  FROM tenant_upload_requests
+ WHERE tenant = %(tenant)s;
+
+-- name: upload_request_add
+INSERT INTO tenant_upload_requests (tenant, at) VALUES (%(tenant)s, coalesce(%(now)s::timestamptz, now()));
