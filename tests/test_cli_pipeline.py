@@ -12,6 +12,7 @@ from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
+from tenderflow.cli.output import tsv_cell
 from tenderflow.pipeline.storage import open_storage
 from tests.pipeline_harness import drain, pipeline_settings
 from tests.tender_fixtures import TENDER_PAGE, text_pdf
@@ -115,3 +116,20 @@ def test_max_attempts_from_the_settings_hold_for_every_job_of_the_pipeline(
     with psycopg.connect(database_url) as conn:
         rows = conn.execute("SELECT type, max_attempts FROM jobs ORDER BY id").fetchall()
     assert rows[:3] == [("ocr.plan", 3), ("thumbnail", 3), ("extract", 3)] and rows[3:] == [("extract", 2)]
+
+
+def test_piped_tables_are_tsv_with_nothing_cut_and_separators_escaped(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Issue 12: piped output was an 80-column table that cut ids and names; now a header line and
+    one line per row, each value whole, a tab or newline inside a value escaped so columns hold."""
+    odd = text_pdf(tmp_path / ("tab\there, newline\nthere and a long name " + "x" * 80 + ".pdf"), [TENDER_PAGE])
+    document_id = json.loads(invoke(cli_env, "upload", str(odd), "--json").stdout)[0]["document_id"]
+    lines = invoke(cli_env, "documents", "list").stdout.splitlines()
+    header = lines[0].split("\t")
+    assert header[:3] == ["id", "tenant", "filename"]
+    [row] = [line.split("\t") for line in lines[1:]]
+    assert len(row) == len(header)
+    assert row[0] == str(document_id)
+    assert row[2] == "tabhere, newlinethere and a long name " + "x" * 80 + ".pdf"  # cleaned at upload, then whole
+    assert tsv_cell("a\tb\nc\\d\x1b") == "a\\tb\\nc\\\\d\\x1b"  # what may still hold one is escaped

@@ -74,6 +74,9 @@ class DocumentDetail(DocumentSummary):
         "the first scanned page, or the fallback when nothing was detected.")
     language_confidence: float | None = Field(description="The identifier's probability for a detected language.")
     script: str | None = Field(description="The script a first OCR pass saw ('Latin', 'Arabic', …).")
+    retrying: str | None = Field(
+        default=None, description="Why the document's OCR plan or extraction is waiting to run again, if it is: "
+        "'retry 2/5: <the last error>'.")
 
 
 class PageText(BaseModel):
@@ -214,7 +217,7 @@ def get_document(document_id: int, tenant: Tenant, services: Services) -> Docume
                           pages_done=row["pages_done"], pages_total=row["page_count"],
                           requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
                           languages_source=row["languages_source"], language_confidence=row["language_confidence"],
-                          script=row["script"])
+                          script=row["script"], retrying=tenant_visible_error(row["retrying"]))
 
 
 def _readable_version(row: dict[str, Any]) -> int:

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table, safe
-from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.output import JsonOption, console, fail, make_table, print_json, print_table, safe
+from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.errors import TenderflowError
-from tenderflow.pipeline.documents import StartPoint, VersionState, read_document
+from tenderflow.pipeline.documents import StartPoint, VersionProgress, VersionRef, VersionState, read_document
 from tenderflow.queue.stats import queue_stats
 from tenderflow.tenants.credits import Prices
 
@@ -27,6 +27,9 @@ def upload(
     languages: Annotated[str | None, typer.Option(
         help="Tesseract languages to OCR them with, e.g. fra+eng (default: the tenant's, else each "
              "document's language is detected).")] = None,
+    wait: Annotated[bool, typer.Option(
+        "--wait", help="Then follow the documents through OCR and extraction (a progress bar over pages and "
+                       "documents) until each is done or failed; the exit code is 1 if any failed.")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction."""
@@ -51,33 +54,119 @@ def upload(
                                     max_stored_bytes=rt.settings.tenant_max_stored_bytes):
             outcomes.append(outcome)
             progress.advance(task)
-    rows = [vars(o) for o in outcomes]
-    if as_json:
-        print_json(rows)
-    else:
-        print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
     if not outcomes:
         raise fail("no PDF found in the given paths")
-    if any(o.status == "rejected" for o in outcomes):
+    rows = [dict(vars(o)) for o in outcomes]
+    rejected = sum(o.status == "rejected" for o in outcomes)
+    failed = False
+    if wait:
+        refs = list(dict.fromkeys(VersionRef(o.document_id, o.version) for o in outcomes
+                                  if o.document_id is not None and o.version is not None))
+        finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=as_json)}
+        for row in rows:
+            end = finished.get((row["document_id"], row["version"]))
+            if end is not None:
+                row.update(state=end.state.value, pages=end.page_count, error=end.error)
+        failed = any(p.state == VersionState.FAILED for p in finished.values())
+    if as_json:
+        print_json(rows)
+    elif wait:
+        print_table("upload", rows, ["source", "status", "document_id", "version", "state", "pages", "error"])
+        done = sum(p.state == VersionState.DONE for p in finished.values())
+        console.print(f"{done} done, {len(finished) - done} failed" + (f", {rejected} rejected" if rejected else ""),
+                      highlight=False)
+    else:
+        print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
+    if failed:
+        raise typer.Exit(1)
+    if rejected:
         raise typer.Exit(2)
 
 
-def status(ctx: typer.Context, as_json: JsonOption = False) -> None:
+def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
+                      poll_seconds: float = 0.5) -> list[VersionProgress]:
+    """Poll until every version of `refs` is done or failed, drawing pages read and documents
+    finished; says so once when no worker is alive to do the work. Ctrl-C stops waiting only."""
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from tenderflow.pipeline.documents import versions_progress
+    from tenderflow.queue.stats import live_worker_count
+
+    warned_idle = False
+    started = time.monotonic()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True, disable=quiet) as progress:
+        pages = progress.add_task("pages read", total=None)
+        docs = progress.add_task("documents finished", total=len(refs))
+        while True:
+            with rt.connection() as conn:
+                current = versions_progress(conn, refs)
+                workers = live_worker_count(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+            known = [p.page_count for p in current if p.page_count is not None]
+            progress.update(pages, completed=sum(p.pages_done for p in current),
+                            total=sum(known) if len(known) == len(current) else None)
+            progress.update(docs, completed=sum(p.finished for p in current))
+            retrying = [p for p in current if p.retrying and not p.finished]
+            progress.update(docs, description="documents finished" + (
+                f" (document {retrying[0].document_id}: {retrying[0].retrying[:80]})" if retrying and
+                retrying[0].retrying else ""))
+            if all(p.finished for p in current):
+                return current
+            if workers == 0 and not warned_idle and time.monotonic() - started > 5:
+                warned_idle = True
+                console.print("no worker is running: start one (`tenderflow worker`, or `tenderflow worker "
+                              "--burst` to drain and exit); waiting", highlight=False)
+            time.sleep(poll_seconds)
+
+
+def status(
+    ctx: typer.Context,
+    watch: Annotated[bool, typer.Option("--watch", help="Redraw every --interval seconds until Ctrl-C.")] = False,
+    interval: Annotated[float, typer.Option(min=0.2, help="Seconds between redraws with --watch.")] = 2.0,
+    as_json: JsonOption = False,
+) -> None:
     """Documents by state and the queue's health."""
+    import time
+
+    from rich.console import Group
+    from rich.live import Live
+
     from tenderflow.pipeline.documents import document_counts
 
     rt = runtime(ctx)
-    with rt.connection() as conn:
-        counts = document_counts(conn)
-        stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+
+    def snapshot() -> tuple[dict[str, int], Any]:
+        with rt.connection() as conn:
+            return document_counts(conn), queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+
+    def view() -> Group:
+        counts, stats = snapshot()
+        return Group(
+            make_table("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"]),
+            make_table("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour",
+                                               "oldest_queued_seconds"]),
+            Text(f"workers: {stats.live_workers} live, {stats.dead_workers} dead"
+                 + (f"   (every {interval:g} s, Ctrl-C to stop)" if watch else "")),
+        )
+
     if as_json:
+        if watch:
+            raise fail("--watch draws tables; without it, --json prints one snapshot")
+        counts, stats = snapshot()
         print_json({"documents": counts, "queue": stats.as_dict()})
         return
-    print_table("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"])
-    print_table("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"])
-    console.print(f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
-
-
+    if not watch:
+        console.print(view())
+        return
+    try:
+        with Live(view(), console=console, auto_refresh=False) as live:
+            while True:
+                time.sleep(interval)
+                live.update(view(), refresh=True)
+    except KeyboardInterrupt:
+        return
 
 
 @documents_app.command("list")
@@ -158,6 +247,8 @@ def show(
     console.print(f"language={language_summary(doc)}", highlight=False)
     if doc["error"]:
         console.print(Text("error: ", style="red") + safe(doc["error"]), highlight=False)
+    if doc.get("retrying"):
+        console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
     if report["fields"]:
         print_table("fields", flatten_fields(report["fields"]["fields"]), ["field", "value", "page", "quote"])
         for flag in report["fields"]["flags"]:

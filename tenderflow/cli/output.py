@@ -41,13 +41,31 @@ def safe(value: Any) -> Text:
     return Text(_CONTROL.sub(lambda match: repr(match.group())[1:-1], str(value)))
 
 
-def print_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> None:
+def make_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Table:
     table = Table(title=title)
     for column in columns:
         table.add_column(column)
     for row in rows:
         table.add_row(*[Text("") if row.get(c) is None else safe(cell(row.get(c))) for c in columns])
-    console.print(table)
+    return table
+
+
+def print_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> None:
+    """A table for a person on a terminal; piped or redirected, plain TSV (a header line, then one line
+    per row, nothing cut) for `cut`, `awk` and spreadsheets (`--json` gives every field, typed)."""
+    if console.is_terminal:
+        console.print(make_table(title, rows, columns))
+        return
+    lines = ["\t".join(columns)]
+    lines += ["\t".join(tsv_cell(row.get(column)) for column in columns) for row in rows]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def tsv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    text = cell(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
 
 
 def cell(value: Any) -> str:

@@ -25,8 +25,12 @@ def worker(
     token: Annotated[str | None, typer.Option(
         envvar="TENDERFLOW_WORKER_TOKEN", show_envvar=True,
         help="Worker token for --remote (`tenderflow worker-tokens create`).")] = None,
+    burst: Annotated[bool, typer.Option(
+        help="Run until no job of the pool is left (queued, waiting to retry, or running), then exit 0: "
+             "for cron jobs and CI.")] = False,
 ) -> None:
-    """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate)."""
+    """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate), or with
+    --burst until its work is done."""
     from tenderflow.handlers import build_job_types, warm_up
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
@@ -37,6 +41,8 @@ def worker(
 
         if not token:
             raise fail("--remote needs --token (or TENDERFLOW_WORKER_TOKEN)")
+        if burst:
+            raise fail("--burst needs the database (a remote worker cannot see what is left to run)")
         if processes > 1:
             import os
 
@@ -51,8 +57,9 @@ def worker(
         import os
 
         os.environ.setdefault("TENDERFLOW_DATABASE_URL", rt.database_url)
-        argv = [*self_command(), "worker", "--pool", pool, "--processes", "1", "--threads", str(threads)]
-        raise typer.Exit(supervise(argv, processes))
+        argv = [*self_command(), "worker", "--pool", pool, "--processes", "1", "--threads", str(threads),
+                *(["--burst"] if burst else [])]
+        raise typer.Exit(supervise(argv, processes, until_done=burst))
     settings = rt.settings
     db_pool = rt.pool(max_size=threads + 6)
     try:
@@ -69,6 +76,7 @@ def worker(
         shutdown_grace_seconds=settings.shutdown_grace_seconds,
         backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
         maintenance_seconds=settings.maintenance_seconds, retention_seconds=settings.retention_days * 86400,
+        burst=burst,
     )
     raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
 

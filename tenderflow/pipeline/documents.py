@@ -433,11 +433,41 @@ def failed_version_of_job(conn: psycopg.Connection[Any], job_id: int) -> FailedV
 def get_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> dict[str, Any]:
     """The document with its latest version's state. A tenant sees only its own (else not found)."""
     row = conn.cursor(row_factory=dict_row).execute(
-        QUERIES["document_get"], {"id": document_id, "tenant": tenant}
+        QUERIES["document_get"], {"id": document_id, "tenant": tenant, **_RETRY_KEYS}
     ).fetchone()
     if row is None:
         raise DocumentNotFoundError(f"no document with id {document_id}")
     return row
+
+
+_RETRY_KEYS = {"plan_type": JOB_OCR_PLAN, "extract_type": JOB_EXTRACT}
+
+
+@dataclass(frozen=True)
+class VersionProgress:
+    """Where one version stands: its state, pages read of how many, its error, and why it waits to
+    run again if it does ('retry 2/5: LLM unreachable …')."""
+
+    document_id: int
+    version: int
+    state: VersionState
+    page_count: int | None
+    pages_done: int
+    error: str | None
+    retrying: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (VersionState.DONE, VersionState.FAILED)
+
+
+def versions_progress(conn: psycopg.Connection[Any], refs: Sequence[VersionRef]) -> list[VersionProgress]:
+    """The progress of each of `refs` (versions that do not exist are left out)."""
+    rows = conn.cursor(row_factory=dict_row).execute(QUERIES["versions_progress"], {
+        "document_ids": [ref.document_id for ref in refs], "versions": [ref.version for ref in refs],
+        **_RETRY_KEYS,
+    }).fetchall()
+    return [VersionProgress(**{**row, "state": VersionState(row["state"])}) for row in rows]
 
 
 def list_documents(

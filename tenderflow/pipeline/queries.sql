@@ -127,11 +127,30 @@ SELECT d.id, d.tenant, d.sha256, d.filename, d.size_bytes, d.storage_url, d.late
        d.created_at, v.state::text AS state, v.page_count, v.error, v.start_from, v.finished_at,
        (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
        d.ocr_languages AS requested_languages, pv.language, pv.ocr_languages, pv.languages_source,
-       pv.language_confidence, pv.script
+       pv.language_confidence, pv.script,
+       (SELECT format('retry %%s/%%s: %%s', j.attempts + 1, j.max_attempts, j.last_error) FROM jobs j
+         WHERE j.unique_key = ANY(ARRAY[%(plan_type)s || ':' || d.id || ':' || v.version,
+                                        %(extract_type)s || ':' || d.id || ':' || v.version])
+           AND j.state = 'queued' AND j.attempts > 0 AND j.last_error IS NOT NULL
+         LIMIT 1) AS retrying
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
  WHERE d.id = %(id)s AND (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text);
+
+-- name: versions_progress
+-- Where each of these versions stands (`upload --wait`): state, pages read of how many, error, and
+-- why its plan or extraction is waiting to run again, if it is.
+SELECT w.document_id, w.version, v.state::text AS state, v.page_count, v.error,
+       (SELECT count(*) FROM pages p WHERE p.document_id = w.document_id AND p.version = v.pages_version) AS pages_done,
+       (SELECT format('retry %%s/%%s: %%s', j.attempts + 1, j.max_attempts, j.last_error) FROM jobs j
+         WHERE j.unique_key = ANY(ARRAY[%(plan_type)s || ':' || w.document_id || ':' || w.version,
+                                        %(extract_type)s || ':' || w.document_id || ':' || w.version])
+           AND j.state = 'queued' AND j.attempts > 0 AND j.last_error IS NOT NULL
+         LIMIT 1) AS retrying
+  FROM unnest(%(document_ids)s::bigint[], %(versions)s::integer[]) AS w(document_id, version)
+  JOIN document_versions v ON v.document_id = w.document_id AND v.version = w.version
+ ORDER BY w.document_id, w.version;
 
 -- name: document_list
 SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,

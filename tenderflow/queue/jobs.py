@@ -359,6 +359,12 @@ def get(conn: psycopg.Connection[Any], job_id: int) -> dict[str, Any]:
     return row
 
 
+def any_unfinished(conn: psycopg.Connection[Any], types: Sequence[str]) -> bool:
+    """Whether a job of `types` is queued (due now or later: a retry waiting on its backoff) or running."""
+    row = conn.execute(QUERIES["job_unfinished_of_types"], {"types": list(types)}).fetchone()
+    return bool(row and row[0])
+
+
 def list_jobs(
     conn: psycopg.Connection[Any], *, state: str | None = None, type: str | None = None,
     tenant: str | None = None, limit: int = 50,

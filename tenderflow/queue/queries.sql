@@ -237,6 +237,10 @@ WITH old AS MATERIALIZED (
 )
 DELETE FROM jobs j USING old WHERE j.id = old.id;
 
+-- name: job_unfinished_of_types
+-- Is any job of these types still to run (queued, due or not) or running? (`worker --burst`)
+SELECT EXISTS (SELECT 1 FROM jobs WHERE type = ANY(%(types)s) AND state IN ('queued', 'running'));
+
 -- name: job_type_stats
 SELECT type, queued, runnable, running, expired_leases, succeeded_last_hour, failed_last_hour,
        oldest_queued_seconds, attempts_per_success, duration_p50_seconds, duration_p95_seconds

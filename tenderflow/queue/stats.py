@@ -36,6 +36,11 @@ def list_workers(
     ).fetchall()
 
 
+def live_worker_count(conn: psycopg.Connection[Any], *, dead_after_seconds: float) -> int:
+    """Workers (local or remote) that heartbeat and have not stopped."""
+    return sum(1 for w in list_workers(conn, dead_after_seconds=dead_after_seconds) if w["status"] == "live")
+
+
 def _numeric_as_float(row: dict[str, Any]) -> dict[str, Any]:
     """numeric columns (epoch extracts, averages) arrive as Decimal; readers want plain numbers."""
     return {key: float(value) if isinstance(value, Decimal) else value for key, value in row.items()}

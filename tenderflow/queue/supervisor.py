@@ -54,8 +54,13 @@ def run_worker_in_process(worker: StoppableWorker) -> int:
     return worker.run() or 0
 
 
-def supervise(child_argv: Sequence[str], processes: int, *, restart_delay_seconds: float = 1.0) -> int:
-    """Keep `processes` children running `child_argv`; forward stop signals; return 0 after a stop."""
+def supervise(
+    child_argv: Sequence[str], processes: int, *, restart_delay_seconds: float = 1.0, until_done: bool = False,
+) -> int:
+    """Keep `processes` children running `child_argv`; forward stop signals; return 0 after a stop.
+    With `until_done` (burst workers) a child that exits 0 has finished its work and is not started
+    again; the supervisor returns 0 once every child has (a child that dies otherwise is restarted)."""
+    finished: set[int] = set()
     stopping = threading.Event()
     interrupts = 0
     children: dict[int, subprocess.Popen[bytes]] = {}
@@ -86,13 +91,17 @@ def supervise(child_argv: Sequence[str], processes: int, *, restart_delay_second
             code = child.poll()
             if code is None:
                 alive += 1
+            elif until_done and code == 0:
+                if slot not in finished:
+                    finished.add(slot)
+                    log.info("supervisor.child_finished", slot=slot, pid=child.pid)
             elif not stopping.is_set():
                 log.warning("supervisor.child_died", slot=slot, pid=child.pid, exit_code=code)
                 time.sleep(restart_delay_seconds)
                 if not stopping.is_set():
                     start_child(slot)
                     alive += 1
-        if stopping.is_set() and alive == 0:
+        if (stopping.is_set() or len(finished) == processes) and alive == 0:
             return 0
         stopping.wait(0.2)
 

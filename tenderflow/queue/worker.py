@@ -67,6 +67,9 @@ class WorkerConfig:
     backoff: Backoff = field(default_factory=Backoff)
     worker_id: str | None = None
     kind: str = "local"
+    # Burst: stop once no job of `types` is left to run anywhere (none queued, due now or later, and
+    # none running: a running job may enqueue the next stage's), for cron jobs and CI.
+    burst: bool = False
 
 
 @dataclass
@@ -236,9 +239,25 @@ class Worker:
                 if self._free_slots() <= 0:
                     self._wake.wait(self.config.poll_seconds)
                 continue
+            if self.config.burst and free > 0 and not claimed and self._drained():
+                log.info("worker.drained", worker_id=self.id, claimed=self.claimed_total)
+                self._stopping.set()
+                break
             # Fewer jobs than slots (or no slot): sleep until a NOTIFY, a freed slot, or the poll.
             self._wake.wait(self.config.poll_seconds)
             self._wake.clear()
+
+    def _drained(self) -> bool:
+        """Burst mode's end: this worker holds nothing and no job of its types is left anywhere."""
+        with self._slots_lock:
+            if self._slots:
+                return False
+        try:
+            with self.pool.connection() as conn:
+                return not jobs.any_unfinished(conn, self.config.types)
+        except psycopg.Error as exc:
+            log.warning("worker.drain_check_failed", error=str(exc))
+            return False
 
     def _release_remaining(self) -> None:
         with self._slots_lock:
