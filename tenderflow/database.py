@@ -55,8 +55,21 @@ def resolve_database_url(settings: Settings) -> str:
     return embedded_server_url(settings.data_dir)
 
 
+CONNECT_TIMEOUT_SECONDS = 3
+"""How long a first connection may take before a command says the database cannot be reached."""
+
+
 def open_pool(url: str, *, min_size: int = 1, max_size: int = 20, name: str = "tenderflow") -> ConnectionPool:
-    """Open the process's one pool. Connections are autocommit: every transaction is explicit."""
+    """Open the process's one pool. Connections are autocommit: every transaction is explicit.
+
+    One direct connection is tried first, with a short timeout, so that a wrong or unreachable
+    database is reported within seconds with the server's own reason (the pool would retry for 30 s
+    and then only say it timed out)."""
+    try:
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECONDS, autocommit=True).close()
+    except psycopg.Error as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise ConfigurationError(f"cannot connect to PostgreSQL at {redact(url)}: {reason}") from exc
     pool = ConnectionPool(
         url,
         min_size=min_size,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,8 @@ from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.cli.output import tsv_cell
+from tenderflow.database import CONNECT_TIMEOUT_SECONDS
+from tenderflow.errors import ConfigurationError
 from tenderflow.pipeline.storage import open_storage
 from tests.pipeline_harness import drain, pipeline_settings
 from tests.tender_fixtures import TENDER_PAGE, text_pdf
@@ -133,3 +137,25 @@ def test_piped_tables_are_tsv_with_nothing_cut_and_separators_escaped(
     assert row[0] == str(document_id)
     assert row[2] == "tabhere, newlinethere and a long name " + "x" * 80 + ".pdf"  # cleaned at upload, then whole
     assert tsv_cell("a\tb\nc\\d\x1b") == "a\\tb\\nc\\\\d\\x1b"  # what may still hold one is escaped
+
+
+def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_path: Path) -> None:
+    """Issue 12: a wrong DATABASE_URL took 30 s to report ("pool initialization incomplete"); now a
+    refused connection is said at once, and a server that never answers after CONNECT_TIMEOUT_SECONDS."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        refused_port = closed.getsockname()[1]  # nothing listens once it is closed
+    env = {"TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
+    started = time.monotonic()
+    refused = invoke({**env, "DATABASE_URL": f"postgresql://u@127.0.0.1:{refused_port}/db"}, "status")
+    assert time.monotonic() - started < 3
+    # (`tenderflow` prints a TenderflowError as one `error:` line; in process it is the exception)
+    assert isinstance(refused.exception, ConfigurationError) and "Connection refused" in str(refused.exception)
+    with socket.socket() as silent:  # accepts connections (the kernel's backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        started = time.monotonic()
+        hung = invoke({**env, "DATABASE_URL": f"postgresql://u@127.0.0.1:{silent.getsockname()[1]}/db"}, "status")
+        elapsed = time.monotonic() - started
+    assert isinstance(hung.exception, ConfigurationError) and "cannot connect to PostgreSQL" in str(hung.exception)
+    assert CONNECT_TIMEOUT_SECONDS - 0.5 < elapsed < CONNECT_TIMEOUT_SECONDS + 3
