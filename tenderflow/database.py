@@ -23,12 +23,12 @@ EMBEDDED_DATABASE = "tenderflow"
 
 def embedded_server_url(data_dir: Path, database: str = EMBEDDED_DATABASE) -> str:
     """Start (or reuse) the embedded server in `data_dir/postgres`; return a URL to `database`."""
+    # pgserver asks platformdirs for a runtime dir (on import too); without XDG_RUNTIME_DIR (root
+    # shells, CI) that warns on every command and falls back to /tmp, fine for a Unix socket.
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     import pgserver  # imported here: it is only needed when no server is configured
 
     logging.getLogger("pgserver").setLevel(logging.WARNING)
-    # pgserver asks platformdirs for a runtime dir; without XDG_RUNTIME_DIR (root shells, CI) that
-    # warns on every command and falls back to /tmp, which is fine for a Unix socket.
-    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     pgdata = data_dir / "postgres"
     pgdata.mkdir(parents=True, exist_ok=True)
     try:

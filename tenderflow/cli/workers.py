@@ -8,8 +8,9 @@ import typer
 
 from tenderflow import migrations
 from tenderflow import queue as job_queue
-from tenderflow.cli.output import fail
-from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.output import JsonOption, fail, print_json, print_table
+from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
 from tenderflow.handlers import POOLS, Pool
 
@@ -36,6 +37,7 @@ def worker(
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
     rt = runtime(ctx)
+    refuse_unless_ready(rt, pool, local=remote is None)
     if remote is not None:
         from tenderflow.remote.worker import build_remote_worker
 
@@ -79,6 +81,64 @@ def worker(
         burst=burst,
     )
     raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
+
+
+def refuse_unless_ready(rt: Runtime, pool: Pool, *, local: bool) -> None:
+    """Refuse to start, one line per missing thing, rather than fail every job of the pool five times."""
+    from tenderflow.handlers.preflight import preflight
+
+    failed = [check for check in preflight(rt.settings, pool, storage_of(rt) if local else None) if not check.ok]
+    if failed:
+        raise fail("the worker cannot run its pool's jobs here (`tenderflow doctor` shows every check):\n"
+                   + "\n".join(f"  {check.name}: {check.detail}" for check in failed))
+
+
+def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Check everything the pipeline needs here: database, storage, programs, language packs, LLM."""
+    from tenderflow.handlers.preflight import Check, preflight
+
+    rt = runtime(ctx)
+    checks: list[Check] = []
+    try:
+        with rt.connection() as conn:
+            pending = [migration.name for migration in migrations.pending_migrations(conn)]
+        where = redact(rt.database_url) + (" (embedded)" if rt.settings.database_url is None else "")
+        checks.append(Check("database", not pending, where if not pending else
+                            f"{where}: migrations pending: {', '.join(pending)} (run `tenderflow db migrate`)"))
+    except TenderflowError as exc:
+        checks.append(Check("database", False, str(exc)))
+    checks += preflight(rt.settings, Pool.ALL, storage_of(rt))
+    rows = [{"check": c.name, "ok": "yes" if c.ok else "NO", "detail": c.detail} for c in checks]
+    if as_json:
+        print_json([{"check": c.name, "ok": c.ok, "detail": c.detail} for c in checks])
+    else:
+        print_table("doctor", rows, ["check", "ok", "detail"])
+    if not all(c.ok for c in checks):
+        raise typer.Exit(1)
+
+
+_SECRET_SETTINGS = ("admin_token", "llm_api_key")
+
+
+def config(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The settings in effect (environment, else defaults), secrets masked, with where each came from."""
+    settings = runtime(ctx).settings
+    rows = []
+    for name, field in type(settings).model_fields.items():
+        value = getattr(settings, name)
+        if value is not None and name in _SECRET_SETTINGS:
+            shown: object = f"set ({len(str(value))} characters)"
+        elif isinstance(value, str) and "://" in value and name.endswith("_url"):
+            shown = redact(value) if name == "database_url" else value
+        else:
+            shown = str(value) if value is not None else None
+        rows.append({"setting": f"TENDERFLOW_{name.upper()}", "value": shown,
+                     "from": "environment" if name in settings.model_fields_set else "default",
+                     "meaning": field.description or ""})
+    if as_json:
+        print_json(rows)
+    else:
+        print_table("settings", rows, ["setting", "value", "from", "meaning"])
 
 
 def serve(

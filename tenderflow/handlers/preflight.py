@@ -1,0 +1,106 @@
+"""What a worker needs before it claims a job, checked once at start (and by `tenderflow doctor`).
+
+Without these checks a missing tesseract, language pack or storage was found job by job, each
+failing five times before its document failed. A worker now refuses to start, with one line per
+missing thing; `tenderflow doctor` prints every check, passed or not.
+
+    OCR pool      poppler (pdfinfo, pdftotext, pdftoppm), tesseract, prlimit; the language packs the
+                  settings name plus osd; the object storage (a local worker reads PDFs from it)
+    extract pool  the LLM endpoint answers, and takes the key (when an LLM is configured)
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import httpx
+
+from tenderflow.config import Settings
+from tenderflow.errors import ConfigurationError
+from tenderflow.handlers.stage import Pool
+from tenderflow.pdf import languages as ocr_languages
+from tenderflow.pipeline.storage import ObjectStorage
+
+OCR_PROGRAMS = ("pdfinfo", "pdftotext", "pdftoppm", "tesseract", "prlimit")
+LLM_CHECK_TIMEOUT_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def check_programs(programs: Sequence[str] = OCR_PROGRAMS) -> list[Check]:
+    checks = []
+    for program in programs:
+        found = shutil.which(program)
+        checks.append(Check(f"program {program}", found is not None,
+                            found or f"{program} is not installed or not on PATH (see the README's install steps)"))
+    return checks
+
+
+def check_language_packs(settings: Settings) -> Check:
+    """The packs the settings name (the fallback languages) and osd (orientation) are installed."""
+    try:
+        installed = ocr_languages.installed_languages()
+    except ConfigurationError as exc:
+        return Check("tesseract language packs", False, str(exc))
+    wanted = [name for name in settings.ocr_languages.split("+")]
+    missing = [name for name in wanted if name not in installed]
+    if shutil.which("tesseract") is not None and not _has_osd():
+        missing.append("osd")
+    if missing:
+        return Check("tesseract language packs", False,
+                     f"missing {', '.join(missing)} (apt-get install tesseract-ocr-<name>); installed: "
+                     f"{', '.join(sorted(installed)) or 'none'}")
+    return Check("tesseract language packs", True, f"{len(installed)} installed: {', '.join(sorted(installed))}")
+
+
+def _has_osd() -> bool:
+    from tenderflow.pdf.tools import run_tool
+
+    result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
+    return "osd" in result.stdout.decode("utf-8", errors="replace").split()
+
+
+def check_storage(storage: ObjectStorage) -> Check:
+    """The storage answers: a lookup of an object that does not exist (read access, no write)."""
+    probe = f"preflight/{uuid.uuid4().hex}"
+    try:
+        storage.exists(probe)
+    except Exception as exc:  # any client or network error: the worker could not read a PDF either
+        return Check("object storage", False, f"{storage.description} does not answer: {type(exc).__name__}: {exc}")
+    return Check("object storage", True, storage.description)
+
+
+def check_llm(settings: Settings) -> Check:
+    """With an LLM configured: its endpoint answers within seconds and does not refuse the key."""
+    if settings.extraction_backend != "openai":
+        return Check("extraction backend", True, "the offline rules extractor (no LLM configured)")
+    base = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
+    headers = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}
+    try:
+        response = httpx.get(f"{base}/models", headers=headers, timeout=LLM_CHECK_TIMEOUT_SECONDS)
+    except httpx.HTTPError as exc:
+        return Check("LLM endpoint", False, f"{base} cannot be reached: {type(exc).__name__}: {exc}")
+    if response.status_code in (401, 403):
+        return Check("LLM endpoint", False, f"{base} refused the API key (HTTP {response.status_code})")
+    return Check("LLM endpoint", True, f"{base} answers (HTTP {response.status_code}); model {settings.llm_model}")
+
+
+def preflight(settings: Settings, pool: Pool, storage: ObjectStorage | None) -> list[Check]:
+    """The checks for a worker of `pool` (storage None: a remote worker, which reads over HTTP)."""
+    checks: list[Check] = []
+    if pool in (Pool.OCR, Pool.ALL):
+        checks += check_programs()
+        checks.append(check_language_packs(settings))
+        if storage is not None:
+            checks.append(check_storage(storage))
+    if pool in (Pool.EXTRACT, Pool.ALL):
+        checks.append(check_llm(settings))
+    return checks

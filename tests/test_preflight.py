@@ -1,0 +1,100 @@
+"""Fail fast, say why (issue 12): a worker refuses to start, one line per missing thing, when a
+program, a language pack, the storage or the LLM endpoint is missing; `tenderflow doctor` prints
+every check. Before, each was found job by job, after five attempts per job."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from typer.testing import CliRunner
+
+from tenderflow.cli import app
+from tests.openai_server import OpenAIServer, answer_with
+
+
+@pytest.fixture
+def env(database_url: str, tmp_path: Path) -> dict[str, str]:
+    return {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
+            "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "TENDERFLOW_OCR_LANGUAGES": "eng"}
+
+
+def invoke(env: dict[str, str], *args: str) -> Any:
+    return CliRunner().invoke(app, list(args), env=env)
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def checks_of(result: Any) -> dict[str, dict[str, Any]]:
+    return {row["check"]: row for row in json.loads(result.stdout)}
+
+
+def test_doctor_passes_where_everything_is_there_and_asks_the_llm_with_the_key(env: dict[str, str]) -> None:
+    server = OpenAIServer(answer_with({}))
+    server.start()
+    try:
+        result = invoke({**env, "TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_LLM_API_KEY": "sk-test"},
+                        "doctor", "--json")
+    finally:
+        server.stop()
+    assert result.exit_code == 0, result.output
+    checks = checks_of(result)
+    assert all(row["ok"] for row in checks.values()), checks
+    assert {"database", "program tesseract", "program pdftoppm", "tesseract language packs", "object storage",
+            "LLM endpoint"} <= set(checks)
+    [asked] = [r for r in server.requests if r.method == "GET"]
+    assert asked.path == "/v1/models" and asked.headers["authorization"] == "Bearer sk-test"
+
+
+def test_a_worker_refuses_to_start_naming_each_missing_thing(
+    env: dict[str, str], conn: psycopg.Connection[Any]
+) -> None:
+    broken = {**env, "TENDERFLOW_OCR_LANGUAGES": "eng+xyz",
+              "TENDERFLOW_LLM_BASE_URL": f"http://127.0.0.1:{closed_port()}/v1"}
+    result = invoke(broken, "worker", "--pool", "all")
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "the worker cannot run its pool's jobs here" in said
+    assert "tesseract language packs: missing xyz" in said
+    assert "LLM endpoint: http://127.0.0.1:" in said and "cannot be reached" in said
+    assert conn.execute("SELECT count(*) FROM workers").fetchone() == (0,)  # it never registered
+    # An OCR pool does not need the LLM; an extraction pool does not need tesseract's packs.
+    ocr_only = " ".join(invoke(broken, "worker", "--pool", "extract").output.split())
+    assert "LLM endpoint" in ocr_only and "language packs" not in ocr_only
+
+
+def test_missing_programs_and_storage_are_named(env: dict[str, str]) -> None:
+    no_programs = invoke({**env, "PATH": "/nonexistent"}, "doctor", "--json")
+    assert no_programs.exit_code == 1
+    checks = checks_of(no_programs)
+    assert not checks["program tesseract"]["ok"]
+    assert "tesseract is not installed or not on PATH" in checks["program tesseract"]["detail"]
+    assert not checks["program pdftoppm"]["ok"]
+
+    s3_down = {**env, "TENDERFLOW_STORAGE_URL": "s3://tenders", "TENDERFLOW_S3_ENDPOINT_URL":
+               f"http://127.0.0.1:{closed_port()}", "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
+               "AWS_MAX_ATTEMPTS": "1"}
+    storage = checks_of(invoke(s3_down, "doctor", "--json"))["object storage"]
+    assert not storage["ok"] and "does not answer" in storage["detail"]
+
+
+def test_config_prints_the_settings_in_effect_with_secrets_masked(env: dict[str, str]) -> None:
+    admin = "a-very-long-admin-token-0123456789"
+    result = invoke({**env, "DATABASE_URL": "postgresql://tf:hunter2@127.0.0.1:5432/tf",
+                     "TENDERFLOW_ADMIN_TOKEN": admin, "TENDERFLOW_LLM_API_KEY": "sk-secret"}, "config", "--json")
+    assert result.exit_code == 0, result.output
+    assert admin not in result.stdout and "hunter2" not in result.stdout and "sk-secret" not in result.stdout
+    rows = {row["setting"]: row for row in json.loads(result.stdout)}
+    assert rows["TENDERFLOW_ADMIN_TOKEN"]["value"] == f"set ({len(admin)} characters)"
+    assert rows["TENDERFLOW_OCR_LANGUAGES"] == {"setting": "TENDERFLOW_OCR_LANGUAGES", "value": "eng",
+                                                "from": "environment", "meaning": rows["TENDERFLOW_OCR_LANGUAGES"]["meaning"]}
+    assert rows["TENDERFLOW_LEASE_SECONDS"]["from"] == "default"
