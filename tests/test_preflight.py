@@ -95,6 +95,6 @@ def test_config_prints_the_settings_in_effect_with_secrets_masked(env: dict[str,
     assert admin not in result.stdout and "hunter2" not in result.stdout and "sk-secret" not in result.stdout
     rows = {row["setting"]: row for row in json.loads(result.stdout)}
     assert rows["TENDERFLOW_ADMIN_TOKEN"]["value"] == f"set ({len(admin)} characters)"
-    assert rows["TENDERFLOW_OCR_LANGUAGES"] == {"setting": "TENDERFLOW_OCR_LANGUAGES", "value": "eng",
-                                                "from": "environment", "meaning": rows["TENDERFLOW_OCR_LANGUAGES"]["meaning"]}
+    assert (rows["TENDERFLOW_OCR_LANGUAGES"]["value"], rows["TENDERFLOW_OCR_LANGUAGES"]["from"]) == (
+        "eng", "environment")
     assert rows["TENDERFLOW_LEASE_SECONDS"]["from"] == "default"

@@ -137,16 +137,28 @@ def test_upload_without_enough_credits_is_refused_before_anything_is_stored(
     assert not storage.exists(object_key("acme", sha256_of(pdf)))  # checked before the object is put
     assert balance_of(conn, "acme") == 2
 
-    [outcome] = upload_paths(conn, storage, [pdf], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.status == "rejected" and "needs 3" in (outcome.error or "")
+    # A batch checks the tenant once, before any file is read: one error, not one row per file.
+    with pytest.raises(InsufficientCreditsError, match="needs 3"):
+        list(upload_paths(conn, storage, [pdf, pdf], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
     assert stored_rows(conn)["documents"] == 0
+
+    # Credits that run out part way: the file that finds them gone is refused, the rest not tried.
+    credits.grant(conn, "acme", 2)
+    (tmp_path / "batch").mkdir()
+    batch = [text_pdf(tmp_path / "batch" / f"n{n}.pdf", [TENDER_PAGE, [f"annex {n}"]]) for n in (10, 2, 1)]
+    outcomes = list(upload_paths(conn, storage, [tmp_path / "batch", pdf], tenant="acme", max_bytes=MAX_BYTES,
+                                 prices=FLAT_PRICES))
+    assert [(Path(o.source).name, o.status) for o in outcomes] == [
+        ("n1.pdf", "created"), ("n2.pdf", "rejected"), ("n10.pdf", "skipped"), ("t.pdf", "skipped")]
+    assert "needs 3" in (outcomes[1].error or "") and outcomes[2].size_bytes == batch[0].stat().st_size
+    assert stored_rows(conn)["documents"] == 1
 
 
 def test_upload_for_an_unknown_tenant_is_refused(conn: Conn, storage: ObjectStorage, tmp_path: Path) -> None:
     with pytest.raises(TenantNotFoundError, match="tenderflow tenants create nobody"):
         upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="nobody",
                     max_bytes=MAX_BYTES)
-    with pytest.raises(UploadRejectedError, match="not a safe key segment"):
+    with pytest.raises(UploadRejectedError, match="a tenant name is 1 to 63 letters"):
         upload_file(conn, storage, tmp_path / "t.pdf", tenant="../etc", max_bytes=MAX_BYTES)
     assert stored_rows(conn)["documents"] == 0
 

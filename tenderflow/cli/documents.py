@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
-from tenderflow.cli.output import JsonOption, console, fail, make_table, print_json, print_table, safe
+from tenderflow.cli.output import (
+    JsonOption,
+    console,
+    fail,
+    make_table,
+    print_json,
+    print_note,
+    print_table,
+    safe,
+)
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.documents import StartPoint, VersionProgress, VersionRef, VersionState, read_document
@@ -39,25 +49,28 @@ def upload(
 
     try:
         languages = check_languages(languages)
+        files = list(find_pdfs(paths))
     except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+        raise fail(str(exc), code=2) from exc  # a usage error: nothing was read or stored
+    if not files:
+        raise fail(f"no PDF found in {', '.join(map(str, paths))} (folders are searched for *.pdf)", code=2)
     rt = runtime(ctx)
     storage = storage_of(rt)
-    files = list(find_pdfs(paths))
     outcomes = []
-    with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
-        task = progress.add_task("uploading", total=len(files))
-        for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
-                                    max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
-                                    prices=Prices.from_settings(rt.settings), languages=languages,
-                                    max_attempts=rt.settings.max_attempts,
-                                    max_stored_bytes=rt.settings.tenant_max_stored_bytes):
-            outcomes.append(outcome)
-            progress.advance(task)
-    if not outcomes:
-        raise fail("no PDF found in the given paths")
+    try:
+        with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
+            task = progress.add_task("uploading", total=len(files))
+            for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
+                                        max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
+                                        prices=Prices.from_settings(rt.settings), languages=languages,
+                                        max_attempts=rt.settings.max_attempts,
+                                        max_stored_bytes=rt.settings.tenant_max_stored_bytes):
+                outcomes.append(outcome)
+                progress.advance(task)
+    except TenderflowError as exc:  # the tenant, checked once for the whole batch
+        raise fail(str(exc)) from exc
     rows = [dict(vars(o)) for o in outcomes]
-    rejected = sum(o.status == "rejected" for o in outcomes)
+    rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
     failed = False
     if wait:
         refs = list(dict.fromkeys(VersionRef(o.document_id, o.version) for o in outcomes
@@ -73,10 +86,14 @@ def upload(
     elif wait:
         print_table("upload", rows, ["source", "status", "document_id", "version", "state", "pages", "error"])
         done = sum(p.state == VersionState.DONE for p in finished.values())
-        console.print(f"{done} done, {len(finished) - done} failed" + (f", {rejected} rejected" if rejected else ""),
-                      highlight=False)
+        print_note(f"{done} done, {len(finished) - done} failed" + (f", {rejected} not uploaded" if rejected else ""))
     else:
         print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
+        counted = Counter(o.status for o in outcomes)
+        print_note(", ".join(f"{counted[status]} {status}" for status in
+                             ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
+                   + (f"; {sum(o.size_bytes for o in outcomes if o.document_id is not None):,} bytes stored"
+                      if any(o.document_id is not None for o in outcomes) else ""))
     if failed:
         raise typer.Exit(1)
     if rejected:

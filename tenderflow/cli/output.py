@@ -6,7 +6,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Final
 
 import typer
@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 console = Console()
+err_console = Console(stderr=True)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
@@ -41,12 +42,21 @@ def safe(value: Any) -> Text:
     return Text(_CONTROL.sub(lambda match: repr(match.group())[1:-1], str(value)))
 
 
+_WHOLE_COLUMNS: Final = re.compile(r"^(id|.*_id|state|status|type|tenant|version|.*_version)$")
+
+
 def make_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Table:
+    """A table for a terminal: headers in words; ids, states and types never wrapped or cut."""
     table = Table(title=title)
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*[Text("") if row.get(c) is None else safe(cell(row.get(c))) for c in columns])
+    cells = [[None if row.get(c) is None else cell(row.get(c)) for c in columns] for row in rows]
+    for index, column in enumerate(columns):
+        if _WHOLE_COLUMNS.match(column):
+            widest = max([len(column), *(len(values[index] or "") for values in cells)])
+            table.add_column(column.replace("_", " "), no_wrap=True, min_width=widest)
+        else:
+            table.add_column(column.replace("_", " "))
+    for values in cells:
+        table.add_row(*[Text("") if value is None else safe(value) for value in values])
     return table
 
 
@@ -69,11 +79,34 @@ def tsv_cell(value: Any) -> str:
 
 
 def cell(value: Any) -> str:
+    """One value as a person reads it: money as `12,600,000.00 GBP`, a duration as `60 months`, an
+    award criterion as `Price (40%)`, lists comma-separated, times in UTC and labelled so."""
     if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M:%S")
+        moment: datetime = value.astimezone(UTC) if value.tzinfo is not None else value
+        return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3f}"
+    if isinstance(value, dict):
+        if isinstance(value.get("amount"), int | float) and value.get("currency"):
+            return f"{value['amount']:,.2f} {value['currency']}"
+        if isinstance(value.get("amount"), int | float) and value.get("unit"):
+            return f"{value['amount']:g} {value['unit']}"
+        if value.get("name") is not None and isinstance(value.get("weight"), int | float):
+            return f"{value['name']} ({value['weight']:g}%)"
+        return "; ".join(f"{key}: {cell(inner)}" for key, inner in value.items() if inner is not None)
+    if isinstance(value, list | tuple):
+        return ", ".join(cell(inner) for inner in value)
     return str(value)
+
+
+def print_note(message: str) -> None:
+    """A line for the person (a summary, a hint): on stderr when stdout is piped, so TSV stays clean."""
+    if console.is_terminal:
+        console.print(message, highlight=False, soft_wrap=True)
+    else:
+        sys.stderr.write(message + "\n")
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

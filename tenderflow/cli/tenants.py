@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table
+from tenderflow.cli.output import JsonOption, console, fail, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.tenants import credits as ledger
@@ -71,6 +71,9 @@ def tenants_create(
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
     console.print(f"tenant {tenant.name} created: credits {row['credits']}, running cap {row['cap']}, "
                   f"OCR languages {row['languages']}", highlight=False)
+    if not unlimited and credits == 0:
+        print_note(f"note: {tenant.name} has no credits yet, so its uploads will be refused; add some with "
+                   f"`tenderflow tenants credits add {tenant.name} N` (or create it with --credits N or --unlimited)")
 
 
 @tenants_app.command("list")

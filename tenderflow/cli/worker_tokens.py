@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from tenderflow.api.worker_tokens import TOKEN_POOLS, WorkerTokenError, create_token, list_tokens, revoke_token
-from tenderflow.cli.output import console, fail
+from tenderflow.cli.output import console, err_console, fail, print_table
 from tenderflow.cli.runtime import runtime
 
 worker_tokens_app = typer.Typer(
@@ -47,12 +46,13 @@ def create(
         return
     whose = f"tenants {', '.join(created.token.tenants)}" if created.token.tenants else "every tenant"
     # Token and tenant names are checked identifiers (no markup, no control characters).
-    console.print(f"worker token [bold]{created.token.name}[/bold] for pools "
-                  f"{', '.join(created.token.pools)}, jobs of {whose}:")
+    # The token alone on stdout (TOKEN=$(tenderflow worker-tokens create …) captures it), the prose on
+    # stderr, as `keys create` does. Token and tenant names are checked identifiers (no markup).
+    err_console.print(f"worker token [bold]{created.token.name}[/bold] for pools "
+                      f"{', '.join(created.token.pools)}, jobs of {whose}: shown once, store it now. "
+                      "Run a worker with it:\n  TENDERFLOW_WORKER_TOKEN=<token> tenderflow worker --remote "
+                      f"https://<api> --pool {created.token.pools[0]}", highlight=False)
     sys.stdout.write(created.raw + "\n")
-    console.print("[yellow]Shown once: store it now.[/yellow] Run a worker with it:\n"
-                  f"  tenderflow worker --remote https://<api> --token <token> --pool {created.token.pools[0]}",
-                  highlight=False)
 
 
 @worker_tokens_app.command("list")
@@ -67,14 +67,8 @@ def list_command(
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=2) + "\n")
         return
-    table = Table(title="worker tokens")
-    for column in ("name", "id", "pools", "tenants", "status", "created_at", "last_used_at", "revoked_at"):
-        table.add_column(column)
-    for row in rows:
-        table.add_row(row["name"], row["id"], ",".join(row["pools"]),
-                      ",".join(row["tenants"]) if row["tenants"] else "all", row["status"], _when(row["created_at"]),
-                      _when(row["last_used_at"]), _when(row["revoked_at"]))
-    console.print(table)
+    print_table("worker tokens", [{**row, "tenants": row["tenants"] or "all"} for row in rows],
+                ["name", "id", "pools", "tenants", "status", "created_at", "last_used_at", "revoked_at"])
 
 
 @worker_tokens_app.command("revoke")
@@ -87,6 +81,3 @@ def revoke(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The tok
             raise fail(str(exc)) from exc
     console.print(f"revoked worker token {name} ({token_id})")
 
-
-def _when(value: Any) -> str:
-    return "" if value is None else value.strftime("%Y-%m-%d %H:%M:%S")

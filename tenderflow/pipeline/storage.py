@@ -27,13 +27,13 @@ from typing import IO, Any, Protocol, runtime_checkable
 from urllib.parse import unquote, urlsplit
 
 from tenderflow.errors import ConfigurationError, StorageError, UploadRejectedError
+from tenderflow.tenants.tenants import validate_tenant_name
 
 # A key is '/'-separated segments of these characters. No segment may start with '.', which rules out
 # '.' and '..' and also keeps keys disjoint from the '.tmp-…' names file storage writes before
 # renaming, so a leftover temp file can never be mistaken for an object.
 _KEY_SEGMENT = re.compile(r"[A-Za-z0-9_\-][A-Za-z0-9_.\-]*")
 _MAX_KEY_LENGTH = 1024  # S3's limit, applied to file storage too so both accept the same keys
-_TENANT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]{0,62}")
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 # Bucket names as S3 accepts them for path-style and virtual-host addressing alike.
 _BUCKET = re.compile(r"[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]")
@@ -47,10 +47,7 @@ def object_key(tenant: str, sha256_hex: str) -> str:
     The two-character fan-out keeps any one directory (file storage) or listing prefix small.
     Raises ValueError for a tenant that is not a safe path segment or a hash that is not sha256 hex.
     """
-    if not _TENANT.fullmatch(tenant):
-        raise ValueError(
-            f"tenant {tenant!r} is not a safe key segment (1-63 of A-Z a-z 0-9 _ -, starting with a letter or digit)"
-        )
+    validate_tenant_name(tenant)
     if not _SHA256_HEX.fullmatch(sha256_hex):
         raise ValueError(f"{sha256_hex!r} is not a lowercase hex sha256 digest")
     return f"tenants/{tenant}/pdf/{sha256_hex[:2]}/{sha256_hex}.pdf"

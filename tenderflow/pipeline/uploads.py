@@ -22,7 +22,7 @@ from typing import Any
 import psycopg
 from psycopg.pq import TransactionStatus
 
-from tenderflow.errors import TenderflowError, UploadRejectedError
+from tenderflow.errors import InsufficientCreditsError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
@@ -194,11 +194,21 @@ def _record_upload(
     return UploadOutcome(str(path), "existing", document_id, None, size)
 
 
+def _natural_key(path: Path) -> list[Any]:
+    """n2.pdf before n10.pdf: digit runs compared as numbers."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", str(path))]
+
+
 def find_pdfs(paths: Sequence[Path]) -> Iterator[Path]:
-    """Files as given; folders walked recursively for *.pdf (any case), in a stable order."""
+    """Files as given; folders walked recursively for *.pdf (any case), in natural order (n2 before
+    n10). Raises UploadRejectedError naming every path that does not exist, before any is read."""
+    missing = [str(path) for path in paths if not path.exists()]
+    if missing:
+        raise UploadRejectedError(f"no such file or folder: {', '.join(missing)}")
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
+            yield from sorted((p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf"),
+                              key=_natural_key)
         else:
             yield path
 
@@ -218,12 +228,31 @@ def upload_paths(
     max_stored_bytes: int = 0,
 ) -> Iterator[UploadOutcome]:
     """Upload every PDF under `paths`; a refused file is reported and the others still go in.
-    Languages that are refused raise UploadRejectedError before any file is read."""
+
+    Checked once, before any file is read (raised, not reported per file): languages that are
+    refused (UploadRejectedError), a tenant that does not exist (TenantNotFoundError) or cannot pay
+    for one document (InsufficientCreditsError). When the credits run out part way, the files left
+    are not tried: each is reported `skipped` with the reason."""
     asked = check_languages(languages)
-    for path in find_pdfs(paths):
+    credits.check_affordable(conn, tenant, prices.on_acceptance(), what="uploading a document")
+    files = list(find_pdfs(paths))
+    for index, path in enumerate(files):
         try:
             yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
                               reprocess_existing=reprocess_existing, prices=prices, languages=asked,
                               max_attempts=max_attempts, max_stored_bytes=max_stored_bytes)
+        except InsufficientCreditsError as exc:
+            yield UploadOutcome(str(path), "rejected", size_bytes=_size_of(path), error=str(exc))
+            for rest in files[index + 1:]:
+                yield UploadOutcome(str(rest), "skipped", size_bytes=_size_of(rest),
+                                    error="not tried: the tenant's credits ran out")
+            return
         except TenderflowError as exc:
-            yield UploadOutcome(str(path), "rejected", error=str(exc))
+            yield UploadOutcome(str(path), "rejected", size_bytes=_size_of(path), error=str(exc))
+
+
+def _size_of(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

@@ -55,7 +55,8 @@ def validate_tenant_name(name: str) -> str:
     """Return `name` if it can name a tenant, else raise ValueError saying the rule."""
     if not TENANT_NAME.fullmatch(name):
         raise ValueError(
-            f"tenant name {name!r} is not allowed: 1-63 of A-Z a-z 0-9 _ -, starting with a letter or digit"
+            f"{name!r} cannot name a tenant: a tenant name is 1 to 63 letters (a-z, A-Z), digits, '_' or '-', "
+            "and starts with a letter or a digit"
         )
     return name
 
