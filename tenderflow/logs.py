@@ -29,6 +29,7 @@ def configure_logging(*, json: bool | None = None, level: str = "INFO") -> None:
     )
     structlog.configure(
         processors=[
+            structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
@@ -38,3 +39,19 @@ def configure_logging(*, json: bool | None = None, level: str = "INFO") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, _CurrentStderr())),  # write+flush is all it uses
         cache_logger_on_first_use=True,
     )
+    # The libraries' own log lines (psycopg_pool, uvicorn, boto3, httpx) in the same format and stream.
+    handler = logging.StreamHandler(cast(TextIO, _CurrentStderr()))
+    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[
+            structlog.stdlib.add_logger_name,
+            structlog.stdlib.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+        ],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+    ))
+    root = logging.getLogger()
+    root.handlers = [handler]
+    root.setLevel(getattr(logging, level.upper()))
+    # Chatty below WARNING, and nothing an operator acts on: one line per HTTP call or connection.
+    for name in ("httpx", "httpcore", "botocore", "boto3", "urllib3", "s3transfer", "uvicorn.access"):
+        logging.getLogger(name).setLevel(max(logging.WARNING, root.level))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +14,7 @@ import psycopg
 import pytest
 
 from tenderflow.config import Settings
+from tenderflow.logs import configure_logging
 from tenderflow.pipeline.storage import open_storage
 from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.pipeline_harness import drain
@@ -370,3 +373,34 @@ def test_uploads_past_the_tenants_storage_quota_are_refused_with_413_and_leave_n
 
         set_limits(conn, "acme", max_stored_bytes=10_000_000)
         assert upload(api, key, second).status_code == 201
+
+
+def test_every_request_is_logged_with_a_request_id_that_ties_an_upload_to_its_document(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 12: the API wrote no access log, and nothing tied an upload to its jobs. Now one line per
+    request (4xx a warning), the id sent back as X-Request-ID, and the upload's line names the
+    document (whose jobs log its id)."""
+    configure_logging(json=True, level="INFO")
+    try:
+        key = tenant_with_key(conn, "acme")
+        with text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]).open("rb") as handle:
+            created = api.client.post("/v1/documents", headers={**bearer(key), "X-Request-ID": "upload-42"},
+                                      files={"file": ("t.pdf", handle, "application/pdf")})
+        assert created.status_code == 201 and created.headers["x-request-id"] == "upload-42"
+        refused = api.client.get("/v1/documents/999999?cursor=secret", headers=bearer(key))
+        assert refused.status_code == 404 and len(refused.headers["x-request-id"]) == 16  # ours, made up
+        logging.getLogger("psycopg.pool").warning("a library's line")
+    finally:
+        configure_logging(level="WARNING")
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    uploaded = [line for line in lines if line.get("event") == "document.uploaded"]
+    assert [(u["request_id"], u["document_id"], u["tenant"]) for u in uploaded] == [
+        ("upload-42", created.json()["id"], "acme")]
+    requests = {line["request_id"]: line for line in lines if line.get("event") == "http.request"}
+    assert requests["upload-42"]["status"] == 201 and requests["upload-42"]["level"] == "info"
+    missing = requests[refused.headers["x-request-id"]]
+    assert (missing["status"], missing["level"], missing["path"]) == (404, "warning", "/v1/documents/999999")
+    assert "secret" not in json.dumps(lines)  # no query string in the log
+    [library] = [line for line in lines if line.get("event") == "a library's line"]
+    assert (library["logger"], library["level"]) == ("psycopg.pool", "warning")

@@ -83,6 +83,14 @@ def test_worker_burst_drains_every_stage_then_exits_0(
     assert states == {"good0.pdf": "done", "good1.pdf": "done", "good2.pdf": "done", "broken.pdf": "failed"}
     log = (tmp_path / "burst.log").read_text()
     assert log.count('"worker.drained"') == 2, log
+    # Every job line names its document and tenant; a failure is an error, not an info line.
+    lines = [json.loads(text) for text in log.splitlines() if text.startswith("{")]
+    finished = [line for line in lines if line["event"] == "job.finished"]
+    ids = dict(conn.execute("SELECT filename, id FROM documents").fetchall())
+    assert all(line["tenant"] == "default" and line["document_id"] in ids.values() for line in finished)
+    [broken] = [line for line in finished if line["document_id"] == ids["broken.pdf"]]
+    assert (broken["type"], broken["outcome"], broken["level"]) == ("ocr.plan", "failed", "error")
+    assert {line["level"] for line in finished if line["outcome"] == "succeeded"} == {"info"}
 
 
 def test_burst_refuses_a_remote_worker(cli_env: dict[str, str]) -> None:

@@ -31,6 +31,7 @@ from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
 from tenderflow.api import dashboard, documents, remote_workers
+from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
 from tenderflow.api.limits import BodySizeLimit
 from tenderflow.api.metrics import metrics_registry
@@ -98,6 +99,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
     app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
+    app.add_middleware(AccessLog)  # added last: the outermost, so it sees every answer, 413s included
 
     @app.middleware("http")
     async def operator_page_headers(request: Request, call_next: Any) -> Response:

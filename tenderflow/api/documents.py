@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import structlog
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -25,6 +26,8 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
+
+log = structlog.get_logger("tenderflow.api")
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
 
@@ -186,6 +189,8 @@ async def upload_document(
             _store_upload, services, tenant, spooled.path, spooled.filename, priority, reprocess_existing, languages
         )
     assert outcome.document_id is not None
+    log.info("document.uploaded", tenant=tenant, document_id=outcome.document_id, version=outcome.version,
+             status=outcome.status, size_bytes=outcome.size_bytes)
     if outcome.status != "created":
         response.status_code = status.HTTP_200_OK
     response.headers["Location"] = f"/v1/documents/{outcome.document_id}"

@@ -69,6 +69,7 @@ def build_job_types(
     """The registry of `stages` with their handlers (when pool and storage are given) and the hook."""
     job_types = JobTypes()
     job_types.on_job_ended(end_of_job_hook())
+    job_types.describe_with(documents.log_subject)
     if pool is None or storage is None:
         for stage in stages:
             job_types.register(stage.name)

@@ -440,6 +440,15 @@ def get_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: str
     return row
 
 
+def log_subject(job: ClaimedJob) -> dict[str, Any]:
+    """What a pipeline job's log lines name: its document and version (and OCR batch)."""
+    payload = job.payload
+    subject = {"document_id": payload.get("document_id"), "version": payload.get("version")}
+    if "pages" in payload:
+        subject["pages"] = payload["pages"]
+    return {key: value for key, value in subject.items() if value is not None}
+
+
 _RETRY_KEYS = {"plan_type": JOB_OCR_PLAN, "extract_type": JOB_EXTRACT}
 
 

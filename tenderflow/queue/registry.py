@@ -19,7 +19,7 @@ commits or rolls back with the state change.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -96,6 +96,20 @@ class JobTypes:
     def __init__(self) -> None:
         self._types: dict[str, JobType] = {}
         self._ended_hooks: list[EndedHook] = []
+        self._describe: Callable[[ClaimedJob], Mapping[str, Any]] | None = None
+
+    def describe_with(self, describe: Callable[[ClaimedJob], Mapping[str, Any]]) -> None:
+        """What the jobs' log lines say about a job besides its id, type and tenant (the application's
+        subject: for the pipeline, the document and version). The queue itself knows no payload."""
+        self._describe = describe
+
+    def describe(self, job: ClaimedJob) -> Mapping[str, Any]:
+        if self._describe is None:
+            return {}
+        try:
+            return self._describe(job)
+        except Exception:  # a log line must never fail a job
+            return {}
 
     def register(self, name: str, handler: Handler | None = None, *, max_attempts: int | None = None) -> None:
         if name in self._types:

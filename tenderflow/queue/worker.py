@@ -326,10 +326,14 @@ class Worker:
         self._wake.set()
 
     def _log_finished(self, slot: _Slot, outcome: str, error: str | None = None) -> None:
-        log.info(
-            "job.finished", job_id=slot.job.id, type=slot.job.type, attempt=slot.job.attempts,
-            outcome=outcome, duration_ms=round((time.monotonic() - slot.started) * 1000, 1),
-            error=error, worker_id=self.id,
+        """One line per finished attempt: info when it succeeded, a warning when it will run again
+        (retry) or was taken from this worker (lost), an error when it failed for good."""
+        emit = log.info if outcome == "succeeded" else log.error if outcome == "failed" else log.warning
+        emit(
+            "job.finished", job_id=slot.job.id, type=slot.job.type, tenant=slot.job.tenant,
+            **self.job_types.describe(slot.job), attempt=slot.job.attempts,
+            max_attempts=slot.job.max_attempts, outcome=outcome,
+            duration_ms=round((time.monotonic() - slot.started) * 1000, 1), error=error, worker_id=self.id,
         )
 
     # --- committing -----------------------------------------------------------------------------
