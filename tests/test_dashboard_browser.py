@@ -102,3 +102,33 @@ def test_an_operator_logs_in_sees_a_failed_job_clicks_retry_and_sees_it_queued(
                 expect(page).to_have_url(f"{api.url}/dashboard/login")
             finally:
                 browser.close()
+
+
+def test_the_api_docs_render_with_no_network_beyond_the_server(database_url: str, tmp_path: Path) -> None:
+    """Issue 12: /docs and /redoc were blank offline (Swagger UI and ReDoc came from a CDN). Every
+    request that leaves the API server is refused here, and both pages still draw the routes."""
+    from playwright.sync_api import Route, expect, sync_playwright
+
+    settings = api_settings(database_url, tmp_path)
+    with serve_in_thread(settings) as api, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        elsewhere: list[str] = []
+
+        def only_the_server(route: Route) -> None:
+            if route.request.url.startswith(api.url):
+                route.continue_()
+            else:
+                elsewhere.append(route.request.url)
+                route.abort()
+
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.route("**/*", only_the_server)
+            page.goto(f"{api.url}/docs")
+            expect(page.locator(".swagger-ui .opblock-summary-path").first).to_be_visible(timeout=15_000)
+            expect(page.locator(".swagger-ui")).to_contain_text("/v1/documents/{document_id}/fields")
+            page.goto(f"{api.url}/redoc")
+            expect(page.locator("body")).to_contain_text("A document's state and progress", timeout=15_000)
+        finally:
+            browser.close()
+    assert elsewhere == []

@@ -26,6 +26,7 @@ import structlog
 from fastapi import Depends, FastAPI, Request, status
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
@@ -97,7 +98,9 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await run_in_threadpool(services.close)
 
-    app = FastAPI(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
+    # /docs and /redoc from assets the package ships (fastapi-offline), not from a CDN: they work on
+    # an offline or air-gapped network, which the embedded, no-services setup invites.
+    app = FastAPIOffline(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
     app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
     app.add_middleware(AccessLog)  # added last: the outermost, so it sees every answer, 413s included
 
