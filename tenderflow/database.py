@@ -48,6 +48,24 @@ def embedded_server_url(data_dir: Path, database: str = EMBEDDED_DATABASE) -> st
     return url
 
 
+def stop_embedded_server(data_dir: Path) -> bool:
+    """Stop the embedded server of `data_dir` (fast shutdown: open sessions are ended, nothing
+    committed is lost). Returns False when it was not running. Raises ConfigurationError when it
+    cannot be stopped."""
+    pgdata = data_dir / "postgres"
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made at import; its own pg_ctl
+
+    user = "pgserver" if os.name == "posix" and os.geteuid() == 0 else None
+    try:
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user, timeout=60)
+    except Exception as exc:  # pg_ctl's failures arrive as bare subprocess errors
+        raise ConfigurationError(f"could not stop the embedded PostgreSQL in {pgdata}: {exc}") from exc
+    return True
+
+
 def resolve_database_url(settings: Settings) -> str:
     """The configured DATABASE_URL, else the embedded server's."""
     if settings.database_url:

@@ -159,3 +159,34 @@ def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_
         elapsed = time.monotonic() - started
     assert isinstance(hung.exception, ConfigurationError) and "cannot connect to PostgreSQL" in str(hung.exception)
     assert CONNECT_TIMEOUT_SECONDS - 0.5 < elapsed < CONNECT_TIMEOUT_SECONDS + 3
+
+
+def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(tmp_path: Path) -> None:
+    """Issue 12: nothing stopped the embedded PostgreSQL ("kept running"): `tenderflow db stop` does."""
+    import os
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("TENDERFLOW_") and key != "DATABASE_URL"}
+    env["TENDERFLOW_DATA_DIR"] = str(tmp_path / "data")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True, text=True,
+                              timeout=120, check=False)
+
+    pid_file = tmp_path / "data" / "postgres" / "postmaster.pid"
+    try:
+        assert run("status", "--json").returncode == 0
+        assert pid_file.exists()
+        stopped = run("db", "stop")
+        assert stopped.returncode == 0 and "stopped the embedded PostgreSQL" in stopped.stdout, stopped.stderr
+        assert not pid_file.exists()
+        assert "is not running" in run("db", "stop").stdout
+        assert run("status", "--json").returncode == 0 and pid_file.exists()  # started again on demand
+    finally:
+        run("db", "stop")
+    refused = subprocess.run(
+        [sys.executable, "-m", "tenderflow", "db", "stop"], env={**env, "DATABASE_URL": "postgresql://x@127.0.0.1/x"},
+        capture_output=True, text=True, timeout=60, check=False)
+    assert refused.returncode == 1 and "stop it where it runs" in refused.stdout

@@ -50,3 +50,20 @@ def db_status(ctx: typer.Context, as_json: JsonOption = False) -> None:
 def db_url(ctx: typer.Context) -> None:
     """Print the database URL (starting the embedded server if that is the one in use)."""
     sys.stdout.write(runtime(ctx).database_url + "\n")
+
+
+@db_app.command("stop")
+def db_stop(ctx: typer.Context) -> None:
+    """Stop the embedded PostgreSQL (the next command that needs it starts it again)."""
+    from tenderflow.database import stop_embedded_server
+
+    settings = runtime(ctx).settings
+    if settings.database_url is not None:
+        raise fail("DATABASE_URL names a server tenderflow does not run: stop it where it runs")
+    try:
+        stopped = stop_embedded_server(settings.data_dir)
+    except TenderflowError as exc:
+        raise fail(str(exc)) from exc
+    where = settings.data_dir / "postgres"
+    console.print(f"stopped the embedded PostgreSQL in {where}" if stopped
+                  else f"the embedded PostgreSQL in {where} is not running", highlight=False)

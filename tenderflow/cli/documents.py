@@ -12,6 +12,7 @@ from rich.text import Text
 from tenderflow.cli.output import (
     JsonOption,
     console,
+    err_console,
     fail,
     make_table,
     print_json,
@@ -133,8 +134,8 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
                 return current
             if workers == 0 and not warned_idle and time.monotonic() - started > 5:
                 warned_idle = True
-                console.print("no worker is running: start one (`tenderflow worker`, or `tenderflow worker "
-                              "--burst` to drain and exit); waiting", highlight=False)
+                err_console.print("no worker is running: start one (`tenderflow worker`, or `tenderflow worker "
+                                  "--burst` to drain and exit); waiting", highlight=False)
             time.sleep(poll_seconds)
 
 

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-console = Console()
-err_console = Console(stderr=True)
+console = Console(soft_wrap=True)  # long lines wrap in the terminal, never mid-path in a pipe
+err_console = Console(stderr=True, soft_wrap=True)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
