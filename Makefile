@@ -6,12 +6,14 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 # The tesseract languages a tender pipeline reads (plus osd: orientation and script detection).
 OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
-APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils chromium
+# What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
+RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils util-linux
+TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit system-deps install bench clean
+.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench clean
 
-demo: system-deps install
+demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
 
 test: system-deps install lint typecheck unit
@@ -26,27 +28,44 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# System packages: tesseract (with the OCR_LANGUAGES packs: English, German, French, Spanish, Italian,
-# Portuguese, Dutch, Polish, Arabic, Hindi, and orientation/script data) and poppler.
-system-deps:
+# apt packages, installed only when a tool or a language pack is missing: $(1) the programs to look
+# for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
+# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler, prlimit.
+define apt_if_missing
 	@need=""; \
-	for tool in tesseract pdftoppm pdftotext pdfinfo chromium; do command -v $$tool >/dev/null 2>&1 || need=1; done; \
+	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
 	if [ -z "$$need" ]; then \
 	  for lang in $(OCR_LANGUAGES); do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
 	fi; \
 	if [ -n "$$need" ]; then \
-	  echo "installing $(APT_PACKAGES)"; \
+	  echo "installing $(2)"; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(APT_PACKAGES); \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(2); \
 	fi
+endef
 
-# The package and its dev tools in a virtualenv; redone when pyproject.toml changes.
+runtime-deps:
+	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo prlimit,$(RUNTIME_APT))
+
+system-deps:
+	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo prlimit chromium,$(TEST_APT))
+
+# The package in a virtualenv, redone when pyproject.toml changes: with its dev tools for the tests
+# (`install`), without them for the demo (`install-runtime`; a venv with the dev tools serves too).
 install: $(VENV)/.installed
+
+install-runtime: $(VENV)/.runtime
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $@ $(VENV)/.runtime
+
+$(VENV)/.runtime: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
 	touch $@
 
 bench: system-deps install
