@@ -1,54 +1,70 @@
-"""Running the pipeline for the tenants and credits tests: real OCR job types, a metered extraction.
+"""Running the pipeline for the tenants and credits tests: the product's stages throughout.
 
-The OCR job types are the product's (probe, text layer, tesseract). The extraction's compute step is
-replaced by one that reports a chosen LLM usage (no model is called), so a test knows exactly what a
-version must be charged; its commit step is the product's (`documents.record_extraction`), which is
-where the charge happens. The end-of-job hook is the product's too.
+Extraction runs the product's LLM backend against the local OpenAI-compatible server, which reports
+the LLM usage a test chose, so a test knows exactly what a version must be charged; the charge
+itself happens in the product's commit step (`documents.record_extraction`) and end-of-job hook.
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
+import re
 from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
+from tenderflow.extraction.schema import TenderFields
 from tenderflow.handlers import end_of_job_hook
+from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import Resources
 from tenderflow.handlers.thumbnail import THUMBNAIL
-from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.queue import ClaimedJob, FunctionHandler, JobContext, JobTypes
+from tenderflow.queue import JobTypes
 from tenderflow.tenants import credits
+from tests.openai_server import OpenAIServer, RecordedRequest, Reply, completion
 from tests.pipeline_harness import drain_with
 
+_METERED_MODEL = re.compile(r"metered-(\d+)-(\d+)")
 
-def metered_extraction(*, prompt_tokens: int, completion_tokens: int) -> FunctionHandler:
-    """An `extract` handler whose compute reports this LLM usage; its commit is the product's."""
 
-    def extract(job: ClaimedJob, context: JobContext) -> dict[str, Any]:
-        return {"fields": {"title": {"value": "metered", "page": 1, "quote": "metered"}}, "flags": [],
-                "backend": "metered", "model": "test-model", "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens}
+def _metered_reply(request: RecordedRequest) -> Reply:
+    """The answer of the tests' LLM: no field found, and the usage the model's name asks for."""
+    asked = _METERED_MODEL.fullmatch(str(request.body.get("model", "")))
+    prompt_tokens, completion_tokens = (int(asked[1]), int(asked[2])) if asked else (0, 0)
+    return completion(TenderFields().model_dump(mode="json"), prompt_tokens=prompt_tokens,
+                      completion_tokens=completion_tokens)
 
-    def commit(conn: psycopg.Connection[Any], job: ClaimedJob, result: dict[str, Any]) -> None:
-        documents.record_extraction(conn, job, result)
 
-    return FunctionHandler(extract, commit)
+@functools.cache
+def metering_llm() -> OpenAIServer:
+    """One local OpenAI-compatible server for the test process (stopped at exit)."""
+    server = OpenAIServer(_metered_reply)
+    server.start()
+    atexit.register(server.stop)
+    return server
 
 
 def money_job_types(
-    settings: Settings, storage: ObjectStorage, *, prompt_tokens: int = 0, completion_tokens: int = 0,
+    settings: Settings, storage: ObjectStorage, *, pool: ConnectionPool | None = None, prompt_tokens: int = 0,
+    completion_tokens: int = 0,
 ) -> JobTypes:
+    """The product's stages and end-of-job hook. Extraction is the product's LLM backend, talking to
+    the local OpenAI-compatible server over HTTP, which reports `prompt_tokens` and `completion_tokens`
+    per request (a one-page document makes one request): so a test knows exactly what the version
+    must be charged. `pool` is needed for extractions to read their pages."""
+    llm = settings.model_copy(update={
+        "llm_base_url": metering_llm().base_url, "llm_api_key": "test", "llm_max_retries": 0,
+        "llm_model": f"metered-{prompt_tokens}-{completion_tokens}",
+    })
     job_types = JobTypes()
     job_types.on_job_ended(end_of_job_hook())
-    resources = Resources(settings, pdfs=StoredPdfs(storage, PdfCache(settings.data_dir / "cache")))
-    for stage in (PLAN, PAGES, THUMBNAIL):
+    resources = Resources(llm, pdfs=StoredPdfs(storage, PdfCache(settings.data_dir / "cache")), pool=pool)
+    for stage in (PLAN, PAGES, THUMBNAIL, EXTRACT):
         job_types.register(stage.name, stage.job_handler(stage.build(resources)))
-    job_types.register(documents.JOB_EXTRACT, metered_extraction(
-        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
     return job_types
 
 

@@ -230,7 +230,7 @@ def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_re
                               max_bytes=MAX_BYTES, prices=LLM_PRICES)
     assert outcome.document_id is not None
     doc = outcome.document_id
-    job_types = money_job_types(settings, storage, prompt_tokens=2000, completion_tokens=500)
+    job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=2000, completion_tokens=500)
     drain_jobs(pool, job_types)
     with pool.connection() as conn:
         assert document_state(conn, doc) == ("done", None)
@@ -293,7 +293,7 @@ def test_llm_reservation_scales_with_the_text_to_extract_from(
         dense = upload_file(conn, storage, text_pdf(tmp_path / "dense.pdf", [[dense_line] * 34]), tenant="acme",
                             max_bytes=MAX_BYTES, prices=LLM_PRICES)
     assert short.document_id is not None and dense.document_id is not None
-    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=100, completion_tokens=0))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=100, completion_tokens=0))
     with pool.connection() as conn:
         reserved = {doc: int(row[0]) for doc in (short.document_id, dense.document_id)
                     for row in conn.execute("SELECT amount FROM credit_entries WHERE entry_key = %s",
@@ -327,7 +327,7 @@ def test_usage_beyond_the_reservation_is_charged_from_the_balance(
         outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
                               max_bytes=MAX_BYTES, prices=FLAT_PRICES)
     assert outcome.document_id is not None
-    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=9000, completion_tokens=1000))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=9000, completion_tokens=1000))
     with pool.connection() as conn:
         assert document_state(conn, outcome.document_id) == ("done", None)
         assert ledger_kinds(conn, outcome.document_id) == {"reserve": 7, "charge": 3 + 4 + 10}
@@ -345,7 +345,7 @@ def test_a_document_that_would_overdraw_stops_with_a_clear_reason(
         outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
                               max_bytes=MAX_BYTES, prices=FLAT_PRICES)
     assert outcome.document_id is not None
-    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=9000, completion_tokens=1000))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=9000, completion_tokens=1000))
     with pool.connection() as conn:
         state, error = document_state(conn, outcome.document_id)
         assert state == "failed"
@@ -370,7 +370,7 @@ def test_tenant_that_cannot_pay_for_the_pages_has_the_version_stopped_and_charge
                               max_bytes=MAX_BYTES, prices=FLAT_PRICES)
         assert balance_of(conn, "acme") == 2
     assert outcome.document_id is not None
-    drain_jobs(pool, money_job_types(settings, storage))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool))
     with pool.connection() as conn:
         state, error = document_state(conn, outcome.document_id)
         assert state == "failed"
@@ -393,7 +393,7 @@ def test_tenant_that_cannot_pay_for_the_extraction_is_charged_the_pages_it_read(
         outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
                               max_bytes=MAX_BYTES, prices=LLM_PRICES)
     assert outcome.document_id is not None
-    drain_jobs(pool, money_job_types(settings, storage, prompt_tokens=1000))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=1000))
     with pool.connection() as conn:
         state, error = document_state(conn, outcome.document_id)
         assert state == "failed" and error is not None and "not enough credits to extract the fields" in error
@@ -417,7 +417,7 @@ def test_document_refused_for_its_content_fails_before_any_page_work_and_is_char
         outcome = upload_file(conn, storage, make_pdf(tmp_path / "bad.pdf"), tenant="acme",
                               max_bytes=MAX_BYTES, prices=FLAT_PRICES)
     assert outcome.document_id is not None
-    drain_jobs(pool, money_job_types(settings, storage))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool))
     with pool.connection() as conn:
         state, error = document_state(conn, outcome.document_id)
         assert state == "failed" and error is not None and ("cannot be read" in error or "encrypted" in error)
@@ -539,7 +539,7 @@ def test_cancelling_a_job_from_the_cli_refunds_its_version(
     assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
     # Rerunning the cancelled job by hand changes nothing: the failed version is not planned again.
     retry(conn, plan_job)
-    drain_jobs(pool, money_job_types(settings, storage))
+    drain_jobs(pool, money_job_types(settings, storage, pool=pool))
     assert conn.execute("SELECT state::text FROM jobs").fetchall() == [("succeeded",)]
     assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
     assert balance_of(conn, "acme") == 10
@@ -575,7 +575,7 @@ def test_reprocess_reserves_and_is_refused_without_credits(
                               max_bytes=MAX_BYTES, prices=LLM_PRICES)
     assert outcome.document_id is not None
     doc = outcome.document_id
-    job_types = money_job_types(settings, storage, prompt_tokens=1000, completion_tokens=0)
+    job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=1000, completion_tokens=0)
     drain_jobs(pool, job_types)
     with pool.connection() as conn:
         charged_v1 = 3 + 2 * 2 + 5
