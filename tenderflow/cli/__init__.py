@@ -50,24 +50,32 @@ def main(
     ctx.call_on_close(rt.close)
 
 
-app.add_typer(db.db_app, name="db")
-app.add_typer(jobs.jobs_app, name="jobs")
-app.add_typer(tenants.tenants_app, name="tenants")
-app.add_typer(tenants.keys_app, name="keys")
-app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens")
-app.add_typer(documents.documents_app, name="documents")
-app.add_typer(storage.storage_app, name="storage")
-app.command("workers")(jobs.workers)
-app.command("upload")(documents.upload)
-app.command("worker")(workers.worker)
-app.command("serve")(workers.serve)
-app.command("doctor")(workers.doctor)
-app.command("config")(workers.config)
-app.command("status")(documents.status)
-app.command("show")(documents.show)
-app.command("reprocess")(documents.reprocess_command)
-app.command("demo")(demo.demo)
-app.command("eval")(evaluate.evaluate)
+START, OPERATE, ADMIN = "Getting started", "Operate", "Administer"
+
+app.command("demo", rich_help_panel=START)(demo.demo)
+app.command("upload", rich_help_panel=START, epilog=(
+    "Examples: tenderflow upload tenders/ --tenant acme --wait  ·  tenderflow upload avis.pdf --languages fra+eng"
+))(documents.upload)
+app.command("status", rich_help_panel=START)(documents.status)
+app.command("show", rich_help_panel=START, epilog="Example: tenderflow show 42 --text")(documents.show)
+app.command("reprocess", rich_help_panel=START, epilog="Example: tenderflow reprocess 42 --from extract")(
+    documents.reprocess_command)
+app.command("eval", rich_help_panel=START)(evaluate.evaluate)
+app.add_typer(documents.documents_app, name="documents", rich_help_panel=START)
+app.command("worker", rich_help_panel=OPERATE, epilog=(
+    "Examples: tenderflow worker --pool ocr --processes 2  ·  tenderflow worker --pool extract --threads 8  ·  "
+    "tenderflow worker --burst"
+))(workers.worker)
+app.command("serve", rich_help_panel=OPERATE)(workers.serve)
+app.command("workers", rich_help_panel=OPERATE)(jobs.workers)
+app.add_typer(jobs.jobs_app, name="jobs", rich_help_panel=OPERATE)
+app.command("doctor", rich_help_panel=OPERATE)(workers.doctor)
+app.command("config", rich_help_panel=OPERATE)(workers.config)
+app.add_typer(tenants.tenants_app, name="tenants", rich_help_panel=ADMIN)
+app.add_typer(tenants.keys_app, name="keys", rich_help_panel=ADMIN)
+app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens", rich_help_panel=ADMIN)
+app.add_typer(storage.storage_app, name="storage", rich_help_panel=ADMIN)
+app.add_typer(db.db_app, name="db", rich_help_panel=ADMIN)
 
 
 def run() -> None:

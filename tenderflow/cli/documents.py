@@ -191,11 +191,12 @@ def status(
 def documents_list(
     ctx: typer.Context,
     state: Annotated[VersionState | None, typer.Option(help="Only documents in this state.")] = None,
-    tenant: Annotated[str | None, typer.Option()] = None,
-    limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10000, help="At most this many, newest first.")] = 50,
     as_json: JsonOption = False,
 ) -> None:
-    """The newest documents with the state of their latest version."""
+    """The newest documents: the state of their latest version, pages read of how many, when they were
+    uploaded and finished; `readable_version` is the newest finished one (what `show` reads)."""
     from tenderflow.pipeline.documents import list_documents
 
     with runtime(ctx).connection() as conn:
@@ -203,8 +204,10 @@ def documents_list(
     if as_json:
         print_json(rows)
         return
-    print_table("documents", rows, ["id", "tenant", "filename", "state", "page_count", "language",
-                                    "latest_version", "current_version", "error"])
+    shown = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}",
+              "readable_version": row["current_version"]} for row in rows]
+    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "language", "created_at",
+                                     "finished_at", "latest_version", "readable_version", "error"])
 
 
 def flatten_fields(fields: dict[str, Any]) -> list[dict[str, Any]]:
@@ -243,9 +246,12 @@ def language_summary(document: dict[str, Any]) -> str:
     return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
 
 
+DocumentId = Annotated[int, typer.Argument(help="The document's id (`tenderflow documents list`).")]
+
+
 def show(
     ctx: typer.Context,
-    document_id: int,
+    document_id: DocumentId,
     text: Annotated[bool, typer.Option("--text", help="Print every page's text.")] = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -281,10 +287,10 @@ def show(
 
 def reprocess_command(
     ctx: typer.Context,
-    document_id: int,
+    document_id: DocumentId,
     start_from: Annotated[StartPoint, typer.Option("--from", help="Read the pages again, or only extract.")] = (
         StartPoint.OCR),
-    priority: Annotated[int, typer.Option()] = 0,
+    priority: Annotated[int, typer.Option(help="Orders this tenant's own jobs: higher runs first.")] = 0,
     languages: Annotated[str | None, typer.Option(
         help="OCR it with these tesseract languages from now on, e.g. deu+eng (with --from ocr).")] = None,
 ) -> None:

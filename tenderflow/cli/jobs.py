@@ -25,7 +25,7 @@ def jobs_list(
     state: Annotated[JobState | None, typer.Option(help="Only jobs in this state.")] = None,
     type: Annotated[str | None, typer.Option(help="Only this job type.")] = None,
     tenant: Annotated[str | None, typer.Option(help="Only this tenant.")] = None,
-    limit: Annotated[int, typer.Option(min=1, max=10000)] = 50,
+    limit: Annotated[int, typer.Option(min=1, max=10000, help="At most this many, newest first.")] = 50,
     as_json: JsonOption = False,
 ) -> None:
     """The newest jobs, filtered."""

@@ -154,7 +154,8 @@ SELECT w.document_id, w.version, v.state::text AS state, v.page_count, v.error,
 
 -- name: document_list
 SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,
-       v.error, d.created_at, pv.language, pv.ocr_languages
+       (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
+       v.error, d.created_at, v.finished_at, pv.language, pv.ocr_languages
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version

@@ -129,6 +129,11 @@ class Worker:
 
     def request_stop(self) -> None:
         """Stop claiming; running jobs get the grace period, then their leases are given back."""
+        if not self._stopping.is_set():
+            # No lock: this runs in a signal handler, perhaps while the claimer holds it (a dict's
+            # length is read atomically).
+            log.info("worker.stopping", worker_id=self.id, jobs_running=len(self._slots),
+                     grace_seconds=self.config.shutdown_grace_seconds)
         self._stopping.set()
         self._wake.set()
 
