@@ -15,6 +15,7 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     │       └── ExtractionRefused/Truncated/Schema/RequestError                       (extraction.backend)
     ├── StorageError                     503  an object could not be stored or read
     ├── UploadRejectedError              400  the file is refused before anything is written
+    ├── SearchQueryError                 400  a search query or filter cannot be used   (pipeline.search)
     ├── ResultRejectedError              422  a remote worker's result does not hold against what the server knows
     ├── DocumentNotFoundError            404  no document with that id (for this tenant)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
@@ -117,6 +118,12 @@ class StorageError(TenderflowError):
 
 class UploadRejectedError(TenderflowError):
     """A file was refused before anything was written (not a PDF, empty, too large)."""
+
+    http_status: ClassVar[int] = 400
+
+
+class SearchQueryError(TenderflowError):
+    """A search query or one of its filters cannot be used (empty, too long, a bad CPV prefix)."""
 
     http_status: ClassVar[int] = 400
 

@@ -21,7 +21,7 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, jobs, storage, tenants, worker_tokens, workers
+from tenderflow.cli import db, demo, documents, evaluate, jobs, search, storage, tenants, worker_tokens, workers
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -60,6 +60,9 @@ app.command("status", rich_help_panel=START)(documents.status)
 app.command("show", rich_help_panel=START, epilog="Example: tenderflow show 42 --text")(documents.show)
 app.command("reprocess", rich_help_panel=START, epilog="Example: tenderflow reprocess 42 --from extract")(
     documents.reprocess_command)
+app.command("search", rich_help_panel=START, epilog=(
+    'Examples: tenderflow search "road resurfacing" --deadline-after 2026-01-01  ·  '
+    'tenderflow search "winter maintenance -bridge" --cpv 9062'))(search.search_command)
 app.command("eval", rich_help_panel=START)(evaluate.evaluate)
 app.add_typer(documents.documents_app, name="documents", rich_help_panel=START)
 app.command("worker", rich_help_panel=OPERATE, epilog=(

@@ -66,14 +66,17 @@ ON CONFLICT DO NOTHING;
 SELECT count(*) FROM ocr_batches WHERE document_id = %(document_id)s AND version = %(version)s;
 
 -- name: page_upsert
-INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds)
-SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds
+-- Indexed for search in the version's language (recorded by its plan, before any page).
+INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds, search_config)
+SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds,
+       search_config_for((SELECT v.language FROM document_versions v
+                           WHERE v.document_id = %(document_id)s AND v.version = %(version)s))
   FROM unnest(%(page_numbers)s::integer[], %(texts)s::text[], %(sources)s::text[],
               %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[])
        AS p(page_number, text, source, confidence, rotation, seconds)
 ON CONFLICT (document_id, version, page_number) DO UPDATE
    SET text = excluded.text, source = excluded.source, confidence = excluded.confidence,
-       rotation = excluded.rotation, seconds = excluded.seconds;
+       rotation = excluded.rotation, seconds = excluded.seconds, search_config = excluded.search_config;
 
 -- name: version_set_extracting
 UPDATE document_versions SET state = 'extracting'
@@ -201,3 +204,58 @@ SELECT pg_advisory_unlock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 SELECT d.tenant, d.sha256
   FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
   JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256;
+
+-- name: search_probe
+-- Up to %(cap)s pages whose text may match the query (search_query: every configuration OR-ed), read
+-- through the GIN index: how common the words are decides how the candidates are read.
+SELECT document_id FROM pages WHERE search @@ search_query(%(query)s) LIMIT %(cap)s;
+
+-- name: search_candidates
+-- The pages of readable versions that may match the query and pass the filters, among the
+-- `documents` the probe found (all matches of rare words), or else the newest first (common words):
+-- tenderflow.pipeline.search appends the ORDER BY and LIMIT.
+SELECT p.document_id, p.version, p.page_number
+  FROM pages p
+  JOIN documents d ON d.id = p.document_id
+  JOIN document_versions cv ON cv.document_id = d.id AND cv.version = d.current_version
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+  LEFT JOIN extractions e ON e.document_id = d.id AND e.version = d.current_version
+ WHERE p.search @@ search_query(%(query)s)
+   AND p.version = cv.pages_version
+   AND (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text)
+   AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
+   AND (%(deadline_after)s::text IS NULL OR e.fields->'submission_deadline'->>'value' >= %(deadline_after)s::text)
+   AND (%(deadline_before)s::text IS NULL OR e.fields->'submission_deadline'->>'value' < %(deadline_before)s::text)
+   AND (%(cpv)s::text IS NULL OR EXISTS (
+        SELECT 1 FROM jsonb_array_elements(coalesce(e.fields->'cpv_codes', '[]'::jsonb)) c
+         WHERE c->>'value' LIKE %(cpv)s::text || '%%'))
+   AND (%(buyer)s::text IS NULL OR e.fields->'buyer'->'name'->>'value' ILIKE '%%' || %(buyer)s::text || '%%')
+   AND (%(documents)s::bigint[] IS NULL OR p.document_id = ANY(%(documents)s::bigint[]))
+
+-- name: search_rank
+-- Of these candidate pages, those that match the query parsed in their own language's
+-- configuration, best first, with a snippet whose matches are wrapped in U+E000 … U+E001.
+WITH own AS MATERIALIZED (
+    SELECT config, websearch_to_tsquery(config, %(query)s) AS query
+      FROM (SELECT DISTINCT search_config_for(language) AS config
+              FROM unnest(ARRAY['eng', 'fra', 'deu', 'spa', 'ita', 'por', 'nld', 'ara', 'hin', '']) AS language) c
+),
+ranked AS (
+    SELECT p.document_id, p.version, p.page_number, p.search_config, p.text, own.query,
+           ts_rank_cd(p.search, own.query) AS rank
+      FROM unnest(%(document_ids)s::bigint[], %(versions)s::integer[], %(pages)s::integer[])
+           AS k(document_id, version, page_number)
+      JOIN pages p USING (document_id, version, page_number)
+      JOIN own ON own.config = p.search_config
+     WHERE p.search @@ own.query
+     ORDER BY rank DESC, p.document_id DESC, p.page_number
+     LIMIT %(limit)s
+)
+SELECT r.document_id, d.tenant, d.filename, v.state::text AS state, r.version, r.page_number, r.rank,
+       ts_headline(r.search_config, r.text, r.query,
+                   'StartSel=' || chr(57344) || ', StopSel=' || chr(57345)
+                   || ', MaxFragments=2, MaxWords=18, MinWords=6, FragmentDelimiter=" … "') AS snippet
+  FROM ranked r
+  JOIN documents d ON d.id = r.document_id
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+ ORDER BY r.rank DESC, r.document_id DESC, r.page_number;

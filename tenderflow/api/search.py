@@ -1,0 +1,56 @@
+"""`GET /v1/search`: a tenant's full-text search over its documents (tenderflow.pipeline.search)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from tenderflow.api.auth import Services, Tenant
+from tenderflow.pipeline.documents import VersionState
+from tenderflow.pipeline.search import MAX_QUERY_CHARS, MAX_RESULTS, SearchFilters, search
+
+router = APIRouter(prefix="/v1", tags=["search"])
+
+
+class SearchResult(BaseModel):
+    document_id: int
+    filename: str
+    state: str = Field(description="The state of the document's latest version.")
+    version: int = Field(description="The version whose pages matched: the document's readable one.")
+    page: int
+    rank: float = Field(description="ts_rank_cd: higher is better; only comparable within one search.")
+    snippet: str = Field(description="Up to two fragments of the page around the matches.")
+    highlights: list[tuple[int, int]] = Field(description="[start, end) offsets in `snippet` of matched words.")
+
+
+class SearchResults(BaseModel):
+    query: str
+    results: list[SearchResult]
+
+
+@router.get("/search", response_model=SearchResults, summary="Search the text of your documents",
+            responses={400: {"description": "An empty or unusable query or filter"}})
+def search_documents(
+    tenant: Tenant,
+    services: Services,
+    q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS, description=(
+        'websearch syntax: words (all of them), "a phrase", or, -without'))],
+    state: VersionState | None = None,
+    deadline_after: Annotated[date | None, Query(description="Submission deadline on or after this day.")] = None,
+    deadline_before: Annotated[date | None, Query(description="Submission deadline before this day.")] = None,
+    cpv: Annotated[str | None, Query(max_length=10, description="CPV code prefix, e.g. 4523.")] = None,
+    buyer: Annotated[str | None, Query(max_length=200, description="Part of the buyer's name.")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 20,
+) -> SearchResults:
+    """Pages of your documents' readable versions that match `q`, best first, each with a snippet and
+    the page number. A document is searchable once a version of it is done."""
+    filters = SearchFilters(state=state, deadline_after=deadline_after, deadline_before=deadline_before,
+                            cpv_prefix=cpv, buyer=buyer)
+    with services.pool.connection() as conn:
+        hits = search(conn, q, tenant=tenant, filters=filters, limit=limit)
+    return SearchResults(query=q, results=[
+        SearchResult(document_id=h.document_id, filename=h.filename, state=h.state, version=h.version, page=h.page,
+                     rank=h.rank, snippet=h.snippet, highlights=h.highlights) for h in hits])

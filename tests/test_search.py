@@ -1,0 +1,166 @@
+"""Full-text search (issue 13): pages indexed in their document's language, websearch syntax, ranked
+snippets with the matches marked, the fields as filters, a tenant alone with its documents."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+from typer.testing import CliRunner
+
+from tenderflow.cli import app
+from tenderflow.config import Settings
+from tenderflow.errors import SearchQueryError
+from tenderflow.pipeline.search import SearchFilters, search
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.pipeline.uploads import upload_file
+from tenderflow.tenants.keys import create_api_key
+from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.pipeline_harness import drain
+from tests.tender_fixtures import TENDER_PAGE, text_pdf
+
+ROADS = [
+    "Resurfacing of roads in the northern district",
+    "The contractor shall resurface the carriageway of twelve municipal roads,",
+    "repair potholes and renew the road markings before the winter season.",
+    "Works on the bridge deck are excluded from this lot and tendered separately.",
+]
+BRIDGE = [
+    "Maintenance of the river bridge",
+    "Inspection and maintenance of the steel bridge, painting of the railings,",
+    "and replacement of the expansion joints of the bridge deck in spring.",
+]
+VOIRIE = [
+    "Travaux de réfection de la voirie communale",
+    "Le titulaire réalisera la réfection des chaussées de douze voies communales,",
+    "la reprise des nids-de-poule et le renouvellement du marquage au sol.",
+]
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return api_settings(database_url, tmp_path)
+
+
+@pytest.fixture
+def indexed(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings,
+            tmp_path: Path) -> dict[str, int]:
+    """Four processed documents: three of acme's (English, English, French), one of globex's."""
+    storage = open_storage(settings.resolved_storage_url)
+    tenant_with_key(conn, "acme")
+    tenant_with_key(conn, "globex")
+    ids = {}
+    for name, tenant, pages in (("roads", "acme", [TENDER_PAGE, ROADS]), ("bridge", "acme", [BRIDGE]),
+                                ("voirie", "acme", [VOIRIE]), ("globex-roads", "globex", [ROADS])):
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
+                              max_bytes=10**7, languages=None)
+        assert outcome.document_id is not None
+        ids[name] = outcome.document_id
+    drain(pool, settings, storage)
+    return ids
+
+
+def found(hits: list[Any]) -> list[tuple[int, int]]:
+    return [(hit.document_id, hit.page) for hit in hits]
+
+
+def test_words_are_found_by_their_stems_in_the_documents_language_best_first(
+    conn: psycopg.Connection[Any], indexed: dict[str, int]
+) -> None:
+    hits = search(conn, "resurfaced roads", tenant="acme")
+    assert found(hits) == [(indexed["roads"], 2)]  # "Resurfacing of roads": English stems
+    [hit] = hits
+    marked = [hit.snippet[start:end].lower() for start, end in hit.highlights]
+    assert "resurfacing" in marked and "roads" in marked
+    # French: "voiries communales" finds "voirie communale", with French stemming and stop words.
+    assert found(search(conn, "voiries communales", tenant="acme")) == [(indexed["voirie"], 1)]
+    # Ranked: the page about the bridge mentions it four times, the roads page once.
+    assert found(search(conn, "bridge", tenant="acme")) == [(indexed["bridge"], 1), (indexed["roads"], 2)]
+
+
+def test_phrases_alternatives_and_exclusions(conn: psycopg.Connection[Any], indexed: dict[str, int]) -> None:
+    assert found(search(conn, '"bridge deck"', tenant="acme")) == [(indexed["bridge"], 1), (indexed["roads"], 2)]
+    assert found(search(conn, '"deck bridge"', tenant="acme")) == []
+    assert found(search(conn, "bridge -roads", tenant="acme")) == [(indexed["bridge"], 1)]
+    assert {hit.document_id for hit in search(conn, "potholes or railings", tenant="acme")} == {
+        indexed["roads"], indexed["bridge"]}
+
+
+def test_the_extracted_fields_filter_the_results(conn: psycopg.Connection[Any], indexed: dict[str, int]) -> None:
+    everything = {hit.document_id for hit in search(conn, "bridge or cleaning", tenant="acme")}
+    assert everything == {indexed["roads"], indexed["bridge"]}
+
+    def only(**filters: Any) -> set[int]:
+        return {hit.document_id for hit in search(conn, "bridge or cleaning", tenant="acme",
+                                                  filters=SearchFilters(**filters))}
+
+    # Only the notice on page 1 of "roads" has fields: deadline 2026-03-15, CPV 90910000-9, the City.
+    assert only(deadline_after=date(2026, 3, 1)) == {indexed["roads"]}
+    assert only(deadline_before=date(2026, 3, 15)) == set()
+    assert only(deadline_before=date(2026, 3, 16)) == {indexed["roads"]}
+    assert only(cpv_prefix="9091") == {indexed["roads"]} and only(cpv_prefix="4523") == set()
+    assert only(buyer="example harbour") == {indexed["roads"]}
+    with pytest.raises(SearchQueryError, match="CPV prefix is 1 to 8 digits"):
+        search(conn, "bridge", filters=SearchFilters(cpv_prefix="roads"))
+    with pytest.raises(SearchQueryError, match="empty"):
+        search(conn, "   ")
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[RunningApi]:
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+def test_a_tenant_searches_only_its_own_documents_over_the_api(
+    api: RunningApi, conn: psycopg.Connection[Any], indexed: dict[str, int]
+) -> None:
+    for tenant, own in (("acme", indexed["roads"]), ("globex", indexed["globex-roads"])):
+        key = create_api_key(conn, tenant, name="search").key
+        answer = api.client.get("/v1/search", params={"q": "resurfacing"}, headers=bearer(key))
+        assert answer.status_code == 200, answer.text
+        results = answer.json()["results"]
+        assert [(r["document_id"], r["page"]) for r in results] == [(own, 2 if tenant == "acme" else 1)]
+        [(start, end)] = [span for span in results[0]["highlights"] if
+                          results[0]["snippet"][span[0]:span[1]].lower() == "resurfacing"]
+        assert end - start == len("resurfacing")
+    bad = api.client.get("/v1/search", params={"q": "roads", "cpv": "x1"}, headers=bearer(key))
+    assert bad.status_code == 400 and "CPV prefix" in bad.json()["detail"]
+    assert api.client.get("/v1/search", params={"q": ""}, headers=bearer(key)).status_code == 422
+
+
+def test_the_cli_searches_with_filters_and_prints_json(
+    database_url: str, settings: Settings, indexed: dict[str, int]
+) -> None:
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
+    result = CliRunner().invoke(app, ["search", "roads", "--tenant", "acme", "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    assert [(hit["document_id"], hit["page"]) for hit in json.loads(result.stdout)] == [(indexed["roads"], 2)]
+    piped = CliRunner().invoke(app, ["search", "bridge", "--cpv", "9091"], env=env)
+    lines = piped.stdout.splitlines()
+    assert lines[0].split("\t")[:2] == ["document_id", "page"] and len(lines) == 2
+    refused = CliRunner().invoke(app, ["search", "roads", "--cpv", "roads"], env=env)
+    assert refused.exit_code == 2 and "CPV prefix" in refused.output
+
+
+def test_each_page_is_indexed_in_its_documents_language(conn: psycopg.Connection[Any], indexed: dict[str, int]) -> None:
+    configs = dict(conn.execute("SELECT document_id, search_config::text FROM pages WHERE page_number = 1").fetchall())
+    assert (configs[indexed["roads"]], configs[indexed["voirie"]]) == ("english", "french")
+
+
+def test_only_the_newest_matching_pages_are_ranked_when_there_are_too_many_to_rank(
+    conn: psycopg.Connection[Any], indexed: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tenderflow.pipeline import search as module
+
+    monkeypatch.setattr(module, "ALL_MATCHES", 2)
+    monkeypatch.setattr(module, "CANDIDATES", 1)
+    assert found(search(conn, "bridge", tenant="acme")) == [(indexed["bridge"], 1)]  # the newer of the two
+    assert found(search(conn, "bridge", tenant="acme", filters=SearchFilters(cpv_prefix="9091"))) == [
+        (indexed["roads"], 2)]  # filters apply before the cap
