@@ -21,7 +21,7 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, jobs, search, storage, tenants, worker_tokens, workers
+from tenderflow.cli import db, demo, documents, evaluate, export, jobs, search, storage, tenants, worker_tokens, workers
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -63,6 +63,9 @@ app.command("reprocess", rich_help_panel=START, epilog="Example: tenderflow repr
 app.command("search", rich_help_panel=START, epilog=(
     'Examples: tenderflow search "road resurfacing" --deadline-after 2026-01-01  ·  '
     'tenderflow search "winter maintenance -bridge" --cpv 9062'))(search.search_command)
+app.command("export", rich_help_panel=START, epilog=(
+    "Examples: tenderflow export --format xlsx -o tenders.xlsx --state done  ·  "
+    "tenderflow export --format jsonl --since 2026-11-01 > fields.jsonl"))(export.export_command)
 app.command("eval", rich_help_panel=START)(evaluate.evaluate)
 app.add_typer(documents.documents_app, name="documents", rich_help_panel=START)
 app.command("worker", rich_help_panel=OPERATE, epilog=(

@@ -1,0 +1,83 @@
+"""`GET /v1/export`: a tenant's documents as CSV, XLSX or JSON Lines (tenderflow.pipeline.export)."""
+
+from __future__ import annotations
+
+import io
+import queue
+import threading
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response, StreamingResponse
+
+from tenderflow.api.auth import Services, Tenant
+from tenderflow.pipeline.documents import VersionState
+from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
+
+router = APIRouter(prefix="/v1", tags=["export"])
+
+_MEDIA = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
+          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+
+
+@router.get("/export", summary="Your documents' fields as CSV, XLSX or JSON Lines",
+            responses={200: {"content": {media: {} for media in _MEDIA.values()}}})
+def export_documents(
+    tenant: Tenant,
+    services: Services,
+    format: Annotated[Literal["csv", "xlsx", "jsonl"], Query(  # noqa: A002 (the parameter's name)
+        description="csv / xlsx: a row per document with page references; jsonl: every field with its "
+                    "page and quote")] = "csv",
+    since: Annotated[datetime | None, Query(description="Only documents uploaded since then.")] = None,
+    state: VersionState | None = None,
+) -> Response:
+    """Oldest first. CSV and JSON Lines stream as they are read; an XLSX workbook is built whole."""
+    selection = ExportFilter(tenant=tenant, state=state, since=since)
+    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{format}"'}
+    if format == "xlsx":
+        buffer = io.BytesIO()
+        with services.pool.connection() as conn:
+            write_xlsx(exported_documents(conn, selection), buffer)
+        return Response(buffer.getvalue(), media_type=_MEDIA["xlsx"], headers=headers)
+    return StreamingResponse(_streamed(services, selection, format), media_type=_MEDIA[format], headers=headers)
+
+
+class _CancelledError(Exception):
+    """The client went away: the producer stops and gives its connection back."""
+
+
+def _streamed(services: Services, selection: ExportFilter, format: str) -> Iterator[str]:  # noqa: A002
+    """The export written by a thread that holds one connection, handed over chunk by chunk; when the
+    client goes away the thread stops at its next chunk."""
+    chunks: queue.Queue[str | BaseException | None] = queue.Queue(maxsize=64)
+    stop = threading.Event()
+
+    def put(chunk: str) -> None:
+        while not stop.is_set():
+            try:
+                chunks.put(chunk, timeout=0.5)
+                return
+            except queue.Full:
+                continue
+        raise _CancelledError
+
+    def produce() -> None:
+        try:
+            with services.pool.connection() as conn:
+                (write_csv if format == "csv" else write_jsonl)(exported_documents(conn, selection), put)
+            chunks.put(None)
+        except _CancelledError:
+            pass
+        except BaseException as exc:  # handed to the response, which ends the stream
+            chunks.put(exc)
+
+    threading.Thread(target=produce, name="export", daemon=True).start()
+    try:
+        while (chunk := chunks.get()) is not None:
+            if isinstance(chunk, BaseException):
+                raise chunk
+            yield chunk
+    finally:
+        stop.set()

@@ -1,0 +1,44 @@
+"""`tenderflow export`: the fields of many documents as CSV, XLSX or JSON Lines (pipeline.export)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from tenderflow.cli.output import fail, print_note
+from tenderflow.cli.runtime import runtime
+from tenderflow.pipeline.documents import VersionState
+from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
+
+
+def export_command(
+    ctx: typer.Context,
+    format: Annotated[Literal["csv", "xlsx", "jsonl"], typer.Option(  # noqa: A002 (the option's name)
+        "--format", help="csv or xlsx: a row per document with page references; jsonl: every field with "
+                         "its page and quote.")] = "csv",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here (default: stdout; xlsx "
+                                                "needs a file).")] = None,
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
+    since: Annotated[datetime | None, typer.Option(
+        formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"], help="Only documents uploaded since then (UTC).")] = None,
+    state: Annotated[VersionState | None, typer.Option(help="Only documents in this state (e.g. done).")] = None,
+) -> None:
+    """Export the extracted fields of many documents, oldest first."""
+    if format == "xlsx" and output is None:
+        raise fail("an xlsx workbook is binary: give --output FILE.xlsx", code=2)
+    selection = ExportFilter(tenant=tenant, state=state, since=since.replace(tzinfo=UTC) if since else None)
+    with runtime(ctx).connection() as conn:
+        documents = exported_documents(conn, selection)
+        if format == "xlsx":
+            assert output is not None
+            count = write_xlsx(documents, output)
+        elif output is not None:
+            with output.open("w", encoding="utf-8", newline="") as out:
+                count = (write_csv if format == "csv" else write_jsonl)(documents, out.write)
+        else:
+            count = (write_csv if format == "csv" else write_jsonl)(documents, sys.stdout.write)
+    print_note(f"exported {count} document(s)" + (f" to {output}" if output else ""))
