@@ -86,6 +86,8 @@ def test_jsonl_keeps_every_field_with_its_page_and_quote(
     assert notice["fields"]["reference_number"] == {"value": "EH-2026-0417", "page": 1,
                                                     "quote": notice["fields"]["reference_number"]["quote"]}
     assert "EH-2026-0417" in notice["fields"]["reference_number"]["quote"]
+    nothing = CliRunner().invoke(app, ["export", "--tenant", "nobody-here"], env=env)
+    assert nothing.exit_code == 0 and nothing.stdout.splitlines() == [",".join(HEADER)]  # headers, no error
     refused = CliRunner().invoke(app, ["export", "--format", "xlsx"], env=env)
     assert refused.exit_code == 2 and "--output" in refused.output
 

@@ -110,6 +110,9 @@ def test_the_extracted_fields_filter_the_results(conn: psycopg.Connection[Any], 
         search(conn, "bridge", filters=SearchFilters(cpv_prefix="roads"))
     with pytest.raises(SearchQueryError, match="empty"):
         search(conn, "   ")
+    # Unbalanced quotes and stray operators are still a query (the websearch syntax never errors).
+    assert found(search(conn, '"bridge deck', tenant="acme")) == [(indexed["bridge"], 1), (indexed["roads"], 2)]
+    search(conn, "or - & | ! bridge (", tenant="acme")  # no syntax error reaches the user
 
 
 @pytest.fixture
