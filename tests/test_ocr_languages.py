@@ -292,7 +292,8 @@ def test_cli_upload_tenants_and_show_say_the_language(
 
     try:
         refused = run("upload", str(tmp_path), "--languages", "fra+xx")
-        assert refused.exit_code == 1 and "unknown OCR language 'xx'" in refused.output, refused.output
+        # A value the option cannot take: a usage error (exit 2), before any file is read.
+        assert refused.exit_code == 2 and "unknown OCR language 'xx'" in refused.output, refused.output
         assert "installed here:" in refused.output
         assert run("tenants", "create", "lyon", "--unlimited", "--languages", "fr").exit_code == 0
         shown = run("tenants", "show", "lyon", "--json")
