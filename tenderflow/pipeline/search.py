@@ -1,7 +1,7 @@
 """Full-text search over the pages of documents' readable versions, with the fields as filters.
 
 Each page is indexed (a GIN index over a `tsvector` column) in the configuration of its document's
-language (see migration 0012); queries use PostgreSQL's `websearch_to_tsquery` syntax:
+language (see migration 0015); queries use PostgreSQL's `websearch_to_tsquery` syntax:
 `road resurfacing` (both words), `"winter maintenance"` (the phrase), `asphalt or concrete`,
 `bridge -rail` (without). Results are pages, best first (`ts_rank_cd`), each with a snippet whose
 matches are marked, and the page number to open. Every matching page is ranked when there are fewer
