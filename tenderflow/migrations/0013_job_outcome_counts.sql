@@ -24,21 +24,31 @@ CREATE TABLE job_outcome_counts (
 );
 
 CREATE FUNCTION job_outcome_count() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    seconds double precision := extract(epoch FROM NEW.finished_at - NEW.started_at);
 BEGIN
+    -- One aggregated upsert per statement (a worker completes its jobs in batches), not per row.
+    WITH ended AS (
+        SELECT n.type, n.state::text AS outcome, extract(epoch FROM n.finished_at - n.started_at)::float8 AS seconds
+          FROM new_jobs n JOIN old_jobs o ON o.id = n.id
+         WHERE n.state IN ('succeeded', 'failed', 'cancelled') AND o.state IS DISTINCT FROM n.state
+    )
     INSERT INTO job_outcome_counts AS c (type, outcome, stripe, jobs, timed, seconds_sum, seconds_le)
-    VALUES (NEW.type, NEW.state::text, pg_backend_pid() % 16, 1, (seconds IS NOT NULL)::int,
-            coalesce(seconds, 0),
-            ARRAY(SELECT (seconds IS NOT NULL AND seconds <= b.bound)::int::bigint
-                    FROM unnest(job_duration_bounds()) WITH ORDINALITY AS b(bound, n) ORDER BY b.n))
+    SELECT e.type, e.outcome, pg_backend_pid() % 16, count(*), count(e.seconds), coalesce(sum(e.seconds), 0),
+           ARRAY(SELECT count(*) FILTER (WHERE x.seconds <= b.bound)
+                   FROM unnest(job_duration_bounds()) WITH ORDINALITY AS b(bound, n)
+                   LEFT JOIN ended x ON x.type = e.type AND x.outcome = e.outcome
+                  GROUP BY b.n ORDER BY b.n)
+      FROM ended e
+     GROUP BY e.type, e.outcome
     ON CONFLICT (type, outcome, stripe) DO UPDATE
-       SET jobs = c.jobs + 1, timed = c.timed + excluded.timed, seconds_sum = c.seconds_sum + excluded.seconds_sum,
+       SET jobs = c.jobs + excluded.jobs, timed = c.timed + excluded.timed,
+           seconds_sum = c.seconds_sum + excluded.seconds_sum,
            seconds_le = ARRAY(SELECT t.a + t.b FROM unnest(c.seconds_le, excluded.seconds_le) WITH ORDINALITY
                                   AS t(a, b, n) ORDER BY t.n);
     RETURN NULL;
 END $$;
 
-CREATE TRIGGER jobs_count_outcomes AFTER UPDATE OF state ON jobs FOR EACH ROW
-    WHEN (NEW.state IN ('succeeded', 'failed', 'cancelled') AND OLD.state IS DISTINCT FROM NEW.state)
-    EXECUTE FUNCTION job_outcome_count();
+-- Statement-level, with transition tables (which PostgreSQL allows only without a column list, so it
+-- runs after every UPDATE of jobs; for one that ends no job it finds nothing to count).
+CREATE TRIGGER jobs_count_outcomes AFTER UPDATE ON jobs
+    REFERENCING OLD TABLE AS old_jobs NEW TABLE AS new_jobs
+    FOR EACH STATEMENT EXECUTE FUNCTION job_outcome_count();
