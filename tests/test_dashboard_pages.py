@@ -349,7 +349,7 @@ def test_workers_stopped_over_an_hour_ago_are_counted_not_listed(
         page = client.get("/dashboard").text
     assert "live-one" in page and "stopped-recently" in page
     assert "stopped-long-ago" not in page and "stopped-earlier" not in page
-    assert "2 workers stopped more than an hour ago are not shown" in page
+    assert "2 workers stopped more than an hour ago (and less than a day) are not shown" in page
 
 
 def test_documents_are_searchable_by_name_filterable_and_paged_with_a_cursor(
