@@ -65,6 +65,9 @@ def test_upload_follow_and_read_text_and_fields(
     assert (queued["state"], queued["pages_done"], queued["filename"]) == ("queued", 0, "notice.pdf")
     not_yet = api.client.get(f"/v1/documents/{body['id']}/text", headers=bearer(key))
     assert not_yet.status_code == 409 and "no finished version" in not_yet.json()["detail"]
+    assert not_yet.headers["retry-after"] == "5", "a client polling for the text is told when to ask again"
+    not_yet = api.client.get(f"/v1/documents/{body['id']}/fields", headers=bearer(key))
+    assert not_yet.status_code == 409 and not_yet.headers["retry-after"] == "5"
 
     drain(api.services.pool, settings, open_storage(settings.resolved_storage_url))
 
@@ -313,6 +316,7 @@ def test_a_tenant_never_sees_the_operators_paths_buckets_or_endpoints(
     assert "acme-bucket" not in str(listed) and "/var/lib" not in str(listed)
     text = api.client.get(f"/v1/documents/{document_id}/text", headers=bearer(key))
     assert text.status_code == 409 and "minio" not in text.text and "page 3 is encrypted" in text.text
+    assert "retry-after" not in text.headers, "a failed document does not get ready by waiting"
     storage_root = Path(settings.resolved_storage_url.removeprefix("file://"))
     moved = storage_root.rename(tmp_path / "objects-away")
     storage_root.write_text("a file where the storage folder should be")  # every put fails, even as root

@@ -102,3 +102,75 @@ def test_metrics_report_depth_age_outcomes_durations_leases_workers_and_credits(
     assert charged > 0
     assert jobs.get(conn, expiring.id)["state"] == "running"
     complete(conn, [expiring])  # keep the fixture's teardown quiet
+
+
+def _histogram(samples: dict[Any, float], name: str, **labels: str) -> list[tuple[float, float]]:
+    """(le, cumulative count) of one histogram series, in order of le."""
+    return sorted((float(dict(key)["le"]), v) for (metric, key), v in samples.items()
+                  if metric == f"{name}_bucket" and {k: w for k, w in dict(key).items() if k != "le"} == labels)
+
+
+def test_counters_and_histograms_only_grow_and_survive_pruning(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    from tenderflow.queue.jobs import prune
+
+    storage = open_storage(settings.resolved_storage_url)
+    upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(3)), max_bytes=10**7)
+    drain_in_workers(api.services.pool, settings, storage, workers=1)
+    upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [["refused"]]), max_bytes=10**7)
+    [refused] = claim(conn, worker_id="metrics-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    fail(conn, [Failure(refused, "not a PDF", permanent=True, retry_seconds=0)])
+
+    response = api.client.get("/metrics", headers=bearer(ADMIN_TOKEN))
+    assert "# TYPE tenderflow_jobs_completed_total counter" in response.text
+    assert "# TYPE tenderflow_job_run_seconds histogram" in response.text
+    assert "# TYPE tenderflow_page_read_seconds histogram" in response.text
+    before = scrape(api)
+    assert value(before, "tenderflow_jobs_completed_total", type="ocr.plan", outcome="succeeded") == 1
+    assert value(before, "tenderflow_jobs_completed_total", type="ocr.plan", outcome="failed") == 1
+    assert value(before, "tenderflow_jobs_completed_total", type="extract", outcome="succeeded") == 1
+    run = _histogram(before, "tenderflow_job_run_seconds", type="extract", outcome="succeeded")
+    assert len(run) == 13 and run[-1] == (float("inf"), 1) and [v for _, v in run] == sorted(v for _, v in run)
+    assert value(before, "tenderflow_job_run_seconds_count", type="extract", outcome="succeeded") == 1
+    assert value(before, "tenderflow_pages_processed_total", source="text_layer") == 3
+    pages = _histogram(before, "tenderflow_page_read_seconds", source="text_layer")
+    assert pages[-1] == (float("inf"), 3) and [v for _, v in pages] == sorted(v for _, v in pages)
+    page_seconds = conn.execute("SELECT sum(seconds) FROM pages").fetchone()[0]  # type: ignore[index]
+    assert value(before, "tenderflow_page_read_seconds_sum", source="text_layer") == pytest.approx(page_seconds)
+    assert value(before, "tenderflow_extractions_total", backend="rules", model="") == 1
+    assert value(before, "tenderflow_llm_tokens_total", backend="rules", model="", kind="prompt") == 0
+
+    # An extraction written again with the tokens an LLM reported: counted again, tokens added.
+    conn.execute("UPDATE extractions SET backend = 'openai', model = 'm', prompt_tokens = 1200, "
+                 "completion_tokens = 300")
+    # Every finished job pruned: the gauges read from the jobs table drop, the counters do not.
+    conn.execute("UPDATE jobs SET finished_at = now() - interval '30 days' WHERE finished_at IS NOT NULL")
+    assert prune(conn, retention_seconds=86400) >= 5
+    after = scrape(api)
+    assert after.get(("tenderflow_jobs", (("state", "succeeded"), ("type", "ocr.plan"))), 0) == 0
+    for key, count in before.items():
+        if key[0].startswith(("tenderflow_jobs_completed", "tenderflow_job_run_seconds", "tenderflow_pages_processed",
+                              "tenderflow_page_read_seconds", "tenderflow_extractions", "tenderflow_llm_tokens")):
+            assert after.get(key, 0) >= count, f"{key} went down from {count} to {after.get(key)}"
+    assert value(after, "tenderflow_jobs_completed_total", type="ocr.plan", outcome="succeeded") == 1
+    assert value(after, "tenderflow_llm_tokens_total", backend="openai", model="m", kind="prompt") == 1200
+    assert value(after, "tenderflow_llm_tokens_total", backend="openai", model="m", kind="completion") == 300
+
+
+def test_http_requests_are_counted_by_route_template_and_status(api: RunningApi) -> None:
+    before = scrape(api)
+    for document_id in (1, 2, 3):
+        assert api.client.get(f"/v1/documents/{document_id}").status_code == 401
+    assert api.client.get("/no/such/path").status_code == 404
+    after = scrape(api)
+
+    def grown(**labels: str) -> float:
+        key = ("tenderflow_http_requests_total", tuple(sorted(labels.items())))
+        return after.get(key, 0) - before.get(key, 0)
+
+    assert grown(method="GET", route="/v1/documents/{document_id}", status="401") == 3
+    assert grown(method="GET", route="unmatched", status="404") == 1
+    assert grown(method="GET", route="/metrics", status="200") == 1  # the first scrape
+    assert value(after, "tenderflow_http_request_duration_seconds_count", method="GET",
+                 route="/v1/documents/{document_id}") >= 3

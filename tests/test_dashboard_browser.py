@@ -1,8 +1,9 @@
 """The dashboard in a real headless browser: Debian's chromium (apt, installed by `make system-deps`)
-driven by Playwright. Log in, see a failed job, click Retry, see it queued.
+driven by Playwright. Log in, see a failed job, click Retry, see it queued; a document page with its
+fields, page pictures and marked quotes; every page at a phone's 390 px without sideways overflow.
 
-The test keeps a screenshot in its tmp dir; with TENDERFLOW_UPDATE_SCREENSHOT=1 it also writes
-docs/dashboard.png (the README's picture).
+The tests keep screenshots in their tmp dirs; with TENDERFLOW_UPDATE_SCREENSHOT=1 they also write
+docs/dashboard.png, docs/dashboard-document.png and docs/dashboard-mobile.png (the README's pictures).
 """
 
 from __future__ import annotations
@@ -32,17 +33,39 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "dashboard.png"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+SCREENSHOT = DOCS / "dashboard.png"
 
 # No skip: a missing browser is a broken setup (`make system-deps` installs it), not a passing test.
 
 
-def fail_job_for_good(conn: psycopg.Connection[Any], settings: Settings, job_type: str, error: str) -> int:
+def fail_job_for_good(conn: psycopg.Connection[Any], settings: Settings, job_type: str, error: str,
+                      *, permanent: bool = True) -> int:
+    """Fail the next job of `job_type` for good: permanently in its handler (the document's own
+    content, for an OCR job), or on its last attempt (the service's failure: an outage)."""
     [job] = claim(conn, worker_id="browser-test", types=[job_type], limit=1, lease_seconds=60)
+    if not permanent:
+        conn.execute("UPDATE jobs SET max_attempts = attempts WHERE id = %s", (job.id,))
     commit_attempts(conn, build_job_types(settings), [
-        FinishedAttempt(job, failure=Failure(job, error, permanent=True, retry_seconds=0))
+        FinishedAttempt(job, failure=Failure(job, error, permanent=permanent, retry_seconds=0))
     ], backoff=Backoff())
     return job.id
+
+
+def keep_screenshot(screenshot: Path, name: str) -> None:
+    assert screenshot.read_bytes().startswith(b"\x89PNG")
+    if os.environ.get("TENDERFLOW_UPDATE_SCREENSHOT") == "1":
+        DOCS.mkdir(exist_ok=True)
+        shutil.copyfile(screenshot, DOCS / name)
+
+
+def log_in(page: Any, url: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/dashboard/login")
+    page.fill("#token", ADMIN_TOKEN)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(f"{url}/dashboard")
 
 
 def test_an_operator_logs_in_sees_a_failed_job_clicks_retry_and_sees_it_queued(
@@ -61,7 +84,11 @@ def test_an_operator_logs_in_sees_a_failed_job_clicks_retry_and_sees_it_queued(
         drain(api.services.pool, settings, storage)
         upload_file(conn, storage, text_pdf(tmp_path / "locked.pdf", [TENDER_PAGE, ["Annex"]]), tenant="globex",
                     max_bytes=10**7)
-        job_id = fail_job_for_good(conn, settings, "ocr.plan", "the PDF is encrypted and needs a password")
+        locked_job = fail_job_for_good(conn, settings, "ocr.plan", "the PDF is encrypted and needs a password")
+        upload_file(conn, storage, text_pdf(tmp_path / "unlucky.pdf", [["Tender during an outage"]]),
+                    tenant="acme", max_bytes=10**7)
+        job_id = fail_job_for_good(conn, settings, "ocr.plan", "storage unreachable: connection refused",
+                                   permanent=False)
         upload_file(conn, storage, text_pdf(tmp_path / "waiting.pdf", [["Queued tender"]]), tenant="acme",
                     max_bytes=10**7)
         # A remote worker says hello (it is registered, live, beside the local one that drained).
@@ -84,14 +111,14 @@ def test_an_operator_logs_in_sees_a_failed_job_clicks_retry_and_sees_it_queued(
                 expect(page).to_have_url(f"{api.url}/dashboard")
 
                 row = page.locator(f"#job-{job_id}")
-                expect(row).to_contain_text("the PDF is encrypted")
+                expect(row).to_contain_text("storage unreachable")
+                # The encrypted PDF's job is listed, with no Retry: only a fixed upload helps.
+                expect(page.locator(f"#job-{locked_job}")).to_contain_text("the PDF is encrypted")
+                expect(page.locator(f"#job-{locked_job}").get_by_role("button")).to_have_count(0)
                 expect(page.locator("#workers")).to_contain_text("scanner-pc:812:a1b2c3")
                 screenshot = tmp_path / "dashboard.png"
                 page.screenshot(path=str(screenshot), full_page=True)
-                assert screenshot.read_bytes().startswith(b"\x89PNG")
-                if os.environ.get("TENDERFLOW_UPDATE_SCREENSHOT") == "1":
-                    SCREENSHOT.parent.mkdir(exist_ok=True)
-                    shutil.copyfile(screenshot, SCREENSHOT)
+                keep_screenshot(screenshot, SCREENSHOT.name)
 
                 row.get_by_role("button", name="Retry").click()
                 expect(page.get_by_role("status")).to_have_text(f"Job {job_id} is queued again.")
@@ -100,6 +127,75 @@ def test_an_operator_logs_in_sees_a_failed_job_clicks_retry_and_sees_it_queued(
 
                 page.click("text=Log out")
                 expect(page).to_have_url(f"{api.url}/dashboard/login")
+            finally:
+                browser.close()
+
+
+# Elements that stick out of the viewport on the right, outside a sideways-scrolling box.
+OVERFLOWING = """() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    for (const element of document.querySelectorAll("body *")) {
+        if (element.closest(".scroll")) continue;
+        const box = element.getBoundingClientRect();
+        if (box.width > 0 && (box.right > width + 1 || box.left < -1)) {
+            const name = `${element.tagName.toLowerCase()}.${element.className}`;
+            out.push(`${name} ${Math.round(box.left)}..${Math.round(box.right)}`);
+        }
+    }
+    return {out, scrollWidth: document.documentElement.scrollWidth, width};
+}"""
+
+
+def test_a_document_page_and_every_page_at_390_px_wide(
+    database_url: str, tmp_path: Path, conn: psycopg.Connection[Any]
+) -> None:
+    """The document page shows the fields as a table and each page's picture beside its text with the
+    quotes marked; at a phone's 390 px nothing sticks out sideways except inside scroll boxes."""
+    from playwright.sync_api import expect, sync_playwright
+
+    settings = api_settings(database_url, tmp_path, dashboard_refresh_seconds=0)
+    storage = open_storage(settings.resolved_storage_url)
+    tenant_with_key(conn, "acme")
+    with serve_in_thread(settings) as api:
+        document_id = upload_file(
+            conn, storage, text_pdf(tmp_path / "cleaning-services-example-harbour-2026-with-a-long-name.pdf",
+                                    [TENDER_PAGE, *numbered_pages(3)[1:]]), tenant="acme", max_bytes=10**7).document_id
+        drain(api.services.pool, settings, storage)
+        upload_file(conn, storage, text_pdf(tmp_path / "locked.pdf", [["Annex"]]), max_bytes=10**7)
+        fail_job_for_good(conn, settings, "ocr.plan", "the PDF is encrypted and needs a password to be opened; "
+                          "upload a copy without a password")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1360, "height": 1000})
+                log_in(page, api.url)
+                page.goto(f"{api.url}/dashboard/documents/{document_id}")
+                fields = page.locator("#fields")
+                expect(fields).to_contain_text("1,250,000.00 EUR")
+                expect(fields).to_contain_text("EH-2026-0417")
+                expect(page.locator("#page-1 mark").first).to_be_visible()
+                expect(page.locator("#page-1 pre")).to_contain_text("Reference number: EH-2026-0417")
+                for image in page.locator(".page-image img").all():
+                    image.scroll_into_view_if_needed()
+                    expect(image).to_have_js_property("complete", True)
+                    assert image.evaluate("img => img.naturalWidth") > 0, "a page picture did not load"
+                page.evaluate("() => window.scrollTo(0, 0)")
+                screenshot = tmp_path / "dashboard-document.png"
+                page.screenshot(path=str(screenshot), full_page=True)
+                keep_screenshot(screenshot, "dashboard-document.png")
+
+                phone = browser.new_page(viewport={"width": 390, "height": 844})
+                log_in(phone, api.url)
+                for path in ("/dashboard", "/dashboard/documents", f"/dashboard/documents/{document_id}"):
+                    phone.goto(f"{api.url}{path}")
+                    expect(phone.locator("main")).to_be_visible()
+                    found = phone.evaluate(OVERFLOWING)
+                    assert found["out"] == [] and found["scrollWidth"] <= found["width"], (path, found)
+                phone.goto(f"{api.url}/dashboard")
+                screenshot = tmp_path / "dashboard-mobile.png"
+                phone.screenshot(path=str(screenshot), full_page=True)
+                keep_screenshot(screenshot, "dashboard-mobile.png")
             finally:
                 browser.close()
 

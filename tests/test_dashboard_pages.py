@@ -12,8 +12,10 @@ import httpx
 import psycopg
 import pytest
 
+from tenderflow.api import dashboard
 from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
+from tenderflow.pdf.thumbnail import png_size
 from tenderflow.pipeline.documents import VersionRef, version_state
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
@@ -21,7 +23,7 @@ from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, serve_in_thread
 from tests.pipeline_harness import drain_in_workers
-from tests.tender_fixtures import numbered_pages, text_pdf
+from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 
 @pytest.fixture
@@ -151,7 +153,7 @@ def test_overview_and_document_page_show_workers_states_and_pages(
             assert expected in page, expected
         document = client.get(f"/dashboard/documents/{outcome.document_id}").text
         assert "Page 1" in document and "Page 3" in document and "PAGE-003" in document
-        assert "3 of 3 read" in document and "reference_number" in document
+        assert "3 of 3 read" in document and "Reference" in document
         assert client.get("/dashboard/documents/999999").status_code == 404
         thumbnail_url = f"/dashboard/documents/{outcome.document_id}/thumbnail.png"
         assert f'src="{thumbnail_url}"' in document
@@ -241,3 +243,157 @@ def test_logout_ends_the_session_on_the_server(api: RunningApi, conn: psycopg.Co
         retried = replay.post(f"/dashboard/jobs/{job_id}/retry", data={"csrf_token": csrf_of(page)})
         assert retried.status_code == 303 and retried.headers["location"] == "/dashboard/login"
         assert jobs.get(conn, job_id)["state"] == "failed"
+
+
+def _row_of(page: str, field: str) -> str:
+    match = re.search(rf"<tr><td>{re.escape(field)}</td>(.*?)</tr>", page, re.S)
+    assert match, f"no row for {field!r}"
+    return match[1]
+
+
+def test_document_page_shows_fields_as_a_table_for_people_with_quotes_marked_and_escaped(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    storage = open_storage(settings.resolved_storage_url)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "avis.pdf", [TENDER_PAGE, ["Annexe"]]), max_bytes=10**7)
+    drain_in_workers(api.services.pool, settings, storage, workers=1)
+    document_id = outcome.document_id
+    # Page text as a hostile PDF could have it, and fields of every shape the schema has.
+    conn.execute("UPDATE pages SET text = %s WHERE document_id = %s AND page_number = 2", (
+        "Durée du marché : 60 mois <script>alert(1)</script> Critères : Prix 40 %", document_id))
+    conn.execute("UPDATE extractions SET fields = %s WHERE document_id = %s", (psycopg.types.json.Jsonb({
+        "buyer": {"name": {"value": "Ville d'Évreux", "page": 1, "quote": "City of Example Harbour"}},
+        "reference_number": {"value": "EH-2026-0417", "page": 1, "quote": "Reference number: EH-2026-0417"},
+        "estimated_value": {"value": {"amount": 12600000.0, "currency": "GBP"}, "page": 1,
+                            "quote": "Estimated total value: EUR 1 250 000.00"},
+        "contract_duration": {"value": {"amount": 60, "unit": "months"}, "page": 2,
+                              "quote": "Durée du marché : 60 mois <script>"},
+        "award_criteria": [{"value": {"name": "Prix", "weight": 40.0}, "page": 2, "quote": "Prix 40 %"}],
+        "lots": [{"number": {"value": "2", "page": 1, "quote": "EH-2026"}, "cpv_codes": []}],
+    }), document_id))
+    with logged_in(api) as client:
+        page = client.get(f"/dashboard/documents/{document_id}").text
+    assert "tojson" not in page and "\\u00e9" not in page and 'class="fields"' in page
+    assert "12,600,000.00 GBP" in _row_of(page, "Estimated value")
+    assert ">60 months<" in _row_of(page, "Contract duration")
+    assert ">Prix (40%)<" in _row_of(page, "Award criteria")
+    assert "Ville d&#39;Évreux" in _row_of(page, "Buyer name")  # accents as they are, markup escaped
+    assert ">EH-2026-0417<" in _row_of(page, "Reference") and 'href="#page-1"' in _row_of(page, "Reference")
+    assert ">2<" in _row_of(page, "Lot 2 number")
+    # The quotes are marked in the page text; the page's own markup stays text, even inside a mark.
+    assert "<mark>Reference number: EH-2026-0417</mark>" in page
+    assert "<mark>Durée du marché : 60 mois &lt;script&gt;</mark>alert(1)&lt;/script&gt;" in page
+    assert "<script>" not in page and "<mark>Prix 40 %</mark>" in page
+    assert f'src="/dashboard/documents/{document_id}/pages/2.png"' in page
+
+
+def test_a_page_image_is_rendered_for_the_operator_only(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    storage = open_storage(settings.resolved_storage_url)
+    document_id = upload_file(conn, storage, text_pdf(tmp_path / "doc.pdf", numbered_pages(2)),
+                              max_bytes=10**7).document_id
+    image_url = f"/dashboard/documents/{document_id}/pages/2.png"
+    with logged_in(api) as client:
+        assert client.get(image_url).status_code == 404, "the pages are not counted before the plan"
+        drain_in_workers(api.services.pool, settings, storage, workers=1)
+        image = client.get(image_url)
+        assert image.status_code == 200 and image.headers["content-type"] == "image/png"
+        assert max(png_size(image.content)) == 900
+        assert client.get(image_url).content == image.content  # from memory the second time
+        assert client.get(f"/dashboard/documents/{document_id}/pages/3.png").status_code == 404
+        assert client.get(f"/dashboard/documents/{document_id}/pages/0.png").status_code == 404
+    assert api.client.get(image_url).status_code == 303
+
+
+def test_retry_and_reprocess_are_not_offered_for_a_documents_own_content(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    encrypted_job = failed_plan_job(conn, settings, tmp_path)
+    encrypted_document = jobs.get(conn, encrypted_job)["payload"]["document_id"]
+    # A plan job that ran out of attempts (an outage): the service's failure, where both can help.
+    outage_document = upload_file(conn, open_storage(settings.resolved_storage_url),
+                                  text_pdf(tmp_path / "outage.pdf", [["z"]]), max_bytes=10**7).document_id
+    [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    conn.execute("UPDATE jobs SET max_attempts = 1 WHERE id = %s", (job.id,))
+    commit_attempts(conn, build_job_types(settings), [FinishedAttempt(
+        job, failure=Failure(job, "storage unreachable", permanent=False, retry_seconds=0))], backoff=Backoff())
+    assert jobs.get(conn, job.id)["state"] == "failed"
+    with logged_in(api) as client:
+        page = client.get("/dashboard").text
+        encrypted_row = re.search(rf'<tr id="job-{encrypted_job}">(.*?)</tr>', page, re.S)
+        outage_row = re.search(rf'<tr id="job-{job.id}">(.*?)</tr>', page, re.S)
+        assert encrypted_row and outage_row
+        assert "Retry" not in encrypted_row[1] and "its document's content" in encrypted_row[1]
+        assert ">Retry</button>" in outage_row[1]
+        assert f'action="/dashboard/documents/{encrypted_document}/reprocess"' not in page
+        assert f'action="/dashboard/documents/{outage_document}/reprocess"' in page
+        encrypted_page = client.get(f"/dashboard/documents/{encrypted_document}").text
+        assert 'id="no-reprocess"' in encrypted_page and "/reprocess" not in encrypted_page
+        outage_page = client.get(f"/dashboard/documents/{outage_document}").text
+        assert f'action="/dashboard/documents/{outage_document}/reprocess"' in outage_page
+
+
+def test_workers_stopped_over_an_hour_ago_are_counted_not_listed(
+    api: RunningApi, conn: psycopg.Connection[Any]
+) -> None:
+    conn.execute("""INSERT INTO workers (id, host, pid, pools, threads, started_at, last_seen_at, stopped_at) VALUES
+        ('live-one', 'h', 1, '{ocr}', 2, now(), now(), NULL),
+        ('stopped-recently', 'h', 2, '{ocr}', 2, now() - interval '20 minutes', now() - interval '10 minutes',
+         now() - interval '10 minutes'),
+        ('stopped-long-ago', 'h', 3, '{ocr}', 2, now() - interval '3 hours', now() - interval '2 hours',
+         now() - interval '2 hours'),
+        ('stopped-earlier', 'h', 4, '{ocr}', 2, now() - interval '9 hours', now() - interval '8 hours',
+         now() - interval '8 hours')""")
+    with logged_in(api) as client:
+        page = client.get("/dashboard").text
+    assert "live-one" in page and "stopped-recently" in page
+    assert "stopped-long-ago" not in page and "stopped-earlier" not in page
+    assert "2 workers stopped more than an hour ago (and less than a day) are not shown" in page
+
+
+def test_documents_are_searchable_by_name_filterable_and_paged_with_a_cursor(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.api_harness import tenant_with_key
+
+    monkeypatch.setattr(dashboard, "DOCUMENTS_PER_PAGE", 2)
+    tenant_with_key(conn, "acme")
+    failed_plan_job(conn, settings, tmp_path)  # bad.pdf, failed (claims the only queued plan job)
+    storage = open_storage(settings.resolved_storage_url)
+    names = {"Tender_2026.pdf": "acme", "tender-100%.pdf": "acme", "notice.pdf": "default",
+             "TENDERX2026.pdf": "default", "annex.pdf": "acme"}
+    ids = {name: upload_file(conn, storage, text_pdf(tmp_path / name, [[name]]), tenant=tenant,
+                             max_bytes=10**7).document_id for name, tenant in names.items()}
+
+    def listed(client: httpx.Client, url: str) -> tuple[list[int], str | None]:
+        page = client.get(url)
+        assert page.status_code == 200, page.text
+        table = page.text.split('id="document-list"')[1].split("</table>")[0]
+        following = re.search(r'href="([^"]+)" rel="next"', page.text)
+        return [int(n) for n in re.findall(r'href="/dashboard/documents/(\d+)"', table)], (
+            following[1].replace("&amp;", "&") if following else None)
+
+    with logged_in(api) as client:
+        seen: list[int] = []
+        url: str | None = "/dashboard/documents"
+        while url is not None:
+            shown, url = listed(client, url)
+            assert len(shown) <= 2
+            seen += shown
+        assert len(seen) == 6 and seen == sorted(seen, reverse=True), "every document once, newest first"
+        assert listed(client, "/dashboard/documents?q=tender")[0][:2] == [ids["TENDERX2026.pdf"],
+                                                                        ids["tender-100%.pdf"]]
+        every_tender, _ = listed(client, "/dashboard/documents?q=tender&before=" + str(ids["tender-100%.pdf"]))
+        assert every_tender == [ids["Tender_2026.pdf"]]
+        assert listed(client, "/dashboard/documents?q=r_2026")[0] == [ids["Tender_2026.pdf"]], "_ is no wildcard"
+        assert listed(client, "/dashboard/documents?q=100%25")[0] == [ids["tender-100%.pdf"]], "% is no wildcard"
+        acme, following = listed(client, "/dashboard/documents?tenant=acme&q=")
+        assert acme == [ids["annex.pdf"], ids["tender-100%.pdf"]] and following is not None
+        assert "tenant=acme" in following and "before=" in following and "q=" not in following
+        assert listed(client, following)[0] == [ids["Tender_2026.pdf"]]
+        failed, _ = listed(client, "/dashboard/documents?state=failed")
+        assert len(failed) == 1 and failed[0] not in ids.values()
+        assert client.get("/dashboard/documents?state=lost").status_code == 400
+        assert listed(client, "/dashboard/documents?q=nothing-like-this")[0] == []

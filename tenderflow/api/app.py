@@ -34,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api import dashboard, documents, export, remote_workers, search
 from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
+from tenderflow.api.http_metrics import HttpMetrics, http_registry
 from tenderflow.api.limits import BodySizeLimit
 from tenderflow.api.metrics import metrics_registry
 from tenderflow.api.services import open_services
@@ -102,6 +103,9 @@ def create_app(settings: Settings) -> FastAPI:
     # an offline or air-gapped network, which the embedded, no-services setup invites.
     app = FastAPIOffline(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
     app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
+    http_metrics, requests, durations = http_registry()
+    app.state.http_metrics = http_metrics
+    app.add_middleware(HttpMetrics, requests=requests, durations=durations)
     app.add_middleware(AccessLog)  # added last: the outermost, so it sees every answer, 413s included
 
     @app.middleware("http")
@@ -160,7 +164,8 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/metrics", tags=["operations"], summary="Prometheus metrics (admin token as Bearer)",
              dependencies=[Depends(operator_or_scraper)])
     def metrics(request: Request) -> Response:
-        return Response(generate_latest(request.app.state.metrics), media_type=CONTENT_TYPE_LATEST)
+        body = generate_latest(request.app.state.metrics) + generate_latest(request.app.state.http_metrics)
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:

@@ -1,8 +1,13 @@
 """The operators' dashboard: server-rendered pages (Jinja2, no build step) that refresh themselves.
 
-    /dashboard                   queue health, workers (local and remote, live and dead), documents
-                                 by state, failed documents with their errors, failed jobs (Retry)
-    /dashboard/documents/{id}    one document, page by page, with its fields
+    /dashboard                   queue health, workers (local and remote, live and dead; stopped ones
+                                 for an hour), documents by state, failed documents with their errors,
+                                 failed jobs (Retry, unless the document's own content failed it)
+    /dashboard/documents         every document: search by file name, filter by tenant and state,
+                                 50 a page (cursor: `before`, the last id shown)
+    /dashboard/documents/{id}    one document: its fields as a table, each page's picture beside its
+                                 text with the fields' quotes marked
+    /dashboard/documents/{id}/pages/{n}.png   one page as a PNG (rendered on demand, kept in memory)
     /dashboard/login, /logout    the admin token (TENDERFLOW_ADMIN_TOKEN) buys a signed session cookie
 
 Writes (retry a job, reprocess a document, log out) are POSTed forms that carry a CSRF token
@@ -12,14 +17,17 @@ token configured, every page answers 404 saying how to turn the dashboard on.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, HTTPException, Request, status
+from fastapi import APIRouter, Form, HTTPException, Query, Request, status
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from tenderflow.api.auth import SESSION_COOKIE, OperatorSession, Services, Sessions
+from tenderflow.api.document_view import field_rows, marked_page_text, quotes_by_page
 from tenderflow.api.worker_tokens import list_tokens
 from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError, JobNotFoundError, JobStateError
 from tenderflow.pipeline import documents
@@ -27,6 +35,7 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.queue import jobs, retry
 from tenderflow.queue.stats import queue_stats
 from tenderflow.tenants.credits import Prices
+from tenderflow.tenants.tenants import list_tenants
 
 router = APIRouter(prefix="/dashboard", include_in_schema=False)
 templates = Jinja2Templates(env=Environment(
@@ -41,6 +50,13 @@ NOTICES = {
     "in-flight": "Document {id}: a version is already being processed.",
     "no-credits": "Document {id} was not reprocessed: its tenant has not enough credits.",
 }
+
+
+STOPPED_WORKERS_SHOWN_SECONDS = 3600
+"""Stopped workers stay on the overview this long; older ones are only counted (they are pruned
+after 7 days). Every `worker --burst` or restart leaves one, and they would outnumber the live."""
+DOCUMENTS_PER_PAGE = 50
+RECENT_DOCUMENTS = 15
 
 
 def _redirect(url: str) -> RedirectResponse:
@@ -122,15 +138,53 @@ def overview(
             except JobNotFoundError:
                 pass  # pruned since: the notice alone stays true
         stats = queue_stats(conn, dead_after_seconds=settings.worker_dead_after_seconds)
+        database_now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]  # one row, always
         counts = documents.document_counts(conn)
         failed_documents = documents.list_documents(conn, state="failed", limit=20)
-        recent_documents = documents.list_documents(conn, limit=15)
+        recent_documents = documents.list_documents(conn, limit=RECENT_DOCUMENTS)
         failed_jobs = jobs.list_jobs(conn, state="failed", limit=50)
+        content_failures = documents.jobs_failed_for_content(conn, [int(j["id"]) for j in failed_jobs])
         tokens = list_tokens(conn)
+    shown_since = database_now - timedelta(seconds=STOPPED_WORKERS_SHOWN_SECONDS)
+    workers = [w for w in stats.workers if w["stopped_at"] is None or w["stopped_at"] >= shown_since]
     message = NOTICES[notice].format(id=subject) if notice in NOTICES and subject is not None else None
-    return _page(request, "overview.html", services, session, stats=stats, counts=counts,
+    return _page(request, "overview.html", services, session, stats=stats, counts=counts, workers=workers,
+                 older_stopped_workers=len(stats.workers) - len(workers),
                  failed_documents=failed_documents, recent_documents=recent_documents,
-                 failed_jobs=failed_jobs, tokens=tokens, notice=message, failed_version=failed_version)
+                 failed_jobs=failed_jobs, content_failures=content_failures, tokens=tokens, notice=message,
+                 failed_version=failed_version)
+
+
+def _blank_as_none(value: str | None) -> str | None:
+    return value.strip() or None if value is not None else None
+
+
+@router.get("/documents", response_class=HTMLResponse)
+def document_list(
+    request: Request, services: Services, session: OperatorSession,
+    q: Annotated[str | None, Query(max_length=200)] = None,
+    tenant: Annotated[str | None, Query(max_length=200)] = None,
+    state: Annotated[str | None, Query(max_length=20)] = None,
+    before: int | None = None,
+) -> HTMLResponse:
+    """Every document, newest first, DOCUMENTS_PER_PAGE at a time: `before` is the cursor (the last
+    id of the previous page), so pages stay stable while uploads arrive."""
+    q, tenant, state = _blank_as_none(q), _blank_as_none(tenant), _blank_as_none(state)
+    if state is not None and state not in documents.VersionState.__members__.values():
+        raise HTTPException(status.HTTP_400_BAD_REQUEST,
+                            detail=f"no state {state!r}: one of {', '.join(documents.VersionState)}")
+    with services.pool.connection() as conn:
+        rows = documents.list_documents(conn, tenant=tenant, state=state, filename=q, before_id=before,
+                                        limit=DOCUMENTS_PER_PAGE + 1)
+        tenants = [t.name for t in list_tenants(conn)]
+    shown = rows[:DOCUMENTS_PER_PAGE]
+    filters = {key: value for key, value in (("q", q), ("tenant", tenant), ("state", state)) if value}
+    next_url = (f"/dashboard/documents?{urlencode({**filters, 'before': shown[-1]['id']})}"
+                if len(rows) > DOCUMENTS_PER_PAGE else None)
+    first_url = f"/dashboard/documents?{urlencode(filters)}" if before is not None else None
+    return _page(request, "documents.html", services, session, documents=shown, q=q or "", tenant=tenant or "",
+                 state=state or "", tenants=tenants, states=list(documents.VersionState), next_url=next_url,
+                 first_url=first_url)
 
 
 @router.get("/documents/{document_id}", response_class=HTMLResponse)
@@ -145,8 +199,27 @@ def document_page(request: Request, document_id: int, services: Services, sessio
         readable = documents.readable_version(document)
         extraction = documents.document_fields(conn, document_id, readable) if readable is not None else None
         has_thumbnail = documents.read_thumbnail(conn, document_id) is not None
-    return _page(request, "document.html", services, session, document=document, pages=pages,
-                 extraction=extraction, readable_version=readable, has_thumbnail=has_thumbnail)
+    rows = field_rows(extraction["fields"]) if extraction else []
+    quotes = quotes_by_page(rows)
+    texts = {page["page_number"]: marked_page_text(page["text"], quotes.get(page["page_number"], []))
+             for page in pages}
+    return _page(request, "document.html", services, session, document=document, pages=pages, texts=texts,
+                 extraction=extraction, field_rows=rows, readable_version=readable, has_thumbnail=has_thumbnail)
+
+
+@router.get("/documents/{document_id}/pages/{page}.png", response_class=Response)
+def document_page_image(document_id: int, page: int, services: Services, session: OperatorSession) -> Response:
+    """Page `page` of the stored PDF as a PNG, its longer side PAGE_IMAGE_LONGER_SIDE pixels."""
+    with services.pool.connection() as conn:
+        try:
+            document = documents.get_document(conn, document_id)
+        except DocumentNotFoundError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
+    if not 1 <= page <= (document["page_count"] or 0):
+        raise HTTPException(status.HTTP_404_NOT_FOUND,
+                            detail=f"document {document_id} has no page {page} (or its pages are not counted yet)")
+    png = services.page_images.png(document["tenant"], document["sha256"], page)
+    return Response(png, media_type="image/png")
 
 
 @router.get("/documents/{document_id}/thumbnail.png", response_class=Response)

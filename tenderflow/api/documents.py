@@ -225,17 +225,24 @@ def get_document(document_id: int, tenant: Tenant, services: Services) -> Docume
                           script=row["script"], retrying=tenant_visible_error(row["retrying"]))
 
 
+NOT_READY_RETRY_SECONDS = 5
+"""Retry-After of a 409 for a document still being processed: a page batch or an extraction takes seconds."""
+
+
 def _readable_version(row: dict[str, Any]) -> int:
     version = documents.readable_version(row)
     if version is None:
         detail = (f"document {row['id']} has no finished version yet (state: {row['state']})"
                   + (f"; error: {tenant_visible_error(row['error'])}" if row["error"] else ""))
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=detail)
+        # Still on its way: say when to ask again. A failed one will not get there without a reprocess.
+        waiting = row["state"] != "failed"
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=detail,
+                            headers={"Retry-After": str(NOT_READY_RETRY_SECONDS)} if waiting else None)
     return version
 
 
 @router.get("/{document_id}/text", response_model=DocumentText,
-            responses={409: {"description": "No finished version yet"}},
+            responses={409: {"description": "No finished version yet (with Retry-After while it is being processed)"}},
             summary="The text of every page of the newest finished version")
 def get_document_text(document_id: int, tenant: Tenant, services: Services) -> DocumentText:
     with services.pool.connection() as conn:
@@ -249,7 +256,7 @@ def get_document_text(document_id: int, tenant: Tenant, services: Services) -> D
 
 
 @router.get("/{document_id}/fields", response_model=DocumentFields,
-            responses={409: {"description": "No finished version yet"}},
+            responses={409: {"description": "No finished version yet (with Retry-After while it is being processed)"}},
             summary="The structured fields of the newest finished version")
 def get_document_fields(document_id: int, tenant: Tenant, services: Services) -> DocumentFields:
     with services.pool.connection() as conn:

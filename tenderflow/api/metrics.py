@@ -1,9 +1,12 @@
 """`/metrics` in Prometheus format: a custom collector that reads the database on each scrape.
 
-Nothing is counted in process memory, so every API replica reports the same numbers and a restart
-loses nothing; the source is the queue's monitoring SQL (`tenderflow.queue.stats`) plus a few reads
-of our own. Jobs are pruned after the retention period, so figures read from the jobs table are
-gauges (what is there now, or what finished in the last hour), not counters since the beginning.
+Nothing here is counted in process memory, so every API replica reports the same numbers and a
+restart loses nothing; the source is the queue's monitoring SQL (`tenderflow.queue.stats`) plus a
+few reads of our own. Jobs are pruned after the retention period, so figures read from the jobs
+table are gauges (what is there now, or what finished in the last hour). The counters and
+histograms come from tables that triggers increment in the transaction that ends a job, writes a
+page or an extraction (migrations 0013, 0014): they only grow, pruning or not, so `rate()` and
+`histogram_quantile()` apply. They start at zero when those migrations ran.
 
     tenderflow_up                                 1 when the database answered this scrape
     tenderflow_jobs{type,state}                   jobs in the table by state (queued = queue depth)
@@ -14,6 +17,14 @@ gauges (what is there now, or what finished in the last hour), not counters sinc
     tenderflow_job_duration_seconds{type,outcome} gauge histogram of attempts finished in the last hour
     tenderflow_workers{kind,status}               workers by local/remote and live/dead/stopped
     tenderflow_credits_charged{tenant}            credits charged (when the tenants ledger exists)
+
+    tenderflow_jobs_completed_total{type,outcome}         jobs that ended succeeded / failed / cancelled
+    tenderflow_job_run_seconds{type,outcome}              histogram: the final attempt, claim to end
+    tenderflow_pages_processed_total{source}              pages read, text_layer or ocr
+    tenderflow_page_read_seconds{source}                  histogram: seconds per page (ocr: render + OCR)
+    tenderflow_llm_tokens_total{backend,model,kind}       tokens the LLM reported, kind prompt / completion
+    tenderflow_extractions_total{backend,model}           extractions written
+    (the HTTP request counters are the process's own: tenderflow.api.http_metrics)
 """
 
 from __future__ import annotations
@@ -25,7 +36,13 @@ from typing import Any
 import psycopg
 import structlog
 from prometheus_client import CollectorRegistry
-from prometheus_client.core import GaugeHistogramMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeHistogramMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -114,6 +131,40 @@ class QueueCollector(Collector):
         yield workers
 
         yield from self._credits(conn)
+        yield from self._counters(conn)
+
+    def _counters(self, conn: psycopg.Connection[Any]) -> Iterator[Metric]:
+        completed = CounterMetricFamily("tenderflow_jobs_completed", "Jobs that reached an end state, by outcome.",
+                                        labels=["type", "outcome"])
+        run_seconds = HistogramMetricFamily(
+            "tenderflow_job_run_seconds", "How long the final attempt of each ended job ran (claim to end).",
+            labels=["type", "outcome"])
+        for row in conn.execute(QUERIES["metrics_job_outcome_counts"]).fetchall():
+            job_type, outcome, count, timed, seconds_sum, seconds_le, bounds = row
+            completed.add_metric([job_type, outcome], int(count))
+            run_seconds.add_metric([job_type, outcome], _buckets(bounds, seconds_le, timed), sum_value=seconds_sum)
+        yield from (completed, run_seconds)
+
+        pages = CounterMetricFamily("tenderflow_pages_processed", "Pages read, by source (text_layer, ocr).",
+                                    labels=["source"])
+        page_seconds = HistogramMetricFamily(
+            "tenderflow_page_read_seconds", "Seconds to read one page: its text layer, or render and OCR.",
+            labels=["source"])
+        for source, count, seconds_sum, seconds_le, bounds in conn.execute(QUERIES["metrics_page_counts"]).fetchall():
+            pages.add_metric([source], int(count))
+            page_seconds.add_metric([source], _buckets(bounds, seconds_le, count), sum_value=seconds_sum)
+        yield from (pages, page_seconds)
+
+        tokens = CounterMetricFamily("tenderflow_llm_tokens", "Tokens the LLM provider reported, by kind.",
+                                     labels=["backend", "model", "kind"])
+        extractions = CounterMetricFamily("tenderflow_extractions", "Extractions written, by backend and model.",
+                                          labels=["backend", "model"])
+        for backend, model, count, prompt, completion in conn.execute(
+                QUERIES["metrics_llm_token_counts"]).fetchall():
+            tokens.add_metric([backend, model, "prompt"], int(prompt))
+            tokens.add_metric([backend, model, "completion"], int(completion))
+            extractions.add_metric([backend, model], int(count))
+        yield from (tokens, extractions)
 
     def _credits(self, conn: psycopg.Connection[Any]) -> Iterator[Metric]:
         # The ledger comes with the tenants migration; without it there is nothing to report.
@@ -126,6 +177,11 @@ class QueueCollector(Collector):
         for tenant, amount in conn.execute(QUERIES["metrics_credits_charged"]).fetchall():
             charged.add_metric([tenant], int(amount))
         yield charged
+
+
+def _buckets(bounds: list[float], counts: list[int], total: int) -> list[tuple[str, float]]:
+    """Prometheus buckets (cumulative counts at each upper bound, then +Inf) from the table's."""
+    return [*((str(float(bound)), float(n)) for bound, n in zip(bounds, counts, strict=True)), ("+Inf", float(total))]
 
 
 def metrics_registry(pool: ConnectionPool, *, dead_after_seconds: float) -> CollectorRegistry:

@@ -58,3 +58,25 @@ SELECT to_regclass('credit_entries') IS NOT NULL;
 -- name: metrics_credits_charged
 -- Only run when credit_entries exists (see metrics_credit_ledger_present).
 SELECT tenant, sum(amount)::bigint FROM credit_entries WHERE kind = 'charge' GROUP BY tenant ORDER BY tenant;
+
+-- name: metrics_job_outcome_counts
+-- The monotonic job counters (migration 0013), stripes summed; the bounds of the duration buckets.
+SELECT c.type, c.outcome, sum(c.jobs)::bigint AS jobs, sum(c.timed)::bigint AS timed,
+       sum(c.seconds_sum)::float8 AS seconds_sum,
+       ARRAY(SELECT sum(x.le)::bigint FROM job_outcome_counts s, unnest(s.seconds_le) WITH ORDINALITY AS x(le, n)
+              WHERE s.type = c.type AND s.outcome = c.outcome GROUP BY x.n ORDER BY x.n) AS seconds_le,
+       job_duration_bounds() AS bounds
+  FROM job_outcome_counts c
+ GROUP BY c.type, c.outcome ORDER BY c.type, c.outcome;
+
+-- name: metrics_page_counts
+SELECT c.source, sum(c.pages)::bigint AS pages, sum(c.seconds_sum)::float8 AS seconds_sum,
+       ARRAY(SELECT sum(x.le)::bigint FROM page_counts s, unnest(s.seconds_le) WITH ORDINALITY AS x(le, n)
+              WHERE s.source = c.source GROUP BY x.n ORDER BY x.n) AS seconds_le,
+       page_seconds_bounds() AS bounds
+  FROM page_counts c
+ GROUP BY c.source ORDER BY c.source;
+
+-- name: metrics_llm_token_counts
+SELECT backend, model, sum(extractions)::bigint, sum(prompt_tokens)::bigint, sum(completion_tokens)::bigint
+  FROM llm_token_counts GROUP BY backend, model ORDER BY backend, model;

@@ -25,6 +25,7 @@ import structlog
 from psycopg_pool import ConnectionPool
 
 from tenderflow import migrations
+from tenderflow.api.page_images import PageImages
 from tenderflow.api.sessions import OperatorSessions
 from tenderflow.api.wakeups import JobWakeups
 from tenderflow.config import Settings
@@ -47,6 +48,7 @@ class ApiServices:
     wakeups: JobWakeups
     sessions: OperatorSessions | None  # None: no admin token, so no dashboard and no /metrics
     upload_spool_dir: Path  # uploads are streamed here (capped) before they are stored
+    page_images: PageImages  # the dashboard's page pictures
     _stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)
     waiting_claims: threading.BoundedSemaphore = field(init=False)
@@ -139,6 +141,8 @@ def open_services(settings: Settings) -> ApiServices:
         settings=settings, pool=pool, storage=storage, job_types=job_types,
         backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
         wakeups=JobWakeups(database_url), sessions=sessions, upload_spool_dir=upload_spool_dir,
+        page_images=PageImages(storage, settings.data_dir / "cache" / "dashboard-pdf",
+                               timeout_seconds=settings.tool_timeout_seconds, memory_bytes=settings.tool_memory_bytes),
     )
     if settings.notify:
         services.wakeups.start()

@@ -22,6 +22,7 @@ charges the work it caused.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -399,6 +400,7 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
         if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is None:
             continue
         if fails_for_its_content(job):
+            conn.execute(QUERIES["version_mark_failed_for_content"], ref.params())
             credits.charge_failed_version(conn, **ref.params(), reason=reason)
         else:
             credits.refund_version(conn, **ref.params(), reason=reason)
@@ -481,11 +483,22 @@ def versions_progress(conn: psycopg.Connection[Any], refs: Sequence[VersionRef])
 
 def list_documents(
     conn: psycopg.Connection[Any], *, tenant: str | None = None, state: str | None = None,
-    limit: int = 50, before_id: int | None = None,
+    limit: int = 50, before_id: int | None = None, filename: str | None = None,
 ) -> list[dict[str, Any]]:
+    """Documents newest first, `limit` of them with an id below `before_id` (the cursor); `filename`
+    keeps those whose file name contains it, in any case (taken literally: `%` and `_` are no wildcards)."""
+    pattern = None if not filename else re.sub(r"([\\%_])", r"\\\1", filename)
     return conn.cursor(row_factory=dict_row).execute(QUERIES["document_list"], {
-        "tenant": tenant, "state": state, "limit": limit, "before_id": before_id,
+        "tenant": tenant, "state": state, "limit": limit, "before_id": before_id, "filename": pattern,
     }).fetchall()
+
+
+def jobs_failed_for_content(conn: psycopg.Connection[Any], job_ids: Sequence[int]) -> set[int]:
+    """Which of `job_ids` belong to a version that failed for its document's own content (encrypted,
+    damaged, over the caps…): retrying them, or reprocessing the document, cannot help."""
+    rows = conn.execute(QUERIES["jobs_of_versions_failed_for_content"], {
+        "job_ids": list(job_ids), "types": list(VERSION_JOB_TYPES)}).fetchall()
+    return {int(row[0]) for row in rows}
 
 
 def document_counts(conn: psycopg.Connection[Any], *, tenant: str | None = None) -> dict[str, int]:

@@ -105,6 +105,18 @@ UPDATE document_versions SET state = 'failed', error = %(error)s, finished_at = 
  WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed')
 RETURNING document_id, version;
 
+-- name: version_mark_failed_for_content
+UPDATE document_versions SET failed_for_content = true
+ WHERE document_id = %(document_id)s AND version = %(version)s AND state = 'failed';
+
+-- name: jobs_of_versions_failed_for_content
+-- Of these jobs, the pipeline jobs whose document version failed for its own content.
+SELECT j.id
+  FROM jobs j
+  JOIN document_versions v ON v.document_id = (j.payload->>'document_id')::bigint
+                          AND v.version = (j.payload->>'version')::integer
+ WHERE j.id = ANY(%(job_ids)s::bigint[]) AND j.type = ANY(%(types)s::text[]) AND v.failed_for_content;
+
 -- name: page_lengths
 -- The length of each page's text a version extracts from (the pages of its pages_version), in order.
 SELECT length(p.text)
@@ -127,7 +139,7 @@ SELECT page_number, text, source, confidence, rotation, seconds FROM pages
 -- The language columns come from the version whose pages the latest version reads (itself, unless
 -- it only redoes extraction).
 SELECT d.id, d.tenant, d.sha256, d.filename, d.size_bytes, d.storage_url, d.latest_version, d.current_version,
-       d.created_at, v.state::text AS state, v.page_count, v.error, v.start_from, v.finished_at,
+       d.created_at, v.state::text AS state, v.page_count, v.error, v.failed_for_content, v.start_from, v.finished_at,
        (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
        d.ocr_languages AS requested_languages, pv.language, pv.ocr_languages, pv.languages_source,
        pv.language_confidence, pv.script,
@@ -156,15 +168,18 @@ SELECT w.document_id, w.version, v.state::text AS state, v.page_count, v.error,
  ORDER BY w.document_id, w.version;
 
 -- name: document_list
+-- Newest first, `before_id` the cursor; `filename` matches a part of the file name, any case
+-- (its wildcards are escaped by the caller).
 SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,
        (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
-       v.error, d.created_at, v.finished_at, pv.language, pv.ocr_languages
+       v.error, v.failed_for_content, d.created_at, v.finished_at, pv.language, pv.ocr_languages
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
  WHERE (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text)
    AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
    AND (%(before_id)s::bigint IS NULL OR d.id < %(before_id)s::bigint)
+   AND (%(filename)s::text IS NULL OR d.filename ILIKE '%%' || %(filename)s::text || '%%')
  ORDER BY d.id DESC
  LIMIT %(limit)s;
 
