@@ -45,6 +45,7 @@ import contextlib
 import hashlib
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
@@ -54,7 +55,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,7 +82,11 @@ from tests.openai_server import (  # noqa: E402
 from tests.pdf_fixtures import blank_pages_pdf, encrypted_pdf, truncated_pdf  # noqa: E402
 from tests.tender_fixtures import scanned_pdf  # noqa: E402
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# The system PostgreSQL 15, else the binaries bundled with pgserver (a dependency).
+_PYTHON = f"python{sys.version_info.major}.{sys.version_info.minor}"
+PG_BINS = (Path("/usr/lib/postgresql/15/bin"),
+           Path(sys.prefix) / "lib" / _PYTHON / "site-packages/pgserver/pginstall/bin")
+PG_BIN = next((path for path in PG_BINS if (path / "initdb").exists()), PG_BINS[0])
 TENANTS = ("alpha", "beta", "gamma")
 BUCKET = "chaos"
 LLM_TIMEOUT = 3.0
@@ -110,6 +116,14 @@ def wait_for_port(port: int, timeout: float = 30.0) -> None:
 # --- PostgreSQL ------------------------------------------------------------------------------------
 
 
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
 class Postgres:
     """A throwaway cluster it may stop and start. As root, initdb and the server run as `postgres`."""
 
@@ -118,14 +132,16 @@ class Postgres:
         self.data = directory / "data"
         self.log_file = directory / "postgres.log"
         self.port = free_port()
-        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        # initdb refuses root: as root the cluster belongs to `postgres` (or pgserver's own user)
+        self.user = "postgres" if _user_exists("postgres") else "pgserver"
+        self.as_user = ["runuser", "-u", self.user, "--"] if os.geteuid() == 0 else []
 
     def _run(self, *argv: str) -> None:
         subprocess.run([*self.as_user, *argv], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def init(self) -> None:
         if self.as_user:
-            shutil.chown(self.directory, user="postgres", group="postgres")
+            shutil.chown(self.directory, user=self.user)
         self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                   "--no-sync")
         with (self.data / "postgresql.conf").open("a") as conf:
@@ -311,7 +327,7 @@ def build_workload(count: int, seed: int, directory: Path) -> list[Item]:
             blank_pages_pdf(path, 1, size=(14400.0, 14400.0))  # 60,000 px a side at 300 dpi: over the cap
         tenant = TENANTS[number % 3]
         via = "cli" if tenant == "alpha" or (tenant == "gamma" and number % 2 == 0) else "api"
-        reprocess = rng.choice(("cli", "api")) if kind == "digital" and rng.random() < 0.04 else None
+        reprocess = rng.choice(("cli", "api")) if kind == "digital" and rng.random() < 0.06 else None
         items.append(Item(number, path, kind, tenant, via, reprocess))
     shutil.rmtree(scratch)
     return items
@@ -420,12 +436,16 @@ class Run:
         # uploads and reprocesses are refused (402) and its balance runs close to zero.
         credits = {"alpha": 40 * share["alpha"] + 100, "beta": 40 * share["beta"] + 100,
                    "gamma": 10 * share["gamma"]}
-        for tenant in TENANTS:
-            self.cli("tenants", "create", tenant, "--credits", str(credits[tenant]), "--max-running", "3")
-            if tenant != "alpha":
-                self.keys[tenant] = json.loads(self.cli("keys", "create", "--tenant", tenant, "--name", "chaos",
-                                                        "--json"))["key"]
-        token = json.loads(self.cli("worker-tokens", "create", "chaos-remote", "--pools", "all", "--json"))["token"]
+        # Each CLI process spends seconds importing: the independent calls run side by side.
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            token_call = pool.submit(self.cli, "worker-tokens", "create", "chaos-remote", "--pools", "all", "--json")
+            for future in [pool.submit(self.cli, "tenants", "create", tenant, "--credits", str(credits[tenant]),
+                                       "--max-running", "3") for tenant in TENANTS]:
+                future.result()
+            created = {tenant: pool.submit(self.cli, "keys", "create", "--tenant", tenant, "--name", "chaos", "--json")
+                       for tenant in TENANTS if tenant != "alpha"}
+            self.keys = {tenant: json.loads(future.result())["key"] for tenant, future in created.items()}
+            token = json.loads(token_call.result())["token"]
         python = [sys.executable, "-m", "tenderflow"]
         self.services = {
             "api": Service("api", [*python, "serve"], self.env, self.log_dir),
@@ -563,7 +583,7 @@ class Run:
             for item in items:
                 if item.via == "cli":
                     by_tenant.setdefault(item.tenant, []).append(item)
-            batches = [group[i:i + 10] for group in by_tenant.values() for i in range(0, len(group), 10)]
+            batches = [group[i:i + 10] for group in by_tenant.values() for i in range(0, len(group), 25)]
             batches.sort(key=lambda batch: batch[0].number)
             for batch in batches:
                 for item, document_id in self.upload_cli(batch):
