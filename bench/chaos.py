@@ -443,7 +443,7 @@ class Run:
                                        "--max-running", "3") for tenant in TENANTS]:
                 future.result()
             created = {tenant: pool.submit(self.cli, "keys", "create", "--tenant", tenant, "--name", "chaos", "--json")
-                       for tenant in TENANTS if tenant != "alpha"}
+                       for tenant in TENANTS}  # alpha uploads with the CLI but reprocesses over the API too
             self.keys = {tenant: json.loads(future.result())["key"] for tenant, future in created.items()}
             token = json.loads(token_call.result())["token"]
         python = [sys.executable, "-m", "tenderflow"]
@@ -677,6 +677,14 @@ class Run:
                     "SELECT count(*) - count(DISTINCT (tenant, sha256)) FROM documents"),
                 "versions_per_upload_gt_expected": count(
                     "SELECT count(*) FROM documents d WHERE d.latest_version > 2"),
+                # a job's payload names its document, version and pages: the same work done twice
+                "job_succeeded_twice": count(
+                    "SELECT count(*) FROM (SELECT 1 FROM jobs WHERE state = 'succeeded'"
+                    " GROUP BY type, payload HAVING count(*) > 1) twice"),
+                "ocr_batches_beyond_batch_count": count(
+                    "SELECT count(*) FROM document_versions v WHERE v.batch_count IS NOT NULL AND ("
+                    " SELECT count(*) FROM ocr_batches b WHERE (b.document_id, b.version) = (v.document_id, v.version))"
+                    " > v.batch_count"),
             }
             stuck = {
                 "version_not_final": count(

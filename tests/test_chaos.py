@@ -26,10 +26,11 @@ def test_chaos_run_loses_duplicates_strands_and_leaks_nothing() -> None:
     lines = result.stdout.strip().splitlines()
     assert lines, result.stderr[-3000:]
     summary = json.loads(lines[-1])
+    print(lines[-1])  # the run's figures, shown by `pytest -rP`
     report = "\n".join(lines[-200:]) + result.stderr[-3000:]
     assert {name: summary[name] for name in COUNTS} == dict.fromkeys(COUNTS, 0), report
     assert summary["baseline_clean"], report
     # the faults really happened: 2 PostgreSQL restarts, 2 S3 outages, 1 API kill, and worker kills
     assert summary["faults_injected"] >= 10 and summary["fault_errors"] == 0, report
-    assert summary["accepted"] > 80 and summary["done"] > 70, report
+    assert summary["accepted"] > 70 and summary["done"] > 60, report  # gamma cannot pay for all of its
     assert result.returncode == 0, report
