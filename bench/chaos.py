@@ -275,7 +275,7 @@ class Service:
                 self.process.wait()
 
 
-def tenderflow(env: dict[str, str], *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+def tenderflow(env: dict[str, str], *args: str, timeout: float = 900.0) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)
 
@@ -370,6 +370,7 @@ def fault_schedule(seed: int, span: float, kill_every: float, workers: list[str]
 class Outcome:
     accepted: dict[tuple[str, str], int] = field(default_factory=dict)
     refused: int = 0
+    attempted: int = 0  # files sent (each once, however often retried): must be the whole workload
     upload_errors: list[str] = field(default_factory=list)
     reprocessed: int = 0
     reprocess_errors: list[str] = field(default_factory=list)
@@ -472,7 +473,7 @@ class Run:
 
     # uploads and reprocesses -------------------------------------------------------------------
 
-    def _retrying(self, what: str, attempt: Callable[[], bool], deadline: float = 300.0) -> bool:
+    def _retrying(self, what: str, attempt: Callable[[], bool], deadline: float = 900.0) -> bool:
         """Call `attempt` until it returns True (done) or the deadline passes; exceptions and False
         mean "try again" (the API or the database may be down for a while)."""
         end = time.monotonic() + deadline
@@ -494,6 +495,8 @@ class Run:
 
     def upload_api(self, client: httpx.Client, item: Item) -> int | None:
         found: list[int] = []
+        with self.outcome.lock:
+            self.outcome.attempted += 1
 
         def attempt() -> bool:
             with item.path.open("rb") as pdf:
@@ -519,6 +522,8 @@ class Run:
 
     def upload_cli(self, batch: list[Item]) -> list[tuple[Item, int]]:
         done: list[tuple[Item, int]] = []
+        with self.outcome.lock:
+            self.outcome.attempted += len(batch)
 
         def attempt() -> bool:
             result = tenderflow(self.env, "upload", "--tenant", batch[0].tenant, "--json",
@@ -583,7 +588,7 @@ class Run:
             for item in items:
                 if item.via == "cli":
                     by_tenant.setdefault(item.tenant, []).append(item)
-            batches = [group[i:i + 10] for group in by_tenant.values() for i in range(0, len(group), 25)]
+            batches = [group[i:i + 10] for group in by_tenant.values() for i in range(0, len(group), 10)]
             batches.sort(key=lambda batch: batch[0].number)
             for batch in batches:
                 for item, document_id in self.upload_cli(batch):
@@ -868,17 +873,19 @@ def main() -> int:
                           "baseline_upload_errors": baseline.outcome.upload_errors[:10]}, indent=1), flush=True)
         result = {
             "documents": args.documents, "seed": args.seed, "faster": args.faster,
-            "accepted": len(chaos.outcome.accepted), "refused": chaos.outcome.refused,
+            "uploaded": chaos.outcome.attempted, "accepted": len(chaos.outcome.accepted),
+            "refused": chaos.outcome.refused,
             "reprocessed": chaos.outcome.reprocessed,
             "done": report["versions"].get("done", 0), "failed": report["versions"].get("failed", 0),
-            "lost": total(report["lost"]) + len(chaos.outcome.upload_errors),
+            "lost": total(report["lost"]),
+            "unanswered": len(chaos.outcome.upload_errors) + len(items) - chaos.outcome.attempted,
             "duplicated": total(report["duplicated"]),
             "stuck": total(report["stuck"]) + (0 if chaos_quiet else 1),
             "credit_leaks": total(report["credit_leaks"]),
             "orphans": total(report["orphans"]),
             "baseline_clean": all(total(report_part) == 0 for key, report_part in baseline_report.items()
                                   if key in ("lost", "duplicated", "stuck", "credit_leaks", "orphans"))
-            and baseline_quiet,
+            and baseline_quiet and not baseline.outcome.upload_errors and baseline.outcome.attempted == len(items),
             "faults_injected": sum(injector.done.values()), "fault_errors": len(injector.errors),
             "baseline_seconds": round(baseline_seconds, 1), "faults_seconds": round(chaos_seconds, 1),
             "ratio": round(chaos_seconds / baseline_seconds, 2),
@@ -893,7 +900,8 @@ def main() -> int:
             shutil.rmtree(pg_dir, ignore_errors=True)
     print(json.dumps(result), flush=True)
     counts = ("lost", "duplicated", "stuck", "credit_leaks", "orphans")
-    return 0 if all(result[name] == 0 for name in counts) and result["fault_errors"] == 0 else 1
+    clean = all(result[name] == 0 for name in counts) and result["unanswered"] == 0 and result["fault_errors"] == 0
+    return 0 if clean else 1
 
 
 if __name__ == "__main__":
