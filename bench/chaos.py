@@ -796,22 +796,25 @@ def run_phase(name: str, items: list[Item], pg: Postgres, moto: MotoServer, llm:
               schedule: list[Fault] | None, quiet_timeout: float) -> tuple[Run, float, bool, Injector | None]:
     run = Run(name, pg, moto, llm, work, len(items))
     run.setup(items)
-    run.start_services()
-    time.sleep(1.0)
-    started = time.monotonic()
-    injector = None
-    if schedule is not None:
-        injector = Injector(run, schedule, pg, moto)
-        injector.start()
-    run.run_workload(items)
-    log(f"{name}: uploads answered after {time.monotonic() - started:.1f} s "
-        f"({len(run.outcome.accepted)} accepted, {run.outcome.refused} refused, {run.outcome.reprocessed} reprocessed)")
-    if injector is not None:
-        injector.join()
-    quiet = run.wait_quiet(quiet_timeout)
-    seconds = time.monotonic() - started
-    log(f"{name}: {'quiet' if quiet else 'NOT quiet'} after {seconds:.1f} s")
-    run.stop_services()
+    try:
+        run.start_services()
+        time.sleep(1.0)
+        started = time.monotonic()
+        injector = None
+        if schedule is not None:
+            injector = Injector(run, schedule, pg, moto)
+            injector.start()
+        run.run_workload(items)
+        log(f"{name}: uploads answered after {time.monotonic() - started:.1f} s ({run.outcome.attempted} sent, "
+            f"{len(run.outcome.accepted)} accepted, {run.outcome.refused} refused, "
+            f"{run.outcome.reprocessed} reprocessed)")
+        if injector is not None:
+            injector.join()
+        quiet = run.wait_quiet(quiet_timeout)
+        seconds = time.monotonic() - started
+        log(f"{name}: {'quiet' if quiet else 'NOT quiet'} after {seconds:.1f} s")
+    finally:
+        run.stop_services()
     return run, seconds, quiet, injector
 
 
