@@ -34,8 +34,9 @@ stuck (a version not final, a failed version without a reason, a job queued or r
 job with an expired lease, attempts above max_attempts), credit_leaks (a balance that is not
 grants − charges − open reservations, a tenant below zero, an open reservation on a finished
 version, a version closed twice, a done version never charged) and orphans (a stored object no
-document refers to). The last line printed is one JSON object; the exit code is 0 when every count
-is 0.
+document refers to); and, apart, `unanswered`: a file of the workload never sent, or an upload or
+reprocess never answered within 15 minutes. The last line printed is one JSON object; the exit code
+is 0 when every count is 0.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-COUNTS = ("lost", "duplicated", "stuck", "credit_leaks", "orphans")
+COUNTS = ("lost", "duplicated", "stuck", "credit_leaks", "orphans", "unanswered")
 
 pytestmark = [pytest.mark.chaos, pytest.mark.slow]
 
@@ -32,5 +32,6 @@ def test_chaos_run_loses_duplicates_strands_and_leaks_nothing() -> None:
     assert summary["baseline_clean"], report
     # the faults really happened: 2 PostgreSQL restarts, 2 S3 outages, 1 API kill, and worker kills
     assert summary["faults_injected"] >= 10 and summary["fault_errors"] == 0, report
+    assert summary["uploaded"] == 100, report
     assert summary["accepted"] > 70 and summary["done"] > 60, report  # gamma cannot pay for all of its
     assert result.returncode == 0, report
