@@ -584,14 +584,9 @@ class Run:
                 with later_lock:
                     later.append((item, document_id))
 
-        def cli_uploader() -> None:
-            by_tenant: dict[str, list[Item]] = {}
-            for item in items:
-                if item.via == "cli":
-                    by_tenant.setdefault(item.tenant, []).append(item)
-            batches = [group[i:i + 10] for group in by_tenant.values() for i in range(0, len(group), 10)]
-            batches.sort(key=lambda batch: batch[0].number)
-            for batch in batches:
+        def cli_uploader(tenant: str) -> None:
+            group = [item for item in items if item.via == "cli" and item.tenant == tenant]
+            for batch in (group[i:i + 10] for i in range(0, len(group), 10)):
                 for item, document_id in self.upload_cli(batch):
                     remember(item, document_id)
 
@@ -612,7 +607,9 @@ class Run:
                         return
                     time.sleep(1.0)
 
-        uploaders = [threading.Thread(target=cli_uploader, name="cli-uploader")]
+        # one CLI uploader per tenant that uses it: each `tenderflow upload` process spends seconds starting
+        uploaders = [threading.Thread(target=cli_uploader, args=(tenant,), name=f"cli-uploader-{tenant}")
+                     for tenant in TENANTS if any(item.via == "cli" and item.tenant == tenant for item in items)]
         uploaders += [threading.Thread(target=api_uploader, args=(part,), name=f"api-uploader-{part}")
                       for part in range(3)]
         for thread in uploaders:
