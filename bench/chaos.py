@@ -862,6 +862,8 @@ def main() -> int:
         print(f"  and {len(kills)} worker kills, one every {kill_every} s: "
               + ", ".join(f"{f.at:.1f}:{f.target}" for f in kills), flush=True)
         print(f"  and the LLM faults throughout: {dict(FaultyLLM.FAULTS)} of requests", flush=True)
+        with llm_faults.lock:
+            llm_faults.counts.clear()  # from here on, the fault run's replies only
         llm_faults.faulty.set()
         chaos, chaos_seconds, chaos_quiet, injector = run_phase(
             "faults", items, pg, moto, llm, work, schedule, args.quiet_timeout)
@@ -890,6 +892,7 @@ def main() -> int:
             "faults_injected": sum(injector.done.values()), "fault_errors": len(injector.errors),
             "baseline_seconds": round(baseline_seconds, 1), "faults_seconds": round(chaos_seconds, 1),
             "ratio": round(chaos_seconds / baseline_seconds, 2),
+            "llm_replies": dict(llm_faults.counts),
         }
     finally:
         llm.stop()
