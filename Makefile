@@ -11,7 +11,7 @@ RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) popple
 TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench clean
+.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean
 
 demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
@@ -71,6 +71,11 @@ $(VENV)/.runtime: pyproject.toml
 bench: system-deps install
 	$(BIN)/python bench/queue_drain.py
 	$(BIN)/python bench/queue_latency.py
+
+# Issue 11: 1,000 documents without faults, then with them (SIGKILLed workers, PostgreSQL restarts,
+# S3 stopped, the API killed, LLM faults); the checker's JSON line last. CHAOS_ARGS="--seed 2" etc.
+chaos: system-deps install
+	$(BIN)/python bench/chaos.py $(CHAOS_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,37 @@
+"""The CI-sized chaos run (issue 11): `bench/chaos.py` with 100 documents and the faster schedule, as
+a subprocess. It starts its own PostgreSQL cluster, moto process, LLM server, API and workers, runs
+the workload without faults and then with them (SIGKILLed workers, PostgreSQL restarts, S3 stopped,
+the API killed, LLM faults), and its checker reads the quiet state. Any count above 0 fails here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+COUNTS = ("lost", "duplicated", "stuck", "credit_leaks", "orphans", "unanswered")
+
+pytestmark = [pytest.mark.chaos, pytest.mark.slow]
+
+
+def test_chaos_run_loses_duplicates_strands_and_leaks_nothing() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "chaos.py"), "--documents", "100", "--faster", "--seed", "11"],
+        capture_output=True, text=True, timeout=1200, check=False,
+    )
+    lines = result.stdout.strip().splitlines()
+    assert lines, result.stderr[-3000:]
+    summary = json.loads(lines[-1])
+    print(lines[-1])  # the run's figures, shown by `pytest -rP`
+    report = "\n".join(lines[-200:]) + result.stderr[-3000:]
+    assert {name: summary[name] for name in COUNTS} == dict.fromkeys(COUNTS, 0), report
+    assert summary["baseline_clean"], report
+    # the faults really happened: 2 PostgreSQL restarts, 2 S3 outages, 1 API kill, and worker kills
+    assert summary["faults_injected"] >= 10 and summary["fault_errors"] == 0, report
+    assert summary["uploaded"] == 100, report
+    assert summary["accepted"] > 70 and summary["done"] > 60, report  # gamma cannot pay for all of its
+    assert result.returncode == 0, report
