@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,9 +17,10 @@ from tenderflow.cli.output import JsonOption
 from tenderflow.cli.runtime import runtime
 from tenderflow.config import Settings
 from tenderflow.evaluation.keys import FIELDS, KeyFileError, load_key
-from tenderflow.evaluation.run import DocumentScore, PageCache, score_documents
 from tenderflow.evaluation.scoring import Comparison, Tally
-from tenderflow.extraction import build_backend
+
+if TYPE_CHECKING:
+    from tenderflow.evaluation.run import DocumentScore
 
 
 def run_eval(
@@ -46,6 +47,11 @@ def run_eval(
         if unknown:
             raise KeyFileError(f"{key}: no document named {', '.join(unknown)} in the key")
         documents = [document for document in documents if document.name in docs]
+    # Imported here: the extraction backends (the LLM client, the offline extractor's tables) take
+    # seconds to import, which every other command would pay at start.
+    from tenderflow.evaluation.run import PageCache, score_documents
+    from tenderflow.extraction import build_backend
+
     backend = build_backend(settings)
     page_cache = PageCache(settings.data_dir / "eval-pages") if cache else None
     started = time.monotonic()

@@ -24,9 +24,6 @@ from tenderflow.extraction.backend import (
     PageLike,
     Usage,
 )
-from tenderflow.extraction.offline import OfflineBackend
-from tenderflow.extraction.openai_backend import OpenAIBackend
-from tenderflow.extraction.rules import RulesBackend
 from tenderflow.extraction.schema import ExtractionResult, TenderFields, strict_json_schema
 from tenderflow.extraction.validation import validate_fields
 
@@ -42,11 +39,8 @@ __all__ = [
     "ExtractionTruncatedError",
     "ExtractionUnavailableError",
     "Interrupt",
-    "OfflineBackend",
-    "OpenAIBackend",
     "Page",
     "PageLike",
-    "RulesBackend",
     "TenderFields",
     "Usage",
     "build_backend",
@@ -57,8 +51,12 @@ __all__ = [
 
 
 def build_backend(settings: Settings) -> ExtractionBackend:
-    """The backend `settings.extraction_backend` names: "openai" (any compatible endpoint) or "rules"."""
+    """The backend `settings.extraction_backend` names: "openai" (any compatible endpoint) or "rules".
+    Each is imported only when it is built: the LLM client and the offline extractor's tables take
+    seconds to import, which a process that never extracts (the CLI, an OCR worker) need not pay."""
     if settings.extraction_backend == "openai":
+        from tenderflow.extraction.openai_backend import OpenAIBackend
+
         return OpenAIBackend(
             model=settings.llm_model,
             base_url=settings.llm_base_url,
@@ -67,6 +65,8 @@ def build_backend(settings: Settings) -> ExtractionBackend:
             max_retries=settings.llm_max_retries,
             chunk_chars=settings.llm_chunk_chars,
         )
+    from tenderflow.extraction.offline import OfflineBackend
+
     return OfflineBackend()
 
 
