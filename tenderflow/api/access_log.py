@@ -15,6 +15,7 @@ import uuid
 from typing import Final
 
 import structlog
+from prometheus_client import Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = structlog.get_logger("tenderflow.api.access")
@@ -24,8 +25,13 @@ _SAFE_ID: Final = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class AccessLog:
-    def __init__(self, app: ASGIApp) -> None:
+    """The outermost middleware: every answer (the inner middlewares' 413s and 429s included) is
+    logged, and counted in the process's HTTP metrics (tenderflow.api.http_metrics) by route template."""
+
+    def __init__(self, app: ASGIApp, *, requests: Counter, durations: Histogram) -> None:
         self.app = app
+        self.requests = requests
+        self.durations = durations
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -48,8 +54,16 @@ class AccessLog:
             try:
                 await self.app(scope, receive, send_with_id)
             finally:
+                elapsed = time.monotonic() - started
                 client = scope.get("client")
                 emit = log.error if status >= 500 else log.warning if status >= 400 else log.info
                 emit("http.request", method=scope["method"], path=scope["path"], status=status,
-                     duration_ms=round((time.monotonic() - started) * 1000, 1),
-                     client=client[0] if client else None)
+                     duration_ms=round(elapsed * 1000, 1), client=client[0] if client else None)
+                # The router wrote the matched route into this same scope on the way in.
+                template = getattr(scope.get("route"), "path", None) or "unmatched"
+                method = scope["method"] if scope["method"] in _METHODS else "other"
+                self.requests.labels(method, template, str(status)).inc()
+                self.durations.labels(method, template).observe(elapsed)
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})

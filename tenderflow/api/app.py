@@ -34,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api import dashboard, documents, export, remote_workers, search
 from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
-from tenderflow.api.http_metrics import HttpMetrics, http_registry
+from tenderflow.api.http_metrics import http_registry
 from tenderflow.api.limits import BodySizeLimit
 from tenderflow.api.metrics import metrics_registry
 from tenderflow.api.services import open_services
@@ -105,8 +105,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
     http_metrics, requests, durations = http_registry()
     app.state.http_metrics = http_metrics
-    app.add_middleware(HttpMetrics, requests=requests, durations=durations)
-    app.add_middleware(AccessLog)  # added last: the outermost, so it sees every answer, 413s included
+    app.add_middleware(AccessLog, requests=requests, durations=durations)  # added last: the outermost
 
     @app.middleware("http")
     async def operator_page_headers(request: Request, call_next: Any) -> Response:
