@@ -370,6 +370,19 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         return
     conn.execute(QUERIES["version_done"], ref.params())
     conn.execute(QUERIES["document_promote"], ref.params())
+    index_for_search(conn, [ref.document_id])
+
+
+def index_for_search(conn: psycopg.Connection[Any], document_ids: Sequence[int]) -> None:
+    """Make what search finds of these documents their readable version (after a promotion, in its
+    transaction): their search rows (tenant, the fields the filters read) and one entry per page
+    of that version's pages, a tsvector in the document's language configuration (pages that a
+    version only extracting again shares with the one before keep theirs). A document without a
+    readable version, or deleted, gets none."""
+    params = {"document_ids": list(document_ids)}
+    conn.execute(QUERIES["search_document_index"], params)
+    conn.execute(QUERIES["search_pages_unindex_stale"], params)
+    conn.execute(QUERIES["search_pages_index"], params)
 
 
 OCR_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES)
