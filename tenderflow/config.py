@@ -116,6 +116,14 @@ class Settings(BaseSettings):
         "(comma-separated addresses, or * for any): only these may say the request came over https.")
     log_json: bool | None = Field(default=None, description="JSON logs (default: when not a TTY).")
 
+    # --- exports --------------------------------------------------------------------------------
+    ocds_ocid_prefix: str = Field(
+        default="ocds-unregistered", pattern=r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$",
+        description="The ocid prefix of OCDS exports (ocid = prefix-<document id>): register yours with the "
+        "Open Contracting Partnership (ocds- and six characters) before publishing the data.")
+    ocds_publisher_name: str = Field(
+        default="tenderflow", min_length=1, description="The publisher named in OCDS release packages.")
+
     # --- the API server (tenderflow serve) ------------------------------------------------------
     api_host: str = Field(default="127.0.0.1", description="Address `tenderflow serve` listens on.")
     api_port: int = Field(default=8000, ge=1, le=65535, description="Port `tenderflow serve` listens on.")
