@@ -14,7 +14,17 @@ from psycopg_pool import ConnectionPool
 from tenderflow.api.worker_tokens import TOKEN_POOLS
 from tenderflow.config import Settings
 from tenderflow.errors import DocumentNotFoundError, PermanentError
-from tenderflow.handlers import POOLS, STAGES, Pool, StageJobHandler, build_job_types, compute_handlers, stage_named
+from tenderflow.handlers import (
+    LOCAL_JOB_TYPES,
+    POOLS,
+    STAGES,
+    Pool,
+    StageJobHandler,
+    build_job_types,
+    compute_handlers,
+    local_worker_types,
+    stage_named,
+)
 from tenderflow.handlers.results import ThumbnailResult
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pdf.thumbnail import png_size, render_thumbnail
@@ -36,7 +46,11 @@ def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path)
     for pool in (Pool.OCR, Pool.EXTRACT):
         assert POOLS[pool] == tuple(stage.name for stage in STAGES if stage.pool is pool)
     assert set(POOLS) == {pool.value for pool in Pool} and set(TOKEN_POOLS) == {"ocr", "extract"}
-    assert build_job_types(settings).names() == sorted(names)
+    # Besides the stages, the local-only jobs (deleting stored objects, retention), which no pool
+    # of remote workers can claim.
+    assert build_job_types(settings).names() == sorted([*names, *LOCAL_JOB_TYPES])
+    assert not set(LOCAL_JOB_TYPES) & {name for types in POOLS.values() for name in types}
+    assert local_worker_types("ocr") == (*POOLS["ocr"], *LOCAL_JOB_TYPES)
     remote = compute_handlers(settings, POOLS["ocr"])
     assert sorted(remote) == sorted(POOLS["ocr"])
     assert all(isinstance(handler, StageJobHandler) and handler.stage is stage_named(name)

@@ -32,7 +32,8 @@ def worker(
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate), or with
     --burst until its work is done."""
-    from tenderflow.handlers import build_job_types, warm_up
+    from tenderflow.handlers import build_job_types, local_worker_types, warm_up
+    from tenderflow.handlers.deletion import ensure_retention_schedule
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
@@ -70,9 +71,11 @@ def worker(
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
+    with db_pool.connection() as conn:
+        ensure_retention_schedule(conn, job_queue.Scheduler(job_types))
     warm_up(job_types.handler(name) for name in POOLS[pool])
     config = job_queue.WorkerConfig(
-        types=POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
+        types=local_worker_types(pool), threads=threads, lease_seconds=settings.lease_seconds,
         heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
         default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
         shutdown_grace_seconds=settings.shutdown_grace_seconds,

@@ -6,6 +6,9 @@
                       the end-of-job hook that fails versions (or, without a pool, the names alone:
                       enough to enqueue and to run end-of-job hooks from the CLI and the API)
     compute_handlers  the remote (compute-only) handlers of a pool's stages, from a machine's settings
+    LOCAL_JOB_TYPES   jobs that are no stage and that every local worker runs besides its pool's:
+                      the deletion of stored objects and the retention sweep (deletion.py)
+    local_worker_types  the job types a local worker of a pool claims
 
 Adding a stage: a module here with its handler and its `Stage`, one entry in STAGES, the SQL its
 commit writes, and whoever enqueues it (a commit step in tenderflow.pipeline). Pools, worker tokens,
@@ -23,6 +26,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
+from tenderflow.handlers import deletion
 from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
@@ -32,8 +36,8 @@ from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import EndedJob, JobTypes
 
 __all__ = [
-    "POOLS", "STAGES", "InputKind", "Pool", "Stage", "StageJobHandler", "build_job_types", "compute_handlers",
-    "end_of_job_hook", "stage_named", "warm_up",
+    "LOCAL_JOB_TYPES", "POOLS", "STAGES", "InputKind", "Pool", "Stage", "StageJobHandler", "build_job_types",
+    "compute_handlers", "end_of_job_hook", "local_worker_types", "stage_named", "warm_up",
 ]
 
 STAGES: tuple[Stage[Any, Any], ...] = (PLAN, PAGES, THUMBNAIL, EXTRACT)
@@ -43,6 +47,14 @@ POOLS: Mapping[str, tuple[str, ...]] = {
 }
 
 _BY_NAME: Mapping[str, Stage[Any, Any]] = {stage.name: stage for stage in STAGES}
+
+LOCAL_JOB_TYPES: tuple[str, ...] = deletion.JOB_TYPES
+
+
+def local_worker_types(pool: str) -> tuple[str, ...]:
+    """What a local worker of `pool` claims: its pool's stages and the local jobs (remote workers
+    claim only POOLS[pool])."""
+    return (*POOLS[pool], *LOCAL_JOB_TYPES)
 
 
 def stage_named(name: str) -> Stage[Any, Any]:
@@ -66,18 +78,21 @@ def build_job_types(
     settings: Settings, *, pool: ConnectionPool | None = None, storage: ObjectStorage | None = None,
     cache_dir: Path | None = None, stages: Iterable[Stage[Any, Any]] = STAGES,
 ) -> JobTypes:
-    """The registry of `stages` with their handlers (when pool and storage are given) and the hook."""
+    """The registry of `stages` and the local jobs with their handlers (when pool and storage are
+    given) and the hook."""
     job_types = JobTypes()
     job_types.on_job_ended(end_of_job_hook())
     job_types.describe_with(documents.log_subject)
     if pool is None or storage is None:
-        for stage in stages:
-            job_types.register(stage.name)
+        for name in (*(stage.name for stage in stages), *LOCAL_JOB_TYPES):
+            job_types.register(name)
         return job_types
-    pdfs = StoredPdfs(storage, PdfCache(cache_dir or settings.data_dir / "cache" / "pdf"))
-    resources = Resources(settings, pdfs=pdfs, pool=pool)
+    cache = PdfCache(cache_dir or settings.data_dir / "cache" / "pdf")
+    resources = Resources(settings, pdfs=StoredPdfs(storage, cache), pool=pool)
     for stage in stages:
         job_types.register(stage.name, stage.job_handler(stage.build(resources)))
+    job_types.register(deletion.JOB_STORAGE_DELETE, deletion.StorageDeleteHandler(pool, storage, cache))
+    job_types.register(deletion.JOB_RETENTION, deletion.RetentionHandler(pool, settings))
     return job_types
 
 

@@ -87,6 +87,16 @@ class Scheduler:
 
     def upsert(self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None = None) -> datetime:
         """Create or replace a schedule; returns its first run time."""
+        return self._write(conn, schedule, now=now, query="schedule_upsert")
+
+    def ensure(self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None = None) -> None:
+        """Create the schedule unless one of its name exists (left as it is: a process that ensures
+        its schedules at every start does not push their next runs back)."""
+        self._write(conn, schedule, now=now, query="schedule_ensure")
+
+    def _write(
+        self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None, query: str
+    ) -> datetime:
         if schedule.type not in self.job_types:
             raise ValueError(f"unknown job type {schedule.type!r}")
         if (schedule.interval_seconds is None) == (schedule.cron is None):
@@ -95,7 +105,7 @@ class Scheduler:
             raise ValueError(f"not a valid cron expression: {schedule.cron!r}")
         start = now or datetime.now(UTC)
         first = next_run_after(after=start, interval_seconds=schedule.interval_seconds, cron=schedule.cron)
-        conn.execute(jobs.QUERIES["schedule_upsert"], {
+        conn.execute(jobs.QUERIES[query], {
             "name": schedule.name, "type": schedule.type, "payload": Jsonb(json.loads(json.dumps(schedule.payload))),
             "tenant": schedule.tenant, "priority": schedule.priority, "max_attempts": schedule.max_attempts,
             "interval_seconds": schedule.interval_seconds, "cron": schedule.cron, "next_run_at": first,
