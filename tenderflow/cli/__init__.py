@@ -7,6 +7,7 @@
     workers.py        `worker` (local, remote, several processes) and `serve`
     tenants.py        `tenants …`, `keys …`
     storage.py        `storage sweep`
+    health.py         `health` (container health checks: the API answers, a worker heartbeats)
     worker_tokens.py  `worker-tokens …`
     demo.py           `demo`
     evaluate.py       `eval`
@@ -21,7 +22,20 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, export, jobs, search, storage, tenants, worker_tokens, workers
+from tenderflow.cli import (
+    db,
+    demo,
+    documents,
+    evaluate,
+    export,
+    health,
+    jobs,
+    search,
+    storage,
+    tenants,
+    worker_tokens,
+    workers,
+)
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -77,6 +91,9 @@ app.command("workers", rich_help_panel=OPERATE)(jobs.workers)
 app.add_typer(jobs.jobs_app, name="jobs", rich_help_panel=OPERATE)
 app.command("doctor", rich_help_panel=OPERATE)(workers.doctor)
 app.command("config", rich_help_panel=OPERATE)(workers.config)
+app.command("health", rich_help_panel=OPERATE, epilog=(
+    "Examples: tenderflow health --api  ·  tenderflow health --worker  ·  tenderflow health (whatever runs here)"
+))(health.health)
 app.add_typer(tenants.tenants_app, name="tenants", rich_help_panel=ADMIN)
 app.add_typer(tenants.keys_app, name="keys", rich_help_panel=ADMIN)
 app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens", rich_help_panel=ADMIN)
