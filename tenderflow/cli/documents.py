@@ -21,6 +21,7 @@ from tenderflow.cli.output import (
     safe,
 )
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.documents import StartPoint, VersionProgress, VersionRef, VersionState, read_document
 from tenderflow.queue.stats import queue_stats
@@ -93,8 +94,8 @@ def upload(
         counted = Counter(o.status for o in outcomes)
         print_note(", ".join(f"{counted[status]} {status}" for status in
                              ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
-                   + (f"; {sum(o.size_bytes for o in outcomes if o.document_id is not None):,} bytes stored"
-                      if any(o.document_id is not None for o in outcomes) else ""))
+                   + (f"; {format_size(sum(o.size_bytes for o in outcomes if o.status == 'created'))} stored"
+                      if counted["created"] else ""))
     if failed:
         raise typer.Exit(1)
     if rejected:
@@ -205,29 +206,19 @@ def documents_list(
         print_json(rows)
         return
     shown = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}",
-              "readable_version": row["current_version"]} for row in rows]
-    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "language", "created_at",
-                                     "finished_at", "latest_version", "readable_version", "error"])
+              "version": version_label(row["latest_version"], row["current_version"])} for row in rows]
+    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "language", "version",
+                                     "created_at", "finished_at", "error"],
+                labels={"filename": "file", "created_at": "uploaded", "finished_at": "finished"},
+                optional=["tenant", "language", "created_at", "finished_at"])
 
 
-def flatten_fields(fields: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows (field, value, page, quote) for every sourced value in the extracted fields."""
-    rows: list[dict[str, Any]] = []
-
-    def walk(prefix: str, value: Any) -> None:
-        if isinstance(value, dict) and "value" in value and "page" in value:
-            if value["value"] not in (None, "", []):
-                rows.append({"field": prefix, "value": value["value"], "page": value.get("page"),
-                             "quote": value.get("quote")})
-        elif isinstance(value, dict):
-            for key, inner in value.items():
-                walk(f"{prefix}.{key}" if prefix else key, inner)
-        elif isinstance(value, list):
-            for index, inner in enumerate(value):
-                walk(f"{prefix}[{index}]", inner)
-
-    walk("", fields)
-    return rows
+def version_label(latest: int, readable: int | None) -> str:
+    """'2' when the newest version is the one read; '2 (reading 1)' while 2 runs (or after it
+    failed) and 1 is what `show`, /text and /fields return; '1 (none done)' before any version is."""
+    if readable == latest:
+        return str(latest)
+    return f"{latest} (reading {readable})" if readable is not None else f"{latest} (none done)"
 
 
 def language_summary(document: dict[str, Any]) -> str:
@@ -274,7 +265,14 @@ def show(
     if doc.get("retrying"):
         console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
     if report["fields"]:
-        print_table("fields", flatten_fields(report["fields"]["fields"]), ["field", "value", "page", "quote"])
+        from tenderflow.api.document_view import field_rows
+
+        rows = [vars(row) for row in field_rows(report["fields"]["fields"])]
+        if rows:
+            print_table("fields", rows, ["field", "value", "page", "quote"])
+        else:
+            print_note(f"no field found in version {report['readable_version']} "
+                       f"({report['fields']['backend']} backend)")
         for flag in report["fields"]["flags"]:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:

@@ -103,7 +103,7 @@ def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption =
         print_json(tenant.as_dict())
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
-    print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
+    print_table(f"tenant {name}", [{"field": key.replace("_", " "), "value": row[key]} for key in (
         "name", "credits", "open_reserved", "charged", "cap", "priority", "languages", "active_keys",
         "created_at")],
         ["field", "value"])
