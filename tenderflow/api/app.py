@@ -77,7 +77,7 @@ def body_limit_for(settings: Settings) -> Any:
     large, up to TENDERFLOW_MAX_RESULT_BYTES."""
 
     def limit_for(method: str, path: str) -> int | None:
-        if method == "POST" and path.rstrip("/") == "/v1/documents":
+        if method == "POST" and path.rstrip("/") in ("/v1/documents", "/dashboard/upload"):
             return None
         if _COMPLETE_PATH.fullmatch(path):
             return settings.max_result_bytes

@@ -17,7 +17,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -33,11 +33,16 @@ FORM_OVERHEAD_BYTES = 64 * 1024
 _MAX_FILENAME_CHARS = 500
 
 
+MAX_FORM_FIELD_BYTES = 4096
+
+
 @dataclass(frozen=True)
 class SpooledUpload:
     path: Path
     filename: str
     size: int
+    fields: dict[str, str] = field(default_factory=dict)
+    """The form's other (small) fields, e.g. the dashboard's tenant and CSRF token."""
 
 
 def too_large(max_bytes: int) -> HTTPException:
@@ -67,10 +72,15 @@ class _FilePartWriter:
         self._header_value = b""
         self._in_file = False
         self._disposition: bytes | None = None
+        self.fields: dict[str, str] = {}
+        self._field_name: str | None = None
+        self._field_value = b""
 
     def on_part_begin(self) -> None:
         self._disposition = None
         self._in_file = False
+        self._field_name = None
+        self._field_value = b""
 
     def on_header_field(self, data: bytes, start: int, end: int) -> None:
         self._header_field += data[start:end]
@@ -89,6 +99,7 @@ class _FilePartWriter:
             raise _bad_request("a multipart part has no Content-Disposition header")
         _, options = parse_options_header(self._disposition)
         if options.get(b"name") != FILE_FIELD.encode():
+            self._field_name = options.get(b"name", b"").decode("utf-8", "replace")
             return
         self.file_parts += 1
         if self.file_parts > 1:
@@ -98,6 +109,10 @@ class _FilePartWriter:
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         if not self._in_file:
+            if self._field_name is not None:
+                self._field_value += data[start:end]
+                if len(self._field_value) > MAX_FORM_FIELD_BYTES:
+                    raise _bad_request(f"the form field {self._field_name!r} is over {MAX_FORM_FIELD_BYTES} bytes")
             return
         chunk = data[start:end]
         self.size += len(chunk)
@@ -112,7 +127,10 @@ class _FilePartWriter:
     def on_part_end(self) -> None:
         if self._in_file and not self._sniffed:
             self._sniff()
+        if self._field_name:
+            self.fields[self._field_name] = self._field_value.decode("utf-8", "replace")
         self._in_file = False
+        self._field_name = None
 
     def on_end(self) -> None:
         self.finished = True
@@ -199,7 +217,7 @@ async def spool_pdf_upload(
             raise _bad_request(f"no '{FILE_FIELD}' part in the form")
         if writer.size == 0:
             raise _bad_request(f"{writer.filename}: the file is empty")
-        return SpooledUpload(path, writer.filename, writer.size)
+        return SpooledUpload(path, writer.filename, writer.size, writer.fields)
     except BaseException:
         path.unlink(missing_ok=True)
         raise

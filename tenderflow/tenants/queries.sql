@@ -130,6 +130,14 @@ SELECT id, kind::text AS kind, amount, entry_key, document_id, version, detail, 
  WHERE tenant = %(tenant)s
  ORDER BY id;
 
+-- name: credit_entries_recent
+-- The tenant's newest ledger entries first, at most `limit` (the dashboard's tenant page).
+SELECT id, kind::text AS kind, amount, entry_key, document_id, version, detail, created_at
+  FROM credit_entries
+ WHERE tenant = %(tenant)s
+ ORDER BY id DESC
+ LIMIT %(limit)s;
+
 -- name: api_key_insert
 INSERT INTO api_keys (id, tenant, name, secret_sha256)
 VALUES (%(id)s, %(tenant)s, %(name)s, %(secret_sha256)s)
