@@ -41,6 +41,7 @@ from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
 from tenderflow.errors import TenderflowError
 from tenderflow.logs import configure_logging
+from tenderflow.tracing import configure_tracing
 
 __all__ = ["app", "run"]
 
@@ -59,6 +60,12 @@ def main(
     """tenderflow: tender PDFs in, searchable text and structured fields out."""
     settings = Settings()
     configure_logging(json=settings.log_json, level=log_level)
+    # Traces only when the standard OTEL_* variables ask for them (tenderflow.tracing).
+    role = {"worker": "worker", "serve": "api"}.get(ctx.invoked_subcommand or "", "cli")
+    try:
+        configure_tracing(f"tenderflow-{role}")
+    except ValueError as exc:
+        raise TenderflowError(str(exc)) from exc
     rt = Runtime(settings)
     ctx.obj = rt
     ctx.call_on_close(rt.close)

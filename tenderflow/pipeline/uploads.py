@@ -22,6 +22,7 @@ from typing import Any
 import psycopg
 from psycopg.pq import TransactionStatus
 
+from tenderflow import tracing
 from tenderflow.errors import InsufficientCreditsError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
@@ -111,6 +112,33 @@ def upload_file(
     StorageQuotaExceededError (each checked before the object is stored, and again, under the
     tenant's lock, in the transaction).
     """
+    attributes = {"tenderflow.tenant": tenant, "tenderflow.file_name": filename or path.name}
+    with tracing.span("upload", attributes) as current:  # the root of the document's trace
+        outcome = _upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
+                               reprocess_existing=reprocess_existing, filename=filename, prices=prices,
+                               languages=languages, max_attempts=max_attempts, max_stored_bytes=max_stored_bytes)
+        if current is not None:
+            current.set_attributes({"tenderflow.upload.status": outcome.status,
+                                    "tenderflow.document_id": outcome.document_id or 0,
+                                    "tenderflow.version": outcome.version or 0})
+        return outcome
+
+
+def _upload_file(
+    conn: psycopg.Connection[Any],
+    storage: ObjectStorage,
+    path: Path,
+    *,
+    tenant: str = "default",
+    priority: int = 0,
+    max_bytes: int,
+    reprocess_existing: bool = False,
+    filename: str | None = None,
+    prices: Prices = DEFAULT_PRICES,
+    languages: str | None = None,
+    max_attempts: int | None = None,
+    max_stored_bytes: int = 0,
+) -> UploadOutcome:
     display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
     asked = check_languages(languages)
     size = check_pdf_file(path, max_bytes=max_bytes)

@@ -30,6 +30,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from tenderflow import tracing
 from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
 from tenderflow.sqlfiles import NamedQueries
 
@@ -125,8 +126,10 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
         raise EnqueueError(f"priority must fit in a smallint, got {spec.priority}")
     if not spec.tenant:
         raise EnqueueError("tenant must not be empty")
+    payload = dict(spec.payload)
+    tracing.inject(payload)  # the current trace travels on with the job (only when traces are on)
     try:
-        encoded = json.dumps(dict(spec.payload), allow_nan=False)
+        encoded = json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise EnqueueError(f"payload of a {spec.type!r} job is not JSON-serialisable: {exc}") from exc
     if len(encoded) > MAX_PAYLOAD_BYTES:
