@@ -44,7 +44,11 @@ def upload(
                        "documents) until each is done or failed; the exit code is 1 if any failed.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction."""
+    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction.
+
+    Exit code: 0 when every file was taken, 2 when a file was refused (not a PDF, empty, too large),
+    1 when the tenant cannot take uploads (unknown, no credits) or, with --wait, a document failed.
+    """
     from rich.progress import Progress
 
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
@@ -207,10 +211,11 @@ def documents_list(
         return
     shown = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}",
               "version": version_label(row["latest_version"], row["current_version"])} for row in rows]
-    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "language", "version",
-                                     "created_at", "finished_at", "error"],
-                labels={"filename": "file", "created_at": "uploaded", "finished_at": "finished"},
-                optional=["tenant", "language", "created_at", "finished_at"])
+    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "fields_found", "language",
+                                     "version", "created_at", "finished_at", "error"],
+                labels={"filename": "file", "fields_found": "fields", "created_at": "uploaded",
+                        "finished_at": "finished"},
+                optional=["tenant", "language", "fields_found", "created_at", "finished_at"])
 
 
 def version_label(latest: int, readable: int | None) -> str:

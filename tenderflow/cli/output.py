@@ -71,19 +71,20 @@ def header(column: str, labels: Mapping[str, str] | None = None) -> str:
 
 
 def _column_widths(titles: Sequence[str], cells: Sequence[Sequence[str | None]], whole: Sequence[bool],
-                   room: int) -> list[int] | None:
+                   room: int, caps: Sequence[int]) -> list[int] | None:
     """Each column's least width for a table that fits in `room` characters of text, or None: whole
-    columns their widest cell; the others their longest word (at most 12), else their header's."""
+    columns their widest cell; the others their longest word, at most the first of `caps` that fits
+    (never narrower than their header's longest word)."""
 
     def longest_word(texts: Iterable[str]) -> int:
         return max((len(word) for text in texts for word in text.split()), default=0)
 
     header_words = [longest_word([text]) for text in titles]
-    generous = [max(len(titles[i]), *(len(v[i] or "") for v in cells)) if whole[i]
-                else min(longest_word([titles[i], *(v[i] or "" for v in cells)]), max(12, header_words[i]))
-                for i in range(len(titles))]
-    headers_whole = [generous[i] if whole[i] else header_words[i] for i in range(len(titles))]
-    return next((choice for choice in (generous, headers_whole) if sum(choice) <= room), None)
+    whole_widths = [max(len(titles[i]), *(len(v[i] or "") for v in cells)) for i in range(len(titles))]
+    words = [longest_word([titles[i], *(v[i] or "" for v in cells)]) for i in range(len(titles))]
+    choices = [[whole_widths[i] if whole[i] else min(words[i], max(cap, header_words[i])) for i in range(len(titles))]
+               for cap in caps]
+    return next((choice for choice in choices if sum(choice) <= room), None)
 
 
 def make_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str],
@@ -101,8 +102,9 @@ def make_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str
         titles = [header(column, labels) for column in shown]
         whole = [bool(_WHOLE_COLUMNS.match(column)) for column in shown]
         room = (width or console.width) - 3 * len(shown) - 1  # padding and borders
-        widths = _column_widths(titles, cells, whole, room)
         droppable = [column for column in optional if column in shown]
+        # A date (10 characters) stays whole while it can; below that, optional columns go first.
+        widths = _column_widths(titles, cells, whole, room, (12, 10) if droppable else (12, 10, 0))
         if widths is not None or not droppable:
             break
         shown.remove(droppable[-1])

@@ -229,7 +229,8 @@ def _utc(value: datetime | None) -> datetime | None:
 @tenants_app.command("usage")
 def tenants_usage(
     ctx: typer.Context, name: TenantArgument,
-    since: Annotated[datetime | None, typer.Option(formats=DATE_FORMATS, help="Only entries from then on (UTC).")]
+    since: Annotated[datetime | None, typer.Option(formats=DATE_FORMATS, metavar="DATE",
+                                                   help="Only entries from then on (UTC): YYYY-MM-DD, or with a time.")]
     = None,
     as_json: JsonOption = False,
 ) -> None:
