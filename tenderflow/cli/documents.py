@@ -64,7 +64,10 @@ def upload(
     storage = storage_of(rt)
     outcomes = []
     try:
-        with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
+        # A bar only on a terminal: piped, even a finished transient bar would leave a blank line
+        # ahead of the TSV.
+        with rt.connection() as conn, Progress(console=console, transient=True,
+                                               disable=as_json or not console.is_terminal) as progress:
             task = progress.add_task("uploading", total=len(files))
             for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                         max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
@@ -120,7 +123,7 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
     warned_idle = False
     started = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=quiet) as progress:
+    with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
         pages = progress.add_task("pages read", total=None)
         docs = progress.add_task("documents finished", total=len(refs))
         while True:
