@@ -51,6 +51,8 @@ def jobs_show(ctx: typer.Context, job_id: int, as_json: JsonOption = False) -> N
         print_json(row)
         return
     table = Table(title=f"job {job_id}", show_header=False)
+    table.add_column("field", no_wrap=True)
+    table.add_column("value", overflow="fold")  # a long storage key wraps whole, never cut
     for key, value in row.items():
         table.add_row(key, "" if value is None else cell(value))
     console.print(table)

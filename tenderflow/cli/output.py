@@ -112,7 +112,9 @@ def make_table(title: str, rows: Sequence[dict[str, Any]], columns: Sequence[str
     caption = f"not shown for want of width: {', '.join(hidden)} (--json, or piped: every column)" if hidden else None
     table = Table(title=title, caption=caption)
     for index, title_text in enumerate(titles):
-        table.add_column(title_text, no_wrap=whole[index],
+        # A word longer than its column (a storage key, a long error token) folds onto the next
+        # line rather than losing its end to an ellipsis.
+        table.add_column(title_text, no_wrap=whole[index], overflow="fold",
                          min_width=widths[index] if widths is not None else (None if not whole[index] else
                                                                               len(titles[index])))
     for values in cells:

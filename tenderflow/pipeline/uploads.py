@@ -114,61 +114,41 @@ def upload_file(
     """
     attributes = {"tenderflow.tenant": tenant, "tenderflow.file_name": filename or path.name}
     with tracing.span("upload", attributes) as current:  # the root of the document's trace
-        outcome = _upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
-                               reprocess_existing=reprocess_existing, filename=filename, prices=prices,
-                               languages=languages, max_attempts=max_attempts, max_stored_bytes=max_stored_bytes)
+        display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
+        asked = check_languages(languages)
+        size = check_pdf_file(path, max_bytes=max_bytes)
+        sha256 = sha256_of(path)
+        try:
+            key = object_key(tenant, sha256)
+        except ValueError as exc:
+            raise UploadRejectedError(str(exc)) from exc
+        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
+        if known is None:
+            credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
+            limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
+        with object_locked(conn, tenant, sha256):
+            stored_now = not storage.exists(key)
+            if stored_now:
+                storage.put_file(key, path)
+            try:
+                outcome = _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
+                                         priority=priority, display_name=display_name, asked=asked, prices=prices,
+                                         reprocess_existing=reprocess_existing, max_attempts=max_attempts,
+                                         max_stored_bytes=max_stored_bytes)
+            except BaseException:
+                # Refused in the transaction (credits, quota, bad data): leave no object behind unless
+                # another upload of the same bytes, committed meanwhile, refers to it (review D10).
+                if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
+                    still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
+                                              {"tenant": tenant, "sha256": sha256}).fetchone()
+                    if still_used is None:
+                        storage.delete(key)
+                raise
         if current is not None:
             current.set_attributes({"tenderflow.upload.status": outcome.status,
                                     "tenderflow.document_id": outcome.document_id or 0,
                                     "tenderflow.version": outcome.version or 0})
         return outcome
-
-
-def _upload_file(
-    conn: psycopg.Connection[Any],
-    storage: ObjectStorage,
-    path: Path,
-    *,
-    tenant: str = "default",
-    priority: int = 0,
-    max_bytes: int,
-    reprocess_existing: bool = False,
-    filename: str | None = None,
-    prices: Prices = DEFAULT_PRICES,
-    languages: str | None = None,
-    max_attempts: int | None = None,
-    max_stored_bytes: int = 0,
-) -> UploadOutcome:
-    display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
-    asked = check_languages(languages)
-    size = check_pdf_file(path, max_bytes=max_bytes)
-    sha256 = sha256_of(path)
-    try:
-        key = object_key(tenant, sha256)
-    except ValueError as exc:
-        raise UploadRejectedError(str(exc)) from exc
-    known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
-    if known is None:
-        credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-        limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
-    with object_locked(conn, tenant, sha256):
-        stored_now = not storage.exists(key)
-        if stored_now:
-            storage.put_file(key, path)
-        try:
-            return _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
-                                  priority=priority, display_name=display_name, asked=asked, prices=prices,
-                                  reprocess_existing=reprocess_existing, max_attempts=max_attempts,
-                                  max_stored_bytes=max_stored_bytes)
-        except BaseException:
-            # Refused in the transaction (credits, quota, bad data): leave no object behind unless
-            # another upload of the same bytes, committed meanwhile, refers to it (review D10).
-            if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
-                still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                          {"tenant": tenant, "sha256": sha256}).fetchone()
-                if still_used is None:
-                    storage.delete(key)
-            raise
 
 
 @contextlib.contextmanager
