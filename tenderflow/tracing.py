@@ -11,16 +11,17 @@ flag check.
 One trace per upload (or reprocess): the `upload` span is its root, and every job that follows from
 it (ocr.plan, ocr.pages, thumbnail, extract) is a span of that trace, whichever worker process or
 host runs it, with the LLM request inside the extract job as a span of its own. The trace travels
-with the jobs: `inject` writes the current context into a job's payload as a W3C `traceparent` when
-the job is enqueued, the worker runs the job inside `job_span` (a child of that context), and its
-commit step runs inside `job_context`, so the jobs it enqueues carry the same trace on.
+with the jobs: `with_traceparent` writes the current context into a job's payload as a W3C
+`traceparent` when the job is enqueued, the worker runs the job inside `job_span` (a child of that
+context), and a stage's commit step runs inside `job_context`, so the jobs it enqueues carry the
+same trace on.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -94,15 +95,14 @@ def span(name: str, attributes: Mapping[str, Any] | None = None, *,
         yield current
 
 
-def inject(payload: MutableMapping[str, Any]) -> None:
-    """Put the current trace context into a job's payload (`traceparent`), unless it has one or no
-    span is current."""
+def with_traceparent(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A job's payload with the current trace context in it (`traceparent`): a copy, or the payload
+    itself when it has one already, no span is current or traces are off."""
     if not _state["enabled"] or TRACEPARENT in payload:
-        return
+        return payload
     carrier: dict[str, str] = {}
     _PROPAGATOR.inject(carrier)
-    if TRACEPARENT in carrier:
-        payload[TRACEPARENT] = carrier[TRACEPARENT]
+    return {**payload, TRACEPARENT: carrier[TRACEPARENT]} if TRACEPARENT in carrier else payload
 
 
 def _parent_of(payload: Mapping[str, Any]) -> otel_context.Context | None:

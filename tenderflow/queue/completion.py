@@ -20,7 +20,6 @@ import structlog
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from tenderflow import tracing
 from tenderflow.errors import PermanentError
 from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
@@ -135,7 +134,7 @@ def commit_attempts(
             handler = job_types.handler(job.type)
             if handler_commits(handler):
                 try:
-                    with conn.transaction(), tracing.job_context(job.payload):  # a savepoint
+                    with conn.transaction():  # a savepoint
                         handler.commit(conn, job, attempt.result)
                 except PermanentError as exc:
                     failures.append(jobs.Failure(job, str(exc), permanent=True, retry_seconds=0.0, at_commit=True))

@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -126,10 +126,8 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
         raise EnqueueError(f"priority must fit in a smallint, got {spec.priority}")
     if not spec.tenant:
         raise EnqueueError("tenant must not be empty")
-    payload = dict(spec.payload)
-    tracing.inject(payload)  # the current trace travels on with the job (only when traces are on)
     try:
-        encoded = json.dumps(payload, allow_nan=False)
+        encoded = json.dumps(dict(spec.payload), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise EnqueueError(f"payload of a {spec.type!r} job is not JSON-serialisable: {exc}") from exc
     if len(encoded) > MAX_PAYLOAD_BYTES:
@@ -155,6 +153,8 @@ def enqueue_many(
     existing job's. Workers are woken by NOTIFY when the transaction commits. Raises EnqueueError
     (nothing written) for an unknown type, a payload that is not JSON, a non-positive max_attempts.
     """
+    if tracing.enabled():  # the current trace travels on with the jobs (tenderflow.tracing)
+        specs = [replace(spec, payload=tracing.with_traceparent(spec.payload)) for spec in specs]
     if not specs:
         return []
     known = set(known_types) if known_types is not None else None
