@@ -12,7 +12,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
-from tenderflow.handlers import POOLS, build_job_types
+from tenderflow.handlers import LOCAL_POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
 
@@ -29,7 +29,7 @@ def pipeline_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Se
 
 def worker_config(pool_name: str = "all", *, threads: int = 2) -> WorkerConfig:
     return WorkerConfig(
-        types=POOLS[pool_name], threads=threads, poll_seconds=0.2, heartbeat_seconds=2.0,
+        types=LOCAL_POOLS[pool_name], threads=threads, poll_seconds=0.2, heartbeat_seconds=2.0,
         lease_seconds=30.0, maintenance_seconds=1.0, shutdown_grace_seconds=10.0,
         backoff=Backoff(base_seconds=0.05, cap_seconds=0.2, random=lambda: 0.0),
     )

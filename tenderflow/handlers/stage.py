@@ -33,6 +33,7 @@ from psycopg_pool import ConnectionPool
 from pydantic import BaseModel
 
 from tenderflow.config import Settings
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
 
 InputT = TypeVar("InputT")
@@ -67,6 +68,7 @@ class Resources:
     settings: Settings
     pdfs: PdfSource | None = None
     pool: ConnectionPool | None = None
+    storage: ObjectStorage | None = None  # for tasks that store objects themselves (a watch's uploads)
 
 
 class StageHandler(Protocol[InputT, ResultT]):

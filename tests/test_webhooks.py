@@ -1,0 +1,193 @@
+"""Webhooks end to end on the real pipeline: a tenant's endpoint, a real receiver over HTTP that
+fails, hangs and then answers, the signature verified by the receiver, every attempt logged; the
+address policy (no SSRF) on names and on the address actually connected to; redelivery, ping,
+secret rotation, disabling an endpoint that keeps failing, and a document deleted before its
+delivery."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+
+from tenderflow.config import Settings
+from tenderflow.errors import WebhookUrlError
+from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.uploads import upload_file
+from tenderflow.tenants.tenants import create_tenant
+from tenderflow.webhooks import deliveries, endpoints
+from tenderflow.webhooks.addresses import AddressPolicy, check_registration
+from tenderflow.webhooks.transport import post
+from tests.pdf_fixtures import encrypted_pdf
+from tests.pipeline_harness import drain, pipeline_idle, pipeline_settings
+from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.webhook_receiver import WebhookReceiver
+
+Conn = psycopg.Connection[Any]
+LOOPBACK = AddressPolicy.from_setting("127.0.0.0/8")
+NO_EXCEPTIONS = AddressPolicy()
+
+
+def hook_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    return pipeline_settings(database_url, tmp_path, webhook_allow_networks="127.0.0.0/8",
+                             webhook_timeout_seconds=1.0, webhook_backoff_base_seconds=0.05,
+                             webhook_backoff_cap_seconds=0.1, **overrides)
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> ObjectStorage:
+    return open_storage((tmp_path / "objects").as_uri())
+
+
+def upload(conn: Conn, storage: ObjectStorage, path: Path, tenant: str = "acme") -> int:
+    outcome = upload_file(conn, storage, path, tenant=tenant, max_bytes=10 * 1024 * 1024)
+    assert outcome.document_id is not None
+    return outcome.document_id
+
+
+def attempts_of(conn: Conn, delivery_id: int) -> list[tuple[Any, ...]]:
+    return conn.execute("SELECT attempt, outcome, status_code, error, address FROM webhook_attempts "
+                        "WHERE delivery_id = %s ORDER BY attempt", (delivery_id,)).fetchall()
+
+
+def test_a_done_document_is_delivered_after_a_failure_and_a_hang_signed_and_logged(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    settings = hook_settings(database_url, tmp_path)
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver(["500", "hang"]) as receiver:
+        created = endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK)
+        receiver.secret = created.secret
+        document_id = upload(conn, storage, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+        drain(pool, settings, storage)
+        assert [request.answered for request in receiver.requests] == ["500", "hang", "200"]
+    assert all(request.verified for request in receiver.requests), "the receiver could not verify a signature"
+    first, _, last = receiver.requests
+    assert first.headers["tenderflow-event-id"] == last.headers["tenderflow-event-id"] == last.json()["id"]
+    assert first.headers["idempotency-key"] == last.json()["id"]
+    assert [request.headers["tenderflow-attempt"] for request in receiver.requests] == ["1", "2", "3"]
+    event = last.json()
+    assert event["type"] == "document.done" and event["tenant"] == "acme"
+    document = event["data"]["document"]
+    assert (document["id"], document["version"], document["state"]) == (document_id, 1, "done")
+    assert document["links"]["fields"] == f"/v1/documents/{document_id}/fields"
+    assert event["data"]["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    [delivery] = deliveries.list_deliveries(conn, tenant="acme")
+    assert delivery["state"] == "delivered" and delivery["attempts"] == 3 and delivery["last_status"] == 200
+    logged = attempts_of(conn, delivery["id"])
+    assert [(a, outcome, status) for a, outcome, status, _, _ in logged] == [
+        (1, "failed", 500), (2, "failed", None), (3, "delivered", 200)]
+    assert logged[1][3] == "timed out after 1 s"
+    assert {address for *_, address in logged} == {f"127.0.0.1:{receiver.port}"}
+    assert pipeline_idle(pool)
+
+
+def test_a_failed_document_tells_document_failed_with_its_reason(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver() as receiver:
+        created = endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK,
+                                            events=["document.failed"])
+        receiver.secret = created.secret
+        upload(conn, storage, text_pdf(tmp_path / "fine.pdf", [TENDER_PAGE]))  # done: not wanted here
+        locked = upload(conn, storage, encrypted_pdf(tmp_path / "locked.pdf", user_password="secret"))
+        drain(pool, hook_settings(database_url, tmp_path), storage)
+    [request] = receiver.requests
+    assert request.verified and request.json()["type"] == "document.failed"
+    document = request.json()["data"]["document"]
+    assert document["id"] == locked and document["state"] == "failed" and "encrypted" in document["error"]
+    assert document["failed_for_content"] is True and request.json()["data"]["fields"] is None
+
+
+def test_the_delivery_is_enqueued_in_the_transaction_that_fails_the_version(
+    conn: Conn, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    from tenderflow.pipeline import documents
+
+    create_tenant(conn, "acme", unlimited=True)
+    endpoints.create_endpoint(conn, "acme", "http://127.0.0.1:9/hooks", policy=LOOPBACK)
+    document_id = upload(conn, storage, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+    count = ("SELECT (SELECT count(*) FROM webhook_deliveries), "
+             "(SELECT count(*) FROM jobs WHERE type = 'webhook.deliver')")
+    with pytest.raises(RuntimeError), conn.transaction():
+        documents.stop_unpaid(conn, documents.VersionRef(document_id, 1), "stopped by the test")
+        assert conn.execute(count).fetchone() == (1, 1)
+        raise RuntimeError("roll it back")
+    assert conn.execute(count).fetchone() == (0, 0)
+    assert conn.execute("SELECT state::text FROM document_versions").fetchone() == ("queued",)
+
+
+def test_urls_that_are_not_http_are_refused_with_the_reason() -> None:
+    for url, reason in [("ftp://files.example.com/in", "ftp: is refused"),
+                        ("javascript:alert(1)", "javascript: is refused"),
+                        ("file:///etc/passwd", "file: is refused"),
+                        ("bids.example.com/hooks", "a URL without a scheme is refused"),
+                        ("https://user:pw@bids.example.com/", "user name or password"),
+                        ("https:///nohost", "names no host")]:
+        with pytest.raises(WebhookUrlError, match=reason):
+            check_registration(url, NO_EXCEPTIONS, resolver=lambda host, port: ["93.184.216.34"])
+
+
+@pytest.mark.parametrize(("address", "kind"), [
+    ("127.0.0.1", "loopback"), ("10.1.2.3", "private"), ("172.16.0.9", "private"), ("192.168.1.1", "private"),
+    ("169.254.169.254", "link-local"), ("100.64.0.1", "carrier-grade NAT"), ("0.0.0.0", "unspecified"),
+    ("::1", "loopback"), ("fe80::1", "link-local"), ("fd00::1", "private"), ("::ffff:127.0.0.1", "loopback"),
+    ("64:ff9b::a9fe:a9fe", "link-local"), ("224.0.0.1", "multicast"),
+])
+def test_addresses_off_the_public_internet_are_refused_unless_allowed(address: str, kind: str) -> None:
+    refusal = NO_EXCEPTIONS.refusal(address)
+    assert refusal is not None and kind in refusal
+    literal = f"[{address}]" if ":" in address else address
+    with pytest.raises(WebhookUrlError, match="TENDERFLOW_WEBHOOK_ALLOW_NETWORKS"):
+        check_registration(f"https://{literal}/hooks", NO_EXCEPTIONS)
+    allowed = AddressPolicy.from_setting(f"{address}/128" if ":" in address else f"{address}/32")
+    assert allowed.refusal(address) is None
+    assert NO_EXCEPTIONS.refusal("93.184.216.34") is None and NO_EXCEPTIONS.refusal("2606:4700::1111") is None
+
+
+def test_a_name_that_resolves_to_a_private_address_is_refused_at_registration() -> None:
+    resolver = {"hooks.example.com": ["93.184.216.34", "10.0.0.7"], "ok.example.com": ["93.184.216.34"]}
+    with pytest.raises(WebhookUrlError, match=r"resolves to 10\.0\.0\.7 is a private address"):
+        check_registration("https://hooks.example.com/x", NO_EXCEPTIONS, resolver=lambda h, p: resolver[h])
+    assert check_registration("https://ok.example.com/x", NO_EXCEPTIONS, resolver=lambda h, p: resolver[h]).host == \
+        "ok.example.com"
+    with pytest.raises(WebhookUrlError, match="does not resolve"):
+        check_registration("https://nowhere.invalid/x", NO_EXCEPTIONS)
+
+
+def test_the_address_connected_to_is_checked_not_the_name_registered() -> None:
+    """DNS rebinding: a name that resolved to a public address at registration resolves to loopback
+    when the delivery is sent: the connection is refused and the receiver hears nothing."""
+    with WebhookReceiver() as receiver:
+        answers = {"hooks.example.com": ["93.184.216.34"]}
+        check_registration(f"http://hooks.example.com:{receiver.port}/x", NO_EXCEPTIONS,
+                           resolver=lambda h, p: answers[h])
+        answers["hooks.example.com"] = ["127.0.0.1"]
+        refused = post(f"http://hooks.example.com:{receiver.port}/x", b"{}", {}, policy=NO_EXCEPTIONS,
+                       timeout_seconds=2, resolver=lambda h, p: answers[h])
+        assert refused.status_code is None and refused.address is None
+        assert refused.error is not None and "127.0.0.1 is a loopback address" in refused.error
+        assert receiver.requests == []
+        # The same name, allowed by the operator: the request goes to the address resolved here,
+        # with the name in its Host header.
+        sent = post(f"http://hooks.example.com:{receiver.port}/x", b"{}", {}, policy=LOOPBACK,
+                    timeout_seconds=2, resolver=lambda h, p: answers[h])
+    assert sent.delivered and sent.address == f"127.0.0.1:{receiver.port}"
+    assert receiver.requests[0].headers["host"] == f"hooks.example.com:{receiver.port}"
+
+
+def test_a_redirect_is_a_failed_attempt_and_is_not_followed() -> None:
+    with WebhookReceiver(["302 http://169.254.169.254/latest/meta-data/"]) as receiver:
+        outcome = post(receiver.url, b"{}", {}, policy=LOOPBACK, timeout_seconds=2)
+    assert outcome.status_code == 302 and not outcome.delivered
+    assert "redirects are not followed" in (outcome.failure() or "")
+    assert len(receiver.requests) == 1
+
+
+def json_lines(text: str) -> list[Any]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
