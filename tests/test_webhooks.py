@@ -33,9 +33,9 @@ NO_EXCEPTIONS = AddressPolicy()
 
 
 def hook_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
-    return pipeline_settings(database_url, tmp_path, webhook_allow_networks="127.0.0.0/8",
-                             webhook_timeout_seconds=1.0, webhook_backoff_base_seconds=0.05,
-                             webhook_backoff_cap_seconds=0.1, **overrides)
+    values: dict[str, Any] = {"webhook_allow_networks": "127.0.0.0/8", "webhook_timeout_seconds": 1.0,
+                              "webhook_backoff_base_seconds": 0.05, "webhook_backoff_cap_seconds": 0.1}
+    return pipeline_settings(database_url, tmp_path, **{**values, **overrides})
 
 
 @pytest.fixture
@@ -191,3 +191,142 @@ def test_a_redirect_is_a_failed_attempt_and_is_not_followed() -> None:
 
 def json_lines(text: str) -> list[Any]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def drain_stages(pool: ConnectionPool, settings: Settings, storage: ObjectStorage) -> None:
+    """Run the document pipeline's stages only: the deliveries they enqueue stay queued."""
+    from dataclasses import replace
+
+    from tenderflow.handlers import POOLS, build_job_types
+    from tenderflow.queue import Worker
+    from tests.pipeline_harness import worker_config
+
+    job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=settings.data_dir / "cache")
+    worker = Worker(pool, job_types, replace(worker_config(), types=POOLS["all"]))
+    while worker.run_once():
+        pass
+
+
+def queued_jobs(conn: Conn) -> list[tuple[Any, ...]]:
+    return conn.execute("SELECT type, state::text FROM jobs WHERE state IN ('queued', 'running')").fetchall()
+
+
+def test_a_document_deleted_before_its_delivery_is_not_sent_and_the_queue_becomes_quiet(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    settings = hook_settings(database_url, tmp_path)
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver() as receiver:
+        endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK)
+        document_id = upload(conn, storage, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+        drain_stages(pool, settings, storage)
+        assert queued_jobs(conn) == [("webhook.deliver", "queued")]
+        # What deleting a document does to its rows (the versions, pages and fields go with it).
+        conn.execute("DELETE FROM documents WHERE id = %s", (document_id,))
+        drain(pool, settings, storage)
+    assert receiver.requests == [], "nothing of a deleted document may be sent"
+    [delivery] = deliveries.list_deliveries(conn, tenant="acme")
+    assert delivery["state"] == "skipped" and f"document {document_id} was deleted" in delivery["last_error"]
+    assert conn.execute("SELECT state::text FROM jobs WHERE type = 'webhook.deliver'").fetchone() == ("succeeded",)
+    assert queued_jobs(conn) == []
+
+
+def test_an_endpoint_that_keeps_failing_is_disabled_its_deliveries_end_and_redelivery_sends_them(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    settings = hook_settings(database_url, tmp_path, webhook_disable_after_failures=3, webhook_max_attempts=10)
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver(then="500") as receiver:
+        created = endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK)
+        receiver.secret = created.secret
+        for name in ("one", "two"):
+            upload(conn, storage, text_pdf(tmp_path / f"{name}.pdf", [TENDER_PAGE, [f"Notice {name}"]]))
+        drain(pool, settings, storage)
+        endpoint = endpoints.get_endpoint(conn, created.endpoint.id)
+        assert not endpoint.enabled and "3 failed attempts in a row" in (endpoint.disabled_reason or "")
+        # The third failure disables it; an attempt of the other delivery already in flight (two
+        # run at once) may still land, none starts after.
+        sent = len(receiver.requests)
+        assert sent in (3, 4), sent
+        drain(pool, settings, storage)
+        assert len(receiver.requests) == sent, "no attempt after the endpoint was disabled"
+        states = sorted(d["state"] for d in deliveries.list_deliveries(conn, tenant="acme"))
+        assert states in (["cancelled", "failed"], ["failed", "failed"]), states
+        assert queued_jobs(conn) == [], "a disabled endpoint leaves nothing queued"
+        # The receiver is mended: enable the endpoint, send what failed again.
+        receiver.then = "200"
+        endpoints.set_enabled(conn, created.endpoint.id, True)
+        jobs = deliveries.redeliver_failed(conn, created.endpoint.id)
+        assert len(jobs) == 2
+        drain(pool, settings, storage)
+    assert [d["state"] for d in deliveries.list_deliveries(conn, tenant="acme")] == ["delivered", "delivered"]
+    sent_again = receiver.requests[sent:]
+    assert len(sent_again) == 2 and all(request.verified for request in sent_again)
+    assert {r.json()["id"] for r in sent_again} == {r.json()["id"] for r in receiver.requests[:sent]}, \
+        "a redelivery carries the event's id"
+    assert endpoints.get_endpoint(conn, created.endpoint.id).consecutive_failures == 0
+
+
+def test_a_delivery_out_of_attempts_fails_and_is_sent_again_by_redeliver(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    settings = hook_settings(database_url, tmp_path, webhook_max_attempts=2)
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver(["503", "500"]) as receiver:
+        receiver.secret = endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK).secret
+        upload(conn, storage, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+        drain(pool, settings, storage)
+        [failed] = deliveries.list_deliveries(conn, tenant="acme")
+        assert (failed["state"], failed["attempts"], failed["last_status"]) == ("failed", 2, 500)
+        job = conn.execute("SELECT state::text, last_error FROM jobs WHERE type = 'webhook.deliver'").fetchone()
+        assert job is not None and job[0] == "failed" and "2 attempts of 2 made" in job[1]
+        deliveries.redeliver(conn, [failed["id"]])
+        with pytest.raises(Exception, match="still being sent"):
+            deliveries.redeliver(conn, [failed["id"]])
+        drain(pool, settings, storage)
+    detail = deliveries.get_delivery(conn, failed["id"])
+    assert (detail["state"], detail["attempts"], detail["redeliveries"]) == ("delivered", 3, 1)
+    assert [a["outcome"] for a in detail["attempt_log"]] == ["failed", "failed", "delivered"]
+    assert len({r.json()["id"] for r in receiver.requests}) == 1 and all(r.verified for r in receiver.requests)
+
+
+@pytest.mark.slow
+def test_a_delivery_survives_its_worker_killed_mid_request(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    """A real worker process SIGKILLed while the receiver hangs: the lease expires, the reclaimer
+    puts the job back, and another worker delivers it; the event id stays the same."""
+    import signal
+    import subprocess
+    import sys
+    from datetime import UTC, datetime, timedelta
+
+    from tenderflow.handlers import build_job_types
+    from tenderflow.queue import Reclaimer
+    from tests.api_harness import REPO_ROOT, settings_env
+    from tests.conftest import wait_until
+
+    settings = hook_settings(database_url, tmp_path, webhook_timeout_seconds=60.0, lease_seconds=30.0)
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver(["hang"]) as receiver:
+        receiver.secret = endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK).secret
+        upload(conn, storage, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+        drain_stages(pool, settings, storage)
+        worker = subprocess.Popen([sys.executable, "-m", "tenderflow", "worker", "--pool", "extract"],
+                                  env=settings_env(settings), cwd=REPO_ROOT, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            wait_until(lambda: receiver.requests, timeout=60, message="the worker process sent the first attempt")
+        finally:
+            worker.send_signal(signal.SIGKILL)
+            worker.wait(10)
+        assert conn.execute("SELECT state::text FROM jobs WHERE type = 'webhook.deliver'").fetchone() == ("running",)
+        later = datetime.now(UTC) + timedelta(seconds=settings.lease_seconds + 1)
+        job_types = build_job_types(settings, pool=pool, storage=storage)
+        assert [job.state.value for job in Reclaimer(job_types).run_once(conn, now=later)] == ["queued"]
+        drain(pool, settings, storage)
+    [delivery] = deliveries.list_deliveries(conn, tenant="acme")
+    assert delivery["state"] == "delivered"
+    assert [r.answered for r in receiver.requests] == ["hang", "200"]
+    assert receiver.requests[0].json()["id"] == receiver.requests[1].json()["id"]
+    assert all(r.verified for r in receiver.requests)

@@ -1,6 +1,7 @@
 """The FastAPI application: `create_app(settings)` builds it; its lifespan opens what it needs.
 
     /v1/documents…   tenants' API (tenderflow.api.documents)
+    /v1/webhooks…    tenants' webhook endpoints and deliveries (tenderflow.api.webhooks)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
     /dashboard…      operators (tenderflow.api.dashboard)
     /metrics         Prometheus (tenderflow.api.metrics)
@@ -32,6 +33,7 @@ from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
 from tenderflow.api import dashboard, documents, export, remote_workers, search
+from tenderflow.api import webhooks as webhook_routes
 from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
 from tenderflow.api.http_metrics import http_registry
@@ -116,6 +118,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(documents.router)
     app.include_router(search.router)
     app.include_router(export.router)
+    app.include_router(webhook_routes.router)
     app.include_router(remote_workers.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")

@@ -10,6 +10,9 @@
     worker_tokens.py  `worker-tokens …`
     demo.py           `demo`
     evaluate.py       `eval`
+    webhooks.py       `webhooks …`
+    watch.py          `watch`, `watches …`
+    schedules.py      `schedules …`
 
 Library packages never import this one: it sits on top (see docs/architecture.md).
 """
@@ -22,6 +25,7 @@ from typing import Annotated
 import typer
 
 from tenderflow.cli import db, demo, documents, evaluate, export, jobs, search, storage, tenants, worker_tokens, workers
+from tenderflow.cli import webhooks as webhook_commands
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -82,6 +86,9 @@ app.add_typer(tenants.keys_app, name="keys", rich_help_panel=ADMIN)
 app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens", rich_help_panel=ADMIN)
 app.add_typer(storage.storage_app, name="storage", rich_help_panel=ADMIN)
 app.add_typer(db.db_app, name="db", rich_help_panel=ADMIN)
+app.add_typer(webhook_commands.webhooks_app, name="webhooks", rich_help_panel=ADMIN, epilog=(
+    "Examples: tenderflow webhooks add https://bids.example.com/hooks --tenant acme  ·  "
+    "tenderflow webhooks deliveries --state failed"))
 
 
 def run() -> None:

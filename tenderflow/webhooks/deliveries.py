@@ -219,7 +219,7 @@ def get_delivery(conn: psycopg.Connection[Any], delivery_id: int, *, tenant: str
     if not rows or rows[0]["id"] != delivery_id:
         raise WebhookNotFoundError(f"no webhook delivery with id {delivery_id}")
     attempts = conn.cursor(row_factory=dict_row).execute(QUERIES["attempt_list"], {"delivery_id": delivery_id})
-    return {**rows[0], "attempts": attempts.fetchall()}
+    return {**rows[0], "attempt_log": attempts.fetchall()}
 
 
 def redeliver(conn: psycopg.Connection[Any], delivery_ids: Iterable[int], *, tenant: str | None = None) -> list[int]:
