@@ -200,3 +200,13 @@ def test_api_registers_refuses_pings_and_lists_a_tenants_own_deliveries(
         assert rotated["secret"].startswith("whsec_") and rotated["secret"] != endpoint["secret"]
         assert api.client.delete(f"/v1/webhooks/{endpoint['id']}", headers=bearer(acme)).status_code == 204
         assert api.client.get(f"/v1/webhooks/{endpoint['id']}", headers=bearer(acme)).status_code == 404
+
+
+def test_a_worker_refuses_to_start_with_unreadable_webhook_networks(cli_env: dict[str, str], conn: Conn) -> None:
+    broken = {**cli_env, "TENDERFLOW_WEBHOOK_ALLOW_NETWORKS": "10.0.0.0/8, intranet"}
+    result = invoke(broken, "worker", "--pool", "extract")
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "webhook networks: TENDERFLOW_WEBHOOK_ALLOW_NETWORKS: 'intranet' is not a network" in said
+    doctor = {row["check"]: row for row in json.loads(invoke(cli_env, "doctor", "--json").stdout)}
+    assert doctor["webhook networks"]["ok"] and "127.0.0.0/8" in doctor["webhook networks"]["detail"]
