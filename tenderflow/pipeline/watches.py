@@ -11,9 +11,9 @@ What one poll does, file by file (oldest first, at most `options.files_per_poll`
 - hidden and temporary names (`.x`, `~x`, `*.part`, `*.partial`, `*.tmp`, `*.crdownload`,
   `*.download`, `*.filepart`) are skipped: they are how copies in progress are usually named;
 - a file changed less than `settle_seconds` ago is left `waiting`, and so is one that does not end
-  with a PDF's `%%EOF` marker until it has stayed unchanged for `settle_seconds` more (a copy that
-  paused midway) — a file still being written is not taken half-way. It is read into a spool file,
-  and if it changed while being read, it waits for the next poll;
+  with a PDF's `%%EOF` marker until it has stayed unchanged for twice that, and an earlier poll saw
+  it so (a copy that paused midway) — a file still being written is not taken half-way. It is read
+  into a spool file, and if it changed while being read, it waits for the next poll;
 - a bad file (empty, not a PDF, over the upload cap, a symbolic link, not a regular file,
   unreadable) is `rejected` with the reason, logged once, and not tried again unless it changes;
 - the rest are uploaded as `tenderflow upload` does (tenderflow.pipeline.uploads.upload_file): the
@@ -68,6 +68,7 @@ log = structlog.get_logger("tenderflow.watch")
 
 JOB_WATCH_POLL: Final = "watch.poll"
 DEFAULT_INTERVAL_SECONDS: Final = 60.0
+FILE_STATES: Final = ("waiting", "uploaded", "existing", "rejected")
 TEMPORARY_SUFFIXES: Final = (".part", ".partial", ".tmp", ".crdownload", ".download", ".filepart")
 EOF_MARKER: Final = b"%%EOF"
 _TAIL_BYTES: Final = 2048  # readers accept up to 1 KiB of junk after %%EOF; look a little further
@@ -334,7 +335,10 @@ def watch_files(
     conn: psycopg.Connection[Any], watch_id: int, *, tenant: str | None = None, state: str | None = None,
     limit: int = 100,
 ) -> list[dict[str, Any]]:
-    """The files a watch has seen, most recently decided first (only `state`'s, when given)."""
+    """The files a watch has seen, most recently decided first (only `state`'s, when given).
+    Raises WatchNotFoundError, WatchError for an unknown state."""
+    if state is not None and state not in FILE_STATES:
+        raise WatchError(f"unknown file state {state!r}; choose from {', '.join(FILE_STATES)}")
     get_watch(conn, watch_id, tenant=tenant)
     return conn.cursor(row_factory=dict_row).execute(QUERIES["watch_files_list"], {
         "watch_id": watch_id, "state": state, "limit": limit}).fetchall()
@@ -482,13 +486,14 @@ class _Poll:
                     self.decide(seen, "rejected", "not a PDF (no %PDF- header)")
                     return True
             if not _ends_like_a_pdf(spool):
-                unchanged_since = before.first_seen_at if before is not None and \
-                    (before.size, before.modified_at) == (seen.size, seen.modified_at) else self.now
-                if self.now - unchanged_since < self.settle:
-                    self.decide(seen, "waiting", "no %%EOF at its end yet: waiting in case it is still being written")
+                seen_before = before is not None and before.first_seen_at < self.now and \
+                    (before.size, before.modified_at) == (seen.size, seen.modified_at)
+                if not seen_before or age < 2 * self.settle:
+                    self.decide(seen, "waiting", "no %%EOF at its end yet: waiting in case it is still being "
+                                                 "written (a copy paused midway)")
                     return True
-                # Unchanged for a whole settle period more: it is as complete as it will be, and the
-                # pipeline tells a damaged PDF apart with a reason of its own.
+                # Unchanged for twice the settle time, and so seen by an earlier poll: it is as
+                # complete as it will be, and the pipeline tells a damaged PDF apart with a reason.
             self.upload(seen, spool)
             return True
         finally:
