@@ -330,3 +330,35 @@ def test_a_delivery_survives_its_worker_killed_mid_request(
     assert [r.answered for r in receiver.requests] == ["hang", "200"]
     assert receiver.requests[0].json()["id"] == receiver.requests[1].json()["id"]
     assert all(r.verified for r in receiver.requests)
+
+
+def test_deliveries_take_turns_between_tenants(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    """A tenant with a backlog of deliveries does not hold up another's: the claim takes turns, so
+    the quiet tenant's delivery, queued after thirty of the busy one's, goes in the first claim."""
+    from dataclasses import replace
+
+    from tenderflow.handlers import LOCAL_POOLS, build_job_types
+    from tenderflow.queue import Worker
+    from tests.pipeline_harness import worker_config
+
+    settings = hook_settings(database_url, tmp_path)
+    with WebhookReceiver() as receiver:
+        for tenant in ("busy", "quiet"):
+            create_tenant(conn, tenant, unlimited=True)
+            endpoints.create_endpoint(conn, tenant, receiver.url, policy=LOOPBACK)
+        busy = upload(conn, storage, text_pdf(tmp_path / "busy.pdf", [TENDER_PAGE]), tenant="busy")
+        drain_stages(pool, settings, storage)
+        for version in range(2, 31):  # 29 more events of the busy tenant
+            conn.execute("INSERT INTO document_versions (document_id, version, pages_version, state, finished_at, "
+                         "error) VALUES (%s, %s, 1, 'failed', now(), 'a test')", (busy, version))
+            deliveries.emit(conn, tenant="busy", event_type="document.failed", document_id=busy, version=version)
+        quiet = upload(conn, storage, text_pdf(tmp_path / "quiet.pdf", [TENDER_PAGE, ["Quiet"]]), tenant="quiet")
+        drain_stages(pool, settings, storage)
+        order = conn.execute("SELECT tenant FROM jobs WHERE type = 'webhook.deliver' ORDER BY id").fetchall()
+        assert order[-1] == ("quiet",) and len(order) == 31
+        job_types = build_job_types(settings, pool=pool, storage=storage)
+        Worker(pool, job_types, replace(worker_config(threads=2), types=LOCAL_POOLS["extract"])).run_once()
+    sent_for = [request.json()["data"]["document"]["id"] for request in receiver.requests]
+    assert sorted(sent_for) == sorted([busy, quiet]), sent_for
