@@ -362,3 +362,22 @@ def test_deliveries_take_turns_between_tenants(
         Worker(pool, job_types, replace(worker_config(threads=2), types=LOCAL_POOLS["extract"])).run_once()
     sent_for = [request.json()["data"]["document"]["id"] for request in receiver.requests]
     assert sorted(sent_for) == sorted([busy, quiet]), sent_for
+
+
+def test_retrying_a_failed_delivery_job_by_hand_sends_it_again(
+    conn: Conn, pool: ConnectionPool, database_url: str, tmp_path: Path, storage: ObjectStorage
+) -> None:
+    from tenderflow.queue import retry
+
+    settings = hook_settings(database_url, tmp_path, webhook_max_attempts=1)
+    create_tenant(conn, "acme", unlimited=True)
+    with WebhookReceiver(["500"]) as receiver:
+        endpoints.create_endpoint(conn, "acme", receiver.url, policy=LOOPBACK)
+        upload(conn, storage, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+        drain(pool, settings, storage)
+        job = conn.execute("SELECT id, state::text FROM jobs WHERE type = 'webhook.deliver'").fetchone()
+        assert job is not None and job[1] == "failed"
+        retry(conn, job[0])  # what `tenderflow jobs retry` and the dashboard's Retry do
+        drain(pool, settings, storage)
+    assert [r.answered for r in receiver.requests] == ["500", "200"]
+    assert deliveries.list_deliveries(conn, tenant="acme")[0]["state"] == "delivered"

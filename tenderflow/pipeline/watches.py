@@ -391,6 +391,15 @@ class _Known:
     first_seen_at: datetime
 
 
+def _remove_stale_spool_files(directory: Path, *, older_than_seconds: float = 86_400) -> None:
+    """Spool files left by a poll whose process died mid-file (a live one is never a day old)."""
+    cutoff = datetime.now(UTC).timestamp() - older_than_seconds
+    for leftover in directory.glob("tenderflow-watch-*"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < cutoff:
+                leftover.unlink()
+
+
 def _ends_like_a_pdf(path: Path) -> bool:
     with path.open("rb") as handle:
         handle.seek(max(0, path.stat().st_size - _TAIL_BYTES))
@@ -440,6 +449,7 @@ class _Poll:
         candidates.sort(key=lambda seen: (seen.modified_at, seen.path))
         taken = 0
         self.options.spool_dir.mkdir(parents=True, exist_ok=True)
+        _remove_stale_spool_files(self.options.spool_dir)
         for index, seen in enumerate(candidates):
             if taken >= self.options.files_per_poll or self.summary.stopped:
                 self.summary.deferred = len(candidates) - index  # the next poll takes them

@@ -100,9 +100,9 @@ class DeliveryTarget:
             return "the endpoint was removed"
         if not self.enabled:
             return "the endpoint is disabled"
-        if self.state in FINAL_STATES:
-            return f"the delivery is already {self.state}"
-        return None
+        if self.state == "delivered":
+            return "the delivery is already delivered"  # a second job for it (a redelivery beside a retry)
+        return None  # failed or cancelled, yet its job runs: an operator retried it (`jobs retry`)
 
 
 def load(conn: psycopg.Connection[Any], delivery_id: int) -> DeliveryTarget | None:
