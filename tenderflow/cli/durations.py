@@ -7,6 +7,8 @@ from typing import Final
 
 import typer
 
+from tenderflow.cli.output import fail
+
 _PART: Final = re.compile(r"(\d+(?:\.\d+)?)\s*([smhd]?)")
 _UNIT_SECONDS: Final = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
@@ -37,3 +39,15 @@ def shown(seconds: float | None) -> str | None:
     if seconds < 172800:
         return f"{seconds / 3600:g} h"
     return f"{seconds / 86400:g} d"
+
+
+def timing(every: str | None, cron: str | None) -> tuple[float | None, str | None]:
+    """(interval seconds, cron expression) from --every and --cron, at most one of them given."""
+    if every is not None and cron is not None:
+        raise fail("give --every or --cron, not both", code=2)
+    return (parse_duration(every) if every is not None else None), cron
+
+
+def timing_shown(interval_seconds: float | None, cron: str | None) -> str:
+    """A schedule's timing in words: `every 5 min`, `cron 0 2 * * * (UTC)`."""
+    return f"every {shown(interval_seconds)}" if interval_seconds else f"cron {cron} (UTC)"

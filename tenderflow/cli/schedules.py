@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.durations import parse_duration, shown
+from tenderflow.cli.durations import timing, timing_shown
 from tenderflow.cli.output import JsonOption, console, errors_reported, fail, print_json, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.queue import Scheduler, ScheduleRow
@@ -29,17 +29,16 @@ def _job_types(ctx: typer.Context) -> Any:
     return build_job_types(runtime(ctx).settings)
 
 
-def _timing(every: str | None, cron: str | None) -> tuple[float | None, str | None]:
-    if every is not None and cron is not None:
-        raise fail("give --every or --cron, not both", code=2)
-    return (parse_duration(every) if every is not None else None), cron
+def scheduler(ctx: typer.Context) -> Scheduler:
+    """The queue's scheduler over the product's job types (names only: enough to schedule them)."""
+    return Scheduler(_job_types(ctx))
 
 
 def _row(schedule: ScheduleRow) -> dict[str, Any]:
-    timing = f"every {shown(schedule.interval_seconds)}" if schedule.interval_seconds else f"cron {schedule.cron}"
     last = (None if schedule.last_job_id is None
             else f"job {schedule.last_job_id}: {schedule.last_job_state or 'pruned'}")
-    return {**schedule.__dict__, "timing": timing, "state": "active" if schedule.enabled else "paused",
+    return {**schedule.__dict__, "timing": timing_shown(schedule.interval_seconds, schedule.cron),
+            "state": "active" if schedule.enabled else "paused",
             "last_run": last, "payload": json.dumps(schedule.payload)}
 
 
@@ -51,7 +50,7 @@ def schedules_list(
 ) -> None:
     """Every schedule: what it runs, when next, and what its last run did."""
     with errors_reported(), runtime(ctx).connection() as conn:
-        found = Scheduler(_job_types(ctx)).list_schedules(conn, prefix=prefix)
+        found = scheduler(ctx).list_schedules(conn, prefix=prefix)
     if as_json:
         print_json([schedule.__dict__ for schedule in found])
         return
@@ -75,7 +74,7 @@ def schedules_add(
     """Create (or replace) a schedule: a job of --type every --every, or at --cron times (UTC)."""
     from tenderflow.handlers.schedules import add_schedule
 
-    interval, cron_text = _timing(every, cron)
+    interval, cron_text = timing(every, cron)
     try:
         parsed = json.loads(payload)
     except json.JSONDecodeError as exc:
@@ -94,15 +93,15 @@ def schedules_add(
 
 def _change(ctx: typer.Context, name: str, **change: Any) -> ScheduleRow:
     with errors_reported(code=2), runtime(ctx).connection() as conn:
-        scheduler = Scheduler(_job_types(ctx))
-        scheduler.change(conn, name, **change)
-        return scheduler.get(conn, name)
+        schedules = scheduler(ctx)
+        schedules.change(conn, name, **change)
+        return schedules.get(conn, name)
 
 
 @schedules_app.command("set")
 def schedules_set(ctx: typer.Context, name: NameArgument, every: EveryOption = None, cron: CronOption = None) -> None:
     """Run a schedule at another interval, or at cron times; its next run is counted from now."""
-    interval, cron_text = _timing(every, cron)
+    interval, cron_text = timing(every, cron)
     if interval is None and cron_text is None:
         raise fail("give --every or --cron", code=2)
     schedule = _change(ctx, name, interval_seconds=interval, cron=cron_text)
@@ -127,7 +126,7 @@ def schedules_resume(ctx: typer.Context, name: NameArgument) -> None:
 def schedules_run(ctx: typer.Context, name: NameArgument) -> None:
     """Enqueue a run of a schedule now, beside its timed runs."""
     with errors_reported(), runtime(ctx).connection() as conn:
-        job_id = Scheduler(_job_types(ctx)).run_now(conn, name)
+        job_id = scheduler(ctx).run_now(conn, name)
     console.print(f"schedule {name}: job {job_id} queued", highlight=False)
 
 

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.durations import parse_duration, shown
+from tenderflow.cli.durations import parse_duration, shown, timing, timing_shown
 from tenderflow.cli.output import JsonOption, console, errors_reported, fail, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.schedules import scheduler
 from tenderflow.pipeline import watches
-from tenderflow.queue import Scheduler
 
 watches_app = typer.Typer(help="Watched folders and S3 prefixes: list them, their files, poll now, pause, remove.",
                           no_args_is_help=True)
@@ -24,21 +24,9 @@ CronOption = Annotated[str | None, typer.Option(
     "--cron", help='Poll at these times instead, a cron expression read in UTC ("*/10 7-19 * * 1-5").')]
 
 
-def _scheduler(ctx: typer.Context) -> Scheduler:
-    from tenderflow.handlers import build_job_types
-
-    return Scheduler(build_job_types(runtime(ctx).settings))
-
-
-def _timing(every: str | None, cron: str | None) -> tuple[float | None, str | None]:
-    if every is not None and cron is not None:
-        raise fail("give --every or --cron, not both", code=2)
-    return (parse_duration(every) if every is not None else None), cron
-
-
 def _watch_row(watch: watches.Watch) -> dict[str, Any]:
-    timing = f"every {shown(watch.interval_seconds)}" if watch.interval_seconds else f"cron {watch.cron} (UTC)"
-    return {**watch.as_dict(), "polled": timing + ("" if watch.enabled else ", paused"),
+    polled = timing_shown(watch.interval_seconds, watch.cron) + ("" if watch.enabled else ", paused")
+    return {**watch.as_dict(), "polled": polled,
             "files": ", ".join(f"{count} {state}" for state, count in sorted(watch.files.items())) or "none yet"}
 
 
@@ -59,12 +47,12 @@ def watch_command(
     """Watch a folder or an S3 prefix: every new file in it becomes one of the tenant's documents,
     once (deduplicated by content); bad files are reported once."""
     rt = runtime(ctx)
-    interval, cron_text = _timing(every, cron)
+    interval, cron_text = timing(every, cron)
     if "://" not in source:
         source = str(Path(source).expanduser().absolute())
     settle_seconds = parse_duration(settle) if settle is not None else rt.settings.watch_settle_seconds
     with errors_reported(code=2), rt.connection() as conn:
-        watch = watches.create_watch(conn, _scheduler(ctx), tenant=tenant, source=source, interval_seconds=interval,
+        watch = watches.create_watch(conn, scheduler(ctx), tenant=tenant, source=source, interval_seconds=interval,
                                      cron=cron_text, settle_seconds=settle_seconds, priority=priority,
                                      languages=languages)
     if as_json:
@@ -122,7 +110,7 @@ def watches_poll(
     if not here:
         with errors_reported(), rt.connection() as conn:
             watches.get_watch(conn, watch_id)
-            job_id = _scheduler(ctx).run_now(conn, watches.schedule_name(watch_id))
+            job_id = scheduler(ctx).run_now(conn, watches.schedule_name(watch_id))
         console.print(f"poll of watch {watch_id} queued (job {job_id})", highlight=False)
         return
     from tenderflow.handlers.watch import poll_options
@@ -146,7 +134,7 @@ def watches_poll(
 def _change(ctx: typer.Context, watch_id: int, **change: Any) -> watches.Watch:
     with errors_reported(code=2), runtime(ctx).connection() as conn:
         watches.get_watch(conn, watch_id)
-        _scheduler(ctx).change(conn, watches.schedule_name(watch_id), **change)
+        scheduler(ctx).change(conn, watches.schedule_name(watch_id), **change)
         return watches.get_watch(conn, watch_id)
 
 
@@ -169,7 +157,7 @@ def watches_set(
     ctx: typer.Context, watch_id: WatchArgument, every: EveryOption = None, cron: CronOption = None
 ) -> None:
     """Poll a watch at another interval, or at cron times."""
-    interval, cron_text = _timing(every, cron)
+    interval, cron_text = timing(every, cron)
     if interval is None and cron_text is None:
         raise fail("give --every or --cron", code=2)
     watch = _change(ctx, watch_id, interval_seconds=interval, cron=cron_text)
@@ -181,5 +169,5 @@ def watches_set(
 def watches_remove(ctx: typer.Context, watch_id: WatchArgument) -> None:
     """Stop watching (the documents it made stay)."""
     with errors_reported(), runtime(ctx).connection() as conn:
-        watches.remove_watch(conn, _scheduler(ctx), watch_id)
+        watches.remove_watch(conn, scheduler(ctx), watch_id)
     console.print(f"watch {watch_id} removed", highlight=False)
