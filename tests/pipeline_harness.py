@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,10 @@ def drain(
 
 def drain_with(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 180.0) -> None:
     """`drain` with these job types. A job waiting for its retry time is waited for (backoff is short here)."""
-    worker = Worker(pool, job_types, worker_config(threads=threads))
+    # The job types registered here (a harness may register the stages alone, without the tasks).
+    config = replace(worker_config(threads=threads), types=tuple(name for name in LOCAL_POOLS["all"]
+                                                                if name in job_types))
+    worker = Worker(pool, job_types, config)
     deadline = time.monotonic() + timeout
     while worker.run_once() or not pipeline_idle(pool):
         if time.monotonic() > deadline:
