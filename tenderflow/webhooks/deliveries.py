@@ -157,23 +157,24 @@ def record_attempt(
     failure = outcome.failure()
     error = sanitize_error(failure) if failure else None
     with conn.transaction():
-        numbered = conn.execute(QUERIES["attempt_insert"], {
+        enabled, disabled_now = True, False
+        if failure is None:
+            conn.execute(QUERIES["endpoint_delivered"], {"id": target.endpoint_id})
+        else:
+            endpoint = conn.execute(QUERIES["endpoint_failed"], {
+                "id": target.endpoint_id, "disable_after": disable_after,
+                "reason": f"{disable_after} failed attempts in a row (the last: {error})",
+            }).fetchone()
+            assert endpoint is not None
+            enabled, disabled_now = bool(endpoint[0]), bool(endpoint[1])
+        state = "delivered" if failure is None else "failed" if final or not enabled else "retrying"
+        numbered = conn.execute(QUERIES["attempt_record"], {
             "delivery_id": target.id, "job_id": job_id, "outcome": "delivered" if failure is None else "failed",
             "status_code": outcome.status_code, "error": error, "address": outcome.address,
-            "duration_ms": outcome.duration_ms, "response": sanitize_error(outcome.response),
+            "duration_ms": outcome.duration_ms, "response": sanitize_error(outcome.response), "state": state,
+            "retry_seconds": retry_in_seconds if state == "retrying" else None,
         }).fetchone()
         assert numbered is not None
-        endpoint = conn.execute(QUERIES["endpoint_after_attempt"], {
-            "id": target.endpoint_id, "delivered": failure is None, "disable_after": disable_after,
-            "reason": f"{disable_after} failed attempts in a row (the last: {error})",
-        }).fetchone()
-        assert endpoint is not None
-        enabled, disabled_now = bool(endpoint[0]), bool(endpoint[1])
-        state = "delivered" if failure is None else "failed" if final or not enabled else "retrying"
-        conn.execute(QUERIES["delivery_after_attempt"], {
-            "id": target.id, "state": state, "status_code": outcome.status_code, "error": error,
-            "retry_seconds": retry_in_seconds if state == "retrying" else None,
-        })
         if disabled_now:
             close_open_deliveries(conn, target.endpoint_id, except_delivery=target.id,
                                   reason=f"the endpoint was disabled after {disable_after} failed attempts in a row")

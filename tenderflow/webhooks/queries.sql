@@ -98,10 +98,16 @@ SELECT d.id, d.state, d.attempts, d.tenant, d.endpoint_id, w.url, w.enabled, w.r
   JOIN webhook_events e ON e.id = d.event_id
  WHERE d.id = %(id)s;
 
--- name: attempt_insert
--- Numbered after the delivery's attempts so far (redeliveries continue the count).
+-- name: attempt_record
+-- One attempt: its row (numbered after the delivery's attempts so far: redeliveries continue the
+-- count) and the delivery's new state, in one statement.
 WITH numbered AS (
-    UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = %(delivery_id)s RETURNING attempts
+    UPDATE webhook_deliveries
+       SET attempts = attempts + 1, state = %(state)s, last_status = %(status_code)s, last_error = %(error)s,
+           next_attempt_at = now() + make_interval(secs => %(retry_seconds)s::double precision),
+           finished_at = CASE WHEN %(state)s IN ('delivered', 'failed') THEN now() END
+     WHERE id = %(delivery_id)s
+    RETURNING attempts
 )
 INSERT INTO webhook_attempts (delivery_id, attempt, job_id, outcome, status_code, error, address, duration_ms, response)
 SELECT %(delivery_id)s, numbered.attempts, %(job_id)s, %(outcome)s, %(status_code)s, %(error)s, %(address)s,
@@ -109,27 +115,25 @@ SELECT %(delivery_id)s, numbered.attempts, %(job_id)s, %(outcome)s, %(status_cod
   FROM numbered
 RETURNING attempt;
 
--- name: delivery_after_attempt
-UPDATE webhook_deliveries
-   SET state = %(state)s, last_status = %(status_code)s, last_error = %(error)s,
-       next_attempt_at = now() + make_interval(secs => %(retry_seconds)s::double precision),
-       finished_at = CASE WHEN %(state)s IN ('delivered', 'failed') THEN now() END
- WHERE id = %(id)s;
+-- name: endpoint_delivered
+-- A delivered attempt clears the endpoint's count of failures. Written only when there is one to
+-- clear, or once a minute for last_delivered_at: a busy endpoint's row is not a lock that every
+-- delivery's commit waits on.
+UPDATE webhook_endpoints SET consecutive_failures = 0, last_delivered_at = now()
+ WHERE id = %(id)s
+   AND (consecutive_failures > 0 OR last_delivered_at IS NULL OR last_delivered_at < now() - interval '1 minute');
 
--- name: endpoint_after_attempt
--- A delivered attempt clears the count of failures; a failed one adds to it, and the one that
--- reaches %(disable_after)s (0: never) disables the endpoint. `disabled_now`: this attempt did it.
+-- name: endpoint_failed
+-- A failed attempt adds to the endpoint's count of failures, and the one that reaches
+-- %(disable_after)s (0: never) disables the endpoint. `disabled_now`: this attempt did it.
 WITH before AS (
     SELECT id, enabled FROM webhook_endpoints WHERE id = %(id)s FOR UPDATE
 )
 UPDATE webhook_endpoints w
-   SET consecutive_failures = CASE WHEN %(delivered)s THEN 0 ELSE w.consecutive_failures + 1 END,
-       last_delivered_at = CASE WHEN %(delivered)s THEN now() ELSE w.last_delivered_at END,
-       enabled = w.enabled AND (%(delivered)s OR %(disable_after)s = 0
-                                OR w.consecutive_failures + 1 < %(disable_after)s),
+   SET consecutive_failures = w.consecutive_failures + 1,
+       enabled = w.enabled AND (%(disable_after)s = 0 OR w.consecutive_failures + 1 < %(disable_after)s),
        disabled_reason = CASE
-           WHEN w.enabled AND NOT %(delivered)s AND %(disable_after)s > 0
-                AND w.consecutive_failures + 1 >= %(disable_after)s
+           WHEN w.enabled AND %(disable_after)s > 0 AND w.consecutive_failures + 1 >= %(disable_after)s
            THEN %(reason)s ELSE w.disabled_reason END
   FROM before
  WHERE w.id = before.id
