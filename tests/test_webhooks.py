@@ -7,6 +7,7 @@ delivery."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,8 @@ def test_a_done_document_is_delivered_after_a_failure_and_a_hang_signed_and_logg
     document = event["data"]["document"]
     assert (document["id"], document["version"], document["state"]) == (document_id, 1, "done")
     assert document["links"]["fields"] == f"/v1/documents/{document_id}/fields"
+    for moment in (event["created_at"], document["uploaded_at"], document["finished_at"]):
+        assert moment.endswith("Z") and datetime.fromisoformat(moment.replace("Z", "+00:00")).tzinfo is not None
     assert event["data"]["fields"]["reference_number"]["value"] == "EH-2026-0417"
     [delivery] = deliveries.list_deliveries(conn, tenant="acme")
     assert delivery["state"] == "delivered" and delivery["attempts"] == 3 and delivery["last_status"] == 200

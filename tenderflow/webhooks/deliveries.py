@@ -19,6 +19,7 @@ only a ceiling for attempts that never got to record anything (a worker killed m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 
 from tenderflow.errors import WebhookError, WebhookNotFoundError
@@ -61,7 +63,9 @@ def emit(
 ) -> list[int]:
     """In the caller's transaction: the event, a delivery per enabled endpoint of `tenant` that
     wants `event_type`, and its job; returns the delivery ids (none: no event is stored either)."""
-    with conn.transaction():
+    # In the caller's transaction as it is (the pipeline's completion); else in one of its own.
+    in_transaction = conn.info.transaction_status == TransactionStatus.INTRANS
+    with contextlib.nullcontext() if in_transaction else conn.transaction():
         rows = conn.execute(QUERIES["event_emit"], {
             "tenant": tenant, "type": event_type, "document_id": document_id, "version": version}).fetchall()
         ids = [int(row[0]) for row in rows]
@@ -114,11 +118,18 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
+def _json_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return _iso(value)
+    return str(value)
+
+
 def envelope(target: DeliveryTarget, data: Mapping[str, Any]) -> bytes:
-    """The request body: the event (its id, type, time, tenant) around `data`, as compact JSON."""
+    """The request body: the event (its id, type, time, tenant) around `data`, as compact JSON
+    (times in ISO 8601, UTC)."""
     return json.dumps({"id": target.event_id, "type": target.event_type, "created_at": _iso(target.event_created_at),
                        "tenant": target.tenant, "data": data}, ensure_ascii=False, separators=(",", ":"),
-                      default=str).encode()
+                      default=_json_value).encode()
 
 
 def request_headers(target: DeliveryTarget, body: bytes, *, attempt: int, now: float | None = None) -> dict[str, str]:

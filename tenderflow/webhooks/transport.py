@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import httpcore
 
+from tenderflow.errors import WebhookUrlError
 from tenderflow.webhooks.addresses import AddressPolicy, Resolver, parse_webhook_url, system_resolver
 
 MAX_RESPONSE_BYTES: Final = 16 * 1024
@@ -190,7 +191,7 @@ def post(
 
     try:
         parse_webhook_url(url)
-    except ValueError as exc:
+    except WebhookUrlError as exc:  # registered before the rules it now breaks
         return outcome(None, str(exc))
     request_headers = [("User-Agent", USER_AGENT), ("Content-Type", "application/json"), *headers.items()]
     timeouts = {"connect": timeout_seconds, "read": timeout_seconds, "write": timeout_seconds, "pool": timeout_seconds}
