@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
+from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
 from tenderflow.handlers.watch import poll_options
 from tenderflow.ids import sha256_of
@@ -68,6 +69,17 @@ def documents_count(conn: Conn) -> int:
     row = conn.execute("SELECT count(*) FROM documents").fetchone()
     assert row is not None
     return int(row[0])
+
+
+def new_watch(conn: Conn, database_url: str, tmp_path: Path, **options: Any) -> tuple[watches.Watch, Settings, Path]:
+    """The tenant acme, its empty inbox folder watched, and the settings a poll runs with."""
+    create_tenant(conn, "acme", unlimited=True)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    settings = pipeline_settings(database_url, tmp_path)
+    watch = watches.create_watch(conn, Scheduler(build_job_types(settings)), tenant="acme", source=str(inbox),
+                                 **options)
+    return watch, settings, inbox
 
 
 def test_a_watched_folder_takes_each_new_file_once_and_reports_bad_ones_once(
@@ -130,12 +142,7 @@ def test_a_watched_folder_takes_each_new_file_once_and_reports_bad_ones_once(
 def test_a_file_still_being_written_is_taken_whole_once_it_settles(
     conn: Conn, storage: ObjectStorage, database_url: str, tmp_path: Path
 ) -> None:
-    create_tenant(conn, "acme", unlimited=True)
-    inbox = tmp_path / "inbox"
-    inbox.mkdir()
-    settings = pipeline_settings(database_url, tmp_path)
-    watch = watches.create_watch(conn, Scheduler(build_job_types(settings)), tenant="acme", source=str(inbox),
-                                 settle_seconds=10)
+    watch, settings, inbox = new_watch(conn, database_url, tmp_path, settle_seconds=10)
     whole = tender(tmp_path / "whole.pdf", "A long tender").read_bytes()
     arriving = inbox / "arriving.pdf"
     arriving.write_bytes(whole[: len(whole) // 2])  # a copy half done, paused
@@ -167,12 +174,7 @@ def test_a_file_still_being_written_is_taken_whole_once_it_settles(
 def test_a_truncated_pdf_that_stays_unchanged_is_taken_and_failed_by_the_pipeline(
     conn: Conn, storage: ObjectStorage, pool: ConnectionPool, database_url: str, tmp_path: Path
 ) -> None:
-    create_tenant(conn, "acme", unlimited=True)
-    inbox = tmp_path / "inbox"
-    inbox.mkdir()
-    settings = pipeline_settings(database_url, tmp_path)
-    watch = watches.create_watch(conn, Scheduler(build_job_types(settings)), tenant="acme", source=str(inbox),
-                                 settle_seconds=10)
+    watch, settings, inbox = new_watch(conn, database_url, tmp_path, settle_seconds=10)
     whole = tender(tmp_path / "whole.pdf", "Cut short").read_bytes()
     (inbox / "cut.pdf").write_bytes(whole[:300])
     aged(inbox / "cut.pdf")
@@ -217,12 +219,8 @@ def test_the_schedule_polls_the_watch_through_the_queue_and_the_queue_becomes_qu
 def test_a_poll_that_cannot_read_its_folder_fails_once_and_says_why_on_the_watch(
     conn: Conn, storage: ObjectStorage, pool: ConnectionPool, database_url: str, tmp_path: Path
 ) -> None:
-    create_tenant(conn, "acme", unlimited=True)
-    inbox = tmp_path / "inbox"
-    inbox.mkdir()
-    settings = pipeline_settings(database_url, tmp_path)
+    watch, settings, inbox = new_watch(conn, database_url, tmp_path)
     scheduler = Scheduler(build_job_types(settings))
-    watch = watches.create_watch(conn, scheduler, tenant="acme", source=str(inbox))
     inbox.rmdir()  # an unmounted share
     scheduler.run_now(conn, f"watch:{watch.id}")
     drain(pool, settings, storage)
@@ -252,11 +250,7 @@ def test_a_tenant_out_of_credits_leaves_its_files_waiting_until_it_can_pay(
 
 
 def test_one_poll_of_a_watch_at_a_time(conn: Conn, storage: ObjectStorage, database_url: str, tmp_path: Path) -> None:
-    create_tenant(conn, "acme", unlimited=True)
-    (tmp_path / "inbox").mkdir()
-    settings = pipeline_settings(database_url, tmp_path)
-    watch = watches.create_watch(conn, Scheduler(build_job_types(settings)), tenant="acme",
-                                 source=str(tmp_path / "inbox"))
+    watch, settings, _ = new_watch(conn, database_url, tmp_path)
     with psycopg.connect(database_url, autocommit=True) as other:
         assert other.execute("SELECT pg_try_advisory_lock(7241004, %s)", (watch.id,)).fetchone() == (True,)
         summary = watches.poll(conn, storage, watch.id, poll_options(settings))

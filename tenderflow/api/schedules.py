@@ -24,8 +24,12 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No schedule
 
 
 class Timing(BaseModel):
-    every_seconds: float | None = Field(default=None, gt=0, le=366 * 86400, description="Run this often.")
-    cron: str | None = Field(default=None, max_length=200, description="Or at these times (cron, UTC).")
+    """When a schedule runs (a watch is polled): every so many seconds, or at cron times."""
+
+    every_seconds: float | None = Field(default=None, gt=0, le=366 * 86400, description=(
+        "Run this often (a watch made with neither: every 60 s)."))
+    cron: str | None = Field(default=None, max_length=200, description=(
+        'Or at these times: a cron expression read in UTC ("*/10 7-19 * * 1-5").'))
 
     @model_validator(mode="after")
     def _one_rule(self) -> Timing:

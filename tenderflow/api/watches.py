@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response, status
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.schedules import Timing
 from tenderflow.pipeline import watches
 from tenderflow.queue import Scheduler
 
@@ -22,19 +23,6 @@ router = APIRouter(prefix="/v1/watches", tags=["watches"])
 
 FileState = Literal["waiting", "uploaded", "existing", "rejected"]
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such watch for this tenant"}}
-
-
-class Timing(BaseModel):
-    every_seconds: float | None = Field(default=None, gt=0, le=366 * 86400,
-                                        description="Poll this often (default 60 when neither is given).")
-    cron: str | None = Field(default=None, max_length=200,
-                             description='Poll at these times instead: a cron expression in UTC ("*/10 7-19 * * 1-5").')
-
-    @model_validator(mode="after")
-    def _one_rule(self) -> Timing:
-        if self.every_seconds is not None and self.cron is not None:
-            raise ValueError("give every_seconds or cron, not both")
-        return self
 
 
 class WatchRequest(Timing):
