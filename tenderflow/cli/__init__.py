@@ -7,6 +7,7 @@
     workers.py        `worker` (local, remote, several processes) and `serve`
     tenants.py        `tenants …`, `keys …`
     storage.py        `storage sweep`
+    health.py         `health` (container health checks: the API answers, a worker heartbeats)
     worker_tokens.py  `worker-tokens …`
     demo.py           `demo`
     evaluate.py       `eval`
@@ -24,7 +25,20 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, export, jobs, search, storage, tenants, worker_tokens, workers
+from tenderflow.cli import (
+    db,
+    demo,
+    documents,
+    evaluate,
+    export,
+    health,
+    jobs,
+    search,
+    storage,
+    tenants,
+    worker_tokens,
+    workers,
+)
 from tenderflow.cli import schedules as schedule_commands
 from tenderflow.cli import watch as watch_commands
 from tenderflow.cli import webhooks as webhook_commands
@@ -33,6 +47,7 @@ from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
 from tenderflow.errors import TenderflowError
 from tenderflow.logs import configure_logging
+from tenderflow.tracing import configure_tracing
 
 __all__ = ["app", "run"]
 
@@ -51,6 +66,12 @@ def main(
     """tenderflow: tender PDFs in, searchable text and structured fields out."""
     settings = Settings()
     configure_logging(json=settings.log_json, level=log_level)
+    # Traces only when the standard OTEL_* variables ask for them (tenderflow.tracing).
+    role = {"worker": "worker", "serve": "api"}.get(ctx.invoked_subcommand or "", "cli")
+    try:
+        configure_tracing(f"tenderflow-{role}")
+    except ValueError as exc:
+        raise TenderflowError(str(exc)) from exc
     rt = Runtime(settings)
     ctx.obj = rt
     ctx.call_on_close(rt.close)
@@ -83,6 +104,9 @@ app.command("workers", rich_help_panel=OPERATE)(jobs.workers)
 app.add_typer(jobs.jobs_app, name="jobs", rich_help_panel=OPERATE)
 app.command("doctor", rich_help_panel=OPERATE)(workers.doctor)
 app.command("config", rich_help_panel=OPERATE)(workers.config)
+app.command("health", rich_help_panel=OPERATE, epilog=(
+    "Examples: tenderflow health --api  ·  tenderflow health --worker  ·  tenderflow health (whatever runs here)"
+))(health.health)
 app.add_typer(tenants.tenants_app, name="tenants", rich_help_panel=ADMIN)
 app.add_typer(tenants.keys_app, name="keys", rich_help_panel=ADMIN)
 app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens", rich_help_panel=ADMIN)

@@ -15,9 +15,10 @@ from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tenderflow.config import Settings
+from tenderflow.errors import PermanentError
 from tenderflow.handlers.stage import Pool, Resources
 from tenderflow.handlers.task import Task
 from tenderflow.pipeline import watches
@@ -48,9 +49,13 @@ class WatchPollHandler:
         self.storage = storage
 
     def run(self, job: ClaimedJob, context: JobContext) -> watches.PollSummary:
-        payload = WatchPollPayload.model_validate(job.payload)
+        # The payload may carry more than the schedule gave it (a trace's traceparent): read its own key.
+        try:
+            watch_id = WatchPollPayload(watch_id=job.payload.get("watch_id")).watch_id
+        except ValidationError as exc:
+            raise PermanentError(f"a watch.poll job needs a watch_id in its payload: {exc.errors()[0]['msg']}") from exc
         with self.pool.connection() as conn:
-            return watches.poll(conn, self.storage, payload.watch_id, self.options, check=context.check)
+            return watches.poll(conn, self.storage, watch_id, self.options, check=context.check)
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: watches.PollSummary) -> None:
         watches.record_poll(conn, result)

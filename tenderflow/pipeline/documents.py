@@ -30,6 +30,7 @@ import enum
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import psycopg
@@ -544,12 +545,15 @@ def versions_progress(conn: psycopg.Connection[Any], refs: Sequence[VersionRef])
 def list_documents(
     conn: psycopg.Connection[Any], *, tenant: str | None = None, state: str | None = None,
     limit: int = 50, before_id: int | None = None, filename: str | None = None,
+    created_after: datetime | None = None, created_before: datetime | None = None,
 ) -> list[dict[str, Any]]:
     """Documents newest first, `limit` of them with an id below `before_id` (the cursor); `filename`
-    keeps those whose file name contains it, in any case (taken literally: `%` and `_` are no wildcards)."""
+    keeps those whose file name contains it, in any case (taken literally: `%` and `_` are no wildcards);
+    `created_after` / `created_before` those uploaded from then on / before then."""
     pattern = None if not filename else re.sub(r"([\\%_])", r"\\\1", filename)
     return conn.cursor(row_factory=dict_row).execute(QUERIES["document_list"], {
         "tenant": tenant, "state": state, "limit": limit, "before_id": before_id, "filename": pattern,
+        "created_after": created_after, "created_before": created_before,
     }).fetchall()
 
 

@@ -169,10 +169,13 @@ SELECT w.document_id, w.version, v.state::text AS state, v.page_count, v.error,
 
 -- name: document_list
 -- Newest first, `before_id` the cursor; `filename` matches a part of the file name, any case
--- (its wildcards are escaped by the caller).
+-- (its wildcards are escaped by the caller); uploaded at or after `created_after`, before `created_before`.
 SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,
        (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
-       v.error, v.failed_for_content, d.created_at, v.finished_at, pv.language, pv.ocr_languages
+       v.error, v.failed_for_content, d.created_at, v.finished_at, pv.language, pv.ocr_languages,
+       -- values found in the readable version: its sourced leaves (each has a page)
+       (SELECT jsonb_array_length(jsonb_path_query_array(e.fields, 'strict $.**.page', '{}', true))
+          FROM extractions e WHERE e.document_id = d.id AND e.version = d.current_version) AS fields_found
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
@@ -180,6 +183,8 @@ SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state:
    AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
    AND (%(before_id)s::bigint IS NULL OR d.id < %(before_id)s::bigint)
    AND (%(filename)s::text IS NULL OR d.filename ILIKE '%%' || %(filename)s::text || '%%')
+   AND (%(created_after)s::timestamptz IS NULL OR d.created_at >= %(created_after)s::timestamptz)
+   AND (%(created_before)s::timestamptz IS NULL OR d.created_at < %(created_before)s::timestamptz)
  ORDER BY d.id DESC
  LIMIT %(limit)s;
 

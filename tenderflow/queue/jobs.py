@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -30,6 +30,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from tenderflow import tracing
 from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
 from tenderflow.sqlfiles import NamedQueries
 
@@ -152,6 +153,8 @@ def enqueue_many(
     existing job's. Workers are woken by NOTIFY when the transaction commits. Raises EnqueueError
     (nothing written) for an unknown type, a payload that is not JSON, a non-positive max_attempts.
     """
+    if tracing.enabled():  # the current trace travels on with the jobs (tenderflow.tracing)
+        specs = [replace(spec, payload=tracing.with_traceparent(spec.payload)) for spec in specs]
     if not specs:
         return []
     known = set(known_types) if known_types is not None else None

@@ -362,3 +362,12 @@ SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts
     ON j.id = held.id AND j.attempts = held.attempts
  WHERE j.state = 'running' AND j.worker_id = %(worker_id)s
  ORDER BY j.id;
+
+-- name: worker_live_on_host
+-- The workers of one host (a container, a pod) that have not stopped, and how many of them
+-- heartbeated within the dead-after window: what a container's health check asks.
+SELECT count(*) AS registered,
+       count(*) FILTER (WHERE last_seen_at >= coalesce(%(now)s::timestamptz, now())
+                                               - make_interval(secs => %(dead_after_seconds)s)) AS live
+  FROM workers
+ WHERE host = %(host)s AND stopped_at IS NULL;
