@@ -306,3 +306,22 @@ def test_cli_refuses_a_relative_a_missing_or_a_doubly_watched_folder(
     assert nobody.exit_code == 2 and "ghost" in nobody.output
     assert conn.execute("SELECT count(*) FROM watches").fetchone() == (1,)
     assert conn.execute("SELECT count(*) FROM job_schedules").fetchone() == (1,)
+
+
+def test_a_poll_job_whose_payload_carries_more_reads_its_watch_id(
+    conn: Conn, storage: ObjectStorage, pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    """A trace adds its traceparent to every job's payload: the poll must not refuse it."""
+    from tenderflow.queue import JobSpec, enqueue
+
+    watch, settings, inbox = new_watch(conn, database_url, tmp_path)
+    aged(tender(inbox / "notice.pdf", "Traced"))
+    enqueue(conn, JobSpec("watch.poll", {"watch_id": watch.id,
+                                         "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"},
+                          tenant="acme", max_attempts=1))
+    enqueue(conn, JobSpec("watch.poll", {"watch": watch.id}, tenant="acme", max_attempts=1))
+    drain(pool, settings, storage)
+    states = conn.execute("SELECT state::text, last_error FROM jobs WHERE type = 'watch.poll' ORDER BY id").fetchall()
+    assert states[0] == ("succeeded", None)
+    assert states[1][0] == "failed" and "needs a watch_id" in states[1][1]
+    assert documents_count(conn) == 1
