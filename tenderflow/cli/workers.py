@@ -13,7 +13,7 @@ from tenderflow.cli.output import JsonOption, err_console, fail, print_json, pri
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
-from tenderflow.handlers import POOLS, Pool
+from tenderflow.handlers import LOCAL_POOLS, Pool
 
 
 def worker(
@@ -80,9 +80,9 @@ def worker(
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
-    warm_up(job_types.handler(name) for name in POOLS[pool])
+    warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
     config = job_queue.WorkerConfig(
-        types=POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
+        types=LOCAL_POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
         heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
         default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
         shutdown_grace_seconds=settings.shutdown_grace_seconds,
