@@ -20,17 +20,18 @@ from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.config import Settings
+from tenderflow.errors import ScheduleError
 from tenderflow.handlers import build_job_types
-from tenderflow.handlers.deletion import ensure_retention_schedule
+from tenderflow.handlers.schedules import ensure_task_schedules, remove_schedule
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.search import search
 from tenderflow.pipeline.storage import object_key, open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tenderflow.queue import Scheduler, claim
+from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
 from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.conftest import wait_until
-from tests.pipeline_harness import drain
+from tests.pipeline_harness import drain, worker_config
 from tests.tenants_harness import assert_ledger_balanced
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
@@ -260,6 +261,25 @@ def test_an_object_shared_with_a_newer_upload_of_the_same_bytes_is_kept(
                                                  sha256=documents.get_document(conn, again.document_id)["sha256"])
 
 
+def test_a_worker_of_the_ocr_pool_alone_deletes_the_stored_pdf(
+    conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, tmp_path: Path
+) -> None:
+    storage = open_storage(settings.resolved_storage_url)
+    tenant_with_key(conn, "acme")
+    uploaded = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), tenant="acme",
+                           max_bytes=10**7)
+    assert uploaded.document_id is not None
+    drain(pool, settings, storage)
+    deletion.delete_document(conn, uploaded.document_id)
+    assert stored(settings, conn, uploaded.document_id)
+    # `tenderflow worker --pool ocr` where no extract worker runs: the deletion does not wait for one.
+    job_types = build_job_types(settings, pool=pool, storage=storage)
+    assert Worker(pool, job_types, worker_config("ocr")).run_once() == 1
+    assert not stored(settings, conn, uploaded.document_id) and orphans(settings, conn) == set()
+    assert conn.execute("SELECT object_kept FROM document_deletions WHERE document_id = %s",
+                        (uploaded.document_id,)).fetchone() == (False,)
+
+
 def test_retention_deletes_documents_older_than_their_tenants_period_on_a_schedule(
     database_url: str, conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings,
     uploaded: dict[str, int]
@@ -279,16 +299,23 @@ def test_retention_deletes_documents_older_than_their_tenants_period_on_a_schedu
     assert [row["document_id"] for row in json.loads(dry.stdout)] == [uploaded["notice"]]
     assert rows_of(conn, uploaded["notice"])["documents"] == 1
 
-    # The workers' schedule: created once, an hourly documents.retention job.
+    # The retention task's own schedule, which workers make at start: created once, hourly.
     retention_settings = Settings(**{**settings.model_dump(), "document_retention_days": 30})
     job_types = build_job_types(retention_settings, pool=pool, storage=open_storage(settings.resolved_storage_url))
     scheduler = Scheduler(job_types)
-    schedule = "SELECT next_run_at FROM job_schedules WHERE name = 'documents.retention'"
-    ensure_retention_schedule(conn, scheduler)
-    [(next_run,)] = conn.execute(schedule).fetchall()
+    schedule = "SELECT next_run_at, enabled FROM job_schedules WHERE name = 'documents.retention'"
+    ensure_task_schedules(conn, job_types)
+    [(next_run, _)] = conn.execute(schedule).fetchall()
     assert timedelta(minutes=59) < next_run - datetime.now(UTC) <= timedelta(hours=1)
-    ensure_retention_schedule(conn, scheduler)  # a worker starting later does not push the run back
-    assert conn.execute(schedule).fetchall() == [(next_run,)]
+    ensure_task_schedules(conn, job_types)  # a worker starting later does not push the run back
+    assert conn.execute(schedule).fetchall() == [(next_run, True)]
+    scheduler.change(conn, "documents.retention", enabled=False)  # nor resume what an operator paused
+    ensure_task_schedules(conn, job_types)
+    assert conn.execute(schedule).fetchall() == [(next_run, False)]
+    with pytest.raises(ScheduleError, match="own schedule"):  # it would come back at the next start
+        remove_schedule(conn, job_types, "documents.retention")
+    scheduler.change(conn, "documents.retention", enabled=True, interval_seconds=3600.0,
+                     now=next_run - timedelta(hours=1))
     assert scheduler.run_once(conn, now=datetime.now(UTC)) == []  # not due yet
     [job_id] = scheduler.run_once(conn, now=next_run + timedelta(seconds=1))
     from tests.pipeline_harness import drain_with

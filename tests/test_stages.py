@@ -15,14 +15,14 @@ from tenderflow.api.worker_tokens import TOKEN_POOLS
 from tenderflow.config import Settings
 from tenderflow.errors import DocumentNotFoundError, PermanentError
 from tenderflow.handlers import (
-    LOCAL_JOB_TYPES,
+    LOCAL_POOLS,
     POOLS,
     STAGES,
+    TASKS,
     Pool,
     StageJobHandler,
     build_job_types,
     compute_handlers,
-    local_worker_types,
     stage_named,
 )
 from tenderflow.handlers.results import ThumbnailResult
@@ -46,11 +46,15 @@ def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path)
     for pool in (Pool.OCR, Pool.EXTRACT):
         assert POOLS[pool] == tuple(stage.name for stage in STAGES if stage.pool is pool)
     assert set(POOLS) == {pool.value for pool in Pool} and set(TOKEN_POOLS) == {"ocr", "extract"}
-    # Besides the stages, the local-only jobs (deleting stored objects, retention), which no pool
-    # of remote workers can claim.
-    assert build_job_types(settings).names() == sorted([*names, *LOCAL_JOB_TYPES])
-    assert not set(LOCAL_JOB_TYPES) & {name for types in POOLS.values() for name in types}
-    assert local_worker_types("ocr") == (*POOLS["ocr"], *LOCAL_JOB_TYPES)
+    tasks = [task.name for task in TASKS]
+    assert build_job_types(settings).names() == sorted(names + tasks)
+    assert not set(tasks) & {name for types in POOLS.values() for name in types}  # remote workers: stages only
+    for pool in Pool:  # local workers: the pool's stages, then its own tasks and those of every pool
+        assert LOCAL_POOLS[pool] == POOLS[pool] + tuple(task.name for task in TASKS if task.runs_in(pool))
+    # Deleting stored PDFs and the retention sweep wait for no pool: an OCR-only machine runs them too.
+    assert {"storage.delete", "documents.retention"} <= set(LOCAL_POOLS["ocr"])
+    assert not {"webhook.deliver", "watch.poll"} & set(LOCAL_POOLS["ocr"])
+    assert set(tasks) <= set(LOCAL_POOLS["extract"]) and set(tasks) <= set(LOCAL_POOLS["all"])
     remote = compute_handlers(settings, POOLS["ocr"])
     assert sorted(remote) == sorted(POOLS["ocr"])
     assert all(isinstance(handler, StageJobHandler) and handler.stage is stage_named(name)

@@ -2,6 +2,9 @@
 
     /v1/documents…   tenants' API (tenderflow.api.documents)
     /v1/account      a tenant's own credits, usage, prices and limits (tenderflow.api.account)
+    /v1/webhooks…    tenants' webhook endpoints and deliveries (tenderflow.api.webhooks)
+    /v1/watches…     tenants' watched folders and S3 prefixes (tenderflow.api.watches)
+    /v1/schedules…   operators: the queue's recurring schedules (tenderflow.api.schedules)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
     /dashboard…      operators (tenderflow.api.dashboard)
     /metrics         Prometheus (tenderflow.api.metrics)
@@ -34,6 +37,9 @@ from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
 from tenderflow.api import account, dashboard, documents, export, remote_workers, search
+from tenderflow.api import schedules as schedule_routes
+from tenderflow.api import watches as watch_routes
+from tenderflow.api import webhooks as webhook_routes
 from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
 from tenderflow.api.http_metrics import http_registry
@@ -119,6 +125,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(account.router)
     app.include_router(search.router)
     app.include_router(export.router)
+    app.include_router(webhook_routes.router)
+    app.include_router(watch_routes.router)
+    app.include_router(schedule_routes.router)
     app.include_router(remote_workers.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")

@@ -8,7 +8,6 @@ transaction (document row + version + first job, and the tenant's credit reserva
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,6 +21,7 @@ from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.pipeline import deletion, documents
+from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
 from tenderflow.tenants import limits
@@ -113,16 +113,6 @@ class ReprocessResult(BaseModel):
     id: int
     version: int
     created: bool = Field(description="False: a version was already in flight and is returned instead.")
-
-
-_INTERNAL_LOCATION = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|(?<![\w.])(?:~|\.{1,2})?/(?:[\w.@%+-]+/)+[\w.@%+-]*")
-
-
-def tenant_visible_error(error: str | None) -> str | None:
-    """A document's error as its tenant sees it: the operator's paths, buckets and endpoints
-    (file://…, s3://…, https://…, /var/lib/…) replaced by "<internal>" (review D14); the full text
-    stays in the database and the log for the operator."""
-    return None if error is None else _INTERNAL_LOCATION.sub("<internal>", error)
 
 
 def _summary(row: dict[str, Any]) -> DocumentSummary:

@@ -11,6 +11,9 @@
     worker_tokens.py  `worker-tokens …`
     demo.py           `demo`
     evaluate.py       `eval`
+    webhooks.py       `webhooks …`
+    watch.py          `watch`, `watches …`
+    schedules.py      `schedules …`
 
 Library packages never import this one: it sits on top (see docs/architecture.md).
 """
@@ -36,6 +39,9 @@ from tenderflow.cli import (
     worker_tokens,
     workers,
 )
+from tenderflow.cli import schedules as schedule_commands
+from tenderflow.cli import watch as watch_commands
+from tenderflow.cli import webhooks as webhook_commands
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -106,6 +112,16 @@ app.add_typer(tenants.keys_app, name="keys", rich_help_panel=ADMIN)
 app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens", rich_help_panel=ADMIN)
 app.add_typer(storage.storage_app, name="storage", rich_help_panel=ADMIN)
 app.add_typer(db.db_app, name="db", rich_help_panel=ADMIN)
+app.add_typer(webhook_commands.webhooks_app, name="webhooks", rich_help_panel=ADMIN, epilog=(
+    "Examples: tenderflow webhooks add https://bids.example.com/hooks --tenant acme  ·  "
+    "tenderflow webhooks deliveries --state failed"))
+app.command("watch", rich_help_panel=START, epilog=(
+    "Examples: tenderflow watch /srv/inbox/acme --tenant acme --every 30s  ·  "
+    "tenderflow watch s3://inbox/acme/ --tenant acme --cron '*/10 7-19 * * 1-5'"))(watch_commands.watch_command)
+app.add_typer(watch_commands.watches_app, name="watches", rich_help_panel=START)
+app.add_typer(schedule_commands.schedules_app, name="schedules", rich_help_panel=OPERATE, epilog=(
+    "Examples: tenderflow schedules list  ·  tenderflow schedules pause watch:3  ·  "
+    "tenderflow schedules add nightly-inbox --type watch.poll --payload '{\"watch_id\": 3}' --cron '0 2 * * *'"))
 
 
 def run() -> None:

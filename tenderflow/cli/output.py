@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Final
 
@@ -160,3 +161,14 @@ def print_note(message: str) -> None:
 def fail(message: str, code: int = 1) -> typer.Exit:
     console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+@contextlib.contextmanager
+def errors_reported(code: int = 1) -> Iterator[None]:
+    """Inside the block, tenderflow's own errors end the command with their one line and `code`."""
+    from tenderflow.errors import TenderflowError
+
+    try:
+        yield
+    except TenderflowError as exc:
+        raise fail(str(exc), code=code) from exc

@@ -13,7 +13,7 @@ from tenderflow.cli.output import JsonOption, err_console, fail, print_json, pri
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
-from tenderflow.handlers import POOLS, Pool
+from tenderflow.handlers import LOCAL_POOLS, Pool
 
 
 def worker(
@@ -33,8 +33,8 @@ def worker(
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate), or with
     --burst until its work is done."""
-    from tenderflow.handlers import build_job_types, local_worker_types, warm_up
-    from tenderflow.handlers.deletion import ensure_retention_schedule
+    from tenderflow.handlers import build_job_types, warm_up
+    from tenderflow.handlers.schedules import ensure_task_schedules
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
@@ -82,10 +82,10 @@ def worker(
         raise fail(str(exc)) from exc
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
     with db_pool.connection() as conn:
-        ensure_retention_schedule(conn, job_queue.Scheduler(job_types))
-    warm_up(job_types.handler(name) for name in POOLS[pool])
+        ensure_task_schedules(conn, job_types)
+    warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
     config = job_queue.WorkerConfig(
-        types=local_worker_types(pool), threads=threads, lease_seconds=settings.lease_seconds,
+        types=LOCAL_POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
         heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
         default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
         shutdown_grace_seconds=settings.shutdown_grace_seconds,

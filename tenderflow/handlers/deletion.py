@@ -1,9 +1,9 @@
-"""The jobs of deletion, run by local workers only (they need the storage and the database; remote
-workers never see them): `storage.delete` removes a deleted document's stored PDF, and
-`documents.retention`, enqueued hourly by its schedule, deletes what the tenants' retention periods
-say is too old. See tenderflow.pipeline.deletion.
+"""The tasks of deletion (see task.py): `storage.delete` removes a deleted document's stored PDF, and
+`documents.retention`, enqueued hourly by its own schedule, deletes what the tenants' retention
+periods say is too old. See tenderflow.pipeline.deletion.
 
-They are not stages of the pipeline: no document version waits for them, and a remote worker could
+Every local worker runs both, whatever its pool (EVERY_POOL): a deletion must not wait for the
+workers of one pool to be running. No document version waits for them, and a remote worker could
 not run them (its compute has neither storage nor database).
 """
 
@@ -16,32 +16,29 @@ import structlog
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
-from tenderflow.handlers.ocr import PdfCache
+from tenderflow.handlers.ocr import StoredPdfs
+from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.pipeline import deletion
 from tenderflow.pipeline.storage import ObjectStorage, object_key
-from tenderflow.queue import ClaimedJob, JobContext, Schedule, Scheduler
+from tenderflow.queue import ClaimedJob, JobContext, Schedule
 
 log = structlog.get_logger("tenderflow.deletion")
-
-JOB_STORAGE_DELETE = deletion.JOB_STORAGE_DELETE
-JOB_RETENTION = deletion.JOB_RETENTION
-JOB_TYPES = (JOB_STORAGE_DELETE, JOB_RETENTION)
-"""The job types every local worker runs, whatever its pool."""
 
 
 class StorageDeleteHandler:
     """storage.delete: the object of a deleted document, unless a newer document refers to it."""
 
-    def __init__(self, pool: ConnectionPool, storage: ObjectStorage, cache: PdfCache) -> None:
+    def __init__(self, pool: ConnectionPool, storage: ObjectStorage, pdfs: StoredPdfs) -> None:
         self.pool = pool
         self.storage = storage
-        self.cache = cache
+        self.pdfs = pdfs
 
     def run(self, job: ClaimedJob, context: JobContext) -> bool:
         tenant, sha256 = str(job.payload["tenant"]), str(job.payload["sha256"])
         with self.pool.connection() as conn:
             deleted = deletion.delete_stored_object(conn, self.storage, tenant=tenant, sha256=sha256)
-        self.cache.forget(object_key(tenant, sha256))
+        self.pdfs.cache.forget(object_key(tenant, sha256))
         return deleted
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: Any) -> None:
@@ -66,8 +63,18 @@ class RetentionHandler:
         """Nothing: each deletion committed on its own."""
 
 
-def ensure_retention_schedule(conn: psycopg.Connection[Any], scheduler: Scheduler) -> None:
-    """The hourly retention schedule, created once (a worker that starts leaves one that exists
-    alone, so restarts do not push its next run back)."""
-    scheduler.ensure(conn, Schedule(name=deletion.RETENTION_SCHEDULE, type=deletion.JOB_RETENTION, payload={},
-                                    interval_seconds=deletion.RETENTION_EVERY_SECONDS))
+def _build_storage_delete(resources: Resources) -> StorageDeleteHandler:
+    assert resources.pool is not None and resources.storage is not None, "a task runs on a local worker"
+    assert isinstance(resources.pdfs, StoredPdfs), "a local worker reads PDFs from its storage"
+    return StorageDeleteHandler(resources.pool, resources.storage, resources.pdfs)
+
+
+def _build_retention(resources: Resources) -> RetentionHandler:
+    assert resources.pool is not None, "a task runs on a local worker, with the database"
+    return RetentionHandler(resources.pool, resources.settings)
+
+
+STORAGE_DELETE = Task(name=deletion.JOB_STORAGE_DELETE, pool=EVERY_POOL, build=_build_storage_delete)
+RETENTION = Task(name=deletion.JOB_RETENTION, pool=EVERY_POOL, build=_build_retention,
+                 schedule=Schedule(name=deletion.RETENTION_SCHEDULE, type=deletion.JOB_RETENTION, payload={},
+                                   interval_seconds=deletion.RETENTION_EVERY_SECONDS))

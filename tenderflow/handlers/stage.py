@@ -34,6 +34,7 @@ from pydantic import BaseModel
 
 from tenderflow import tracing
 from tenderflow.config import Settings
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
 
 InputT = TypeVar("InputT")
@@ -68,6 +69,7 @@ class Resources:
     settings: Settings
     pdfs: PdfSource | None = None
     pool: ConnectionPool | None = None
+    storage: ObjectStorage | None = None  # for tasks that store objects themselves (a watch's uploads)
 
 
 class StageHandler(Protocol[InputT, ResultT]):

@@ -338,6 +338,18 @@ def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None =
     return _ended([row])[0]
 
 
+def cancel_many(
+    conn: psycopg.Connection[Any], job_ids: Sequence[int], *, reason: str, now: datetime | None = None
+) -> list[EndedJob]:
+    """queued | running -> cancelled (with `reason` as the error) for those of `job_ids` still open
+    and not locked by another transaction right now: it never waits, so it may run inside a
+    completion transaction. Returns the moved jobs; running their end-of-job hooks is the caller's."""
+    if not job_ids:
+        return []
+    return _ended(conn.execute(QUERIES["job_cancel_many"], {
+        "ids": list(job_ids), "reason": sanitize_error(reason), "now": now}).fetchall())
+
+
 def retry(conn: psycopg.Connection[Any], job_id: int, *, extra_attempts: int = 1, now: datetime | None = None) -> None:
     """failed | cancelled -> queued with `extra_attempts` more attempts. Raises as `cancel` does."""
     if extra_attempts <= 0:
