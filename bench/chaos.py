@@ -657,9 +657,14 @@ class Run:
 
             documents = {(str(t), str(s)): int(i) for t, s, i in conn.execute(
                 "SELECT tenant, sha256, id FROM documents").fetchall()}
+            # A document deleted on purpose (by request or retention) is neither lost nor, once its
+            # storage.delete job ran, an orphan: the deletions' record says which were deleted.
+            deleted = {(str(t), str(s)) for t, s in conn.execute(
+                "SELECT tenant, sha256 FROM document_deletions").fetchall()}
             storage_urls = [str(u) for (u,) in conn.execute("SELECT storage_url FROM documents").fetchall()]
             lost = {
-                "accepted_without_document": sum(1 for key in self.outcome.accepted if key not in documents),
+                "accepted_without_document": sum(1 for key in self.outcome.accepted
+                                                 if key not in documents and key not in deleted),
                 "done_version_missing_pages": count(
                     "SELECT count(*) FROM document_versions v WHERE v.state = 'done' AND v.page_count <> ("
                     " SELECT count(DISTINCT p.page_number) FROM pages p"

@@ -75,6 +75,12 @@ class PdfCache:
             self._evict(keep=target)
             return target
 
+    def forget(self, key: str) -> None:
+        """Drop the local copy of the object, if there is one (its document was deleted)."""
+        name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
+        with self._key_locks[int(name[:8], 16) % _LOCK_STRIPES]:
+            (self.directory / name).unlink(missing_ok=True)
+
     def _evict(self, *, keep: Path) -> None:
         files = sorted(self.directory.glob("*.pdf"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in files[self.max_files:]:

@@ -9,8 +9,10 @@ Job types of the pipeline and what their commit steps do here:
     extract    extraction upserted; version extracting -> done; the document's current version moves up
 
 Every follow-up enqueue carries a unique key naming (document, version, part), so a job rerun by
-hand, or a stale duplicate, never creates a second job. A job that fails for good moves its version
-to failed with the job's error (see `fail_versions_of_ended_jobs`).
+hand, or a stale duplicate, never creates a second job. Each commit step first share-locks its
+document (`hold_document`) and writes nothing when it is gone (deleted: tenderflow.pipeline.deletion).
+A job that fails for good moves its version to failed with the job's error (see
+`fail_versions_of_ended_jobs`).
 
 A version that becomes done or failed tells the tenant's webhook endpoints in the same transaction
 (`document.done` / `document.failed`: tenderflow.webhooks.deliveries.emit enqueues the deliveries),
@@ -155,7 +157,10 @@ def thumbnail_spec(ref: VersionRef, job: ClaimedJob) -> JobSpec:
 def record_thumbnail(
     conn: psycopg.Connection[Any], job: ClaimedJob, *, page: int, png: bytes, width: int, height: int
 ) -> None:
-    """thumbnail commit: the version's first-page picture (a rerun keeps the first one stored)."""
+    """thumbnail commit: the version's first-page picture (a rerun keeps the first one stored);
+    nothing for a deleted document."""
+    if not hold_document(conn, int(job.payload["document_id"])):
+        return
     conn.execute(QUERIES["thumbnail_insert"], {
         **VersionRef.of(job).params(), "page": page, "png": png, "width": width, "height": height})
 
@@ -211,6 +216,13 @@ def lock_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: st
     return LockedDocument(**row)
 
 
+def hold_document(conn: psycopg.Connection[Any], document_id: int) -> bool:
+    """A commit step's first statement: share-lock the document row until the transaction ends (a
+    deletion waits for this commit), or False when the document is gone (deleted: the commit must
+    write nothing). See tenderflow.pipeline.deletion."""
+    return conn.execute(QUERIES["document_hold"], {"document_id": document_id}).fetchone() is not None
+
+
 def get_version(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionRow | None:
     row = conn.cursor(row_factory=dict_row).execute(QUERIES["version_get"], ref.params()).fetchone()
     if row is None:
@@ -253,6 +265,8 @@ def record_plan(
     to extraction at once. A tenant that cannot pay for the pages has the version stopped (see
     `stop_unpaid`); the job itself succeeded."""
     ref = VersionRef.of(job)
+    if not hold_document(conn, ref.document_id):
+        return []  # deleted: nothing to record
     batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
         **ref.params(), "page_count": page_count, "batch_count": len(batches) or None,
@@ -301,6 +315,8 @@ def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence
     """ocr.pages commit: upsert the batch's pages and record the batch; the batch that completes
     the set moves the version to extracting and enqueues extraction. Returns whether it did."""
     ref = VersionRef.of(job)
+    if not hold_document(conn, ref.document_id):
+        return False  # deleted: nothing to record
     upsert_pages(conn, ref, pages)
     numbers = [int(number) for number in job.payload["pages"]]
     conn.execute(QUERIES["batch_record"], {**ref.params(), "first_page": min(numbers), "last_page": max(numbers)})
@@ -373,6 +389,8 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
     went beyond what the reservations and the balance hold: then the version fails, saying so, and
     its fields are not delivered (review D6)."""
     ref = VersionRef.of(job)
+    if not hold_document(conn, ref.document_id):
+        return  # deleted: nothing to deliver or charge
     conn.execute(QUERIES["extraction_upsert"], {
         **ref.params(), "fields": Jsonb(extraction["fields"]), "flags": Jsonb(extraction.get("flags", [])),
         "backend": extraction["backend"], "model": extraction.get("model"),
@@ -392,8 +410,21 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         return
     conn.execute(QUERIES["version_done"], ref.params())
     conn.execute(QUERIES["document_promote"], ref.params())
+    index_for_search(conn, [ref.document_id])
     if version[0] == VersionState.EXTRACTING:  # a rerun of a done version's extraction tells nobody again
         announce(conn, ref, DOCUMENT_DONE, tenant=job.tenant)
+
+
+def index_for_search(conn: psycopg.Connection[Any], document_ids: Sequence[int]) -> None:
+    """Make what search finds of these documents their readable version (after a promotion, in its
+    transaction): their search rows (tenant, the fields the filters read) and one entry per page
+    of that version's pages, a tsvector in the document's language configuration (pages that a
+    version only extracting again shares with the one before keep theirs). A document without a
+    readable version, or deleted, gets none."""
+    params = {"document_ids": list(document_ids)}
+    conn.execute(QUERIES["search_document_index"], params)
+    conn.execute(QUERIES["search_pages_unindex_stale"], params)
+    conn.execute(QUERIES["search_pages_index"], params)
 
 
 OCR_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES)

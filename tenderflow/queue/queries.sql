@@ -283,6 +283,13 @@ ON CONFLICT (name) DO UPDATE
        interval_seconds = excluded.interval_seconds, cron = excluded.cron,
        next_run_at = excluded.next_run_at, enabled = true;
 
+-- name: schedule_ensure
+-- Create the schedule unless one of that name exists (which is left as it is, next run included).
+INSERT INTO job_schedules (name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at)
+VALUES (%(name)s, %(type)s, %(payload)s, %(tenant)s, %(priority)s, %(max_attempts)s, %(interval_seconds)s,
+        %(cron)s, %(next_run_at)s)
+ON CONFLICT (name) DO NOTHING;
+
 -- name: schedule_due
 SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at
   FROM job_schedules
