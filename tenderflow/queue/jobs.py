@@ -20,7 +20,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -28,7 +28,6 @@ from typing import Any, Final
 import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
 from tenderflow.sqlfiles import NamedQueries
@@ -114,7 +113,7 @@ class Failure:
 
 
 def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_attempts: int) -> tuple[
-    str, Jsonb, str, int, int, datetime | None, str | None
+    str, str, str, int, int, datetime | None, str | None
 ]:
     if known_types is not None and spec.type not in known_types:
         raise EnqueueError(f"unknown job type {spec.type!r}; known types: {sorted(known_types)}")
@@ -125,8 +124,9 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
         raise EnqueueError(f"priority must fit in a smallint, got {spec.priority}")
     if not spec.tenant:
         raise EnqueueError("tenant must not be empty")
+    payload = spec.payload if isinstance(spec.payload, dict) else dict(spec.payload)
     try:
-        encoded = json.dumps(dict(spec.payload), allow_nan=False)
+        encoded = json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise EnqueueError(f"payload of a {spec.type!r} job is not JSON-serialisable: {exc}") from exc
     if len(encoded) > MAX_PAYLOAD_BYTES:
@@ -134,8 +134,7 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
             f"payload of a {spec.type!r} job is {len(encoded)} bytes; jobs carry references, "
             f"not data (limit {MAX_PAYLOAD_BYTES})"
         )
-    return (spec.type, Jsonb(json.loads(encoded)), spec.tenant, spec.priority, max_attempts,
-            spec.run_after, spec.unique_key)
+    return (spec.type, encoded, spec.tenant, spec.priority, max_attempts, spec.run_after, spec.unique_key)
 
 
 def enqueue_many(
@@ -157,27 +156,24 @@ def enqueue_many(
     known = set(known_types) if known_types is not None else None
     rows = [_validated(spec, known, default_max_attempts) for spec in specs]
     columns = list(zip(*rows, strict=True))
-    with conn.transaction():
-        inserted = conn.execute(
-            QUERIES["job_enqueue"],
-            {
-                "types": list(columns[0]), "payloads": list(columns[1]), "tenants": list(columns[2]),
-                "priorities": list(columns[3]), "max_attempts": list(columns[4]),
-                "run_afters": list(columns[5]), "unique_keys": list(columns[6]), "now": now,
-            },
-        ).fetchall()
+    params = {
+        "types": list(columns[0]), "payloads": list(columns[1]), "tenants": list(columns[2]),
+        "priorities": list(columns[3]), "max_attempts": list(columns[4]), "run_afters": list(columns[5]),
+        "unique_keys": list(columns[6]), "now": now, "channel": NOTIFY_CHANNEL,
+    }
+    # One statement inserts and notifies: on an autocommit connection it is its own transaction
+    # (one round trip); in a caller's transaction it runs in a savepoint of it, as before.
+    block: AbstractContextManager[Any] = (
+        nullcontext() if conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
+        else conn.transaction()
+    )
+    with block:
+        inserted = conn.execute(QUERIES["job_enqueue"], params).fetchall()
         ids_by_key = {key: job_id for job_id, key in inserted if key is not None}
         keyless = iter(job_id for job_id, key in inserted if key is None)
-        wanted_keys = [spec.unique_key for spec in specs if spec.unique_key is not None]
-        missing = [key for key in wanted_keys if key not in ids_by_key]
-        if missing:
-            ids_by_key.update(conn.execute(
-                QUERIES["job_ids_by_unique_key"], {"unique_keys": missing}
-            ).fetchall())
-        if inserted:
-            conn.execute(QUERIES["job_notify"], {
-                "channel": NOTIFY_CHANNEL, "types": sorted({spec.type for spec in specs})
-            })
+        missing = [key for key in (spec.unique_key for spec in specs) if key is not None and key not in ids_by_key]
+    if missing:  # already enqueued (or by a concurrent transaction that committed since): their ids
+        ids_by_key.update(conn.execute(QUERIES["job_ids_by_unique_key"], {"unique_keys": missing}).fetchall())
     return [ids_by_key[spec.unique_key] if spec.unique_key is not None else next(keyless) for spec in specs]
 
 
