@@ -28,7 +28,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,6 +106,7 @@ class Workers:
     calls: Callable[[], int]
     alive: Callable[[], bool]
     stop: Callable[[], None]
+    pids: list[int]
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,41 @@ class Contender:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def drain(admin_url: str, contender: Contender, jobs: int) -> float:
-    """Jobs per second, handler-timed (see the module's docstring). Raises if a job ran twice or never."""
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU of a process (all its threads) so far; None if it is gone or not ours to read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+
+
+def cpu_of(pids: Iterable[int]) -> dict[int, float]:
+    return {pid: seconds for pid in pids if (seconds := cpu_seconds(pid)) is not None}
+
+
+def backends(conn: psycopg.Connection[Any]) -> list[int]:
+    """The server processes of the database's other connections (the contender's)."""
+    rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND pid <> pg_backend_pid()").fetchall()
+    return [row[0] for row in rows]
+
+
+@dataclass(frozen=True)
+class Drained:
+    jobs_per_second: float
+    cpu_us_per_job: float | None  # the contender's processes and its PostgreSQL backends, over the drain
+    server_cpu_us_per_job: float | None  # of which PostgreSQL
+
+
+def drain(admin_url: str, contender: Contender, jobs: int) -> Drained:
+    """Handler-timed (see the module's docstring). Raises if a job ran twice or never.
+
+    CPU per job: read from /proc (a server on this machine) between the moment the bench sees the
+    first handler call and the moment it sees the queue drained; None when it cannot be read."""
     with scratch_database(admin_url, migrated=contender.migrated) as url:
         contender.enqueue(url, jobs)
         with psycopg.connect(url, autocommit=True) as conn:
@@ -130,12 +164,18 @@ def drain(admin_url: str, contender: Contender, jobs: int) -> float:
             except psycopg.errors.InsufficientPrivilege:
                 pass
             workers = contender.start(url)
+            cpu_start: dict[int, float] | None = None
             try:
                 deadline = time.monotonic() + TIMEOUT_SECONDS
                 while True:
+                    if cpu_start is None and workers.first_starts():
+                        server_pids = backends(conn)
+                        cpu_start = {**cpu_of(workers.pids), **cpu_of(server_pids)}
                     row = conn.execute(contender.unfinished_query).fetchone()  # type: ignore[arg-type]
                     if row is not None and not row[0]:
                         finished = time.monotonic()
+                        server_pids = backends(conn)
+                        cpu_end_workers, cpu_end_server = cpu_of(workers.pids), cpu_of(server_pids)
                         break
                     if time.monotonic() > deadline:
                         raise RuntimeError(f"{contender.name}: the queue was not drained in {TIMEOUT_SECONDS} s")
@@ -150,7 +190,13 @@ def drain(admin_url: str, contender: Contender, jobs: int) -> float:
         raise RuntimeError(f"{contender.name}: {calls} handler calls for {jobs} jobs")
     if not starts:
         raise RuntimeError(f"{contender.name}: no handler ran")
-    return jobs / (finished - min(starts))
+    cpu_us: float | None = None
+    server_us: float | None = None
+    if cpu_start is not None and cpu_end_server:
+        server = sum(seconds - cpu_start.get(pid, 0.0) for pid, seconds in cpu_end_server.items())
+        client = sum(seconds - cpu_start.get(pid, seconds) for pid, seconds in cpu_end_workers.items())
+        cpu_us, server_us = (client + server) / jobs * 1e6, server / jobs * 1e6
+    return Drained(jobs / (finished - min(starts)), cpu_us, server_us)
 
 
 def python_workers(target: Callable[..., None], url: str, processes: int, options: dict[str, Any]) -> Workers:
@@ -177,6 +223,7 @@ def python_workers(target: Callable[..., None], url: str, processes: int, option
         calls=lambda: sum(counts),
         alive=lambda: any(process.is_alive() for process in started) or sum(counts) > 0,
         stop=stop,
+        pids=[process.pid for process in started if process.pid is not None],
     )
 
 
@@ -230,7 +277,9 @@ def _pgqueuer_worker(url: str, options: dict[str, Any], index: int, first_starts
             counts[index] += 1
 
         try:
-            await manager.run(batch_size=options["batch_size"], mode=QueueExecutionMode.drain)
+            # Continuous, as a deployed worker runs (the bench stops it): in drain mode it would exit
+            # before the bench reads its CPU time.
+            await manager.run(batch_size=options["batch_size"], mode=QueueExecutionMode.continuous)
         finally:
             await conn.close()
 
@@ -240,7 +289,7 @@ def _pgqueuer_worker(url: str, options: dict[str, Any], index: int, first_starts
 def pgqueuer(processes: int = 1, batch_size: int = 100) -> Contender:
     return Contender(
         name="pgqueuer", migrated=False,
-        configuration=f"{processes} process(es), asyncpg driver, batch_size={batch_size}, drain mode",
+        configuration=f"{processes} process(es), asyncpg driver, batch_size={batch_size}",
         enqueue=_pgqueuer_enqueue,
         start=lambda url: python_workers(_pgqueuer_worker, url, processes, {"batch_size": batch_size}),
         unfinished_query="SELECT EXISTS (SELECT 1 FROM pgqueuer)",
@@ -279,7 +328,7 @@ def _procrastinate_worker(url: str, options: dict[str, Any], index: int, first_s
         counts[index] += 1
 
     with app.open():
-        app.run_worker(queues=["bench"], concurrency=options["concurrency"], wait=False)
+        app.run_worker(queues=["bench"], concurrency=options["concurrency"])
 
 
 def procrastinate(processes: int = 1, concurrency: int = 64) -> Contender:
@@ -363,6 +412,7 @@ def node_workers(library: str, url: str, processes: int, options: dict[str, Any]
         calls=lambda: sum(event["n"] for event in of("calls")),
         alive=lambda: all(process.poll() is None for process in started),
         stop=stop,
+        pids=[process.pid for process in started],
     )
 
 

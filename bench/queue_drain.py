@@ -364,26 +364,35 @@ def main() -> None:
             for spec, contender in side.items():
                 print(f"  {spec}: {contender.configuration}")
             side_runs: dict[str, list[float]] = {spec: [] for spec in side}
+            side_cpu: dict[str, list[float]] = {spec: [] for spec in side}
             for round_number in range(1, args.side_rounds + 1):
                 for spec, contender in side.items():
                     if contender.name == "procrastinate" and round_number > 1:
                         continue  # a few hundred jobs a second: one round says enough
                     try:
-                        side_runs[spec].append(other_queues.drain(admin_url, contender, args.jobs))
+                        drained = other_queues.drain(admin_url, contender, args.jobs)
                     except Exception as exc:  # a library we do not own: say so, carry on
-                        print(f"  {spec} failed: {exc}", flush=True)
-                print(f"  round {round_number} (load {load():.1f}): "
-                      + ", ".join(f"{spec.split(':')[0]} {values[-1]:,.0f}" for spec, values in side_runs.items()
-                                  if len(values) == round_number or (values and round_number == 1))
-                      + " jobs/s", flush=True)
+                        print(f"  round {round_number}: {spec} failed: {exc}", flush=True)
+                        continue
+                    side_runs[spec].append(drained.jobs_per_second)
+                    cpu = ""
+                    if drained.cpu_us_per_job is not None:
+                        side_cpu[spec].append(drained.cpu_us_per_job)
+                        cpu = (f", {drained.cpu_us_per_job:.0f} cpu-us/job"
+                               f" ({drained.server_cpu_us_per_job:.0f} of them PostgreSQL's)")
+                    print(f"  round {round_number} (load {load():.1f}): {spec} "
+                          f"{drained.jobs_per_second:,.0f} jobs/s{cpu}", flush=True)
             side_median = {spec: statistics.median(values) for spec, values in side_runs.items() if values}
             ours = [spec for spec in side_median if spec.startswith("tenderflow")]
             peers = [spec for spec in side_median if not spec.startswith("tenderflow")]
+            cpu_median = {spec: statistics.median(values) for spec, values in side_cpu.items() if values}
             for spec in sorted(side_median, key=side_median.__getitem__, reverse=True):
-                print(f"{spec}: {side_median[spec]:,.0f} jobs/s (median of {len(side_runs[spec])})")
+                cpu = f", {cpu_median[spec]:.0f} cpu-us/job (its processes + PostgreSQL)" if spec in cpu_median else ""
+                print(f"{spec}: {side_median[spec]:,.0f} jobs/s (median of {len(side_runs[spec])}){cpu}")
             side_figures: dict[str, Any] = {
                 "side_jobs_per_s": {spec: round(value) for spec, value in side_median.items()},
                 "side_rounds_jobs_per_s": {spec: [round(v) for v in values] for spec, values in side_runs.items()},
+                "side_cpu_us_per_job": {spec: round(value, 1) for spec, value in cpu_median.items()},
             }
             if ours and peers:
                 best_ours = max(ours, key=side_median.__getitem__)

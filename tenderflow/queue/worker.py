@@ -117,6 +117,7 @@ class Worker:
         self._computing = 0
         self._max_held = config.threads + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
+        self._claiming = threading.Lock()
         self._wake = threading.Event()
         self._backlog = False  # the last claim filled every free slot: more jobs are likely waiting
         self._stopping = threading.Event()
@@ -212,33 +213,45 @@ class Worker:
         with self._slots_lock:
             return min(self.config.threads - self._computing, self._max_held - len(self._slots))
 
+    def _claim_free_slots(self, *, wait: bool = True) -> tuple[int, int] | None:
+        """One claim filling this worker's free slots, its jobs handed to the executors; returns
+        (free slots, jobs claimed). One claim at a time, the claimer's or the listener's (which
+        claims at once on a NOTIFY while the claimer sleeps: a thread hand-off less between enqueue
+        and start); with `wait=False`, None if another claim is under way."""
+        if not self._claiming.acquire(blocking=wait):
+            return None
+        try:
+            free = self._free_slots()
+            if free <= 0 or self._stopping.is_set():
+                return free, 0
+            with self.pool.connection() as conn:
+                claimed = jobs.claim(
+                    conn, worker_id=self.id, types=self.config.types, limit=free,
+                    lease_seconds=self.config.lease_seconds, default_tenant_cap=self.config.default_tenant_cap,
+                )
+            now = time.monotonic()
+            slots = [_Slot(job, JobContext(job), now) for job in claimed]
+            with self._slots_lock:
+                for slot in slots:
+                    self._slots[slot.job.token] = slot
+                self._computing += len(slots)
+            for slot in slots:
+                self._runnable.put(slot)
+            self.claimed_total += len(claimed)
+            self._backlog = len(claimed) == free
+            return free, len(claimed)
+        finally:
+            self._claiming.release()
+
     def _claim_loop(self) -> None:
         while not self._stopping.is_set():
-            free = self._free_slots()
-            claimed: list[jobs.ClaimedJob] = []
-            if free > 0:
-                try:
-                    with self.pool.connection() as conn:
-                        claimed = jobs.claim(
-                            conn, worker_id=self.id, types=self.config.types, limit=free,
-                            lease_seconds=self.config.lease_seconds,
-                            default_tenant_cap=self.config.default_tenant_cap,
-                        )
-                except psycopg.Error as exc:
-                    log.warning("worker.claim_failed", error=str(exc))
-                    self._stopping.wait(min(self.config.poll_seconds, 1.0))
-                    continue
-                now = time.monotonic()
-                slots = [_Slot(job, JobContext(job), now) for job in claimed]
-                with self._slots_lock:
-                    for slot in slots:
-                        self._slots[slot.job.token] = slot
-                    self._computing += len(slots)
-                for slot in slots:
-                    self._runnable.put(slot)
-                self.claimed_total += len(claimed)
-                self._backlog = len(claimed) == free
-            if free > 0 and len(claimed) == free:
+            try:
+                free, claimed = self._claim_free_slots() or (0, 0)
+            except psycopg.Error as exc:
+                log.warning("worker.claim_failed", error=str(exc))
+                self._stopping.wait(min(self.config.poll_seconds, 1.0))
+                continue
+            if free > 0 and claimed == free:
                 # Every free slot was filled: there is likely more work; come back once a slot frees.
                 self._wake.clear()
                 if self._free_slots() <= 0:
@@ -463,12 +476,24 @@ class Worker:
                     while not self._stopped.is_set():
                         for notify in conn.notifies(timeout=1.0):
                             if notify.payload in wanted:
-                                self._wake.set()
+                                self._claim_on_notify()
             except Exception as exc:  # any error: logged, then listen again after a backoff
                 log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}",
                             exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._stopped.wait(delay)
                 delay = min(delay * 2, 30.0)
+
+    def _claim_on_notify(self) -> None:
+        """A job of ours was enqueued: claim it from this thread unless a claim is under way (then
+        the claimer's loop goes round again). Whatever happens here, the claimer is woken when it
+        has more to do: a failed claim, or every free slot filled (more may be waiting)."""
+        try:
+            outcome = None if self._stopping.is_set() else self._claim_free_slots(wait=False)
+        except psycopg.Error as exc:
+            log.warning("worker.claim_failed", error=str(exc))
+            outcome = None
+        if outcome is None or (outcome[0] > 0 and outcome[1] == outcome[0]):
+            self._wake.set()
 
     def _maintenance_loop(self) -> None:
         while not self._stopped.wait(self.config.maintenance_seconds):
