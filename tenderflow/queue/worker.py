@@ -25,7 +25,8 @@ import queue as stdlib_queue
 import socket
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,33 @@ def new_worker_id() -> str:
     return process_instance_id()
 
 
+class _HeldConnection:
+    """A pool connection that one thread (or one lock's holders) keeps between uses: no checkout
+    per claim or commit, and so none of the pool's liveness checks, each a round trip to the
+    server (a third of a no-op job's worker time). A use that raises gives the connection back to
+    the pool, which discards a broken one (a database restart) or rolls back an open transaction;
+    the next use draws a fresh one, checked as every checkout is."""
+
+    def __init__(self, pool: ConnectionPool) -> None:
+        self._pool = pool
+        self._conn: psycopg.Connection[Any] | None = None
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if self._conn is None:
+            self._conn = self._pool.getconn()
+        try:
+            yield self._conn
+        except BaseException:
+            self.give_back()
+            raise
+
+    def give_back(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            self._pool.putconn(conn)
+
+
 class Worker:
     def __init__(self, pool: ConnectionPool, job_types: JobTypes, config: WorkerConfig) -> None:
         unknown = [name for name in config.types if name not in job_types]
@@ -118,6 +146,8 @@ class Worker:
         self._max_held = config.threads + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
         self._claiming = threading.Lock()
+        self._claim_connection = _HeldConnection(pool)  # used under _claiming only
+        self._commit_connection = _HeldConnection(pool)  # the committer thread's
         self._wake = threading.Event()
         self._backlog = False  # the last claim filled every free slot: more jobs are likely waiting
         self._stopping = threading.Event()
@@ -169,6 +199,8 @@ class Worker:
             wait_for_running_jobs(self._slots, self._slots_lock, self.config.shutdown_grace_seconds)
         finally:
             self._release_remaining()
+            with self._claiming:
+                self._claim_connection.give_back()
             self._stopped.set()
             self._finished.put(None)
             for _ in range(self.config.threads):
@@ -224,7 +256,7 @@ class Worker:
             free = self._free_slots()
             if free <= 0 or self._stopping.is_set():
                 return free, 0
-            with self.pool.connection() as conn:
+            with self._claim_connection.connection() as conn:
                 claimed = jobs.claim(
                     conn, worker_id=self.id, types=self.config.types, limit=free,
                     lease_seconds=self.config.lease_seconds, default_tenant_cap=self.config.default_tenant_cap,
@@ -360,6 +392,7 @@ class Worker:
         while True:
             first = self._finished.get()
             if first is None:
+                self._commit_connection.give_back()
                 return
             batch = [first]
             while len(batch) < COMMIT_BATCH_MAX:
@@ -428,7 +461,7 @@ class Worker:
 
     def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
         attempts = [FinishedAttempt(item.slot.job, item.result, item.failure) for item in batch]
-        with self.pool.connection() as conn:
+        with self._commit_connection.connection() as conn:
             outcomes = commit_attempts(conn, self.job_types, attempts, backoff=self.config.backoff)
         return [(o.outcome, o.error) for o in outcomes]
 
