@@ -113,10 +113,11 @@ def tenderflow_worker_process(url: str, threads: int) -> None:
     _run_tenderflow_worker(url, job_types, threads)
 
 
-def _run_tenderflow_worker(url: str, job_types: JobTypes, threads: int) -> None:
+def _run_tenderflow_worker(url: str, job_types: JobTypes, threads: int, prefetch: int = 0) -> None:
     pool = open_pool(url, min_size=4, max_size=10, name="bench-worker")
     try:
-        run_worker_in_process(Worker(pool, job_types, WorkerConfig(types=[JOB_TYPE], threads=threads)))
+        config = WorkerConfig(types=[JOB_TYPE], threads=threads, prefetch=prefetch)
+        run_worker_in_process(Worker(pool, job_types, config))
     finally:
         pool.close()
 
@@ -227,16 +228,16 @@ def tenderflow_side_process(url: str, options: dict[str, Any], index: int, first
 
     job_types = JobTypes()
     job_types.register(JOB_TYPE, FunctionHandler(noop))
-    _run_tenderflow_worker(url, job_types, options["threads"])
+    _run_tenderflow_worker(url, job_types, options["threads"], options["prefetch"])
 
 
-def tenderflow_contender(processes: int = 1, threads: int = 64) -> other_queues.Contender:
+def tenderflow_contender(processes: int = 1, threads: int = 64, prefetch: int = 0) -> other_queues.Contender:
     return other_queues.Contender(
         name="tenderflow", migrated=True,
-        configuration=f"{processes} worker process(es) x {threads} threads (`tenderflow worker --processes "
-                      f"{processes} --threads {threads}`)",
+        configuration=f"{processes} worker process(es) x {threads} threads, prefetch {prefetch} (WorkerConfig)",
         enqueue=enqueue_noops,
-        start=lambda url: other_queues.python_workers(tenderflow_side_process, url, processes, {"threads": threads}),
+        start=lambda url: other_queues.python_workers(tenderflow_side_process, url, processes,
+                                                      {"threads": threads, "prefetch": prefetch}),
         unfinished_query="SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'queued')"
                          "    OR EXISTS (SELECT 1 FROM jobs WHERE state = 'running')",
     )

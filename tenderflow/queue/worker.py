@@ -68,6 +68,12 @@ class WorkerConfig:
     backoff: Backoff = field(default_factory=Backoff)
     worker_id: str | None = None
     kind: str = "local"
+    # Jobs claimed beyond `threads`, waiting in the worker for an executor (like graphile-worker's
+    # local queue): bigger claims, fewer per job, for many short jobs. They are leased (running,
+    # heartbeated) and count against their tenant's cap while they wait; a stopping worker gives
+    # the ones not started back at once. 0 (default): a claim takes only as many jobs as threads
+    # are free, and a job is started the moment it is claimed.
+    prefetch: int = 0
     # Burst: stop once no job of `types` is left to run anywhere (none queued, due now or later, and
     # none running: a running job may enqueue the next stage's), for cron jobs and CI.
     burst: bool = False
@@ -143,7 +149,10 @@ class Worker:
         # many of them are computing (each occupies one of the `threads` slots).
         self._slots: dict[tuple[int, int, str], _Slot] = {}
         self._computing = 0
-        self._max_held = config.threads + COMMIT_BATCH_MAX
+        if config.prefetch < 0:
+            raise ValueError("prefetch must be 0 or more")
+        self._claim_room = config.threads + config.prefetch
+        self._max_held = self._claim_room + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
         self._claiming = threading.Lock()
         self._claim_connection = _HeldConnection(pool)  # used under _claiming only
@@ -196,6 +205,7 @@ class Worker:
             threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
             self._claim_loop()
+            self._release_unstarted()
             wait_for_running_jobs(self._slots, self._slots_lock, self.config.shutdown_grace_seconds)
         finally:
             self._release_remaining()
@@ -243,7 +253,7 @@ class Worker:
 
     def _free_slots(self) -> int:
         with self._slots_lock:
-            return min(self.config.threads - self._computing, self._max_held - len(self._slots))
+            return min(self._claim_room - self._computing, self._max_held - len(self._slots))
 
     def _claim_free_slots(self, *, wait: bool = True) -> tuple[int, int] | None:
         """One claim filling this worker's free slots, its jobs handed to the executors; returns
@@ -309,6 +319,34 @@ class Worker:
             log.warning("worker.drain_check_failed", error=str(exc))
             return False
 
+    def _release_unstarted(self) -> None:
+        """Stopping: the claimed jobs no executor has started yet (prefetched) are given back at
+        once, not run during the grace period. An executor that takes one first starts it."""
+        unstarted: list[_Slot] = []
+        while True:
+            try:
+                slot = self._runnable.get_nowait()
+            except stdlib_queue.Empty:
+                break
+            if slot is not None:
+                unstarted.append(slot)
+        if not unstarted:
+            return
+        with self._slots_lock:
+            for slot in unstarted:
+                self._slots.pop(slot.job.token, None)
+            self._computing -= len(unstarted)
+        self._give_back([slot.job for slot in unstarted], "worker.released_unstarted")
+
+    def _give_back(self, held: Sequence[jobs.ClaimedJob], event: str) -> None:
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                ended = jobs.release_ended(conn, held)
+                self.job_types.run_ended_hooks(conn, ended)  # a job released too often has failed
+            log.info(event, worker_id=self.id, jobs=sorted(job.id for job in ended))
+        except Exception as exc:  # the leases then expire and the reclaimer takes over
+            log.warning("worker.release_failed", error=f"{type(exc).__name__}: {exc}")
+
     def _release_remaining(self) -> None:
         with self._slots_lock:
             remaining = list(self._slots.values())
@@ -316,14 +354,7 @@ class Worker:
             return
         for slot in remaining:
             slot.context.mark_lost("worker shutting down; lease given back")
-        try:
-            with self.pool.connection() as conn, conn.transaction():
-                ended = jobs.release_ended(conn, [slot.job for slot in remaining])
-                self.job_types.run_ended_hooks(conn, ended)  # a job released too often has failed
-            released = {job.id for job in ended}
-            log.info("worker.released", worker_id=self.id, jobs=sorted(released))
-        except Exception as exc:  # the leases then expire and the reclaimer takes over
-            log.warning("worker.release_failed", error=f"{type(exc).__name__}: {exc}")
+        self._give_back([slot.job for slot in remaining], "worker.released")
 
     # --- executing ------------------------------------------------------------------------------
 
