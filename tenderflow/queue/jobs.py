@@ -213,11 +213,12 @@ def claim(
     # the lock). Inside a caller's transaction: a savepoint of it, without the claim's own settings.
     own_transaction = conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
     block: AbstractContextManager[Any] = conn.pipeline() if own_transaction else conn.transaction()
-    cursor = conn.cursor(row_factory=dict_row)
+    cursor = conn.cursor()
     with block:
         conn.execute(QUERIES["job_claim_lock_own_transaction" if own_transaction else "job_claim_lock"], params)
         cursor.execute(QUERIES["job_claim"], params)
-    return [ClaimedJob(**row) for row in cursor.fetchall()]
+    # job_claim returns ClaimedJob's fields in its order: tuples, not a dict per row.
+    return [ClaimedJob(*row) for row in cursor.fetchall()]
 
 
 def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[Any]]:

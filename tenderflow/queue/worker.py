@@ -20,6 +20,7 @@ give the remaining leases back so other workers can take them at once.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue as stdlib_queue
 import socket
@@ -102,6 +103,13 @@ def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, g
             if not running:
                 return
         time.sleep(0.05)
+
+
+def _logs_at_info() -> bool:
+    """Whether info lines (a success's job.finished) are written: checked once per committed batch,
+    so that a worker logging at WARNING spends nothing per success on the line it drops."""
+    enabled = getattr(log, "is_enabled_for", None)
+    return True if enabled is None else bool(enabled(logging.INFO))
 
 
 def new_worker_id() -> str:
@@ -465,8 +473,10 @@ class Worker:
                     return
                 time.sleep(delay)
                 delay = min(delay * 2, 5.0)
+        successes_logged = _logs_at_info()
         for item, (outcome, error) in zip(batch, outcomes, strict=True):
-            self._log_finished(item.slot, outcome, error)
+            if successes_logged or outcome != "succeeded":
+                self._log_finished(item.slot, outcome, error)
         self._free([item.slot for item in batch])
 
     def _commit_apart(self, batch: list[_Finished]) -> None:
