@@ -250,10 +250,11 @@ CONTENDERS: dict[str, Callable[..., other_queues.Contender]] = {
     "graphile-worker": other_queues.graphile_worker,
     "pg-boss": other_queues.pg_boss,
 }
-# Each at the best configuration found for this 2-core machine (`--peer` tries others; the README's
-# bench section says what was tried).
-BEST = ("tenderflow:processes=1,threads=64", "graphile-worker:processes=1,concurrency=64,local_queue=500",
-        "pg-boss:processes=1,batch_size=100,local_concurrency=2", "pgqueuer:processes=1,batch_size=100",
+# Each at the best configuration found for this 2-core machine (`--peer` tries others; bench/README.md
+# says what was tried and what each measured).
+BEST = ("tenderflow:processes=1,threads=64,prefetch=500",
+        "graphile-worker:processes=1,concurrency=32,local_queue=1000",
+        "pg-boss:processes=2,batch_size=100,local_concurrency=2", "pgqueuer:processes=1,batch_size=100",
         "procrastinate:processes=1,concurrency=64")
 
 
