@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 import structlog
@@ -46,6 +46,7 @@ from tenderflow.queue.maintenance import Maintenance
 from tenderflow.queue.registry import JobContext, JobTypes
 
 log = structlog.get_logger("tenderflow.worker")
+_T = TypeVar("_T")
 
 # Jobs whose compute step is over wait for the committer, which takes them in batches of up to this
 # many; at most one such batch waits, so that a slow database slows claiming instead of piling up
@@ -103,6 +104,18 @@ def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, g
             if not running:
                 return
         time.sleep(0.05)
+
+
+def _take_all(waiting: stdlib_queue.SimpleQueue[_T | None]) -> list[_T]:
+    """Everything in `waiting` now, without blocking (the end-of-run sentinels left out)."""
+    taken: list[_T] = []
+    while True:
+        try:
+            item = waiting.get_nowait()
+        except stdlib_queue.Empty:
+            return taken
+        if item is not None:
+            taken.append(item)
 
 
 def _logs_at_info() -> bool:
@@ -246,14 +259,7 @@ class Worker:
             self._computing += len(slots)
         for slot in slots:
             self._execute(slot)
-        batch: list[_Finished] = []
-        while True:
-            try:
-                item = self._finished.get_nowait()
-            except stdlib_queue.Empty:
-                break
-            if item is not None:
-                batch.append(item)
+        batch = _take_all(self._finished)
         if batch:
             self._commit_batch_with_retry(batch)
         self.claimed_total += len(claimed)
@@ -330,14 +336,7 @@ class Worker:
     def _release_unstarted(self) -> None:
         """Stopping: the claimed jobs no executor has started yet (prefetched) are given back at
         once, not run during the grace period. An executor that takes one first starts it."""
-        unstarted: list[_Slot] = []
-        while True:
-            try:
-                slot = self._runnable.get_nowait()
-            except stdlib_queue.Empty:
-                break
-            if slot is not None:
-                unstarted.append(slot)
+        unstarted = _take_all(self._runnable)
         if not unstarted:
             return
         with self._slots_lock:
