@@ -226,7 +226,10 @@ class Worker:
             threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
             self._claim_loop()
-            self._release_unstarted()
+            if self.config.prefetch:
+                # Without prefetch every claimed job has an executor waiting for it: it starts
+                # (and gets the grace period) even if the stop came before an executor woke.
+                self._release_unstarted()
             wait_for_running_jobs(self._slots, self._slots_lock, self.config.shutdown_grace_seconds)
         finally:
             self._release_remaining()
