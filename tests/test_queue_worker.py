@@ -640,3 +640,20 @@ def test_prefetch_claims_beyond_the_threads_and_a_stop_gives_the_unstarted_jobs_
         job = get(conn, job_id)
         assert job["state"] == "queued" and "released" in job["last_error"]
         assert job["max_attempts"] == 6  # the given-back claim is not held against the job
+
+
+def test_a_worker_whose_claim_and_commit_connections_are_killed_goes_on_with_new_ones(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """The claimer and the committer keep their connection between uses; a server that drops them
+    (a restart, pg_terminate_backend) costs a failed claim or commit, retried on a fresh one."""
+    job_types = registry(fine=FunctionHandler(do_nothing))
+    with running_worker(pool, job_types, threads=2):
+        first = enqueue(conn, JobSpec("fine"))
+        wait_for_job(conn, first, "succeeded")
+        killed = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                              "WHERE application_name LIKE 'test:%%' AND pid <> pg_backend_pid()").fetchone()
+        assert killed is not None and killed[0] >= 2  # at least the claimer's and the committer's
+        after = enqueue_many(conn, [JobSpec("fine") for _ in range(5)])
+        for job_id in after:
+            wait_for_job(conn, job_id, "succeeded", attempts=1)
