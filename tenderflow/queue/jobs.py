@@ -161,13 +161,7 @@ def enqueue_many(
         "priorities": list(columns[3]), "max_attempts": list(columns[4]), "run_afters": list(columns[5]),
         "unique_keys": list(columns[6]), "now": now, "channel": NOTIFY_CHANNEL,
     }
-    # One statement inserts and notifies: on an autocommit connection it is its own transaction
-    # (one round trip); in a caller's transaction it runs in a savepoint of it, as before.
-    block: AbstractContextManager[Any] = (
-        nullcontext() if conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
-        else conn.transaction()
-    )
-    with block:
+    with _one_statement(conn):
         inserted = conn.execute(QUERIES["job_enqueue"], params).fetchall()
         ids_by_key = {key: job_id for job_id, key in inserted if key is not None}
         keyless = iter(job_id for job_id, key in inserted if key is None)
@@ -177,9 +171,39 @@ def enqueue_many(
     return [ids_by_key[spec.unique_key] if spec.unique_key is not None else next(keyless) for spec in specs]
 
 
-def enqueue(conn: psycopg.Connection[Any], spec: JobSpec, **options: Any) -> int:
-    """Enqueue one job; see `enqueue_many`."""
-    return enqueue_many(conn, [spec], **options)[0]
+def _one_statement(conn: psycopg.Connection[Any]) -> AbstractContextManager[Any]:
+    """Where an enqueue's one statement runs: on an autocommit connection, as its own transaction
+    (one round trip); in a caller's transaction, in a savepoint of it, as before."""
+    if conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE:
+        return nullcontext()
+    return conn.transaction()
+
+
+def enqueue(
+    conn: psycopg.Connection[Any],
+    spec: JobSpec,
+    *,
+    known_types: Iterable[str] | None = None,
+    default_max_attempts: int = 5,
+    now: datetime | None = None,
+) -> int:
+    """Enqueue one job, as `enqueue_many` does (the same checks and answer), with a one-row
+    statement: no arrays to build and send for a single job."""
+    job_type, payload, tenant, priority, max_attempts, run_after, unique_key = _validated(
+        spec, set(known_types) if known_types is not None else None, default_max_attempts)
+    with _one_statement(conn):
+        row = conn.execute(QUERIES["job_enqueue_one"], {
+            "type": job_type, "payload": payload, "tenant": tenant, "priority": priority,
+            "max_attempts": max_attempts, "run_after": run_after, "unique_key": unique_key, "now": now,
+            "channel": NOTIFY_CHANNEL,
+        }).fetchone()
+    if row is not None:
+        return int(row[0])
+    # Its unique_key was already enqueued (perhaps by a concurrent transaction committed since).
+    found = conn.execute(QUERIES["job_ids_by_unique_key"], {"unique_keys": [unique_key]}).fetchone()
+    if found is None:
+        raise EnqueueError(f"job with unique_key {unique_key!r} was neither inserted nor found")
+    return int(found[1])
 
 
 def claim(
