@@ -308,6 +308,7 @@ def main() -> None:
     parser.add_argument("--enqueues", type=int, default=1000, help="single enqueues per contender and round")
     parser.add_argument("--no-others", action="store_true", help="skip the side-by-side and single enqueue")
     parser.add_argument("--only-side", action="store_true", help="only the side-by-side (and single enqueue)")
+    parser.add_argument("--only-enqueue", action="store_true", help="only the single enqueue comparison")
     args = parser.parse_args()
     batch = args.batch or args.threads
     contenders: dict[str, Callable[[str], Drain]] = {
@@ -327,7 +328,7 @@ def main() -> None:
         print(f"queue_drain: {args.jobs} no-op jobs, server: {where}, {os.cpu_count()} cores, "
               f"load average {load():.1f}", flush=True)
         figures["server"] = where
-        if not args.only_side:
+        if not (args.only_side or args.only_enqueue):
             runs: dict[str, list[float]] = {name: [] for name in contenders}
             for round_number in range(1, args.rounds + 1):
                 # Alternate the contenders so that drift (other load, autovacuum, caches) hits all alike.
@@ -360,9 +361,10 @@ def main() -> None:
                 print(f"{group} peers not installed: {problem}", flush=True)
             skipped = {"python": ("pgqueuer", "procrastinate"), "node": ("graphile-worker", "pg-boss")}
             side = {spec: c for spec, c in side.items()
-                    if not any(c.name in skipped[group] for group in problems)}
-            print(f"side-by-side: {args.jobs} no-op jobs each, timed from the handler's first call to no job left "
-                  f"unfinished; {args.side_rounds} rounds alternating the contenders", flush=True)
+                    if not any(c.name in skipped[group] for group in problems) and not args.only_enqueue}
+            if side:
+                print(f"side-by-side: {args.jobs} no-op jobs each, timed from the handler's first call to no job "
+                      f"left unfinished; {args.side_rounds} rounds alternating the contenders", flush=True)
             for spec, contender in side.items():
                 print(f"  {spec}: {contender.configuration}")
             side_runs: dict[str, list[float]] = {spec: [] for spec in side}
