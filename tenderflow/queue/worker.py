@@ -254,19 +254,23 @@ class Worker:
             claimed = jobs.claim(conn, worker_id=self.id, types=self.config.types, limit=self.config.threads,
                                  lease_seconds=self.config.lease_seconds,
                                  default_tenant_cap=self.config.default_tenant_cap)
-        now = time.monotonic()
-        slots = [_Slot(job, JobContext(job), now) for job in claimed]
-        with self._slots_lock:
-            for slot in slots:
-                self._slots[slot.job.token] = slot
-            self._computing += len(slots)
-        for slot in slots:
+        for slot in self._hold(claimed):
             self._execute(slot)
         batch = _take_all(self._finished)
         if batch:
             self._commit_batch_with_retry(batch)
         self.claimed_total += len(claimed)
         return len(claimed)
+
+    def _hold(self, claimed: Sequence[jobs.ClaimedJob]) -> list[_Slot]:
+        """Slots for jobs just claimed: held (heartbeated) and computing from now on."""
+        now = time.monotonic()
+        slots = [_Slot(job, JobContext(job), now) for job in claimed]
+        with self._slots_lock:
+            for slot in slots:
+                self._slots[slot.job.token] = slot
+            self._computing += len(slots)
+        return slots
 
     def _free_slots(self) -> int:
         with self._slots_lock:
@@ -288,13 +292,7 @@ class Worker:
                     conn, worker_id=self.id, types=self.config.types, limit=free,
                     lease_seconds=self.config.lease_seconds, default_tenant_cap=self.config.default_tenant_cap,
                 )
-            now = time.monotonic()
-            slots = [_Slot(job, JobContext(job), now) for job in claimed]
-            with self._slots_lock:
-                for slot in slots:
-                    self._slots[slot.job.token] = slot
-                self._computing += len(slots)
-            for slot in slots:
+            for slot in self._hold(claimed):
                 self._runnable.put(slot)
             self.claimed_total += len(claimed)
             self._backlog = len(claimed) == free
