@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # The tesseract languages a tender pipeline reads (plus osd: orientation and script detection).
 OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
 # What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
-RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils util-linux
+RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils
 TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -30,7 +30,7 @@ typecheck: install
 
 # apt packages, installed only when a tool or a language pack is missing: $(1) the programs to look
 # for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
-# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler, prlimit.
+# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler.
 define apt_if_missing
 	@need=""; \
 	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
@@ -45,10 +45,10 @@ define apt_if_missing
 endef
 
 runtime-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo prlimit,$(RUNTIME_APT))
+	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo,$(RUNTIME_APT))
 
 system-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo prlimit chromium,$(TEST_APT))
+	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo chromium,$(TEST_APT))
 
 # The package in a virtualenv, redone when pyproject.toml changes: with its dev tools for the tests
 # (`install`), without them for the demo (`install-runtime`; a venv with the dev tools serves too).
@@ -79,3 +79,4 @@ chaos: system-deps install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+

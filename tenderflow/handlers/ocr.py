@@ -25,7 +25,7 @@ from tenderflow.errors import PermanentError, ResultRejectedError, RetryableErro
 from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.ids import sha256_of
-from tenderflow.pdf import languages
+from tenderflow.pdf import languages, tools
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -151,7 +151,9 @@ class OcrPlanHandler:
         self.detect = detect
 
     def warm_up(self) -> None:
-        """Before the first claim: the language identifier's model, when this plan detects."""
+        """Before the first claim: the tool sandbox, and the language identifier's model when this
+        plan detects."""
+        tools.warm_up()
         if self.detect:
             languages.warm_up()
 
@@ -224,6 +226,10 @@ class OcrPagesHandler:
     def __init__(self, options: OcrOptions, pdfs: PdfSource | None = None) -> None:
         self.options = options
         self.pdfs = pdfs
+
+    def warm_up(self) -> None:
+        """Before the first claim: the tool sandbox, with the OCR libraries imported."""
+        tools.warm_up()
 
     def options_for(self, job: ClaimedJob) -> OcrOptions:
         """The worker's options with the languages the plan chose for the document (its payload's);

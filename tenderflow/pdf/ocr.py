@@ -1,30 +1,34 @@
 """Turn pages of a PDF into text: the text layer when it is real, else render the page and OCR it.
 
 ``read_pages`` is the OCR handler's pure compute: a local path and page numbers in, one ``PageText``
-per page out, no database and no storage. Per page:
+per page out, no database and no storage. The whole batch runs in one sandboxed call (``tools.
+call_sandboxed``: a child process with its own process group, memory limit and minimal environment,
+killed whole on its timeout and with its worker), where pdf2image renders and pytesseract reads, and
+the programs they start inherit the call's limits. Per page:
 
 1. the text layer (one pdftotext run per run of consecutive pages) when ``text_layer_is_usable``;
-2. otherwise the page is rendered once, grayscale, at ``dpi`` (pdftoppm, crop box, /Rotate applied)
-   after its pixel count was checked against the cap, and read by tesseract in page segmentation
-   mode 3 (automatic layout, no orientation detection), writing TSV: words with their confidence,
-   from which the text is rebuilt. That is the run a plain ``tesseract page.pgm out`` makes, plus
-   the TSV (~1 %). Orientation is checked only when the page reads badly: an upright scan reads at
-   a mean word confidence of 70-97, a page upside down or needing a quarter turn clockwise as
-   garbage at 30-50. Below ``MIN_UPRIGHT_CONFIDENCE`` tesseract's orientation detection (``--psm 0``, about
-   half a read) looks at the page; when it finds it turned, the page is read again in mode 1
-   (orientation detected and applied in the run; the turn read back from the hOCR) and the better
-   reading of the two is kept. Always running mode 1 instead costs every page ~15 % for the few that
-   are turned. A page needing a quarter turn counter-clockwise (270 degrees) reads well in mode 3
-   (tesseract takes its lines for vertical text), and that rotation is read from the shape of its
-   lines. A page too
-   sparse for orientation detection is read upright (rotation 0); a blank page gives "";
+2. otherwise the page is rendered once, grayscale, at ``dpi`` (pdf2image: pdftoppm, crop box,
+   /Rotate applied) after its pixel count was checked against the cap, and read by tesseract in page
+   segmentation mode 3 (pytesseract ``image_to_data``: automatic layout, no orientation detection),
+   writing TSV: words with their confidence, from which the text is rebuilt. That is the run a plain
+   ``tesseract page.pgm out`` makes, plus the TSV (~1 %). Orientation is checked only when the page
+   reads badly: an upright scan reads at a mean word confidence of 70-97, a page upside down or
+   needing a quarter turn clockwise as garbage at 30-50. Below ``MIN_UPRIGHT_CONFIDENCE``
+   tesseract's orientation detection (``--psm 0``, about half a read) looks at the page; when it
+   finds it turned, the rendered page is turned upright (PIL, an exact quarter turn) and read again
+   in mode 3, and the better reading of the two is kept. A page needing a quarter turn
+   counter-clockwise (270 degrees) reads well in mode 3 (tesseract takes its lines for vertical
+   text), and that rotation is read from the shape of its lines. A page too sparse for orientation
+   detection is read upright (rotation 0); a blank page gives "";
 3. a near-empty but clean text layer ("Potato 1") still wins over OCR when OCR read the same thing
    or nothing: it is exact where OCR reads "Potato l". A scan with a stamped page number loses its
    stamp to the OCR of the whole page, which is what the near-empty rule is for.
 
-pytesseract and pdf2image run their programs with plain ``subprocess`` (no process group, no memory
-limit; their timeouts kill only the direct child), so both programs are run through ``tools.run_tool``
-instead. pytesseract's one other offer, parsing TSV, is a split on tabs: done here.
+pdf2image and pytesseract kill only their direct child on a timeout and run with the environment
+they are given: inside the sandboxed call that is enough (the call's group, limits and environment
+are theirs). The CPU a killed program used is read from the call's reaped children, so a timeout is
+still judged starved or slow. pdf2image does not say why pdftoppm made no image; such a page is
+rendered once more by pdftoppm run directly, whose exit status and stderr give the reason.
 
 Errors: PermanentError when the input is at fault (a page over the pixel cap, a page that cannot be
 rendered, a page busy past the timeout), RetryableError when the machine is (starved of CPU, a
@@ -34,16 +38,19 @@ tool killed from outside), ConfigurationError when tesseract lacks a language.
 from __future__ import annotations
 
 import difflib
+import functools
+import os
 import re
+import resource
 import tempfile
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from tenderflow.errors import ConfigurationError, PermanentError, RetryableError
+from tenderflow.pdf import launcher
 from tenderflow.pdf.probe import PageSize, check_page_pixels, poppler_reason, read_pdf_info
 from tenderflow.pdf.textlayer import (
     alphanumeric_count,
@@ -52,7 +59,7 @@ from tenderflow.pdf.textlayer import (
     text_layer_is_usable,
     tidy_text_layer,
 )
-from tenderflow.pdf.tools import ToolResult, ToolTimeoutError, run_tool
+from tenderflow.pdf.tools import ToolResult, ToolTimeoutError, call_sandboxed, memory_text, run_tool
 
 _LANGUAGES = re.compile(r"[A-Za-z0-9_]+(?:\+[A-Za-z0-9_]+)*")
 
@@ -116,6 +123,57 @@ def read_pages(
         return []
     if len(set(numbers)) != len(numbers) or min(numbers) < 1:
         raise ValueError(f"page numbers must be distinct and 1-based: {numbers}")
+    if launcher.inside():
+        return _read_pages_here(path, numbers, options, before_each_page)
+
+    def progress(_: object) -> None:
+        if before_each_page is not None:
+            before_each_page()
+
+    label = pages_label(numbers)
+    try:
+        pages = call_sandboxed(
+            "ocr.read_pages", {"path": os.path.abspath(path), "pages": numbers, "options": asdict(options)},
+            memory_bytes=options.memory_bytes, progress_timeout_seconds=sandbox_timeout(options),
+            what=f"{label}: OCR", on_progress=progress,
+        )
+    except ToolTimeoutError as error:
+        raise error.as_job_error(f"{label}: OCR") from error
+    return [PageText(**page) for page in pages]
+
+
+def pages_label(numbers: Sequence[int]) -> str:
+    """ "page 3", "pages 1-4", "pages 2, 5, 9" for messages."""
+    ordered = sorted(numbers)
+    if len(ordered) == 1:
+        return f"page {ordered[0]}"
+    if ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"pages {ordered[0]}-{ordered[-1]}"
+    return "pages " + ", ".join(str(number) for number in ordered)
+
+
+TOOL_RUNS_PER_PAGE = 6
+"""At most this many tool runs of ``timeout_seconds`` between two pages of a sandboxed batch (render,
+pdf2image's pdfinfo and version check, read, orientation, second read)."""
+
+
+def sandbox_timeout(options: OcrOptions) -> float:
+    """How long a sandboxed batch may go without reaching its next page before its whole process group
+    is killed: a backstop, each tool has its own timeout."""
+    return TOOL_RUNS_PER_PAGE * options.timeout_seconds + 30.0
+
+
+@launcher.entry("ocr.read_pages")
+def _read_pages_entry(arguments: Mapping[str, Any], progress: Callable[[Any], None]) -> list[dict[str, Any]]:
+    pages = _read_pages_here(Path(arguments["path"]), [int(n) for n in arguments["pages"]],
+                             OcrOptions(**arguments["options"]), lambda: progress(None))
+    return [asdict(page) for page in pages]
+
+
+def _read_pages_here(
+    path: Path, numbers: list[int], options: OcrOptions, before_each_page: Callable[[], None] | None,
+) -> list[PageText]:
+    """read_pages inside the sandboxed call (see read_pages)."""
     info = read_pdf_info(
         path, min(numbers), max(numbers), timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes
     )
@@ -155,6 +213,7 @@ def read_pages(
                     )
                 )
             else:
+                check_languages(options)
                 page = _ocr_page(path, sizes[number], options, Path(workdir))
                 if _layer_says_the_same(text, page.text):
                     page = replace(page, text=tidy_text_layer(text), source="text_layer", confidence=None, rotation=0)
@@ -199,16 +258,21 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path) ->
     started = time.monotonic()
     number = page.number
     check_page_pixels(page, dpi=options.dpi, max_page_pixels=options.max_page_pixels)
-    image = _render(path, number, options, workdir)
+    image = render_page(path, number, options.dpi, options, workdir)
     try:
-        words_tsv, _ = _recognize(image, number, options, workdir, page_segmentation=3)
+        words_tsv = recognize(image, number, options)
         text, confidence = text_from_tsv(words_tsv)
         rotation = SIDEWAYS_READ_ROTATION if lines_run_vertically(words_tsv) else 0
-        if confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE and _detect_turn(image, number, options):
-            words_tsv, hocr = _recognize(image, number, options, workdir, page_segmentation=1)
-            turned_text, turned_confidence = text_from_tsv(words_tsv)
-            if (turned_confidence or 0.0) > confidence:
-                text, confidence, rotation = turned_text, turned_confidence, rotation_from_hocr(hocr)
+        if confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE:
+            turn = detect_orientation(image, number, options).rotate
+            if turn:
+                upright = set_upright(image, turn)
+                try:
+                    turned_text, turned_confidence = text_from_tsv(recognize(upright, number, options))
+                finally:
+                    upright.unlink(missing_ok=True)
+                if (turned_confidence or 0.0) > confidence:
+                    text, confidence, rotation = turned_text, turned_confidence, turn
     finally:
         image.unlink(missing_ok=True)  # up to max_page_pixels bytes: do not keep one per page
     return PageText(
@@ -233,13 +297,60 @@ degrees clockwise (what psm 1 reports for the same page). Turned the other way i
 garbage, and orientation detection turns it."""
 
 
-def _render(path: Path, number: int, options: OcrOptions, workdir: Path) -> Path:
-    """Render one page to an 8-bit grayscale PGM (no compression to spend time on; tesseract
-    binarizes anyway, so color would only triple the memory)."""
-    prefix = workdir / f"page-{number}"
+# --- the tools, inside the sandboxed call -------------------------------------------------------
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _reap_children() -> None:
+    """Wait for every child a library killed on its timeout but did not reap, so that their CPU time
+    is counted (a sandboxed call runs one program at a time: nothing else is running)."""
+    while True:
+        try:
+            os.wait4(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def render_page(path: Path, number: int, dpi: int, options: OcrOptions, workdir: Path) -> Path:
+    """Render one page to an 8-bit grayscale PGM with pdf2image (pdftoppm ``-gray -cropbox
+    -singlefile``; no compression to spend time on; tesseract binarizes anyway, so color would only
+    triple the memory), in a sandboxed call.
+
+    pdf2image tells neither pdftoppm's exit status nor its stderr: when no image comes out, the page
+    is rendered once more by pdftoppm run directly, which says why (poppler's reason, out of memory,
+    killed from outside) or, when the first failure passed (memory), renders it."""
+    from pdf2image import convert_from_path
+    from pdf2image.exceptions import PDFPageCountError, PDFPopplerTimeoutError
+
+    before = _children_cpu()
+    name = f"page{number}_"
+    try:
+        images = convert_from_path(
+            str(path), dpi=dpi, first_page=number, last_page=number, output_folder=str(workdir),
+            output_file=name, fmt="ppm", grayscale=True, use_cropbox=True, single_file=True, paths_only=True,
+            timeout=options.timeout_seconds,  # type: ignore[arg-type]  # any number communicate() takes
+        )
+    except PDFPopplerTimeoutError as error:
+        _reap_children()
+        timeout = ToolTimeoutError(program="pdftoppm", timeout_seconds=options.timeout_seconds,
+                                   cpu_seconds=_children_cpu() - before)
+        raise timeout.as_job_error(f"page {number}: rendering") from error
+    except PDFPageCountError:
+        images = []  # pdfinfo could not read the document: pdftoppm, run directly, says why
+    if images:
+        return Path(str(images[0]))  # paths_only: file names, not images
+    return _render_directly(path, number, dpi, options, workdir)
+
+
+def _render_directly(path: Path, number: int, dpi: int, options: OcrOptions, workdir: Path) -> Path:
+    prefix = workdir / f"direct-{number}"
     try:
         result = run_tool(
-            ["pdftoppm", "-f", str(number), "-l", str(number), "-r", str(options.dpi),
+            ["pdftoppm", "-f", str(number), "-l", str(number), "-r", str(dpi),
              "-gray", "-cropbox", "-singlefile", str(path), str(prefix)],
             timeout_seconds=options.timeout_seconds,
             memory_bytes=options.memory_bytes,
@@ -252,60 +363,124 @@ def _render(path: Path, number: int, options: OcrOptions, workdir: Path) -> Path
     return image
 
 
-def _recognize(
-    image: Path, number: int, options: OcrOptions, workdir: Path, *, page_segmentation: Literal[1, 3]
-) -> tuple[str, str]:
-    """One tesseract run: (TSV, hOCR) of the page; the hOCR only in page segmentation mode 1 (it
-    carries the turn orientation detection applied), "" in mode 3.
+def _tesseract(run: Callable[[], str], number: int, step: str, options: OcrOptions) -> str:
+    """One pytesseract call, its errors turned into tenderflow's (see the module docstring)."""
+    import pytesseract
+
+    before = _children_cpu()
+    try:
+        return run()
+    except pytesseract.TesseractNotFoundError as error:
+        raise ConfigurationError("tesseract is not installed or not on PATH") from error
+    except pytesseract.TesseractError as error:
+        status, message = int(error.status), str(error.message)
+        result = ToolResult(program="tesseract", returncode=status, stdout=b"", stderr=message.encode(),
+                            seconds=0.0, cpu_seconds=0.0)
+        _raise_for_missing_languages(result, options)
+        if status == 127 and "error while loading shared libraries" in message:
+            raise ConfigurationError(f"tesseract cannot start within a {options.memory_bytes} byte memory limit: "
+                                     f"{message[:300]}") from error
+        raise _tool_failure(result, f"page {number}: {step}", options,
+                            message[:200] or f"exit status {status}") from error
+    except RuntimeError as error:
+        if str(error) != "Tesseract process timeout":
+            raise
+        _reap_children()
+        timeout = ToolTimeoutError(program="tesseract", timeout_seconds=options.timeout_seconds,
+                                   cpu_seconds=_children_cpu() - before)
+        raise timeout.as_job_error(f"page {number}: {step}") from error
+
+
+def recognize(image: Path, number: int, options: OcrOptions) -> str:
+    """The page's words as tesseract's TSV (pytesseract ``image_to_data``, page segmentation mode 3:
+    automatic layout, no orientation detection).
 
     No ``--dpi``: a PGM carries no resolution, and tesseract estimates it from the height of the
     letters, as a plain ``tesseract page.pgm out`` does (telling it the render's resolution measured
     10 % slower on scans, for the same words and confidences)."""
-    base = workdir / f"ocr-{number}"
-    outputs = ["-c", "tessedit_create_tsv=1"]
-    if page_segmentation == 1:
-        outputs += ["-c", "tessedit_create_hocr=1"]
+    import pytesseract
+
+    return _tesseract(
+        lambda: str(pytesseract.image_to_data(str(image), lang=options.languages, config="--psm 3",
+                                              timeout=options.timeout_seconds)),
+        number, "OCR", options,
+    )
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """What tesseract's orientation and script detection says of a page."""
+
+    rotate: int
+    """Degrees clockwise that set the page upright (0 when it is upright or too sparse to tell)."""
+    script: str | None = None
+
+
+def detect_orientation(image: Path, number: int, options: OcrOptions, step: str = "orientation detection",
+                       dpi: int | None = None) -> Orientation:
+    """Tesseract's orientation and script detection (``--psm 0``, about half a page's OCR time) on the
+    rendered page. A page too sparse to tell ("Too few characters") counts as upright, script unknown."""
+    import pytesseract
+
     try:
-        result = run_tool(
-            ["tesseract", str(image), str(base), "--psm", str(page_segmentation), "-l", options.languages, *outputs],
-            timeout_seconds=options.timeout_seconds,
-            memory_bytes=options.memory_bytes,
-            cwd=workdir,
+        report = _tesseract(
+            lambda: str(pytesseract.image_to_osd(str(image), config=f"--dpi {dpi or options.dpi}",
+                                                 timeout=options.timeout_seconds)),
+            number, step, options,
         )
-    except ToolTimeoutError as error:
-        raise error.as_job_error(f"page {number}: OCR") from error
-    tsv_path, hocr_path = base.with_suffix(".tsv"), base.with_suffix(".hocr")
-    try:
-        _raise_for_missing_languages(result, options)
-        if result.returncode != 0 or not tsv_path.exists() or (page_segmentation == 1 and not hocr_path.exists()):
-            tail = result.stderr_text.strip().splitlines()[-1:] or [f"exit status {result.returncode}"]
-            raise _tool_failure(result, f"page {number}: OCR", options, tail[0][:200])
-        return (
-            tsv_path.read_text(encoding="utf-8", errors="replace"),
-            hocr_path.read_text(encoding="utf-8", errors="replace") if page_segmentation == 1 else "",
-        )
-    finally:
-        tsv_path.unlink(missing_ok=True)
-        hocr_path.unlink(missing_ok=True)
+    except PermanentError:
+        return Orientation(0)  # tesseract gives up on a page with too few characters
+    found = _OSD_ROTATE.search(report)
+    script = _OSD_SCRIPT.search(report)
+    return Orientation(int(found.group(1)) % 360 if found else 0, script.group(1) if script else None)
 
 
 _OSD_ROTATE = re.compile(r"^Rotate: (\d+)$", re.MULTILINE)
+_OSD_SCRIPT = re.compile(r"^Script: (\S+)$", re.MULTILINE)
+_TRANSPOSE_CLOCKWISE = {90: "ROTATE_270", 180: "ROTATE_180", 270: "ROTATE_90"}  # PIL turns counter-clockwise
 
 
-def _detect_turn(image: Path, number: int, options: OcrOptions) -> bool:
-    """Whether tesseract's orientation detection (``--psm 0``, about half a page's OCR time) finds
-    the page turned. A page too sparse to tell ("Too few characters") counts as upright."""
+def set_upright(image: Path, rotate: int) -> Path:
+    """A copy of the rendered page turned ``rotate`` degrees clockwise (PIL; exact quarter turns)."""
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = None  # the page's pixels were checked against the cap before rendering
+    target = image.with_name(f"{image.stem}-upright{image.suffix}")
+    with Image.open(image) as picture:
+        picture.transpose(getattr(Image.Transpose, _TRANSPOSE_CLOCKWISE[rotate])).save(target)
+    return target
+
+
+_PACK_NAME = re.compile(r"[a-z]{2,3}(?:_[a-z]{3,4})*")
+
+
+@functools.cache
+def installed_languages() -> frozenset[str]:
+    """The language packs this machine's tesseract has (``osd`` excluded), asked once per process
+    (a sandboxed call asks its server's answer, kept from its preload). Raises ConfigurationError
+    when tesseract is not installed."""
     try:
-        result = run_tool(
-            ["tesseract", str(image), "-", "--psm", "0", "--dpi", str(options.dpi)],
-            timeout_seconds=options.timeout_seconds,
-            memory_bytes=options.memory_bytes,
-        )
+        result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
     except ToolTimeoutError as error:
-        raise error.as_job_error(f"page {number}: orientation detection") from error
-    _raise_for_missing_languages(result, options)
-    found = _OSD_ROTATE.search(result.stdout.decode("utf-8", errors="replace"))
-    return result.returncode == 0 and found is not None and int(found.group(1)) % 360 != 0
+        raise ConfigurationError("`tesseract --list-langs` did not answer within 30 s") from error
+    if result.returncode != 0:
+        raise ConfigurationError(f"`tesseract --list-langs` failed: {result.stderr_text.strip()[:200]}")
+    lines = result.stdout.decode("utf-8", errors="replace").splitlines()
+    return frozenset(line.strip() for line in lines[1:] if _PACK_NAME.fullmatch(line.strip())) - {"osd"}
+
+
+def check_languages(options: OcrOptions) -> None:
+    """Raise ConfigurationError unless tesseract has every pack ``options.languages`` names.
+
+    Tesseract reads on with the packs it has when one is missing (exit status 0, "Failed loading
+    language" on stderr), and pytesseract keeps the stderr of a run only when it fails: so the packs
+    are checked before the first page is read."""
+    missing = [name for name in options.languages.split("+") if name not in installed_languages()]
+    if missing:
+        raise ConfigurationError(
+            f"tesseract cannot load the languages {options.languages!r} (missing: {', '.join(missing)}); "
+            "install their traineddata"
+        )
 
 
 def _raise_for_missing_languages(result: ToolResult, options: OcrOptions) -> None:
@@ -323,12 +498,8 @@ def _tool_failure(result: ToolResult, what: str, options: OcrOptions, reason: st
     stderr = result.stderr_text
     if "bad_alloc" in stderr or "Out of memory" in stderr or "out of memory" in stderr:
         # RLIMIT_AS failures are deterministic: the same page fails the same way next time.
-        return PermanentError(f"{what} needs more than {_mebibytes(options.memory_bytes)} of memory")
+        return PermanentError(f"{what} needs more than {memory_text(options.memory_bytes)} of memory")
     return PermanentError(f"{what} failed: {reason}")
-
-
-def _mebibytes(size: int) -> str:
-    return f"{size / 1024**3:g} GiB" if size >= 1024**3 else f"{size / 1024**2:.0f} MiB"
 
 
 def text_from_tsv(tsv: str) -> tuple[str, float | None]:
@@ -385,23 +556,3 @@ def lines_run_vertically(tsv: str) -> bool:
         else:
             horizontal += characters
     return vertical > horizontal
-
-
-_HOCR_LINE = re.compile(r"class='ocr_(?:line|header|caption|textfloat)'[^>]*?title=\"([^\"]*)\"")
-_TEXTANGLE = re.compile(r"\btextangle (\d+)")
-
-
-def rotation_from_hocr(hocr: str) -> int:
-    """The page's correction in degrees clockwise: the textangle most of its lines carry.
-
-    In psm 1 tesseract turns the whole page by its OSD result and stamps that angle on every line
-    (upright lines carry none, i.e. 0); a vote keeps a stray vertical caption from deciding. Ties
-    and pages without lines give 0.
-    """
-    votes: Counter[int] = Counter()
-    for title in _HOCR_LINE.findall(hocr):
-        angle = _TEXTANGLE.search(title)
-        votes[int(angle.group(1)) % 360 if angle else 0] += 1
-    if not votes:
-        return 0
-    return max(votes, key=lambda angle: (votes[angle], angle == 0))
