@@ -80,3 +80,17 @@ chaos: system-deps install
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
+# Issue 14: OCR against OCRmyPDF on the same scanned files (bench/ocr_vs_ocrmypdf.py). Its own setup,
+# not `make test`'s: Ghostscript from apt, OCRmyPDF from PyPI into a venv of its own (it is a peer
+# measured, not a dependency). BENCH_OCR_ARGS="--rounds 5" etc.
+OCRMYPDF_VENV ?= .venv-ocrmypdf
+OCRMYPDF_VERSION ?= 17.13.0
+.PHONY: bench-ocr
+bench-ocr: runtime-deps install
+	@command -v gs >/dev/null 2>&1 || { echo "installing ghostscript"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ghostscript; }
+	@[ -x $(OCRMYPDF_VENV)/bin/ocrmypdf ] || { $(PYTHON) -m venv $(OCRMYPDF_VENV) && \
+	  $(OCRMYPDF_VENV)/bin/python -m pip install -q "ocrmypdf==$(OCRMYPDF_VERSION)"; }
+	$(BIN)/python bench/ocr_throughput.py --rounds 3
+	$(BIN)/python bench/ocr_vs_ocrmypdf.py --ocrmypdf $(OCRMYPDF_VENV)/bin/ocrmypdf $(BENCH_OCR_ARGS)

@@ -6,6 +6,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pdf_fixtures as fixtures
 import pytest
@@ -206,3 +207,62 @@ def test_upright_page_is_read_once_without_orientation_detection(
     [page] = read_pages(path, [1], OPTIONS)
     assert page.source == "ocr" and page.rotation == 0
     assert tool_log.programs().count("tesseract") == 1
+
+
+def _portrait_image(lines: tuple[str, ...] = fixtures.TENDER_LINES, *, dpi: int = fixtures.SCAN_DPI) -> Any:
+    """A 3 x 4 in portrait page at ``dpi`` with ``lines`` on it (the fixtures' pages are landscape)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (3 * dpi, 4 * dpi), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(fixtures.VERA), size=round(9 * dpi / 72))
+    for index, line in enumerate(lines):
+        draw.text((round(0.2 * dpi), round((0.4 + 0.3 * index) * dpi)), line, font=font, fill=0)
+    return image
+
+
+def test_a_landscape_page_of_a_portrait_document_is_set_upright_before_it_is_read(
+    tmp_path: Path, tool_log: fixtures.ToolLog
+) -> None:
+    upright = _portrait_image()
+    path = fixtures.scanned_pdf(tmp_path / "mixed.pdf", [upright, upright, upright.rotate(90, expand=True)])
+    pages = read_pages(path, [1, 2, 3], OPTIONS)
+    assert [page.rotation for page in pages] == [0, 0, 90]
+    _assert_words(pages[2].text)
+    tesseract = [call for call in tool_log.calls() if call[0] == "tesseract"]
+    # pages 1 and 2: one read each; page 3: orientation detection first, then one read, upright
+    assert ["--psm" in call and call[call.index("--psm") + 1] for call in tesseract] == ["3", "3", "0", "3"]
+    assert pages[2].layout is not None and pages[2].layout["turned"] == 90
+
+
+@pytest.mark.parametrize(("scan_dpi", "rendered_at"), [(300, 300), (200, 200), (150, 150), (100, 150)])
+def test_a_scan_below_the_ocr_resolution_is_rendered_at_its_own(
+    tmp_path: Path, tool_log: fixtures.ToolLog, scan_dpi: int, rendered_at: int
+) -> None:
+    from PIL import Image
+
+    sharp = fixtures.text_image()
+    scan = sharp.resize((sharp.width * scan_dpi // fixtures.SCAN_DPI, sharp.height * scan_dpi // fixtures.SCAN_DPI),
+                        Image.Resampling.LANCZOS)
+    path = tmp_path / "scan.pdf"
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path), pagesize=fixtures.PAGE_POINTS)
+    pdf.drawImage(ImageReader(scan), 0, 0, width=fixtures.PAGE_POINTS[0], height=fixtures.PAGE_POINTS[1])
+    pdf.showPage()
+    pdf.save()
+    [page] = read_pages(path, [1], OPTIONS)
+    [render] = [call for call in tool_log.calls() if call[0] == "pdftoppm"]
+    assert render[render.index("-r") + 1] == str(rendered_at)
+    assert page.source == "ocr"
+    _assert_words(page.text)
+
+
+def test_an_ocred_page_keeps_where_each_word_was_read() -> None:
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+    rows = ["1\t1\t0\t0\t0\t0\t0\t0\t900\t1200\t-1\t", "5\t1\t1\t1\t1\t1\t10\t20\t30\t40\t90\tSealed",
+            "5\t1\t1\t1\t1\t2\t50\t20\t25\t40\t-1\t "]
+    assert ocr.page_layout("\n".join([header, *rows]), turned=180) == {
+        "width": 900, "height": 1200, "turned": 180, "words": [[10, 20, 30, 40, "Sealed"]]}
+    assert ocr.page_layout(header, turned=0) is None

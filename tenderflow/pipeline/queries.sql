@@ -67,16 +67,20 @@ SELECT count(*) FROM ocr_batches WHERE document_id = %(document_id)s AND version
 
 -- name: page_upsert
 -- Indexed for search in the version's language (recorded by its plan, before any page).
-INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds, search_config)
+INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds, search_config,
+                   layout)
 SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds,
        search_config_for((SELECT v.language FROM document_versions v
-                           WHERE v.document_id = %(document_id)s AND v.version = %(version)s))
+                           WHERE v.document_id = %(document_id)s AND v.version = %(version)s)),
+       p.layout::jsonb
   FROM unnest(%(page_numbers)s::integer[], %(texts)s::text[], %(sources)s::text[],
-              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[])
-       AS p(page_number, text, source, confidence, rotation, seconds)
+              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[],
+              %(layouts)s::text[])
+       AS p(page_number, text, source, confidence, rotation, seconds, layout)
 ON CONFLICT (document_id, version, page_number) DO UPDATE
    SET text = excluded.text, source = excluded.source, confidence = excluded.confidence,
-       rotation = excluded.rotation, seconds = excluded.seconds, search_config = excluded.search_config;
+       rotation = excluded.rotation, seconds = excluded.seconds, search_config = excluded.search_config,
+       layout = excluded.layout;
 
 -- name: version_set_extracting
 UPDATE document_versions SET state = 'extracting'
@@ -291,3 +295,24 @@ SELECT d.id, d.tenant, d.filename, d.sha256, d.created_at, v.state::text AS stat
    AND d.id > %(after_id)s
  ORDER BY d.id
  LIMIT %(batch)s;
+
+-- name: ocr_slots_alive
+-- Worker threads, local and remote, that take ocr.pages jobs and heartbeat lately: how many pages
+-- of a short document can be read at once (documents.pages_per_batch).
+SELECT coalesce(sum(threads), 0)
+  FROM workers
+ WHERE stopped_at IS NULL AND %(job_type)s = ANY(pools)
+   AND last_seen_at > coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(live_within_seconds)s);
+
+-- name: page_layouts_of_version
+-- The word boxes of a version's OCRed pages (for its searchable PDF); layout is NULL for pages read
+-- before boxes were kept.
+SELECT page_number, layout FROM pages
+ WHERE document_id = %(document_id)s AND version = %(version)s AND source = 'ocr'
+ ORDER BY page_number;
+
+-- name: version_searchable_get
+SELECT searchable_key FROM document_versions WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: version_searchable_set
+UPDATE document_versions SET searchable_key = %(key)s WHERE document_id = %(document_id)s AND version = %(version)s;
