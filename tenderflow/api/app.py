@@ -31,7 +31,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from tenderflow.api import dashboard, documents, export, remote_workers, search
+from tenderflow.api import dashboard, document_pdfs, documents, export, remote_workers, search
 from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
 from tenderflow.api.http_metrics import http_registry
@@ -114,6 +114,7 @@ def create_app(settings: Settings) -> FastAPI:
             response.headers.update(OPERATOR_PAGE_HEADERS)
         return response
     app.include_router(documents.router)
+    app.include_router(document_pdfs.router)
     app.include_router(search.router)
     app.include_router(export.router)
     app.include_router(remote_workers.router)

@@ -21,7 +21,20 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, export, jobs, search, storage, tenants, worker_tokens, workers
+from tenderflow.cli import (
+    db,
+    demo,
+    documents,
+    download,
+    evaluate,
+    export,
+    jobs,
+    search,
+    storage,
+    tenants,
+    worker_tokens,
+    workers,
+)
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
@@ -66,6 +79,8 @@ app.command("search", rich_help_panel=START, epilog=(
 app.command("export", rich_help_panel=START, epilog=(
     "Examples: tenderflow export --format xlsx -o tenders.xlsx --state done  ·  "
     "tenderflow export --format jsonl --since 2026-11-01 > fields.jsonl"))(export.export_command)
+app.command("download", rich_help_panel=START, epilog=(
+    "Example: tenderflow download 42 --searchable -o notice-42.pdf"))(download.download)
 app.command("eval", rich_help_panel=START)(evaluate.evaluate)
 app.add_typer(documents.documents_app, name="documents", rich_help_panel=START)
 app.command("worker", rich_help_panel=OPERATE, epilog=(

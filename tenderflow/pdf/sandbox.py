@@ -53,7 +53,7 @@ from typing import Any
 
 from tenderflow.pdf import launcher
 
-PRELOAD = ("tenderflow.pdf.ocr", "tenderflow.pdf.languages")
+PRELOAD = ("tenderflow.pdf.ocr", "tenderflow.pdf.languages", "tenderflow.pdf.searchable")
 """The modules whose entries sandboxed calls run: imported once here, so that a call's child is a
 fork (about a millisecond), not a Python start-up with pytesseract, pdf2image and PIL (~0.2 s)."""
 
