@@ -14,7 +14,8 @@ and no language detection).
 
 Contenders, alternated round by round so that drift in the machine's load hits all alike; every
 process is started in a session of its own (the kernel's autogroup scheduler shares CPU between
-sessions, see ocr_throughput.py):
+sessions, see ocr_throughput.py; this also keeps OCRmyPDF's own `os.nice(5)` from costing it CPU
+against other sessions, since nice values then count only inside a session):
 
     tenderflow   `tenderflow worker --pool all --processes N` started idle (file storage, the offline
                  extractor), every file uploaded as `tenderflow upload` does; seconds from the first

@@ -8,8 +8,9 @@ child, by the child, with no code between fork and exec in a threaded process. E
 - its own session and process group, so a timeout can kill the tool AND anything it started with one
   ``killpg(SIGKILL)``; the group is killed after every run, normal or not, so no helper process
   outlives its tool (only one that calls setsid itself could, which poppler and tesseract never do);
-- an address-space limit (RLIMIT_AS = ``memory_bytes``, set with ``resource`` in the child; macOS
-  refuses it, see sandbox.py) and no core dumps;
+- an address-space limit (RLIMIT_AS = ``memory_bytes``) and no core dumps, set with ``resource`` by
+  the single-threaded sandbox server, which a program inherits across vfork + exec, and by a
+  sandboxed call's child for itself (macOS refuses the address-space limit, see sandbox.py);
 - death with its worker: when the worker process dies, SIGKILL included, the server kills every run's
   group (it sees the control socket close); on Linux each run also has PR_SET_PDEATHSIG on the server;
 - a minimal environment: PATH, TESSDATA_PREFIX when set, ``LC_ALL=C`` and ``OMP_THREAD_LIMIT=1``
