@@ -70,12 +70,17 @@ def _libc() -> Any:
     return ctypes.CDLL(None, use_errno=True)
 
 
+def _address_space_within_hard_limit(memory_bytes: int) -> int:
+    """``memory_bytes``, or this process's hard address-space limit when that is lower."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    return memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+
+
 def set_limits(memory_bytes: int) -> None:
     """This process's limits: no core file, and at most ``memory_bytes`` of address space (not on macOS,
     which refuses the limit). Children inherit both."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+    limit = _address_space_within_hard_limit(memory_bytes)
     try:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):
@@ -106,10 +111,8 @@ def _lowered_limits(memory_bytes: int) -> Iterator[None]:
     process: no other thread may allocate while the limit is low."""
     address_space = resource.getrlimit(resource.RLIMIT_AS)
     core = resource.getrlimit(resource.RLIMIT_CORE)
-    hard = address_space[1]
-    limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        resource.setrlimit(resource.RLIMIT_AS, (_address_space_within_hard_limit(memory_bytes), address_space[1]))
     except (ValueError, OSError):
         if sys.platform != "darwin":
             raise
