@@ -89,7 +89,8 @@ class Settings(BaseSettings):
         True, description="Detect each document's language (text layer, or a quick first pass over a scan) "
                           "unless its upload or its tenant names languages.",
     )
-    ocr_batch_pages: int = Field(4, gt=0, description="Pages per OCR job of a long document.")
+    ocr_batch_pages: int = Field(4, gt=0, description="At most this many pages per OCR job: a long document's; a "
+                                 "short one is cut finer, two jobs per live OCR worker thread.")
     tool_timeout_seconds: float = Field(120.0, gt=0, description="Per pdftoppm/pdftotext/tesseract run.")
     tool_memory_bytes: int = Field(2 * 1024**3, gt=0, description="Address-space limit per tool run.")
 

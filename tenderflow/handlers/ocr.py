@@ -25,7 +25,7 @@ from tenderflow.errors import PermanentError, ResultRejectedError, RetryableErro
 from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.ids import sha256_of
-from tenderflow.pdf import languages
+from tenderflow.pdf import languages, tools
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -145,10 +145,11 @@ class OcrPlanHandler:
 
     def __init__(
         self, limits: PdfLimits, batch_pages: int, pdfs: PdfSource | None = None, *,
-        options: OcrOptions | None = None, detect: bool = True,
+        options: OcrOptions | None = None, detect: bool = True, live_within_seconds: float | None = 60.0,
     ) -> None:
         self.limits = limits
         self.batch_pages = batch_pages
+        self.live_within_seconds = live_within_seconds
         self.pdfs = pdfs
         self.options = options or OcrOptions(
             dpi=limits.dpi, timeout_seconds=limits.timeout_seconds, memory_bytes=limits.memory_bytes,
@@ -157,7 +158,9 @@ class OcrPlanHandler:
         self.detect = detect
 
     def warm_up(self) -> None:
-        """Before the first claim: the language identifier's model, when this plan detects."""
+        """Before the first claim: the tool sandbox, and the language identifier's model when this
+        plan detects."""
+        tools.warm_up()
         if self.detect:
             languages.warm_up()
 
@@ -221,7 +224,8 @@ class OcrPlanHandler:
             raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
         documents.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
                               ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages,
-                              languages=plan.languages.model_dump() if plan.languages else None)
+                              languages=plan.languages.model_dump() if plan.languages else None,
+                              live_within_seconds=self.live_within_seconds)
 
 
 class OcrPagesHandler:
@@ -230,6 +234,10 @@ class OcrPagesHandler:
     def __init__(self, options: OcrOptions, pdfs: PdfSource | None = None) -> None:
         self.options = options
         self.pdfs = pdfs
+
+    def warm_up(self) -> None:
+        """Before the first claim: the tool sandbox, with the OCR libraries imported."""
+        tools.warm_up()
 
     def options_for(self, job: ClaimedJob) -> OcrOptions:
         """The worker's options with the languages the plan chose for the document (its payload's);
@@ -288,7 +296,8 @@ PLAN: Stage[Path, OcrPlanResult] = Stage(
     name=documents.JOB_OCR_PLAN, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPlanResult,
     build=lambda resources: OcrPlanHandler(
         pdf_limits(resources.settings), resources.settings.ocr_batch_pages, resources.pdfs,
-        options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages),
+        options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages,
+        live_within_seconds=resources.settings.worker_dead_after_seconds),
 )
 PAGES: Stage[Path, OcrPagesResult] = Stage(
     name=documents.JOB_OCR_PAGES, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPagesResult,

@@ -29,6 +29,8 @@ charges the work it caused.
 from __future__ import annotations
 
 import enum
+import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -180,6 +182,31 @@ def page_batches(pages: Sequence[int], batch_pages: int) -> list[list[int]]:
     return [ordered[start:start + batch_pages] for start in range(0, len(ordered), batch_pages)]
 
 
+JOBS_PER_OCR_SLOT = 2
+"""A document is cut into at least this many ocr.pages jobs per OCR slot (worker thread) when it is
+short: the slots take its pages in parallel, and a slow page (turned, dense) does not leave the other
+slots idle while its batch finishes."""
+
+
+def pages_per_batch(ocr_pages: int, slots: int, max_batch_pages: int) -> int:
+    """Pages per ocr.pages job for a document with `ocr_pages` pages to OCR and `slots` OCR worker
+    threads alive: enough jobs for every slot to take JOBS_PER_OCR_SLOT of them (a 4-page scan on 2
+    processes is 4 jobs of one page), never more than `max_batch_pages` pages (a 500-page one still
+    batches, so a job's claim, commit and tool start-ups are spread over several pages). With no slot
+    known (no OCR worker registered yet) the document is batched by `max_batch_pages`."""
+    if slots <= 0 or ocr_pages <= 0:
+        return max_batch_pages
+    return max(1, min(max_batch_pages, math.ceil(ocr_pages / (JOBS_PER_OCR_SLOT * slots))))
+
+
+def ocr_slots(conn: psycopg.Connection[Any], *, live_within_seconds: float, now: datetime | None = None) -> int:
+    """Threads of the workers, local and remote, that take ocr.pages jobs and were seen lately."""
+    row = conn.execute(QUERIES["ocr_slots_alive"], {
+        "job_type": JOB_OCR_PAGES, "live_within_seconds": live_within_seconds, "now": now,
+    }).fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
 @dataclass(frozen=True)
 class LockedDocument:
     """A document row, locked FOR UPDATE by `lock_document` until the transaction ends."""
@@ -257,16 +284,22 @@ def insert_version(
 def record_plan(
     conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, text_pages: Sequence[PageResult],
     ocr_pages: Sequence[int], batch_pages: int, languages: dict[str, Any] | None = None,
+    live_within_seconds: float | None = None,
 ) -> list[int]:
     """ocr.plan commit: version queued -> ocr; record the OCR languages chosen (`languages`: a
     tenderflow.handlers.results.LanguagesRecord as a dict); store the pages read from their text
     layer; reserve the pages' credits; enqueue one ocr.pages job per batch of the other pages
     (idempotent; each carries the languages), or, when every page had a usable text layer, move on
-    to extraction at once. A tenant that cannot pay for the pages has the version stopped (see
+    to extraction at once. Batches hold at most `batch_pages` pages, fewer when the document is short
+    for the OCR slots alive (seen within `live_within_seconds`; None: `batch_pages` alone), see
+    `pages_per_batch`. A tenant that cannot pay for the pages has the version stopped (see
     `stop_unpaid`); the job itself succeeded."""
     ref = VersionRef.of(job)
     if not hold_document(conn, ref.document_id):
         return []  # deleted: nothing to record
+    if live_within_seconds is not None and ocr_pages:
+        slots = ocr_slots(conn, live_within_seconds=live_within_seconds)
+        batch_pages = pages_per_batch(len(ocr_pages), slots, batch_pages)
     batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
         **ref.params(), "page_count": page_count, "batch_count": len(batches) or None,
@@ -308,7 +341,17 @@ def upsert_pages(conn: psycopg.Connection[Any], ref: VersionRef, pages: Sequence
         "page_numbers": [p.number for p in pages], "texts": [p.text.replace("\x00", "") for p in pages],
         "sources": [p.source for p in pages], "confidences": [p.confidence for p in pages],
         "rotations": [p.rotation for p in pages], "seconds": [p.seconds for p in pages],
+        "layouts": [_layout_json(getattr(p, "layout", None)) for p in pages],
     })
+
+
+def _layout_json(layout: object) -> str | None:
+    """A page's word boxes as the JSON text the upsert casts to jsonb (a model or a dict; None: none)."""
+    if layout is None:
+        return None
+    dump = getattr(layout, "model_dump_json", None)
+    text = str(dump()) if callable(dump) else json.dumps(layout, ensure_ascii=False)
+    return text.replace("\\u0000", "")  # jsonb refuses NUL; a word never needs one
 
 
 def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence[PageResult]) -> bool:

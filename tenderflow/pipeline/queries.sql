@@ -66,14 +66,16 @@ ON CONFLICT DO NOTHING;
 SELECT count(*) FROM ocr_batches WHERE document_id = %(document_id)s AND version = %(version)s;
 
 -- name: page_upsert
-INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds)
-SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds
+INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds, layout)
+SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds,
+       p.layout::jsonb
   FROM unnest(%(page_numbers)s::integer[], %(texts)s::text[], %(sources)s::text[],
-              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[])
-       AS p(page_number, text, source, confidence, rotation, seconds)
+              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[],
+              %(layouts)s::text[])
+       AS p(page_number, text, source, confidence, rotation, seconds, layout)
 ON CONFLICT (document_id, version, page_number) DO UPDATE
    SET text = excluded.text, source = excluded.source, confidence = excluded.confidence,
-       rotation = excluded.rotation, seconds = excluded.seconds;
+       rotation = excluded.rotation, seconds = excluded.seconds, layout = excluded.layout;
 
 -- name: version_set_extracting
 UPDATE document_versions SET state = 'extracting'
@@ -515,3 +517,24 @@ UPDATE watches SET last_polled_at = now(), last_summary = %(summary)s, last_erro
 
 -- name: watch_record_failure
 UPDATE watches SET last_polled_at = now(), last_error = %(error)s WHERE id = %(id)s;
+
+-- name: ocr_slots_alive
+-- Worker threads, local and remote, that take ocr.pages jobs and heartbeat lately: how many pages
+-- of a short document can be read at once (documents.pages_per_batch).
+SELECT coalesce(sum(threads), 0)
+  FROM workers
+ WHERE stopped_at IS NULL AND %(job_type)s = ANY(pools)
+   AND last_seen_at > coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(live_within_seconds)s);
+
+-- name: page_layouts_of_version
+-- The word boxes of a version's OCRed pages (for its searchable PDF); layout is NULL for pages read
+-- before boxes were kept.
+SELECT page_number, layout FROM pages
+ WHERE document_id = %(document_id)s AND version = %(version)s AND source = 'ocr'
+ ORDER BY page_number;
+
+-- name: version_searchable_get
+SELECT searchable_key FROM document_versions WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: version_searchable_set
+UPDATE document_versions SET searchable_key = %(key)s WHERE document_id = %(document_id)s AND version = %(version)s;
