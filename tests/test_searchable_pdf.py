@@ -172,3 +172,32 @@ def test_tenderflow_download_writes_the_original_and_the_searchable_copy(
     assert all(word in pdftotext(tmp_path / "searchable.pdf", 1) for word in WORDS)
     missing = CliRunner().invoke(app, ["download", str(document + 1000)], env=env)
     assert missing.exit_code == 1 and f"no document with id {document + 1000}" in missing.output
+
+
+def test_a_deleted_documents_searchable_copy_goes_with_its_pdf_and_the_sweep_keeps_a_live_ones(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    from tenderflow.pipeline.orphans import sweep_orphans
+
+    storage = open_storage(settings.resolved_storage_url)
+    key = tenant_with_key(conn, "acme")
+    kept = upload(api, key, fixtures.scanned_pdf(tmp_path / "kept.pdf", [fixtures.text_image()]))
+    gone = upload(api, key, fixtures.scanned_pdf(tmp_path / "gone.pdf", [fixtures.text_image(rotate=90)]))
+    drain(api.services.pool, settings, storage)
+    for document in (kept, gone):
+        assert api.client.get(f"/v1/documents/{document}/searchable.pdf", headers=bearer(key)).status_code == 200
+    copies = {int(doc): str(k) for doc, k in conn.execute(
+        "SELECT document_id, searchable_key FROM document_versions WHERE document_id = ANY(%s)", ([kept, gone],))}
+    assert all(storage.exists(k) and "/searchable/" in k for k in copies.values())
+
+    # A sweep with no grace keeps both copies: their documents refer to their PDFs.
+    report = sweep_orphans(conn, storage, grace_seconds=0)
+    assert report.deleted == [] and report.referenced == 4, report.as_dict()
+
+    assert api.client.delete(f"/v1/documents/{gone}", headers=bearer(key)).status_code in (200, 204)
+    drain(api.services.pool, settings, storage)  # the storage.delete job
+    assert not storage.exists(copies[gone]), "the deleted document's searchable copy was left behind"
+    assert storage.exists(copies[kept])
+    assert sorted(o.key for o in storage.list_objects("tenants/acme/")) == sorted(
+        [copies[kept], str(conn.execute("SELECT 'tenants/acme/pdf/' || left(sha256, 2) || '/' || sha256 || '.pdf' "
+                                        "FROM documents WHERE id = %s", (kept,)).fetchone()[0])])

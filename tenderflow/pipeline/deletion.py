@@ -32,7 +32,7 @@ from psycopg.rows import dict_row
 
 from tenderflow.errors import DocumentNotFoundError, JobStateError
 from tenderflow.pipeline.documents import JOB_THUMBNAIL, QUERIES, VERSION_JOB_TYPES
-from tenderflow.pipeline.storage import ObjectStorage, object_key
+from tenderflow.pipeline.storage import ObjectStorage, derived_prefix, object_key
 from tenderflow.pipeline.uploads import object_locked
 from tenderflow.queue import JobSpec, enqueue
 from tenderflow.queue import jobs as queue_jobs
@@ -118,6 +118,8 @@ def delete_stored_object(conn: psycopg.Connection[Any], storage: ObjectStorage, 
         if conn.execute(QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone():
             return False
         storage.delete(object_key(tenant, sha256))
+        for derived in list(storage.list_objects(derived_prefix(tenant, sha256))):
+            storage.delete(derived.key)  # its searchable copies go with it
         return True
 
 

@@ -23,7 +23,7 @@ from tenderflow.config import Settings
 from tenderflow.errors import TenderflowError
 from tenderflow.pdf.searchable import PageWords, make_searchable
 from tenderflow.pipeline.documents import QUERIES, VersionRef, get_document, get_version, readable_version
-from tenderflow.pipeline.storage import ObjectStorage, object_key
+from tenderflow.pipeline.storage import ObjectStorage, object_key, searchable_key
 
 
 class NotReadableYetError(TenderflowError):
@@ -91,7 +91,7 @@ def searchable_pdf(
     if not layouts:
         key = original  # every page had its own text: the original is searchable as it is
     else:
-        key = f"tenants/{row['tenant']}/searchable/{str(row['sha256'])[:2]}/{row['sha256']}-v{pages_version}.pdf"
+        key = searchable_key(str(row["tenant"]), str(row["sha256"]), int(pages_version))
         with tempfile.TemporaryDirectory(prefix="tenderflow-searchable-") as work:
             source, target = Path(work) / "original.pdf", Path(work) / "searchable.pdf"
             storage.download_to(original, source)
