@@ -21,7 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
@@ -125,7 +125,9 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
         raise EnqueueError(f"priority must fit in a smallint, got {spec.priority}")
     if not spec.tenant:
         raise EnqueueError("tenant must not be empty")
-    payload = spec.payload if isinstance(spec.payload, dict) else dict(spec.payload)
+    payload: Mapping[str, Any] = spec.payload if isinstance(spec.payload, dict) else dict(spec.payload)
+    if tracing.enabled():  # the current trace travels on with the job (tenderflow.tracing), one or many
+        payload = tracing.with_traceparent(payload)
     try:
         encoded = json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -152,8 +154,6 @@ def enqueue_many(
     existing job's. Workers are woken by NOTIFY when the transaction commits. Raises EnqueueError
     (nothing written) for an unknown type, a payload that is not JSON, a non-positive max_attempts.
     """
-    if tracing.enabled():  # the current trace travels on with the jobs (tenderflow.tracing)
-        specs = [replace(spec, payload=tracing.with_traceparent(spec.payload)) for spec in specs]
     if not specs:
         return []
     known = set(known_types) if known_types is not None else None
