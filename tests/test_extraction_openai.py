@@ -303,6 +303,24 @@ def test_an_answer_that_is_not_json_is_a_clear_retryable_error() -> None:
     assert len(server.requests) == 1
 
 
+CUT_OFF = Reply(200, '{"id": "chatcmpl-cut", "object": "chat.completion", "choices": [{"mess')
+
+
+def test_an_answer_whose_json_is_cut_off_is_retried_like_a_server_error() -> None:
+    """Found by the chaos run: a 200 whose JSON body is cut off surfaced as a bare "JSONDecodeError:
+    Unterminated string starting at: line 1 column 66" from the client, which the worker retried as a
+    bug, a whole queue attempt (and backoff) later instead of a second call now."""
+    sleeps: list[float] = []
+    with run_openai_server(in_order(CUT_OFF, completion(EMPTY_ANSWER))) as server:
+        _, usage = make_backend(server.base_url, sleeps).extract(DOCUMENT)
+    assert sleeps == [1.0] and len(server.requests) == 2 and usage.calls == 1
+    with run_openai_server(lambda request: CUT_OFF) as server:
+        with pytest.raises(ExtractionUnavailableError, match="unavailable: its answer is not valid JSON "
+                           r"\(Unterminated string.*after 3 attempt"):
+            make_backend(server.base_url, max_retries=2).extract(DOCUMENT)
+    assert len(server.requests) == 3
+
+
 def test_refused_connections_are_retried_then_retryable() -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
