@@ -139,7 +139,7 @@ class OcrPlanHandler:
 
     def __init__(
         self, limits: PdfLimits, batch_pages: int, pdfs: PdfSource | None = None, *,
-        options: OcrOptions | None = None, detect: bool = True,
+        options: OcrOptions | None = None, detect: bool = True, model_cache: Path | None = None,
     ) -> None:
         self.limits = limits
         self.batch_pages = batch_pages
@@ -149,11 +149,13 @@ class OcrPlanHandler:
             max_page_pixels=limits.max_page_pixels,
         )
         self.detect = detect
+        self.model_cache = model_cache
 
     def warm_up(self) -> None:
-        """Before the first claim: the language identifier's model, when this plan detects."""
+        """Before the first claim: the language identifier's model, when this plan detects (from
+        its decoded copy in `model_cache`, written there by the first worker on the machine)."""
         if self.detect:
-            languages.warm_up()
+            languages.warm_up(self.model_cache)
 
     def choose_languages(
         self, job: ClaimedJob, pdf: Path, text_layers: dict[int, str], ocr_pages: list[int]
@@ -282,7 +284,8 @@ PLAN: Stage[Path, OcrPlanResult] = Stage(
     name=documents.JOB_OCR_PLAN, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPlanResult,
     build=lambda resources: OcrPlanHandler(
         pdf_limits(resources.settings), resources.settings.ocr_batch_pages, resources.pdfs,
-        options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages),
+        options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages,
+        model_cache=resources.settings.data_dir / "cache" / "models"),
 )
 PAGES: Stage[Path, OcrPagesResult] = Stage(
     name=documents.JOB_OCR_PAGES, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPagesResult,
