@@ -409,6 +409,35 @@ def test_build_backend_follows_settings() -> None:
     assert isinstance(build_backend(Settings(llm_base_url=None, llm_api_key=None)), OfflineBackend)
 
 
+LAZY_CLIENT_PROBE = """
+import sys
+from tenderflow.config import Settings
+from tenderflow.handlers import warm_up
+from tenderflow.handlers.extract import EXTRACT, PageInput
+from tenderflow.handlers.stage import Resources
+handler = EXTRACT.build(Resources(Settings(llm_base_url=sys.argv[1], llm_model="test-model")))
+warm_up([handler])
+before = "openai" in sys.modules
+fields, usage = handler.backend.extract([PageInput(1, "Tender notice: road works")])
+print(before, "openai" in sys.modules, usage.calls)
+"""
+
+
+def test_a_worker_imports_the_llm_client_at_its_first_extraction_not_at_its_start() -> None:
+    """The client's import was a third of a worker's start (~0.5 s of CPU), paid again by every
+    restarted worker before it could claim: the chaos run's workers, killed every 2 s, never got
+    ready. The extract handler now builds its LLM backend when it first extracts."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with run_openai_server(answer_with(EMPTY_ANSWER)) as server:
+        result = subprocess.run([sys.executable, "-c", LAZY_CLIENT_PROBE, server.base_url], capture_output=True,
+                                text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True", "1"]
+
+
 @pytest.mark.parametrize(
     ("headers", "seconds"),
     [
