@@ -112,6 +112,7 @@ BUCKET = "chaos"
 LLM_TIMEOUT = 3.0
 MAX_ATTEMPTS = 6
 S3_OUTAGE_SECONDS = 10.0
+KILL_STATES = ("killed", "holding_jobs", "ready_idle", "starting", "unknown", "instead_of_one_starting", "hunted")
 HARNESS_STARTED = "harness.started"  # the line the harness writes in a process's log before starting it
 READY_EVENTS = ("worker.started", "remote.started", "Application startup complete.")
 EMPTY_ANSWER = TenderFields().model_dump(mode="json")
@@ -804,6 +805,16 @@ class Run:
 
     # quiet -------------------------------------------------------------------------------------
 
+    def final_versions(self) -> int | None:
+        """Versions done or failed so far; None when the database does not answer."""
+        try:
+            with psycopg.connect(self.pg.url(self.database), connect_timeout=3) as conn:
+                row = conn.execute(
+                    "SELECT count(*) FROM document_versions WHERE state IN ('done', 'failed')").fetchone()
+                return int(row[0]) if row else None
+        except psycopg.Error:
+            return None
+
     def busy(self) -> int | None:
         """Versions not final plus jobs queued or running; None when the database does not answer."""
         try:
@@ -877,14 +888,16 @@ class Injector(threading.Thread):
     only when its process was running, and it is noted whether that process held jobs then (a kill
     between jobs, or of a process still starting, tests less)."""
 
-    def __init__(self, run: Run, schedule: list[Fault], pg: Postgres, moto: MotoServer) -> None:
+    def __init__(self, run: Run, schedule: list[Fault], pg: Postgres, moto: MotoServer, seed: int) -> None:
         super().__init__(name="fault-injector", daemon=True)
         self.run_, self.schedule, self.pg, self.moto = run, schedule, pg, moto
         self.done: dict[str, int] = {}
-        self.kills: dict[str, dict[str, int]] = {}  # target -> killed, holding_jobs, not_started
+        self.kills: dict[str, dict[str, int]] = {}  # target -> KILL_STATES
+        self.rng = random.Random(f"kill-targets/{seed}")  # noqa: S311
         self.errors: list[str] = []
         self.lock = threading.Lock()
         self.started = time.monotonic()
+        self.finished: float | None = None
 
     def run(self) -> None:
         self.started = time.monotonic()
@@ -899,20 +912,40 @@ class Injector(threading.Thread):
             pending.append(worker)
         for worker in pending:
             worker.join()
+        self._hunt()
+        self.finished = time.monotonic()
 
-    def _held(self, pid: int) -> tuple[int, int] | None:
-        """(worker rows, running jobs) of the process `pid` (worker ids hold host:pid:nonce), or None
-        while the database does not answer."""
-        pattern = f"%:{pid}:%"
+    def _hunt(self, deadline_seconds: float = 180.0) -> None:
+        """After the schedule: each worker that was never killed while it held a job is watched
+        until it holds one, and killed then (a kill mid-job is the fault that tests leases and
+        commits; under load most scheduled kills find a process still starting)."""
+        targets = sorted({fault.target for fault in self.schedule if fault.kind == "kill_worker"})
+        deadline = time.monotonic() + deadline_seconds
+        while time.monotonic() < deadline:
+            wanted = [t for t in targets if not self.kills.get(t, {}).get("holding_jobs")]
+            if not wanted:
+                return
+            pids = {t: pid for t in wanted if (pid := self.run_.services[t].pid()) is not None}
+            holding = [t for t, (_workers, running) in self._states(pids).items() if running] if pids else []
+            if holding:
+                self._kill_worker(holding[0], hunted=True)
+            else:
+                time.sleep(0.3)
+
+    def _states(self, pids: dict[str, int]) -> dict[str, tuple[int, int]]:
+        """For each process (name -> pid): (its worker rows, its running jobs), from worker ids, which
+        hold host:pid:nonce; {} while the database does not answer."""
         try:
             with psycopg.connect(self.pg.url(self.run_.database), connect_timeout=2) as conn:
-                row = conn.execute(
-                    "SELECT (SELECT count(*) FROM workers WHERE id LIKE %(p)s),"
-                    " (SELECT count(*) FROM jobs WHERE state = 'running' AND worker_id LIKE %(p)s)",
-                    {"p": pattern}).fetchone()
+                rows = conn.execute(
+                    "SELECT p.pattern, (SELECT count(*) FROM workers w WHERE w.id LIKE p.pattern),"
+                    " (SELECT count(*) FROM jobs j WHERE j.state = 'running' AND j.worker_id LIKE p.pattern)"
+                    " FROM unnest(%(patterns)s::text[]) AS p(pattern)",
+                    {"patterns": [f"%:{pid}:%" for pid in pids.values()]}).fetchall()
         except psycopg.Error:
-            return None
-        return (int(row[0]), int(row[1])) if row else None
+            return {}
+        by_pattern = {str(pattern): (int(workers), int(running)) for pattern, workers, running in rows}
+        return {name: by_pattern.get(f"%:{pid}:%", (0, 0)) for name, pid in pids.items()}
 
     def _count(self, kind: str) -> None:
         with self.lock:
@@ -921,18 +954,8 @@ class Injector(threading.Thread):
     def _inject(self, fault: Fault) -> None:
         try:
             if fault.kind == "kill_worker":
-                service = self.run_.services[fault.target]
-                pid = service.pid()
-                held = self._held(pid) if pid is not None else None
-                if not service.kill_and_restart():
-                    return
-                with self.lock:
-                    tally = self.kills.setdefault(fault.target, {"killed": 0, "holding_jobs": 0, "not_started": 0})
-                    tally["killed"] += 1
-                    if held is not None and held[1] > 0:
-                        tally["holding_jobs"] += 1
-                    if held is not None and held[0] == 0:
-                        tally["not_started"] += 1
+                self._kill_worker(fault.target)
+                return
             elif fault.kind == "api_kill":
                 if not self.run_.services["api"].kill_and_restart(pause=1.0):
                     return
@@ -950,19 +973,43 @@ class Injector(threading.Thread):
             with self.lock:
                 self.errors.append(f"{fault.describe()}: {exc}")
 
+    def _kill_worker(self, scheduled: str, *, hunted: bool = False) -> None:
+        """SIGKILL a worker process and start it again. The schedule names one; when that one is not
+        ready yet (still starting: no worker row) and another is, a seeded choice among the ready
+        ones is killed instead: a kill should land on a process at work, not on one still importing."""
+        names = [fault.target for fault in self.schedule if fault.kind == "kill_worker"]
+        pids = {name: pid for name in dict.fromkeys(names) if (pid := self.run_.services[name].pid()) is not None}
+        states = self._states(pids) if pids else {}
+        ready = sorted(name for name, (workers, _running) in states.items() if workers > 0)
+        target = scheduled if scheduled in ready or not ready else self.rng.choice(ready)
+        state = states.get(target)
+        # "unknown": the database did not answer
+        was = ("unknown" if state is None else "holding_jobs" if state[1] else "ready_idle" if state[0]
+               else "starting")
+        if not self.run_.services[target].kill_and_restart():
+            return
+        with self.lock:
+            tally = self.kills.setdefault(target, dict.fromkeys(KILL_STATES, 0))
+            tally["killed"] += 1
+            tally[was] += 1
+            tally["instead_of_one_starting"] += target != scheduled
+            tally["hunted"] += hunted
+        self._count("kill_worker")
+        log(f"fault: SIGKILL {target}" + (f" (for {scheduled}, still starting)" if target != scheduled else "")
+            + (" (after the schedule: it had never been killed holding a job)" if hunted else "")
+            + f", restart: it was {was}")
+
     def missing(self) -> list[str]:
-        """The scheduled faults that did not happen: every kind as often as scheduled, each worker
-        killed, and at least one kill landing on a process that held a job."""
+        """The scheduled faults that did not happen: every kind as often as scheduled, and each
+        worker killed at least once while it held a job."""
         scheduled: dict[str, int] = {}
         for fault in self.schedule:
             scheduled[fault.kind] = scheduled.get(fault.kind, 0) + 1
         missing = [f"{kind}: {self.done.get(kind, 0)} of {count}" for kind, count in sorted(scheduled.items())
                    if self.done.get(kind, 0) < count]
         targets = sorted({fault.target for fault in self.schedule if fault.kind == "kill_worker"})
-        missing += [f"kill_worker {target}: never killed while running" for target in targets
-                    if not self.kills.get(target, {}).get("killed")]
-        if targets and not any(tally["holding_jobs"] for tally in self.kills.values()):
-            missing.append("kill_worker: no kill landed on a process holding a job")
+        missing += [f"kill_worker {target}: never killed while it held a job" for target in targets
+                    if not self.kills.get(target, {}).get("holding_jobs")]
         return missing
 
 
@@ -979,6 +1026,22 @@ class Phase:
     injector: Injector | None = None
     leaked: list[dict[str, Any]] = field(default_factory=list)
     load: list[float] = field(default_factory=list)  # the 1-minute load average at the start and the end
+    progress: list[tuple[float, int]] = field(default_factory=list)  # (seconds in, versions final)
+    schedule_seconds: float | None = None  # when the fault schedule was over
+
+    def timeline(self) -> dict[str, Any]:
+        """When a quarter, half, three quarters and all of the versions were final; and, with faults,
+        how many were by the end of the schedule."""
+        if not self.progress:
+            return {}
+        total = self.progress[-1][1]
+        marks = {f"{share}%": next((t for t, final in self.progress if final >= total * share / 100), None)
+                 for share in (25, 50, 75, 100)}
+        if self.schedule_seconds is not None:
+            marks["final_when_schedule_ended"] = max(
+                (final for t, final in self.progress if t <= self.schedule_seconds), default=0)
+            marks["schedule_seconds"] = round(self.schedule_seconds, 1)
+        return {"versions": total, **marks}
 
     @property
     def exits(self) -> dict[str, list[int]]:
@@ -997,31 +1060,39 @@ class Phase:
         return summary
 
 
-def supervise(run: Run, watch: OrphanWatch, stop: threading.Event) -> None:
+def supervise(phase: Phase, watch: OrphanWatch, stop: threading.Event, started: float) -> None:
     """The orchestrator: every second, start again what ended on its own; and meanwhile watch the
-    tool processes reparented to this one (and collect those that ended)."""
+    tool processes reparented to this one (and collect those that ended), and every 5 s note how
+    many versions are final (the phase's progress)."""
+    run = phase.run
+    beat = 0
     while not stop.wait(1.0):
         for service in run.services.values():
             service.ensure_running()
         watch.sample()
         reap_orphans(watch.root, TOOL_NAMES | {"postgres"})
+        beat += 1
+        if beat % 5 == 0 and (final := run.final_versions()) is not None:
+            phase.progress.append((round(time.monotonic() - started, 1), final))
 
 
 def run_phase(name: str, items: list[Item], pg: Postgres, moto: MotoServer, llm: OpenAIServer, work: Path,
-              schedule: list[Fault] | None, quiet_timeout: float, watch: OrphanWatch,
+              schedule: list[Fault] | None, quiet_timeout: float, watch: OrphanWatch, seed: int = 0,
               schedule_done: Callable[[], None] = lambda: None) -> Phase:
     run = Run(name, pg, moto, llm, work, len(items))
     run.setup(items)
     phase = Phase(run, load=[round(os.getloadavg()[0], 2)])
     stop = threading.Event()
-    orchestrator = threading.Thread(target=supervise, args=(run, watch, stop), name="orchestrator", daemon=True)
+    orchestrator: threading.Thread | None = None
     try:
         run.start_services()
         time.sleep(1.0)
         started = time.monotonic()
+        orchestrator = threading.Thread(target=supervise, args=(phase, watch, stop, started), name="orchestrator",
+                                        daemon=True)
         orchestrator.start()
         if schedule is not None:
-            phase.injector = Injector(run, schedule, pg, moto)
+            phase.injector = Injector(run, schedule, pg, moto, seed)
             phase.injector.start()
         run.run_workload(items)
         log(f"{name}: uploads answered after {time.monotonic() - started:.1f} s ({run.outcome.attempted} sent, "
@@ -1029,17 +1100,20 @@ def run_phase(name: str, items: list[Item], pg: Postgres, moto: MotoServer, llm:
             f"{run.outcome.reprocessed} reprocessed)")
         if phase.injector is not None:
             phase.injector.join()
-            log(f"{name}: fault schedule over after {time.monotonic() - started:.1f} s")
+            phase.schedule_seconds = (phase.injector.finished or time.monotonic()) - started
+            log(f"{name}: fault schedule over after {phase.schedule_seconds:.1f} s")
         schedule_done()
         phase.quiet = run.wait_quiet(quiet_timeout)
         phase.seconds = time.monotonic() - started
+        if (final := run.final_versions()) is not None:
+            phase.progress.append((round(phase.seconds, 1), final))
         phase.leaked = leaked_tool_processes(os.getpid())
         phase.load.append(round(os.getloadavg()[0], 2))
         log(f"{name}: {'quiet' if phase.quiet else 'NOT quiet'} after {phase.seconds:.1f} s, "
             f"{len(phase.leaked)} tool processes alive, load {phase.load}")
     finally:
         stop.set()
-        if orchestrator.is_alive():
+        if orchestrator is not None:
             orchestrator.join()
         run.stop_services()
     return phase
@@ -1108,7 +1182,7 @@ def main() -> int:
               + json.dumps({caller: {str(n): kind for n, kind in sorted(p.items())} for caller, p in plan.items()}),
               flush=True)
         llm_faults.faulty.set()
-        chaos = run_phase("faults", items, pg, moto, llm, work, schedule, args.quiet_timeout, watch,
+        chaos = run_phase("faults", items, pg, moto, llm, work, schedule, args.quiet_timeout, watch, args.seed,
                           schedule_done=llm_faults.catch_up.set)
         llm_faults.faulty.clear()
         report = chaos.run.check(items)
@@ -1125,6 +1199,7 @@ def main() -> int:
             "baseline_reprocess_answers": baseline.run.outcome.reprocess_answers,
             "exits": chaos.exits, "baseline_exits": baseline.exits,
             "startups": chaos.startups(), "baseline_startups": baseline.startups(),
+            "timeline": chaos.timeline(), "baseline_timeline": baseline.timeline(),
             "leaked_processes": chaos.leaked, "baseline_leaked_processes": baseline.leaked,
             "orphaned_tools": watch.summary(), "nonzero": nonzero(report), "baseline_nonzero": nonzero(baseline_report),
         }, indent=1), flush=True)
@@ -1146,6 +1221,7 @@ def main() -> int:
             "faults": {**{kind: injector.done.get(kind, 0) for kind in ("kill_worker", "pg_restart", "s3_outage",
                                                                        "api_kill")},
                        "kills_holding_jobs": sum(t["holding_jobs"] for t in injector.kills.values()),
+                       "kills_of_starting": sum(t["starting"] for t in injector.kills.values()),
                        "llm": {kind: sum(by_caller.values()) for kind, by_caller in llm_tally.items()
                                if kind != "ok"}},
             "faults_missing": len(missing), "fault_errors": len(injector.errors),
