@@ -791,13 +791,14 @@ class Run:
                     time.sleep(1.0)
 
         # one CLI uploader per tenant that uses it: each `tenderflow upload` process spends seconds starting
-        uploaders = [threading.Thread(target=cli_uploader, args=(tenant,), name=f"cli-uploader-{tenant}")
+        # daemon threads: a run ended early (SIGTERM) does not wait for their requests
+        uploaders = [threading.Thread(target=cli_uploader, args=(tenant,), name=f"cli-uploader-{tenant}", daemon=True)
                      for tenant in TENANTS if any(item.via == "cli" and item.tenant == tenant for item in items)]
-        uploaders += [threading.Thread(target=api_uploader, args=(part,), name=f"api-uploader-{part}")
+        uploaders += [threading.Thread(target=api_uploader, args=(part,), name=f"api-uploader-{part}", daemon=True)
                       for part in range(3)]
         for thread in uploaders:
             thread.start()
-        reprocessing = threading.Thread(target=reprocessor, args=(uploaders,), name="reprocessor")
+        reprocessing = threading.Thread(target=reprocessor, args=(uploaders,), name="reprocessor", daemon=True)
         reprocessing.start()
         for thread in uploaders:
             thread.join()
@@ -1135,6 +1136,9 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs, cluster)")
     parser.add_argument("--quiet-timeout", type=float, default=900.0)
     args = parser.parse_args()
+    # SIGTERM (a background run cannot be interrupted with SIGINT) ends it cleanly: the finally
+    # blocks stop the services, the LLM and S3 servers and the cluster
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: sys.exit(143))
     kill_every = args.kill_every or (1.5 if args.faster else 2.0)
     llm_quota = max(1, args.documents // 500)
 
