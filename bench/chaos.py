@@ -673,7 +673,7 @@ class Run:
             result = tenderflow(self.env, "upload", "--tenant", batch[0].tenant, "--json",
                                 *(str(item.path) for item in batch))
             if result.returncode != 0 and not result.stdout.strip().startswith("["):
-                raise RuntimeError(f"upload exit {result.returncode}: {result.stderr[-300:]}")
+                raise RuntimeError(f"upload exit {result.returncode}: {(result.stdout + result.stderr)[-300:]}")
             rows = json.loads(result.stdout)
             by_path = {Path(row["source"]).name: row for row in rows}
             retry = []
@@ -703,14 +703,15 @@ class Run:
         def attempt() -> bool:
             if item.reprocess == "cli":
                 result = tenderflow(self.env, "reprocess", str(document_id), "--from", item.reprocess_from)
+                said = result.stdout + result.stderr  # the CLI prints its errors on stdout
                 if result.returncode == 0:
-                    answer.append("in flight" if "already in flight" in result.stdout else "created")
-                elif "credit" in result.stderr:
+                    answer.append("in flight" if "already in flight" in said else "created")
+                elif "credit" in said:
                     answer.append("refused")
-                elif "no finished OCR" in result.stderr:
+                elif "no finished OCR" in said:
                     answer.append("no pages")
                 else:
-                    raise RuntimeError(result.stderr[-300:])
+                    raise RuntimeError(said[-300:])
                 return True
             response = client.post(f"{self.api_url}/v1/documents/{document_id}/reprocess",
                                    headers={"Authorization": f"Bearer {self.keys[item.tenant]}"},
