@@ -23,7 +23,7 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -32,6 +32,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from tenderflow import tracing
 from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
 from tenderflow.sqlfiles import NamedQueries
 
@@ -154,6 +155,8 @@ def enqueue_many(
     existing job's. Workers are woken by NOTIFY when the transaction commits. Raises EnqueueError
     (nothing written) for an unknown type, a payload that is not JSON, a non-positive max_attempts.
     """
+    if tracing.enabled():  # the current trace travels on with the jobs (tenderflow.tracing)
+        specs = [replace(spec, payload=tracing.with_traceparent(spec.payload)) for spec in specs]
     if not specs:
         return []
     known = set(known_types) if known_types is not None else None
@@ -356,6 +359,18 @@ def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None =
         state = _state_of(conn, job_id)
         raise JobStateError(f"job {job_id} is {state}; only queued or running jobs can be cancelled")
     return _ended([row])[0]
+
+
+def cancel_many(
+    conn: psycopg.Connection[Any], job_ids: Sequence[int], *, reason: str, now: datetime | None = None
+) -> list[EndedJob]:
+    """queued | running -> cancelled (with `reason` as the error) for those of `job_ids` still open
+    and not locked by another transaction right now: it never waits, so it may run inside a
+    completion transaction. Returns the moved jobs; running their end-of-job hooks is the caller's."""
+    if not job_ids:
+        return []
+    return _ended(conn.execute(QUERIES["job_cancel_many"], {
+        "ids": list(job_ids), "reason": sanitize_error(reason), "now": now}).fetchall())
 
 
 def retry(conn: psycopg.Connection[Any], job_id: int, *, extra_attempts: int = 1, now: datetime | None = None) -> None:

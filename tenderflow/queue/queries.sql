@@ -224,6 +224,22 @@ UPDATE jobs
  WHERE id = %(id)s AND state IN ('queued', 'running')
 RETURNING id, type, tenant, payload, attempts, state, last_error;
 
+-- name: job_cancel_many
+-- queued or running -> cancelled for those of %(ids)s that no other transaction holds locked: SKIP
+-- LOCKED, so a caller inside a completion transaction never waits on (or deadlocks with) another.
+WITH open AS MATERIALIZED (
+    SELECT id FROM jobs
+     WHERE id = ANY(%(ids)s::bigint[]) AND state IN ('queued', 'running')
+     ORDER BY id
+       FOR UPDATE SKIP LOCKED
+)
+UPDATE jobs j
+   SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
+       last_error = %(reason)s
+  FROM open
+ WHERE j.id = open.id
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
+
 -- name: job_retry
 -- failed or cancelled -> queued, with `extra_attempts` more attempts than it has used.
 UPDATE jobs
@@ -295,9 +311,38 @@ SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cr
  ORDER BY next_run_at;
 
 -- name: schedule_advance
--- Optimistic: only the scheduler that saw this next_run_at moves it.
-UPDATE job_schedules SET next_run_at = %(next_run_at)s
+-- Optimistic: only the scheduler that saw this next_run_at moves it (and records the run it enqueued).
+UPDATE job_schedules SET next_run_at = %(next_run_at)s, last_run_at = %(seen_run_at)s, last_job_id = %(job_id)s
  WHERE name = %(name)s AND next_run_at = %(seen_run_at)s;
+
+-- name: schedule_list
+-- Every schedule (or those whose name starts with %(prefix)s), with the state of the job its last run made.
+SELECT s.name, s.type, s.payload, s.tenant, s.priority, s.max_attempts, s.interval_seconds, s.cron,
+       s.next_run_at, s.enabled, s.created_at, s.last_run_at, s.last_job_id,
+       (SELECT j.state::text FROM jobs j WHERE j.id = s.last_job_id) AS last_job_state,
+       (SELECT j.last_error FROM jobs j WHERE j.id = s.last_job_id) AS last_job_error
+  FROM job_schedules s
+ WHERE %(prefix)s::text IS NULL OR starts_with(s.name, %(prefix)s::text)
+ ORDER BY s.name;
+
+-- name: schedule_lock
+SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at, enabled
+  FROM job_schedules WHERE name = %(name)s
+   FOR UPDATE;
+
+-- name: schedule_delete
+DELETE FROM job_schedules WHERE name = %(name)s RETURNING name;
+
+-- name: schedule_set
+-- Pause or resume, or change the timing: the next run is recomputed by the caller.
+UPDATE job_schedules
+   SET enabled = %(enabled)s, interval_seconds = %(interval_seconds)s, cron = %(cron)s,
+       next_run_at = %(next_run_at)s
+ WHERE name = %(name)s;
+
+-- name: schedule_record_run
+-- A run asked for now (`schedules run`): recorded as the last run; the timing does not move.
+UPDATE job_schedules SET last_run_at = %(run_at)s, last_job_id = %(job_id)s WHERE name = %(name)s;
 
 -- name: worker_register
 -- A worker id names one process; once it said it stopped it stays stopped: a remote worker's
@@ -343,3 +388,12 @@ SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts
     ON j.id = held.id AND j.attempts = held.attempts
  WHERE j.state = 'running' AND j.worker_id = %(worker_id)s
  ORDER BY j.id;
+
+-- name: worker_live_on_host
+-- The workers of one host (a container, a pod) that have not stopped, and how many of them
+-- heartbeated within the dead-after window: what a container's health check asks.
+SELECT count(*) AS registered,
+       count(*) FILTER (WHERE last_seen_at >= coalesce(%(now)s::timestamptz, now())
+                                               - make_interval(secs => %(dead_after_seconds)s)) AS live
+  FROM workers
+ WHERE host = %(host)s AND stopped_at IS NULL;

@@ -36,6 +36,7 @@ import structlog
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
+from tenderflow import tracing
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.ids import process_instance_id
 from tenderflow.migrations import ensure_migrated
@@ -297,7 +298,12 @@ class Worker:
         finished = _Finished(slot)
         try:
             handler = self.job_types.handler(job.type)
-            finished.result = handler.run(job, slot.context)
+            attributes = ({"tenderflow.job.id": job.id, "tenderflow.job.attempt": job.attempts,
+                           "tenderflow.tenant": job.tenant,
+                           **{f"tenderflow.{key}": value for key, value in self.job_types.describe(job).items()}}
+                          if tracing.enabled() else {})
+            with tracing.job_span(job.type, job.payload, attributes):
+                finished.result = handler.run(job, slot.context)
         except LeaseLostError:
             pass  # reported below as lost
         except PermanentError as exc:
