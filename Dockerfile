@@ -12,13 +12,16 @@ RUN apt-get update \
 
 RUN useradd --create-home --uid 10001 tenderflow
 WORKDIR /opt/tenderflow
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md requirements.lock ./
 COPY tenderflow ./tenderflow
-RUN pip install --no-cache-dir . && rm -rf /root/.cache
+# Every dependency at the version requirements.lock pins (`make lock` writes it), as the tests ran them.
+RUN pip install --no-cache-dir -c requirements.lock . && rm -rf /root/.cache
 
 USER tenderflow
 ENV TENDERFLOW_DATA_DIR=/home/tenderflow/data \
     TENDERFLOW_LOG_JSON=true \
     PYTHONUNBUFFERED=1
+# Alive: the API answers /healthz on its port, or a worker process of this container heartbeats.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["tenderflow", "health"]
 ENTRYPOINT ["tenderflow"]
 CMD ["--help"]

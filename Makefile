@@ -11,7 +11,7 @@ RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) popple
 TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean
+.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock
 
 demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
@@ -56,17 +56,25 @@ install: $(VENV)/.installed
 
 install-runtime: $(VENV)/.runtime
 
-$(VENV)/.installed: pyproject.toml
+# Every dependency at the version requirements.lock pins (a constraints file: it pins, it adds nothing).
+$(VENV)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -c requirements.lock -e ".[dev]"
 	touch $@ $(VENV)/.runtime
 
-$(VENV)/.runtime: pyproject.toml
+$(VENV)/.runtime: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q -c requirements.lock -e .
 	touch $@
+
+# requirements.lock from pyproject.toml (the dev extra included, for every platform, Python 3.11 up):
+# pins already in it are kept and new dependencies added; LOCK_ARGS=--upgrade moves every pin to the
+# newest release. The image and both installs above use it; tests/test_lock.py checks it covers pyproject.
+lock: install
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11 --quiet \
+	  -o requirements.lock $(LOCK_ARGS)
 
 bench: system-deps install
 	$(BIN)/python bench/queue_drain.py

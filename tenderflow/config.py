@@ -131,6 +131,35 @@ class Settings(BaseSettings):
     dashboard_session_hours: float = Field(default=12.0, gt=0, description="Operator login lifetime.")
     dashboard_refresh_seconds: int = Field(default=10, ge=0, description="Dashboard auto-refresh (0 = off).")
 
+    # --- webhooks ------------------------------------------------------------------------------
+    webhook_timeout_seconds: float = Field(
+        10.0, gt=0, le=300, description="The longest one webhook POST may take, from the DNS lookup to the "
+        "answer's last byte kept; past it the attempt failed (timed out).")
+    webhook_max_attempts: int = Field(
+        8, ge=1, le=50, description="Attempts per delivery before it fails for good (`webhooks redeliver` "
+        "sends it again).")
+    webhook_backoff_base_seconds: float = Field(
+        30.0, gt=0, description="Wait after a delivery's first failed attempt; doubled after each (with jitter).")
+    webhook_backoff_cap_seconds: float = Field(
+        3600.0, gt=0, description="The longest wait between two attempts of a delivery.")
+    webhook_disable_after_failures: int = Field(
+        50, ge=0, description="Failed attempts in a row (no delivery between them) after which an endpoint is "
+        "disabled and its pending deliveries cancelled (0 = never).")
+    webhook_allow_networks: str = Field(
+        "", description="Networks webhooks may reach although they are private, loopback or link-local, as "
+        "comma-separated CIDRs (10.0.0.0/8,127.0.0.1/32); every other such address is refused.")
+
+    # --- watched folders and S3 prefixes --------------------------------------------------------
+    watch_roots: str = Field(
+        "", description="Where tenants may create watches over the API: comma-separated folders and s3:// "
+        "prefixes, {tenant} standing for the tenant's name (/srv/inbox/{tenant},s3://inbox/{tenant}/). "
+        "Empty: only the operator (`tenderflow watch`) creates watches.")
+    watch_settle_seconds: float = Field(
+        10.0, ge=0, description="A watched file is taken once unchanged for this long (size and modification "
+        "time), so a file still being written is not taken half-way.")
+    watch_files_per_poll: int = Field(
+        100, ge=1, description="Files one poll of a watch uploads at most; the rest wait for its next poll.")
+
     @property
     def extraction_backend(self) -> str:
         """'openai' when an endpoint or key is configured, else the offline 'rules' extractor."""

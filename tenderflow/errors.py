@@ -11,8 +11,10 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── JobError                         500  raised BY handlers to choose the outcome of an attempt
     │   ├── RetryableError               503  try again later (optionally after `retry_after` seconds)
     │   │   └── ExtractionUnavailableError    429 / 5xx / network, out of retries    (extraction.backend)
-    │   └── PermanentError               422  never retry: the input is bad (encrypted PDF, not a PDF)
-    │       └── ExtractionRefused/Truncated/Schema/RequestError                       (extraction.backend)
+    │   ├── PermanentError               422  never retry: the input is bad (encrypted PDF, not a PDF)
+    │   │   └── ExtractionRefused/Truncated/Schema/RequestError                       (extraction.backend)
+    │   └── AttemptFailedError           503  raised by a COMMIT step that recorded a failed attempt:
+    │                                         its writes stand, the job retries (a webhook's receiver said 500)
     ├── StorageError                     503  an object could not be stored or read
     ├── UploadRejectedError              400  the file is refused before anything is written
     ├── SearchQueryError                 400  a search query or filter cannot be used   (pipeline.search)
@@ -24,6 +26,14 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── ExtractionError                  502  the LLM answer cannot be used (also one of the two above)
     ├── TenantNotFoundError              404  no tenant with that name
     ├── TenantExistsError                409  a tenant with that name exists
+    ├── WebhookError                     400  a webhook endpoint that cannot be made or changed as asked
+    │   └── WebhookUrlError              400  a webhook URL that is refused: not http(s), or a private address
+    ├── WebhookNotFoundError             404  no webhook endpoint or delivery with that id (for this tenant)
+    ├── WatchError                       400  a watched folder or S3 prefix that cannot be watched
+    │   └── WatchForbiddenError          403  a tenant's watch outside the operator's TENDERFLOW_WATCH_ROOTS
+    ├── WatchNotFoundError               404  no watch with that id (for this tenant)
+    ├── ScheduleError                    400  a schedule that cannot be made (unknown or unschedulable type, bad timing)
+    ├── ScheduleNotFoundError            404  no schedule with that name
     ├── ApiKeyNotFoundError              404  no API key with that id                (tenants.keys)
     ├── WorkerTokenError                 400  a worker token cannot be made or found  (api.worker_tokens)
     ├── KeyFileError                     400  an answer key cannot be used             (evaluation.keys)
@@ -180,3 +190,69 @@ class TenantExistsError(TenderflowError):
     """A tenant with this name already exists."""
 
     http_status: ClassVar[int] = 409
+
+
+class AttemptFailedError(JobError):
+    """Raised by a handler's COMMIT step that has written the record of an attempt that failed (a
+    webhook receiver that answered 500, or did not answer): unlike any other error of a commit step,
+    its writes stand, and the job is retried after `retry_after` seconds (the backoff when None) or,
+    when `permanent`, ends failed at once (with its end-of-job hooks)."""
+
+    http_status: ClassVar[int] = 503
+
+    def __init__(self, message: str, *, retry_after: float | None = None, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.permanent = permanent
+
+
+class WebhookError(TenderflowError):
+    """A webhook endpoint cannot be made, changed or redelivered as asked (an unknown event type,
+    too many endpoints, a delivery still in flight)."""
+
+    http_status: ClassVar[int] = 400
+
+
+class WebhookUrlError(WebhookError):
+    """A webhook URL is refused: not http(s), unparsable, with credentials in it, or pointing at a
+    private, loopback or link-local address the operator has not allowed. The message says which."""
+
+    http_status: ClassVar[int] = 400
+
+
+class WebhookNotFoundError(TenderflowError):
+    """No webhook endpoint or delivery has this id (for the tenant asking)."""
+
+    http_status: ClassVar[int] = 404
+
+
+class WatchError(TenderflowError):
+    """A folder or S3 prefix cannot be watched as asked (not absolute, missing, bad timing)."""
+
+    http_status: ClassVar[int] = 400
+
+
+class WatchForbiddenError(WatchError):
+    """A tenant asked (over the API) to watch a place outside the roots the operator opened to it."""
+
+    http_status: ClassVar[int] = 403
+
+
+class WatchNotFoundError(TenderflowError):
+    """No watch has this id (for the tenant asking)."""
+
+    http_status: ClassVar[int] = 404
+
+
+class ScheduleError(TenderflowError, ValueError):
+    """A schedule cannot be made or changed as asked (unknown or unschedulable job type, bad
+    payload, neither or both of an interval and a cron expression). Also a ValueError: the queue's
+    `Scheduler.upsert` has always refused a bad schedule with one."""
+
+    http_status: ClassVar[int] = 400
+
+
+class ScheduleNotFoundError(TenderflowError):
+    """No schedule has this name."""
+
+    http_status: ClassVar[int] = 404

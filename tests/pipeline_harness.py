@@ -6,13 +6,14 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
-from tenderflow.handlers import POOLS, build_job_types
+from tenderflow.handlers import LOCAL_POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
 
@@ -29,7 +30,7 @@ def pipeline_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Se
 
 def worker_config(pool_name: str = "all", *, threads: int = 2) -> WorkerConfig:
     return WorkerConfig(
-        types=POOLS[pool_name], threads=threads, poll_seconds=0.2, heartbeat_seconds=2.0,
+        types=LOCAL_POOLS[pool_name], threads=threads, poll_seconds=0.2, heartbeat_seconds=2.0,
         lease_seconds=30.0, maintenance_seconds=1.0, shutdown_grace_seconds=10.0,
         backoff=Backoff(base_seconds=0.05, cap_seconds=0.2, random=lambda: 0.0),
     )
@@ -71,7 +72,10 @@ def drain(
 
 def drain_with(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 180.0) -> None:
     """`drain` with these job types. A job waiting for its retry time is waited for (backoff is short here)."""
-    worker = Worker(pool, job_types, worker_config(threads=threads))
+    # The job types registered here (a harness may register the stages alone, without the tasks).
+    config = replace(worker_config(threads=threads), types=tuple(name for name in LOCAL_POOLS["all"]
+                                                                if name in job_types))
+    worker = Worker(pool, job_types, config)
     deadline = time.monotonic() + timeout
     while worker.run_once() or not pipeline_idle(pool):
         if time.monotonic() > deadline:

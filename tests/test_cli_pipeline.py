@@ -139,6 +139,26 @@ def test_piped_tables_are_tsv_with_nothing_cut_and_separators_escaped(
     assert tsv_cell("a\tb\nc\\d\x1b") == "a\\tb\\nc\\\\d\\x1b"  # what may still hold one is escaped
 
 
+def test_through_a_real_pipe_tables_are_tsv_and_notes_go_to_stderr(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """`tenderflow … | cut -f1`: the process's stdout is a pipe, not a terminal (not CliRunner's buffer)."""
+    import subprocess
+    import sys
+
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
+    uploaded = subprocess.run([sys.executable, "-m", "tenderflow", "upload", str(pdf)], env=cli_env,
+                              capture_output=True, text=True, timeout=120)
+    assert uploaded.returncode == 0, uploaded.stderr
+    assert uploaded.stdout.splitlines()[0].split("\t") == ["source", "status", "document_id", "version",
+                                                           "size_bytes", "error"]
+    assert uploaded.stdout.splitlines()[1].split("\t")[1:3] == ["created", "1"]
+    assert "1 created" in uploaded.stderr and "1 created" not in uploaded.stdout  # the summary: for people
+    stats = subprocess.run(f"{sys.executable} -m tenderflow jobs stats | cut -f1,2", shell=True, env=cli_env,
+                           capture_output=True, text=True, timeout=120)
+    assert stats.returncode == 0, stats.stderr
+    assert stats.stdout.splitlines()[:2] == ["type\tqueued", "ocr.plan\t1"]
+    assert "━" not in stats.stdout and "…" not in stats.stdout
+
+
 def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_path: Path) -> None:
     """Issue 12: a wrong DATABASE_URL took 30 s to report ("pool initialization incomplete"); now a
     refused connection is said at once, and a server that never answers after CONNECT_TIMEOUT_SECONDS."""

@@ -6,6 +6,7 @@ handed to tenderflow is a setting it knows (or a standard AWS variable), and the
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]
 TENDERFLOW_SERVICES = {name: s for name, s in SERVICES.items() if s.get("image", "").startswith("tenderflow")}
@@ -117,4 +119,39 @@ def test_the_dockerfile_installs_tesseract_languages_poppler_and_the_package() -
     assert re.search(r"pip install .*\s\.(\s|$)", dockerfile)
     assert 'ENTRYPOINT ["tenderflow"]' in dockerfile
     for name, service in TENDERFLOW_SERVICES.items():
-        assert service.get("build") == "." and service["image"] == "tenderflow:latest", name
+        assert service.get("build") == "." and service["image"] == f"tenderflow:{VERSION}", name
+    assert 'HEALTHCHECK' in dockerfile and 'CMD ["tenderflow", "health"]' in dockerfile
+    resolve_command(["health"])
+
+
+def test_every_image_is_pinned_to_a_release() -> None:
+    for name, service in SERVICES.items():
+        image = service["image"]
+        repository, _, tag = image.rpartition(":")
+        assert repository and tag and tag != "latest" and re.search(r"\d", tag), f"{name}: {image} is not pinned"
+    assert SERVICES["minio"]["image"].startswith("minio/minio:RELEASE.")
+    assert SERVICES["create-bucket"]["image"].startswith("minio/mc:RELEASE.")
+
+
+def test_no_password_is_written_in_the_compose_file() -> None:
+    """Secrets come from the environment (or .env): `${NAME:?…}` refuses to start without them."""
+    secrets = {"POSTGRES_PASSWORD", "MINIO_ROOT_PASSWORD", "AWS_SECRET_ACCESS_KEY", "TENDERFLOW_ADMIN_TOKEN"}
+    seen = set()
+    for name, service in SERVICES.items():
+        for variable, value in (service.get("environment") or {}).items():
+            if variable in secrets:
+                seen.add(variable)
+                assert re.fullmatch(r"\$\{[A-Z_]+:\?[^}]+\}", value), f"{name}: {variable} is written in the file"
+            if variable == "DATABASE_URL":
+                assert "${POSTGRES_PASSWORD:?" in value, name
+    assert seen == secrets
+    bucket = " ".join(SERVICES["create-bucket"]["command"])
+    assert '"$$MINIO_ROOT_PASSWORD"' in bucket and "secret" not in bucket
+
+
+def test_workers_are_healthy_while_they_heartbeat_not_while_the_database_answers() -> None:
+    for name in ("worker-ocr", "worker-extract"):
+        check = SERVICES[name]["healthcheck"]["test"]
+        assert check == ["CMD", "tenderflow", "health", "--worker"], name
+        resolve_command(check[2:])
+    assert SERVICES["api"]["healthcheck"]["test"] == ["CMD", "tenderflow", "health", "--api"]

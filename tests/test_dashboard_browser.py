@@ -3,7 +3,8 @@ driven by Playwright. Log in, see a failed job, click Retry, see it queued; a do
 fields, page pictures and marked quotes; every page at a phone's 390 px without sideways overflow.
 
 The tests keep screenshots in their tmp dirs; with TENDERFLOW_UPDATE_SCREENSHOT=1 they also write
-docs/dashboard.png, docs/dashboard-document.png and docs/dashboard-mobile.png (the README's pictures).
+docs/dashboard.png, docs/dashboard-document.png, docs/dashboard-mobile.png and docs/dashboard-tenant.png
+(the README's pictures). An upload from the browser, and the tenants' credits pages, are driven too.
 """
 
 from __future__ import annotations
@@ -187,7 +188,8 @@ def test_a_document_page_and_every_page_at_390_px_wide(
 
                 phone = browser.new_page(viewport={"width": 390, "height": 844})
                 log_in(phone, api.url)
-                for path in ("/dashboard", "/dashboard/documents", f"/dashboard/documents/{document_id}"):
+                for path in ("/dashboard", "/dashboard/documents", f"/dashboard/documents/{document_id}",
+                             "/dashboard/tenants", "/dashboard/tenants/acme"):
                     phone.goto(f"{api.url}{path}")
                     expect(phone.locator("main")).to_be_visible()
                     found = phone.evaluate(OVERFLOWING)
@@ -196,6 +198,60 @@ def test_a_document_page_and_every_page_at_390_px_wide(
                 screenshot = tmp_path / "dashboard-mobile.png"
                 phone.screenshot(path=str(screenshot), full_page=True)
                 keep_screenshot(screenshot, "dashboard-mobile.png")
+            finally:
+                browser.close()
+
+
+def test_an_operator_uploads_from_the_browser_and_reads_the_tenants_credits(
+    database_url: str, tmp_path: Path, conn: psycopg.Connection[Any]
+) -> None:
+    """The upload form on the documents page sends a real file picked in the browser; the document's
+    page opens on it; the tenant's page shows the credits it reserved, then charged."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tenderflow.tenants.tenants import create_tenant
+
+    settings = api_settings(database_url, tmp_path, dashboard_refresh_seconds=0)
+    storage = open_storage(settings.resolved_storage_url)
+    create_tenant(conn, "acme", credits=40)
+    create_tenant(conn, "globex", unlimited=True)
+    pdf = text_pdf(tmp_path / "harbour-cleaning-2026.pdf", [TENDER_PAGE, *numbered_pages(2)[1:]])
+    with serve_in_thread(settings) as api:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1360, "height": 900})
+                log_in(page, api.url)
+                page.goto(f"{api.url}/dashboard/documents")
+                page.click("text=Upload a PDF")
+                upload = page.locator("#upload-form")
+                upload.get_by_label("Tenant").select_option("acme")
+                upload.get_by_label("PDF").set_input_files(str(pdf))
+                upload.get_by_role("button", name="Upload").click()
+                expect(page.get_by_role("status")).to_have_text("Uploaded: the document is queued for OCR.")
+                expect(page.locator("h1")).to_contain_text("Document")
+                expect(page.locator("dl.facts")).to_contain_text("harbour-cleaning-2026.pdf")
+                page.goto(f"{api.url}/dashboard/tenants/acme")
+                expect(page.locator(".tile").first).to_contain_text("39")  # 1 per document reserved
+                drain(api.services.pool, settings, storage)
+                page.goto(f"{api.url}/dashboard/tenants")
+                acme = page.locator("#tenant-list tr", has_text="acme")
+                expect(acme.locator("td").nth(1)).to_have_text("37")  # 1 + 2 pages charged
+                expect(page.locator("#tenant-list tr", has_text="globex")).to_contain_text("unlimited")
+                page.click("text=acme")
+                expect(page.locator("#ledger-entries")).to_contain_text("charge")
+                screenshot = tmp_path / "dashboard-tenant.png"
+                page.screenshot(path=str(screenshot), full_page=True)
+                keep_screenshot(screenshot, "dashboard-tenant.png")
+                # A wrong file is refused on the page, with the reason, and nothing is stored.
+                page.goto(f"{api.url}/dashboard/documents")
+                page.click("text=Upload a PDF")
+                (tmp_path / "notes.pdf").write_text("not a PDF at all, only text renamed " * 100)
+                page.locator("#upload-form").get_by_label("Tenant").select_option("acme")
+                page.locator("#upload-form").get_by_label("PDF").set_input_files(str(tmp_path / "notes.pdf"))
+                page.locator("#upload-form").get_by_role("button", name="Upload").click()
+                expect(page.get_by_role("alert")).to_contain_text("Not uploaded: not a PDF")
+                assert conn.execute("SELECT count(*) FROM documents").fetchone() == (1,)
             finally:
                 browser.close()
 

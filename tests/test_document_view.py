@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tenderflow.api.document_view import field_rows, format_value, marked_page_text
+from tenderflow.api.document_view import field_rows, marked_page_text
+from tenderflow.display import format_value
 
 
 def test_values_are_written_for_people() -> None:

@@ -87,6 +87,24 @@ def test_missing_programs_and_storage_are_named(env: dict[str, str]) -> None:
     assert not storage["ok"] and "does not answer" in storage["detail"]
 
 
+def test_a_worker_refuses_to_start_without_its_programs_or_its_storage(
+    env: dict[str, str], conn: psycopg.Connection[Any]
+) -> None:
+    """The same checks as `doctor`, as the worker's refusal: one line per missing thing, exit 1,
+    nothing registered, no job claimed."""
+    no_programs = invoke({**env, "PATH": "/nonexistent"}, "worker", "--pool", "ocr")
+    said = " ".join(no_programs.output.split())
+    assert no_programs.exit_code == 1 and "the worker cannot run its pool's jobs here" in said
+    assert "program tesseract: tesseract is not installed or not on PATH" in said
+    assert "program pdftoppm" in said
+    s3_down = {**env, "TENDERFLOW_STORAGE_URL": "s3://tenders", "TENDERFLOW_S3_ENDPOINT_URL":
+               f"http://127.0.0.1:{closed_port()}", "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
+               "AWS_MAX_ATTEMPTS": "1"}
+    no_storage = invoke(s3_down, "worker", "--pool", "ocr")
+    assert no_storage.exit_code == 1 and "object storage:" in " ".join(no_storage.output.split())
+    assert conn.execute("SELECT count(*) FROM workers").fetchone() == (0,)
+
+
 def test_config_prints_the_settings_in_effect_with_secrets_masked(env: dict[str, str]) -> None:
     admin = "a-very-long-admin-token-0123456789"
     result = invoke({**env, "DATABASE_URL": "postgresql://tf:hunter2@127.0.0.1:5432/tf",

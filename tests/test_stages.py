@@ -14,7 +14,17 @@ from psycopg_pool import ConnectionPool
 from tenderflow.api.worker_tokens import TOKEN_POOLS
 from tenderflow.config import Settings
 from tenderflow.errors import DocumentNotFoundError, PermanentError
-from tenderflow.handlers import POOLS, STAGES, Pool, StageJobHandler, build_job_types, compute_handlers, stage_named
+from tenderflow.handlers import (
+    LOCAL_POOLS,
+    POOLS,
+    STAGES,
+    TASKS,
+    Pool,
+    StageJobHandler,
+    build_job_types,
+    compute_handlers,
+    stage_named,
+)
 from tenderflow.handlers.results import ThumbnailResult
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pdf.thumbnail import png_size, render_thumbnail
@@ -36,7 +46,11 @@ def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path)
     for pool in (Pool.OCR, Pool.EXTRACT):
         assert POOLS[pool] == tuple(stage.name for stage in STAGES if stage.pool is pool)
     assert set(POOLS) == {pool.value for pool in Pool} and set(TOKEN_POOLS) == {"ocr", "extract"}
-    assert build_job_types(settings).names() == sorted(names)
+    tasks = [task.name for task in TASKS]
+    assert build_job_types(settings).names() == sorted(names + tasks)
+    for pool in Pool:  # local workers run a pool's stages and its tasks; remote workers the stages only
+        assert LOCAL_POOLS[pool] == POOLS[pool] + tuple(task.name for task in TASKS
+                                                        if pool is Pool.ALL or task.pool is pool)
     remote = compute_handlers(settings, POOLS["ocr"])
     assert sorted(remote) == sorted(POOLS["ocr"])
     assert all(isinstance(handler, StageJobHandler) and handler.stage is stage_named(name)

@@ -1,10 +1,15 @@
 """The FastAPI application: `create_app(settings)` builds it; its lifespan opens what it needs.
 
     /v1/documents…   tenants' API (tenderflow.api.documents)
+    /v1/account      a tenant's own credits, usage, prices and limits (tenderflow.api.account)
+    /v1/webhooks…    tenants' webhook endpoints and deliveries (tenderflow.api.webhooks)
+    /v1/watches…     tenants' watched folders and S3 prefixes (tenderflow.api.watches)
+    /v1/schedules…   operators: the queue's recurring schedules (tenderflow.api.schedules)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
     /dashboard…      operators (tenderflow.api.dashboard)
     /metrics         Prometheus (tenderflow.api.metrics)
     /healthz         liveness + database reachability, for load balancers and compose
+    /readyz          readiness: the database and the object storage both answer
     /docs            OpenAPI
 
 Endpoints are synchronous and run on the thread pool, borrowing connections from the one psycopg
@@ -31,7 +36,10 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from tenderflow.api import dashboard, documents, export, remote_workers, search
+from tenderflow.api import account, dashboard, documents, export, remote_workers, search
+from tenderflow.api import schedules as schedule_routes
+from tenderflow.api import watches as watch_routes
+from tenderflow.api import webhooks as webhook_routes
 from tenderflow.api.access_log import AccessLog
 from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
 from tenderflow.api.http_metrics import http_registry
@@ -75,7 +83,7 @@ def body_limit_for(settings: Settings) -> Any:
     large, up to TENDERFLOW_MAX_RESULT_BYTES."""
 
     def limit_for(method: str, path: str) -> int | None:
-        if method == "POST" and path.rstrip("/") == "/v1/documents":
+        if method == "POST" and path.rstrip("/") in ("/v1/documents", "/dashboard/upload"):
             return None
         if _COMPLETE_PATH.fullmatch(path):
             return settings.max_result_bytes
@@ -114,8 +122,12 @@ def create_app(settings: Settings) -> FastAPI:
             response.headers.update(OPERATOR_PAGE_HEADERS)
         return response
     app.include_router(documents.router)
+    app.include_router(account.router)
     app.include_router(search.router)
     app.include_router(export.router)
+    app.include_router(webhook_routes.router)
+    app.include_router(watch_routes.router)
+    app.include_router(schedule_routes.router)
     app.include_router(remote_workers.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
@@ -159,6 +171,30 @@ def create_app(settings: Settings) -> FastAPI:
             return JSONResponse({"status": "unavailable", "detail": f"database: {exc}"},
                                 status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
         return JSONResponse({"status": "ok"})
+
+    @app.get("/readyz", tags=["operations"], summary="Readiness: the database and the object storage answer")
+    def readyz(services: Services) -> JSONResponse:
+        """200 when an upload could be taken now: the database answers a query and the storage a
+        lookup; else 503 naming which does not (the reasons go to the log, not to the caller: they
+        name hosts and buckets)."""
+        from tenderflow.handlers.preflight import check_storage
+
+        checks: dict[str, str] = {}
+        try:
+            with services.pool.connection(timeout=5) as conn:
+                conn.execute("SELECT 1")
+            checks["database"] = "ok"
+        except (psycopg.Error, PoolTimeout) as exc:
+            log.warning("api.not_ready", part="database", error=f"{type(exc).__name__}: {exc}")
+            checks["database"] = "unavailable"
+        storage = check_storage(services.storage)
+        if not storage.ok:
+            log.warning("api.not_ready", part="storage", error=storage.detail)
+        checks["storage"] = "ok" if storage.ok else "unavailable"
+        ready = all(value == "ok" for value in checks.values())
+        return JSONResponse({"status": "ok" if ready else "unavailable", **checks},
+                            status_code=status.HTTP_200_OK if ready else status.HTTP_503_SERVICE_UNAVAILABLE,
+                            headers=None if ready else {"Retry-After": "5"})
 
     @app.get("/metrics", tags=["operations"], summary="Prometheus metrics (admin token as Bearer)",
              dependencies=[Depends(operator_or_scraper)])

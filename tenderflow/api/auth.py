@@ -22,7 +22,7 @@ from tenderflow.api.services import ApiServices
 from tenderflow.api.sessions import OperatorSessions
 from tenderflow.api.worker_tokens import WorkerToken, verify_token
 from tenderflow.remote.protocol import INSTANCE_PATTERN, WORKER_INSTANCE_HEADER
-from tenderflow.tenants.keys import verify_api_key
+from tenderflow.tenants.keys import check_api_key
 
 SESSION_COOKIE = "tenderflow_session"
 
@@ -51,17 +51,29 @@ def _unauthorized(detail: str) -> HTTPException:
 # --- tenants ------------------------------------------------------------------------------------
 
 
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 def current_tenant(
-    services: Services, credentials: Annotated[HTTPAuthorizationCredentials | None, Security(tenant_bearer)]
+    request: Request, services: Services,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(tenant_bearer)],
 ) -> str:
-    """The tenant whose API key is presented; 401 without a valid one."""
+    """The tenant whose API key is presented; 401 without a valid one (or with an expired one), 403
+    for a read-only key asked to change something (any method but GET/HEAD)."""
     if credentials is None:
         raise _unauthorized("missing API key: send 'Authorization: Bearer <key>'")
     with services.pool.connection() as conn:
-        tenant = verify_api_key(conn, credentials.credentials)
-    if tenant is None:
+        check = check_api_key(conn, credentials.credentials)
+    if check is None:
         raise _unauthorized("invalid or revoked API key")
-    return tenant
+    if check.expired:
+        when = check.expires_at.strftime("%Y-%m-%d %H:%M UTC") if check.expires_at else "?"
+        raise _unauthorized(f"API key {check.key_id} expired on {when}; ask the operator for a new one")
+    if check.scope != "write" and request.method not in READ_METHODS:
+        raise HTTPException(status.HTTP_403_FORBIDDEN,
+                            detail=f"API key {check.key_id} is read-only (scope {check.scope}): it can list, read, "
+                                   "search and export, not upload or reprocess")
+    return check.tenant
 
 
 Tenant = Annotated[str, Depends(current_tenant)]

@@ -8,9 +8,15 @@
     /dashboard/documents/{id}    one document: its fields as a table, each page's picture beside its
                                  text with the fields' quotes marked
     /dashboard/documents/{id}/pages/{n}.png   one page as a PNG (rendered on demand, kept in memory)
+    /dashboard/upload            POST: a PDF uploaded from the browser for a tenant (the API's
+                                 streaming reader: capped while read, sniffed, the same checks)
+    /dashboard/tenants           every tenant: balance, open reservations, charged, caps, limits,
+                                 stored bytes
+    /dashboard/tenants/{name}    one tenant: usage (all time, last 30 days), limits, API keys, the
+                                 newest ledger entries
     /dashboard/login, /logout    the admin token (TENDERFLOW_ADMIN_TOKEN) buys a signed session cookie
 
-Writes (retry a job, reprocess a document, log out) are POSTed forms that carry a CSRF token
+Writes (retry a job, reprocess a document, upload a PDF, log out) are POSTed forms that carry a CSRF token
 derived from the session; the session cookie is HttpOnly and SameSite=Strict. Without an admin
 token configured, every page answers 404 saying how to turn the dashboard on.
 """
@@ -57,6 +63,7 @@ STOPPED_WORKERS_SHOWN_SECONDS = 3600
 after 7 days). Every `worker --burst` or restart leaves one, and they would outnumber the live."""
 DOCUMENTS_PER_PAGE = 50
 RECENT_DOCUMENTS = 15
+TENANT_LEDGER_ENTRIES = 100
 
 
 def _redirect(url: str) -> RedirectResponse:
@@ -169,6 +176,14 @@ def document_list(
 ) -> HTMLResponse:
     """Every document, newest first, DOCUMENTS_PER_PAGE at a time: `before` is the cursor (the last
     id of the previous page), so pages stay stable while uploads arrive."""
+    return _documents_page(request, services, session, q=q, tenant=tenant, state=state, before=before)
+
+
+def _documents_page(
+    request: Request, services: Any, session: str, *, q: str | None = None, tenant: str | None = None,
+    state: str | None = None, before: int | None = None, upload_error: str | None = None,
+    upload_tenant: str | None = None, status_code: int = status.HTTP_200_OK,
+) -> HTMLResponse:
     q, tenant, state = _blank_as_none(q), _blank_as_none(tenant), _blank_as_none(state)
     if state is not None and state not in documents.VersionState.__members__.values():
         raise HTTPException(status.HTTP_400_BAD_REQUEST,
@@ -182,13 +197,124 @@ def document_list(
     next_url = (f"/dashboard/documents?{urlencode({**filters, 'before': shown[-1]['id']})}"
                 if len(rows) > DOCUMENTS_PER_PAGE else None)
     first_url = f"/dashboard/documents?{urlencode(filters)}" if before is not None else None
-    return _page(request, "documents.html", services, session, documents=shown, q=q or "", tenant=tenant or "",
-                 state=state or "", tenants=tenants, states=list(documents.VersionState), next_url=next_url,
-                 first_url=first_url)
+    response = _page(request, "documents.html", services, session, documents=shown, q=q or "", tenant=tenant or "",
+                     state=state or "", tenants=tenants, states=list(documents.VersionState), next_url=next_url,
+                     first_url=first_url, upload_error=upload_error,
+                     upload_tenant=upload_tenant or tenant or "",
+                     max_upload_bytes=services.settings.max_upload_bytes)
+    response.status_code = status_code
+    return response
+
+
+@router.post("/upload", response_model=None)
+async def upload_document(request: Request, services: Services, sessions: Sessions,
+                          session: OperatorSession) -> Response:
+    """A PDF from the browser, stored for the tenant the form names, as `tenderflow upload` would
+    (the same checks, credits and quota; the operator's uploads do not count against the tenant's
+    uploads per minute). The body is read by the API's streaming reader, capped while it arrives;
+    then the document's page. A refusal shows the documents page again with the reason."""
+    from starlette.concurrency import run_in_threadpool
+
+    from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+    from tenderflow.errors import TenderflowError
+    from tenderflow.pipeline.uploads import check_languages, upload_file
+
+    settings = services.settings
+    try:
+        spooled = await spool_pdf_upload(
+            request.headers.get("content-type"), request.headers.get("content-length"), request.stream(),
+            max_bytes=settings.max_upload_bytes, directory=services.upload_spool_dir)
+    except HTTPException as exc:
+        reason, code = str(exc.detail), exc.status_code
+        if code == status.HTTP_400_BAD_REQUEST and "no 'file' part" in reason:
+            reason = "choose a PDF file to upload"
+        return await run_in_threadpool(
+            lambda: _documents_page(request, services, session, upload_error=reason, status_code=code))
+    with removed_afterwards(spooled.path):
+        _check_csrf(sessions, session, spooled.fields.get("csrf_token", ""))
+        tenant = spooled.fields.get("tenant", "").strip()
+
+        def store() -> Response:
+            try:
+                if not tenant:
+                    raise ValueError("choose the tenant the document belongs to")
+                languages = check_languages(_blank_as_none(spooled.fields.get("languages")))
+                with services.pool.connection() as conn:
+                    outcome = upload_file(conn, services.storage, spooled.path, tenant=tenant,
+                                          max_bytes=settings.max_upload_bytes, filename=spooled.filename,
+                                          prices=Prices.from_settings(settings), languages=languages,
+                                          max_attempts=settings.max_attempts,
+                                          max_stored_bytes=settings.tenant_max_stored_bytes)
+            except (TenderflowError, ValueError) as exc:
+                code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
+                return _documents_page(request, services, session, upload_error=str(exc), upload_tenant=tenant,
+                                       status_code=code if code < 500 else status.HTTP_400_BAD_REQUEST)
+            if outcome.document_id is None:  # refused by the upload's own checks (empty, not a PDF…)
+                return _documents_page(request, services, session, upload_error=outcome.error or "not uploaded",
+                                       upload_tenant=tenant, status_code=status.HTTP_400_BAD_REQUEST)
+            return _redirect(f"/dashboard/documents/{outcome.document_id}?uploaded={outcome.status}")
+
+        return await run_in_threadpool(store)
+
+
+@router.get("/tenants", response_class=HTMLResponse)
+def tenant_list(request: Request, services: Services, session: OperatorSession) -> HTMLResponse:
+    """Every tenant with its credits (balance, open reservations, charged), caps and upload limits."""
+    from tenderflow.tenants import limits
+
+    settings = services.settings
+    with services.pool.connection() as conn:
+        rows = []
+        for tenant in list_tenants(conn):
+            upload_limits = limits.limits_of(conn, tenant.name, default_per_minute=settings.tenant_uploads_per_minute,
+                                             default_max_stored_bytes=settings.tenant_max_stored_bytes)
+            rows.append({"tenant": tenant, "limits": upload_limits,
+                         "stored_bytes": limits.stored_bytes(conn, tenant.name),
+                         "documents": sum(documents.document_counts(conn, tenant=tenant.name).values())})
+    return _page(request, "tenants.html", services, session, rows=rows,
+                 default_max_running=settings.tenant_max_running)
+
+
+@router.get("/tenants/{name}", response_class=HTMLResponse)
+def tenant_page(request: Request, name: str, services: Services, session: OperatorSession) -> HTMLResponse:
+    """One tenant: usage all time and over the last 30 days, its limits, API keys and newest ledger entries."""
+    from tenderflow.errors import TenantNotFoundError
+    from tenderflow.tenants import credits, limits
+    from tenderflow.tenants.keys import list_api_keys
+    from tenderflow.tenants.tenants import get_tenant
+
+    settings = services.settings
+    with services.pool.connection() as conn:
+        try:
+            tenant = get_tenant(conn, name)
+        except TenantNotFoundError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
+        database_now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]  # one row, always
+        all_time = credits.usage(conn, name)
+        last_30_days = credits.usage(conn, name, since=database_now - timedelta(days=30))
+        upload_limits = limits.limits_of(conn, name, default_per_minute=settings.tenant_uploads_per_minute,
+                                         default_max_stored_bytes=settings.tenant_max_stored_bytes)
+        stored = limits.stored_bytes(conn, name)
+        keys = list_api_keys(conn, tenant=name)
+        entries = credits.recent_entries(conn, name, limit=TENANT_LEDGER_ENTRIES)
+        counts = documents.document_counts(conn, tenant=name)
+    return _page(request, "tenant.html", services, session, tenant=tenant, all_time=all_time,
+                 last_30_days=last_30_days, limits=upload_limits, stored_bytes=stored, keys=keys, entries=entries,
+                 counts=counts, prices=Prices.from_settings(settings),
+                 default_max_running=settings.tenant_max_running, ledger_limit=TENANT_LEDGER_ENTRIES)
+
+
+UPLOAD_NOTICES = {
+    "created": "Uploaded: the document is queued for OCR.",
+    "existing": "These bytes were uploaded before for this tenant: this is that document.",
+    "reprocessing": "Uploaded again: a new version is queued.",
+    "in flight": "These bytes were uploaded before and are being processed.",
+}
 
 
 @router.get("/documents/{document_id}", response_class=HTMLResponse)
-def document_page(request: Request, document_id: int, services: Services, session: OperatorSession) -> HTMLResponse:
+def document_page(request: Request, document_id: int, services: Services, session: OperatorSession,
+                  uploaded: Annotated[str | None, Query(max_length=20)] = None) -> HTMLResponse:
     with services.pool.connection() as conn:
         try:
             document = documents.get_document(conn, document_id)
@@ -204,7 +330,8 @@ def document_page(request: Request, document_id: int, services: Services, sessio
     texts = {page["page_number"]: marked_page_text(page["text"], quotes.get(page["page_number"], []))
              for page in pages}
     return _page(request, "document.html", services, session, document=document, pages=pages, texts=texts,
-                 extraction=extraction, field_rows=rows, readable_version=readable, has_thumbnail=has_thumbnail)
+                 extraction=extraction, field_rows=rows, readable_version=readable, has_thumbnail=has_thumbnail,
+                 notice=UPLOAD_NOTICES.get(uploaded or ""))
 
 
 @router.get("/documents/{document_id}/pages/{page}.png", response_class=Response)

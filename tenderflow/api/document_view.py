@@ -2,7 +2,8 @@
 
 The fields are stored as the extraction schema's JSON (`tenderflow.extraction.schema`): every leaf a
 `{value, page, quote}`. `field_rows` flattens them in the schema's order, with values written for
-people (`12,600,000.00 GBP`, `60 months`, `Price (40%)`). `marked_page_text` escapes a page's text
+people by `tenderflow.display.format_value` (`12,600,000.00 GBP`, `60 months`, `Price (40%)`), the
+formatter the CLI's tables use too (`tenderflow show` prints these rows). `marked_page_text` escapes a page's text
 and wraps each quoted span in `<mark>`: the text is escaped piece by piece and only our own tags are
 added, so nothing in a PDF becomes markup.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from markupsafe import Markup, escape
 from pydantic import BaseModel
 
+from tenderflow.display import format_value
 from tenderflow.extraction.schema import Buyer, Lot, TenderFields
 
 _LABELS = {
@@ -36,30 +38,6 @@ class FieldRow:
 
 def _label(key: str) -> str:
     return _LABELS.get(key, key.replace("_", " ").capitalize())
-
-
-def _number(value: float) -> str:
-    return f"{value:g}" if value != int(value) else f"{int(value)}"
-
-
-def format_value(value: Any) -> str:
-    """A leaf's value as a person reads it: money with thousands separators and its currency, a
-    duration with its unit, a criterion with its weight; anything else as written."""
-    if isinstance(value, dict):
-        if {"amount", "currency"} <= value.keys():
-            return f"{float(value['amount']):,.2f} {value['currency']}"
-        if {"amount", "unit"} <= value.keys():
-            amount, unit = value["amount"], str(value["unit"])
-            return f"{amount} {unit.removesuffix('s') if amount == 1 else unit}"
-        if "name" in value and "weight" in value:
-            weight = value["weight"]
-            return str(value["name"]) if weight is None else f"{value['name']} ({_number(float(weight))}%)"
-        return ", ".join(f"{key}: {format_value(item)}" for key, item in sorted(value.items()))
-    if isinstance(value, float):
-        return _number(value)
-    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?", value):
-        return value.replace("T", " ")
-    return "" if value is None else str(value)
 
 
 def _is_sourced(node: Any) -> bool:

@@ -8,8 +8,7 @@ transaction (document row + version + first job, and the tenant's credit reserva
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -22,6 +21,7 @@ from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.pipeline import documents
+from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
 from tenderflow.tenants import limits
@@ -115,19 +115,14 @@ class ReprocessResult(BaseModel):
     created: bool = Field(description="False: a version was already in flight and is returned instead.")
 
 
-_INTERNAL_LOCATION = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|(?<![\w.])(?:~|\.{1,2})?/(?:[\w.@%+-]+/)+[\w.@%+-]*")
-
-
-def tenant_visible_error(error: str | None) -> str | None:
-    """A document's error as its tenant sees it: the operator's paths, buckets and endpoints
-    (file://…, s3://…, https://…, /var/lib/…) replaced by "<internal>" (review D14); the full text
-    stays in the database and the log for the operator."""
-    return None if error is None else _INTERNAL_LOCATION.sub("<internal>", error)
-
-
 def _summary(row: dict[str, Any]) -> DocumentSummary:
     values = {key: row[key] for key in DocumentSummary.model_fields}
     return DocumentSummary(**{**values, "error": tenant_visible_error(row["error"])})
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A time given without a zone is taken as UTC (the API's times are all UTC)."""
+    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
 def _store_upload(
@@ -156,7 +151,11 @@ def _admit_upload(services: ApiServices, tenant: str) -> None:
                413: {"description": "Over the size limit, or over the tenant's quota of stored bytes"},
                415: {"description": "Not a PDF"},
                429: {"description": "Over the tenant's uploads per minute (Retry-After says when to try again)"}},
-    summary="Upload a tender PDF (multipart/form-data, field 'file')",
+    summary="Upload a tender PDF (multipart/form-data with a 'file' part, or the body as application/pdf)",
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "multipart/form-data": {"schema": {"type": "object", "required": ["file"],
+                                           "properties": {"file": {"type": "string", "format": "binary"}}}},
+        "application/pdf": {"schema": {"type": "string", "format": "binary"}}}}},
 )
 async def upload_document(
     request: Request, response: Response, tenant: Tenant, services: Services,
@@ -167,12 +166,20 @@ async def upload_document(
         max_length=200, description="Tesseract languages to OCR it with, e.g. fra+eng (or fra,eng). Default: the "
         "tenant's, else the document's language is detected. Unknown or not installed: 400, naming the installed "
         "ones.")] = None,
+    filename: Annotated[str | None, Query(
+        max_length=500, description="With a raw application/pdf body: the file name to record (else a "
+        "Content-Disposition header's filename, else upload.pdf). Ignored for multipart, whose part names it.")]
+    = None,
 ) -> UploadResult:
     """Stores the PDF, records the document and queues its OCR in one transaction.
 
     Every upload request counts against the tenant's uploads per minute, refused or not; one over
     the limit is answered 429 before its body is read. The tenant's stored bytes (failed documents
     included) may not pass its quota (413). A refused upload leaves no object behind.
+
+    Send it as multipart/form-data (`curl -F file=@notice.pdf`) or as the body itself with
+    `Content-Type: application/pdf` (`curl --data-binary @notice.pdf -H 'Content-Type: application/pdf'`,
+    the name in `?filename=` or a Content-Disposition header).
 
     The body is read as it arrives, with the size cap enforced while reading (async for that part
     only); the database work then runs on the thread pool like every other endpoint. Languages are
@@ -183,6 +190,7 @@ async def upload_document(
     spooled = await spool_pdf_upload(
         request.headers.get("content-type"), request.headers.get("content-length"), request.stream(),
         max_bytes=services.settings.max_upload_bytes, directory=services.upload_spool_dir,
+        content_disposition=request.headers.get("content-disposition"), default_filename=filename,
     )
     with removed_afterwards(spooled.path):
         outcome = await run_in_threadpool(
@@ -204,9 +212,19 @@ def list_documents(
     state: Annotated[DocumentState | None, Query(description="Only documents in this state.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[int | None, Query(ge=1, description="next_cursor of the previous page.")] = None,
+    filename: Annotated[str | None, Query(
+        max_length=200, description="Only documents whose file name contains this, in any case.")] = None,
+    created_after: Annotated[datetime | None, Query(
+        description="Only documents uploaded at or after this time (ISO 8601; a date alone is its midnight UTC).")]
+    = None,
+    created_before: Annotated[datetime | None, Query(description="Only documents uploaded before this time.")]
+    = None,
 ) -> DocumentList:
+    """Newest first; the filters combine (and), and the cursor pages through the filtered list."""
     with services.pool.connection() as conn:
-        rows = documents.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor)
+        rows = documents.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor,
+                                        filename=filename, created_after=as_utc(created_after),
+                                        created_before=as_utc(created_before))
     page = rows[:limit]
     return DocumentList(
         documents=[_summary(row) for row in page],

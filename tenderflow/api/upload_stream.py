@@ -5,6 +5,10 @@ Content-Length is the client's word. Here the body is parsed as it arrives: the 
 temporary file, and the upload is refused (413) as soon as more than `max_bytes` have arrived, so a
 client that lies about Content-Length, or sends a chunked body with none, can fill neither memory
 nor disk. A part that does not start like a PDF is refused (415) after its first KiB.
+
+A body sent as `Content-Type: application/pdf` (curl --data-binary, most HTTP clients' simplest
+call) is the PDF itself: it streams to the temporary file under the same cap and the same sniff,
+its name taken from a `Content-Disposition: …; filename="…"` header, else the caller's default.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -29,11 +33,16 @@ FORM_OVERHEAD_BYTES = 64 * 1024
 _MAX_FILENAME_CHARS = 500
 
 
+MAX_FORM_FIELD_BYTES = 4096
+
+
 @dataclass(frozen=True)
 class SpooledUpload:
     path: Path
     filename: str
     size: int
+    fields: dict[str, str] = field(default_factory=dict)
+    """The form's other (small) fields, e.g. the dashboard's tenant and CSRF token."""
 
 
 def too_large(max_bytes: int) -> HTTPException:
@@ -63,10 +72,15 @@ class _FilePartWriter:
         self._header_value = b""
         self._in_file = False
         self._disposition: bytes | None = None
+        self.fields: dict[str, str] = {}
+        self._field_name: str | None = None
+        self._field_value = b""
 
     def on_part_begin(self) -> None:
         self._disposition = None
         self._in_file = False
+        self._field_name = None
+        self._field_value = b""
 
     def on_header_field(self, data: bytes, start: int, end: int) -> None:
         self._header_field += data[start:end]
@@ -85,19 +99,20 @@ class _FilePartWriter:
             raise _bad_request("a multipart part has no Content-Disposition header")
         _, options = parse_options_header(self._disposition)
         if options.get(b"name") != FILE_FIELD.encode():
+            self._field_name = options.get(b"name", b"").decode("utf-8", "replace")
             return
         self.file_parts += 1
         if self.file_parts > 1:
             raise _bad_request(f"send exactly one '{FILE_FIELD}' part")
         self._in_file = True
-        raw_name = options.get(b"filename", b"upload.pdf") or b"upload.pdf"
-        if any(byte < 0x20 or byte == 0x7F for byte in raw_name):
-            raise _bad_request("the file name contains a NUL or another control character")  # review D10
-        self.filename = raw_name.decode("utf-8", "replace").replace("\\", "/").rsplit("/", 1)[-1][
-            :_MAX_FILENAME_CHARS] or "upload.pdf"
+        self.filename = clean_filename(options.get(b"filename", b"") or b"")
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         if not self._in_file:
+            if self._field_name is not None:
+                self._field_value += data[start:end]
+                if len(self._field_value) > MAX_FORM_FIELD_BYTES:
+                    raise _bad_request(f"the form field {self._field_name!r} is over {MAX_FORM_FIELD_BYTES} bytes")
             return
         chunk = data[start:end]
         self.size += len(chunk)
@@ -112,7 +127,10 @@ class _FilePartWriter:
     def on_part_end(self) -> None:
         if self._in_file and not self._sniffed:
             self._sniff()
+        if self._field_name:
+            self.fields[self._field_name] = self._field_value.decode("utf-8", "replace")
         self._in_file = False
+        self._field_name = None
 
     def on_end(self) -> None:
         self.finished = True
@@ -120,10 +138,16 @@ class _FilePartWriter:
     def _sniff(self) -> None:
         self._sniffed = True
         if self.size and PDF_MAGIC not in self._head[:SNIFF_BYTES]:
-            raise HTTPException(
-                status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
-                detail="not a PDF (no %PDF- header); only PDF files can be uploaded",
-            )
+            raise _not_a_pdf()
+
+
+def clean_filename(raw_name: bytes) -> str:
+    """The file name a client sent, as stored: its last path segment, at most 500 characters;
+    'upload.pdf' when none. Raises HTTPException 400 for control characters (review D10)."""
+    if any(byte < 0x20 or byte == 0x7F for byte in raw_name):
+        raise _bad_request("the file name contains a NUL or another control character")
+    return raw_name.decode("utf-8", "replace").replace("\\", "/").rsplit("/", 1)[-1][
+        :_MAX_FILENAME_CHARS] or "upload.pdf"
 
 
 def declared_length(content_length: str | None) -> int | None:
@@ -137,20 +161,28 @@ def declared_length(content_length: str | None) -> int | None:
 
 async def spool_pdf_upload(
     content_type: str | None, content_length: str | None, body: AsyncIterator[bytes], *,
-    max_bytes: int, directory: Path | None = None,
+    max_bytes: int, directory: Path | None = None, content_disposition: str | None = None,
+    default_filename: str | None = None,
 ) -> SpooledUpload:
-    """Read the body's `file` part into a temporary file (the caller deletes it) and return it.
+    """Read the body's `file` part (or, sent as application/pdf, the whole body) into a temporary
+    file (the caller deletes it) and return it.
 
     Raises HTTPException: 413 over the cap (declared or actual), 415 not a PDF, 400 a malformed or
     truncated body (e.g. shorter than its Content-Length said), no `file` part, or an empty file.
     The temporary file is removed when an exception leaves this function.
     """
     mime, options = parse_options_header(content_type or "")
+    if mime == b"application/pdf":
+        _, disposition = parse_options_header(content_disposition or "")
+        filename = clean_filename(disposition.get(b"filename") or (default_filename or "").encode())
+        return await _spool_raw_pdf(body, declared_length(content_length), filename,
+                                    max_bytes=max_bytes, directory=directory)
     boundary = options.get(b"boundary")
     if mime != b"multipart/form-data" or not boundary:
         raise HTTPException(
             status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
-            detail=f"send the PDF as multipart/form-data with a '{FILE_FIELD}' part",
+            detail=f"send the PDF as multipart/form-data with a '{FILE_FIELD}' part, or as the body with "
+                   "Content-Type: application/pdf",
         )
     body_cap = max_bytes + FORM_OVERHEAD_BYTES
     declared = declared_length(content_length)
@@ -185,10 +217,46 @@ async def spool_pdf_upload(
             raise _bad_request(f"no '{FILE_FIELD}' part in the form")
         if writer.size == 0:
             raise _bad_request(f"{writer.filename}: the file is empty")
-        return SpooledUpload(path, writer.filename, writer.size)
+        return SpooledUpload(path, writer.filename, writer.size, writer.fields)
     except BaseException:
         path.unlink(missing_ok=True)
         raise
+
+
+async def _spool_raw_pdf(
+    body: AsyncIterator[bytes], declared: int | None, filename: str, *, max_bytes: int, directory: Path | None,
+) -> SpooledUpload:
+    if declared is not None and declared > max_bytes:
+        raise too_large(max_bytes)  # refused before reading a byte
+    fd, name = tempfile.mkstemp(prefix="tenderflow-upload-", suffix=".pdf", dir=directory)
+    path = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as sink:
+            size, head = 0, b""
+            async for chunk in body:
+                size += len(chunk)
+                if size > max_bytes:
+                    raise too_large(max_bytes)
+                if len(head) < SNIFF_BYTES:
+                    head += chunk[:SNIFF_BYTES]
+                    if len(head) >= SNIFF_BYTES and PDF_MAGIC not in head[:SNIFF_BYTES]:
+                        raise _not_a_pdf()
+                sink.write(chunk)
+        if size == 0:
+            raise _bad_request(f"{filename}: the file is empty")
+        if PDF_MAGIC not in head[:SNIFF_BYTES]:
+            raise _not_a_pdf()
+        if declared is not None and size != declared:
+            raise _bad_request("the body ended early (truncated upload, or a wrong Content-Length)")
+        return SpooledUpload(path, filename, size)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+def _not_a_pdf() -> HTTPException:
+    return HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+                         detail="not a PDF (no %PDF- header); only PDF files can be uploaded")
 
 
 @contextlib.contextmanager

@@ -7,9 +7,13 @@
     workers.py        `worker` (local, remote, several processes) and `serve`
     tenants.py        `tenants …`, `keys …`
     storage.py        `storage sweep`
+    health.py         `health` (container health checks: the API answers, a worker heartbeats)
     worker_tokens.py  `worker-tokens …`
     demo.py           `demo`
     evaluate.py       `eval`
+    webhooks.py       `webhooks …`
+    watch.py          `watch`, `watches …`
+    schedules.py      `schedules …`
 
 Library packages never import this one: it sits on top (see docs/architecture.md).
 """
@@ -21,12 +25,29 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli import db, demo, documents, evaluate, export, jobs, search, storage, tenants, worker_tokens, workers
+from tenderflow.cli import (
+    db,
+    demo,
+    documents,
+    evaluate,
+    export,
+    health,
+    jobs,
+    search,
+    storage,
+    tenants,
+    worker_tokens,
+    workers,
+)
+from tenderflow.cli import schedules as schedule_commands
+from tenderflow.cli import watch as watch_commands
+from tenderflow.cli import webhooks as webhook_commands
 from tenderflow.cli.output import console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
 from tenderflow.errors import TenderflowError
 from tenderflow.logs import configure_logging
+from tenderflow.tracing import configure_tracing
 
 __all__ = ["app", "run"]
 
@@ -45,6 +66,12 @@ def main(
     """tenderflow: tender PDFs in, searchable text and structured fields out."""
     settings = Settings()
     configure_logging(json=settings.log_json, level=log_level)
+    # Traces only when the standard OTEL_* variables ask for them (tenderflow.tracing).
+    role = {"worker": "worker", "serve": "api"}.get(ctx.invoked_subcommand or "", "cli")
+    try:
+        configure_tracing(f"tenderflow-{role}")
+    except ValueError as exc:
+        raise TenderflowError(str(exc)) from exc
     rt = Runtime(settings)
     ctx.obj = rt
     ctx.call_on_close(rt.close)
@@ -77,11 +104,24 @@ app.command("workers", rich_help_panel=OPERATE)(jobs.workers)
 app.add_typer(jobs.jobs_app, name="jobs", rich_help_panel=OPERATE)
 app.command("doctor", rich_help_panel=OPERATE)(workers.doctor)
 app.command("config", rich_help_panel=OPERATE)(workers.config)
+app.command("health", rich_help_panel=OPERATE, epilog=(
+    "Examples: tenderflow health --api  ·  tenderflow health --worker  ·  tenderflow health (whatever runs here)"
+))(health.health)
 app.add_typer(tenants.tenants_app, name="tenants", rich_help_panel=ADMIN)
 app.add_typer(tenants.keys_app, name="keys", rich_help_panel=ADMIN)
 app.add_typer(worker_tokens.worker_tokens_app, name="worker-tokens", rich_help_panel=ADMIN)
 app.add_typer(storage.storage_app, name="storage", rich_help_panel=ADMIN)
 app.add_typer(db.db_app, name="db", rich_help_panel=ADMIN)
+app.add_typer(webhook_commands.webhooks_app, name="webhooks", rich_help_panel=ADMIN, epilog=(
+    "Examples: tenderflow webhooks add https://bids.example.com/hooks --tenant acme  ·  "
+    "tenderflow webhooks deliveries --state failed"))
+app.command("watch", rich_help_panel=START, epilog=(
+    "Examples: tenderflow watch /srv/inbox/acme --tenant acme --every 30s  ·  "
+    "tenderflow watch s3://inbox/acme/ --tenant acme --cron '*/10 7-19 * * 1-5'"))(watch_commands.watch_command)
+app.add_typer(watch_commands.watches_app, name="watches", rich_help_panel=START)
+app.add_typer(schedule_commands.schedules_app, name="schedules", rich_help_panel=OPERATE, epilog=(
+    "Examples: tenderflow schedules list  ·  tenderflow schedules pause watch:3  ·  "
+    "tenderflow schedules add nightly-inbox --type watch.poll --payload '{\"watch_id\": 3}' --cron '0 2 * * *'"))
 
 
 def run() -> None:

@@ -23,6 +23,7 @@ from rich.table import Table
 from tenderflow.cli.output import console, fail
 from tenderflow.cli.runtime import runtime, storage_of
 from tenderflow.database import redact
+from tenderflow.display import format_value
 from tenderflow.evaluation.scoring import MATCHERS
 from tenderflow.pipeline.documents import document_fields, get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage
@@ -195,7 +196,7 @@ def demo(
         facts = extracted_facts(row.fields)
         hits = matching_facts(row)
         matched += hits
-        value = " ".join(v for v in (facts["estimated_value_amount"], facts["estimated_value_currency"]) if v)
+        value = format_value(field_value(row.fields, "estimated_value"))  # 4,850,000.00 EUR
         table.add_row(
             str(row.document_id), f"{row.sample.language} {row.sample.kind.replace('_', '-')} {row.pages or '?'}p",
             row.state if not row.error else f"{row.state}: {row.error}",

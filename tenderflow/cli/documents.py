@@ -21,6 +21,7 @@ from tenderflow.cli.output import (
     safe,
 )
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.documents import StartPoint, VersionProgress, VersionRef, VersionState, read_document
 from tenderflow.queue.stats import queue_stats
@@ -43,7 +44,11 @@ def upload(
                        "documents) until each is done or failed; the exit code is 1 if any failed.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction."""
+    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction.
+
+    Exit code: 0 when every file was taken, 2 when a file was refused (not a PDF, empty, too large),
+    1 when the tenant cannot take uploads (unknown, no credits) or, with --wait, a document failed.
+    """
     from rich.progress import Progress
 
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
@@ -59,7 +64,10 @@ def upload(
     storage = storage_of(rt)
     outcomes = []
     try:
-        with rt.connection() as conn, Progress(console=console, transient=True, disable=as_json) as progress:
+        # A bar only on a terminal: piped, even a finished transient bar would leave a blank line
+        # ahead of the TSV.
+        with rt.connection() as conn, Progress(console=console, transient=True,
+                                               disable=as_json or not console.is_terminal) as progress:
             task = progress.add_task("uploading", total=len(files))
             for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                         max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
@@ -93,8 +101,8 @@ def upload(
         counted = Counter(o.status for o in outcomes)
         print_note(", ".join(f"{counted[status]} {status}" for status in
                              ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
-                   + (f"; {sum(o.size_bytes for o in outcomes if o.document_id is not None):,} bytes stored"
-                      if any(o.document_id is not None for o in outcomes) else ""))
+                   + (f"; {format_size(sum(o.size_bytes for o in outcomes if o.status == 'created'))} stored"
+                      if counted["created"] else ""))
     if failed:
         raise typer.Exit(1)
     if rejected:
@@ -115,7 +123,7 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
     warned_idle = False
     started = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=quiet) as progress:
+    with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
         pages = progress.add_task("pages read", total=None)
         docs = progress.add_task("documents finished", total=len(refs))
         while True:
@@ -205,29 +213,20 @@ def documents_list(
         print_json(rows)
         return
     shown = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}",
-              "readable_version": row["current_version"]} for row in rows]
-    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "language", "created_at",
-                                     "finished_at", "latest_version", "readable_version", "error"])
+              "version": version_label(row["latest_version"], row["current_version"])} for row in rows]
+    print_table("documents", shown, ["id", "tenant", "filename", "state", "pages", "fields_found", "language",
+                                     "version", "created_at", "finished_at", "error"],
+                labels={"filename": "file", "fields_found": "fields", "created_at": "uploaded",
+                        "finished_at": "finished"},
+                optional=["tenant", "language", "fields_found", "created_at", "finished_at"])
 
 
-def flatten_fields(fields: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows (field, value, page, quote) for every sourced value in the extracted fields."""
-    rows: list[dict[str, Any]] = []
-
-    def walk(prefix: str, value: Any) -> None:
-        if isinstance(value, dict) and "value" in value and "page" in value:
-            if value["value"] not in (None, "", []):
-                rows.append({"field": prefix, "value": value["value"], "page": value.get("page"),
-                             "quote": value.get("quote")})
-        elif isinstance(value, dict):
-            for key, inner in value.items():
-                walk(f"{prefix}.{key}" if prefix else key, inner)
-        elif isinstance(value, list):
-            for index, inner in enumerate(value):
-                walk(f"{prefix}[{index}]", inner)
-
-    walk("", fields)
-    return rows
+def version_label(latest: int, readable: int | None) -> str:
+    """'2' when the newest version is the one read; '2 (reading 1)' while 2 runs (or after it
+    failed) and 1 is what `show`, /text and /fields return; '1 (none done)' before any version is."""
+    if readable == latest:
+        return str(latest)
+    return f"{latest} (reading {readable})" if readable is not None else f"{latest} (none done)"
 
 
 def language_summary(document: dict[str, Any]) -> str:
@@ -274,7 +273,14 @@ def show(
     if doc.get("retrying"):
         console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
     if report["fields"]:
-        print_table("fields", flatten_fields(report["fields"]["fields"]), ["field", "value", "page", "quote"])
+        from tenderflow.api.document_view import field_rows
+
+        rows = [vars(row) for row in field_rows(report["fields"]["fields"])]
+        if rows:
+            print_table("fields", rows, ["field", "value", "page", "quote"])
+        else:
+            print_note(f"no field found in version {report['readable_version']} "
+                       f"({report['fields']['backend']} backend)")
         for flag in report["fields"]["flags"]:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:

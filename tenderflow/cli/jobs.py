@@ -35,7 +35,8 @@ def jobs_list(
         print_json(rows)
         return
     print_table("jobs", rows, ["id", "type", "tenant", "state", "attempts", "max_attempts", "run_after",
-                               "worker_id", "last_error"])
+                               "worker_id", "last_error"],
+                optional=["tenant", "max_attempts", "worker_id", "run_after"])
 
 
 @jobs_app.command("show")
@@ -50,6 +51,8 @@ def jobs_show(ctx: typer.Context, job_id: int, as_json: JsonOption = False) -> N
         print_json(row)
         return
     table = Table(title=f"job {job_id}", show_header=False)
+    table.add_column("field", no_wrap=True)
+    table.add_column("value", overflow="fold")  # a long storage key wraps whole, never cut
     for key, value in row.items():
         table.add_row(key, "" if value is None else cell(value))
     console.print(table)
@@ -64,10 +67,13 @@ def jobs_stats(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if as_json:
         print_json(stats.as_dict())
         return
-    print_table("jobs by type", stats.by_type, [
+    print_table("jobs by type (succeeded, failed: in the last hour; p50, p95: duration)", stats.by_type, [
         "type", "queued", "runnable", "running", "expired_leases", "succeeded_last_hour", "failed_last_hour",
         "oldest_queued_seconds", "attempts_per_success", "duration_p50_seconds", "duration_p95_seconds",
-    ])
+    ], labels={"expired_leases": "expired", "succeeded_last_hour": "succeeded", "failed_last_hour": "failed",
+               "oldest_queued_seconds": "oldest (s)", "attempts_per_success": "tries/ok",
+               "duration_p50_seconds": "p50 (s)", "duration_p95_seconds": "p95 (s)"},
+       optional=["attempts_per_success", "expired_leases", "oldest_queued_seconds"])
     if stats.failures_by_hour:
         print_table("failures per hour (24 h)", stats.failures_by_hour, ["hour", "type", "failed"])
     oldest = "none" if stats.oldest_queued_seconds is None else f"{stats.oldest_queued_seconds:.1f} s"
@@ -146,4 +152,4 @@ def workers(ctx: typer.Context, as_json: JsonOption = False) -> None:
         print_json(rows)
         return
     print_table("workers", rows, ["id", "kind", "status", "pools", "threads", "running_jobs", "started_at",
-                                  "last_seen_at"])
+                                  "last_seen_at"], optional=["threads", "started_at"])

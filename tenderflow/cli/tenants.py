@@ -6,18 +6,26 @@ process's Runtime (settings, pool) through the typer context, as every other com
 
 from __future__ import annotations
 
+import enum
 import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.output import JsonOption, console, fail, print_json, print_note, print_table
+from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.tenants import credits as ledger
 from tenderflow.tenants import keys as api_keys
 from tenderflow.tenants import limits, tenants
+
+
+class KeyScope(enum.StrEnum):
+    """What an API key may do (tenderflow.tenants.keys.SCOPES)."""
+
+    WRITE = "write"
+    READ = "read"
 
 tenants_app = typer.Typer(help="Tenants: credits, caps on running jobs, usage.", no_args_is_help=True)
 credits_app = typer.Typer(help="A tenant's credits.", no_args_is_help=True)
@@ -103,7 +111,7 @@ def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption =
         print_json(tenant.as_dict())
         return
     row = _tenant_row(tenant, rt.settings.tenant_max_running)
-    print_table(f"tenant {name}", [{"field": key, "value": row[key]} for key in (
+    print_table(f"tenant {name}", [{"field": key.replace("_", " "), "value": row[key]} for key in (
         "name", "credits", "open_reserved", "charged", "cap", "priority", "languages", "active_keys",
         "created_at")],
         ["field", "value"])
@@ -221,7 +229,8 @@ def _utc(value: datetime | None) -> datetime | None:
 @tenants_app.command("usage")
 def tenants_usage(
     ctx: typer.Context, name: TenantArgument,
-    since: Annotated[datetime | None, typer.Option(formats=DATE_FORMATS, help="Only entries from then on (UTC).")]
+    since: Annotated[datetime | None, typer.Option(formats=DATE_FORMATS, metavar="DATE",
+                                                   help="Only entries from then on (UTC): YYYY-MM-DD, or with a time.")]
     = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -292,20 +301,28 @@ def keys_create(
     ctx: typer.Context,
     tenant: Annotated[str, typer.Option(help="The tenant the key acts as.")],
     name: Annotated[str, typer.Option(help="A label for people: who or what uses the key.")] = "",
+    scope: Annotated[KeyScope, typer.Option(
+        help="write: upload, reprocess and read; read: only list, read, search and export (GET requests).")]
+    = KeyScope.WRITE,
+    expires_after_days: Annotated[int | None, typer.Option(
+        min=1, max=36_500, help="The key stops working this many days from now (default: when revoked).",
+        show_default=False)] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create an API key. It is printed once: store it now, it cannot be shown again."""
     try:
         with runtime(ctx).connection() as conn:
-            created = api_keys.create_api_key(conn, tenant, name=name)
+            created = api_keys.create_api_key(conn, tenant, name=name, scope=scope.value,
+                                              expires_after_days=expires_after_days)
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     if as_json:
         print_json({"id": created.id, "tenant": created.tenant, "name": created.name, "key": created.key,
-                     "created_at": created.created_at})
+                     "scope": created.scope, "created_at": created.created_at, "expires_at": created.expires_at})
         return
     typer.echo(created.key)
-    typer.echo(f"key {created.id} for tenant {created.tenant}: shown once, store it now "
+    until = f", until {cell(created.expires_at)}" if created.expires_at else ""
+    typer.echo(f"key {created.id} for tenant {created.tenant} ({created.scope}{until}): shown once, store it now "
                "(send it as `Authorization: Bearer <key>`)", err=True)
 
 
@@ -321,7 +338,8 @@ def keys_list(
     if as_json:
         print_json(rows)
         return
-    print_table("API keys", rows, ["id", "tenant", "name", "status", "created_at", "last_used_at", "revoked_at"])
+    print_table("API keys", rows, ["id", "tenant", "name", "scope", "status", "created_at", "last_used_at",
+                                   "expires_at", "revoked_at"], optional=["revoked_at", "created_at", "name"])
 
 
 @keys_app.command("revoke")

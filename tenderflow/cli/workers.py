@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import structlog
 import typer
 
 from tenderflow import migrations
 from tenderflow import queue as job_queue
-from tenderflow.cli.output import JsonOption, fail, print_json, print_table
+from tenderflow.cli.output import JsonOption, err_console, fail, print_json, print_table
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
-from tenderflow.handlers import POOLS, Pool
+from tenderflow.handlers import LOCAL_POOLS, Pool
 
 
 def worker(
@@ -37,6 +38,15 @@ def worker(
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
     rt = runtime(ctx)
+    if remote is not None:
+        from tenderflow.remote.client import server_url_problem
+
+        refusal, warning = server_url_problem(remote)
+        if refusal:
+            raise fail(refusal, code=2)
+        if warning:
+            err_console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False, soft_wrap=True)
+            structlog.get_logger("tenderflow.remote").warning("remote.plain_http", url=remote)
     refuse_unless_ready(rt, pool, local=remote is None)
     if remote is not None:
         from tenderflow.remote.worker import build_remote_worker
@@ -70,9 +80,9 @@ def worker(
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
-    warm_up(job_types.handler(name) for name in POOLS[pool])
+    warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
     config = job_queue.WorkerConfig(
-        types=POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
+        types=LOCAL_POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
         heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
         default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
         shutdown_grace_seconds=settings.shutdown_grace_seconds,

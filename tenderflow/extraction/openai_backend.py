@@ -40,8 +40,10 @@ from typing import Final
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
+from opentelemetry.trace import SpanKind
 from pydantic import ValidationError
 
+from tenderflow import tracing
 from tenderflow.errors import LeaseLostError
 from tenderflow.extraction.backend import (
     ExtractionRefusedError,
@@ -283,9 +285,17 @@ class OpenAIBackend:
         attempt = 0
         while True:
             try:
-                answer = self._client.chat.completions.create(
-                    model=self.model, messages=messages, response_format=response_format
-                )
+                with tracing.span(f"chat {self.model}", {
+                        "gen_ai.operation.name": "chat", "gen_ai.system": "openai",
+                        "gen_ai.request.model": self.model, "tenderflow.llm.attempt": attempt + 1},
+                        kind=SpanKind.CLIENT) as current:
+                    answer = self._client.chat.completions.create(
+                        model=self.model, messages=messages, response_format=response_format
+                    )
+                    if current is not None and isinstance(answer, ChatCompletion):
+                        current.set_attributes({"gen_ai.response.model": answer.model} | ({
+                            "gen_ai.usage.input_tokens": answer.usage.prompt_tokens,
+                            "gen_ai.usage.output_tokens": answer.usage.completion_tokens} if answer.usage else {}))
                 if not isinstance(answer, ChatCompletion):
                     # A 200 whose body is not JSON (a proxy's HTML page, a captive portal): the
                     # client hands back the raw text. Retryable: such pages come and go.

@@ -1,10 +1,15 @@
-"""The pipeline's stages, declared once each (see stage.py for the contract), and what derives from them.
+"""The pipeline's stages and the tasks beside it, declared once each (see stage.py and task.py for
+the contracts), and what derives from them.
 
     STAGES            every stage, in pipeline order
-    POOLS             pool name -> the job types its workers run ("all": every stage)
-    build_job_types   the local registry: every stage's handler over storage and the database, and
-                      the end-of-job hook that fails versions (or, without a pool, the names alone:
-                      enough to enqueue and to run end-of-job hooks from the CLI and the API)
+    TASKS             every task: webhook deliveries, watched folders' polls (local workers only)
+    POOLS             pool name -> the stages its workers run ("all": every stage); what remote
+                      workers and worker tokens see
+    LOCAL_POOLS       pool name -> the job types a local worker of the pool runs: its stages and tasks
+    build_job_types   the local registry: every stage's and task's handler over storage and the
+                      database, and the end-of-job hooks (the versions', the tasks') — or, without a
+                      pool, the names and hooks alone: enough to enqueue and to run end-of-job hooks
+                      from the CLI and the API
     compute_handlers  the remote (compute-only) handlers of a pool's stages, from a machine's settings
 
 Adding a stage: a module here with its handler and its `Stage`, one entry in STAGES, the SQL its
@@ -26,20 +31,28 @@ from tenderflow.config import Settings
 from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
+from tenderflow.handlers.task import Task
 from tenderflow.handlers.thumbnail import THUMBNAIL
+from tenderflow.handlers.watch import WATCH_POLL
+from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.queue import EndedJob, JobTypes
+from tenderflow.queue import ClaimedJob, EndedJob, JobTypes
 
 __all__ = [
-    "POOLS", "STAGES", "InputKind", "Pool", "Stage", "StageJobHandler", "build_job_types", "compute_handlers",
-    "end_of_job_hook", "stage_named", "warm_up",
+    "LOCAL_POOLS", "POOLS", "STAGES", "TASKS", "InputKind", "Pool", "Stage", "StageJobHandler", "Task",
+    "build_job_types", "compute_handlers", "end_of_job_hook", "stage_named", "warm_up",
 ]
 
 STAGES: tuple[Stage[Any, Any], ...] = (PLAN, PAGES, THUMBNAIL, EXTRACT)
+TASKS: tuple[Task, ...] = (DELIVER, WATCH_POLL)
 
 POOLS: Mapping[str, tuple[str, ...]] = {
     pool.value: tuple(stage.name for stage in STAGES if pool is Pool.ALL or stage.pool is pool) for pool in Pool
+}
+LOCAL_POOLS: Mapping[str, tuple[str, ...]] = {
+    pool.value: POOLS[pool.value] + tuple(task.name for task in TASKS if pool is Pool.ALL or task.pool is pool)
+    for pool in Pool
 }
 
 _BY_NAME: Mapping[str, Stage[Any, Any]] = {stage.name: stage for stage in STAGES}
@@ -62,22 +75,38 @@ def end_of_job_hook() -> functools.partial[None]:
     return functools.partial(_fail_versions, types=frozenset(stage.name for stage in STAGES if stage.fails_version))
 
 
+def _log_subject(job: ClaimedJob) -> dict[str, Any]:
+    """What a job's log lines name: a pipeline job's document and version, a task's delivery or watch."""
+    subject = documents.log_subject(job)
+    for key in ("delivery_id", "watch_id"):
+        if key in job.payload:
+            subject[key] = job.payload[key]
+    return subject
+
+
 def build_job_types(
     settings: Settings, *, pool: ConnectionPool | None = None, storage: ObjectStorage | None = None,
-    cache_dir: Path | None = None, stages: Iterable[Stage[Any, Any]] = STAGES,
+    cache_dir: Path | None = None, stages: Iterable[Stage[Any, Any]] = STAGES, tasks: Iterable[Task] = TASKS,
 ) -> JobTypes:
-    """The registry of `stages` with their handlers (when pool and storage are given) and the hook."""
+    """The registry of `stages` and `tasks` with their handlers (when pool and storage are given)
+    and the end-of-job hooks (always: cancelling a job from the CLI runs them too)."""
     job_types = JobTypes()
     job_types.on_job_ended(end_of_job_hook())
-    job_types.describe_with(documents.log_subject)
+    tasks = tuple(tasks)
+    for task in tasks:
+        if task.ended is not None:
+            job_types.on_job_ended(task.ended)
+    job_types.describe_with(_log_subject)
     if pool is None or storage is None:
-        for stage in stages:
-            job_types.register(stage.name)
+        for name in (*(stage.name for stage in stages), *(task.name for task in tasks)):
+            job_types.register(name)
         return job_types
     pdfs = StoredPdfs(storage, PdfCache(cache_dir or settings.data_dir / "cache" / "pdf"))
-    resources = Resources(settings, pdfs=pdfs, pool=pool)
+    resources = Resources(settings, pdfs=pdfs, pool=pool, storage=storage)
     for stage in stages:
         job_types.register(stage.name, stage.job_handler(stage.build(resources)))
+    for task in tasks:
+        job_types.register(task.name, task.build(resources))
     return job_types
 
 

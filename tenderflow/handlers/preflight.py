@@ -6,7 +6,8 @@ missing thing; `tenderflow doctor` prints every check, passed or not.
 
     OCR pool      poppler (pdfinfo, pdftotext, pdftoppm), tesseract, prlimit; the language packs the
                   settings name plus osd; the object storage (a local worker reads PDFs from it)
-    extract pool  the LLM endpoint answers, and takes the key (when an LLM is configured)
+    extract pool  the LLM endpoint answers, and takes the key (when an LLM is configured); a local
+                  one (which also sends webhooks) reads TENDERFLOW_WEBHOOK_ALLOW_NETWORKS
 """
 
 from __future__ import annotations
@@ -93,6 +94,18 @@ def check_llm(settings: Settings) -> Check:
     return Check("LLM endpoint", True, f"{base} answers (HTTP {response.status_code}); model {settings.llm_model}")
 
 
+def check_webhook_networks(settings: Settings) -> Check:
+    """The operator's exceptions to the webhooks' address policy can be read."""
+    from tenderflow.webhooks.addresses import AddressPolicy
+
+    try:
+        policy = AddressPolicy.from_setting(settings.webhook_allow_networks)
+    except ValueError as exc:
+        return Check("webhook networks", False, str(exc))
+    allowed = ", ".join(str(network) for network in policy.allowed)
+    return Check("webhook networks", True, f"public addresses{', and ' + allowed if allowed else ' only'}")
+
+
 def preflight(settings: Settings, pool: Pool, storage: ObjectStorage | None) -> list[Check]:
     """The checks for a worker of `pool` (storage None: a remote worker, which reads over HTTP)."""
     checks: list[Check] = []
@@ -103,4 +116,6 @@ def preflight(settings: Settings, pool: Pool, storage: ObjectStorage | None) -> 
             checks.append(check_storage(storage))
     if pool in (Pool.EXTRACT, Pool.ALL):
         checks.append(check_llm(settings))
+        if storage is not None:
+            checks.append(check_webhook_networks(settings))
     return checks

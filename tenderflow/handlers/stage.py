@@ -32,7 +32,9 @@ import psycopg
 from psycopg_pool import ConnectionPool
 from pydantic import BaseModel
 
+from tenderflow import tracing
 from tenderflow.config import Settings
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
 
 InputT = TypeVar("InputT")
@@ -67,6 +69,7 @@ class Resources:
     settings: Settings
     pdfs: PdfSource | None = None
     pool: ConnectionPool | None = None
+    storage: ObjectStorage | None = None  # for tasks that store objects themselves (a watch's uploads)
 
 
 class StageHandler(Protocol[InputT, ResultT]):
@@ -125,7 +128,9 @@ class StageJobHandler(Generic[InputT, ResultT]):
         return self.handler.compute(job, self.handler.load_input(job), context)
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ResultT) -> None:
-        self.handler.commit(conn, job, self.stage.parse(result))
+        # In the job's trace: the jobs its commit enqueues (the next stages) carry it on.
+        with tracing.job_context(job.payload):
+            self.handler.commit(conn, job, self.stage.parse(result))
 
     def accept_remote(self, job: ClaimedJob, data: Any) -> ResultT:
         """A remote worker's posted result as the model `commit` takes, after the same checks a

@@ -12,6 +12,11 @@ Every follow-up enqueue carries a unique key naming (document, version, part), s
 hand, or a stale duplicate, never creates a second job. A job that fails for good moves its version
 to failed with the job's error (see `fail_versions_of_ended_jobs`).
 
+A version that becomes done or failed tells the tenant's webhook endpoints in the same transaction
+(`document.done` / `document.failed`: tenderflow.webhooks.deliveries.emit enqueues the deliveries),
+so an event is sent exactly when its state change commits; `webhook_document` is what the delivery
+sends about the version, read when it is sent (a document deleted by then is not sent at all).
+
 Money moves with these state changes, in their transactions (see tenderflow.tenants.credits): the
 plan reserves the version's pages, the move to extracting the LLM estimate of their text (a tenant
 that cannot pay has the version stopped at once, charged what it cost so far), the move to done
@@ -25,6 +30,7 @@ import enum
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import psycopg
@@ -36,6 +42,8 @@ from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_man
 from tenderflow.queue import jobs as queue_jobs
 from tenderflow.sqlfiles import NamedQueries
 from tenderflow.tenants import credits
+from tenderflow.webhooks import deliveries as webhook_deliveries
+from tenderflow.webhooks.endpoints import DOCUMENT_DONE, DOCUMENT_FAILED
 
 QUERIES = NamedQueries("tenderflow.pipeline", "queries.sql")
 
@@ -329,6 +337,19 @@ def stop_unpaid(conn: psycopg.Connection[Any], ref: VersionRef, reason: str) -> 
     charged the work it caused so far (the per-document price and the pages it read), not refunded."""
     if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": reason}).fetchone() is not None:
         credits.charge_failed_version(conn, **ref.params(), reason=reason)
+        announce(conn, ref, DOCUMENT_FAILED)
+
+
+def announce(conn: psycopg.Connection[Any], ref: VersionRef, event: str, *, tenant: str | None = None) -> list[int]:
+    """The version just became done or failed (`event`): tell the tenant's webhook endpoints, in
+    this transaction. Returns the deliveries enqueued (none without endpoints that want it)."""
+    if tenant is None:
+        row = conn.execute(QUERIES["document_tenant"], {"id": ref.document_id}).fetchone()
+        if row is None:
+            return []
+        tenant = str(row[0])
+    return webhook_deliveries.emit(conn, tenant=tenant, event_type=event, document_id=ref.document_id,
+                                   version=ref.version)
 
 
 def version_state(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionState | None:
@@ -363,13 +384,16 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         return  # failed meanwhile (cancelled, stopped): nothing to deliver or charge
     charge = credits.charge_version(conn, **ref.params())
     if charge is not None and charge.unpaid:
-        conn.execute(QUERIES["version_fail"], {**ref.params(), "error": (
-            f"not enough credits to pay for the extraction: it cost {charge.actual} credits, {charge.reserved} "
-            f"were reserved and the balance held {charge.amount - charge.reserved} more; {charge.unpaid} unpaid. "
-            "The fields are not delivered: add credits and reprocess the document")})
+        if conn.execute(QUERIES["version_fail"], {**ref.params(), "error": (
+                f"not enough credits to pay for the extraction: it cost {charge.actual} credits, {charge.reserved} "
+                f"were reserved and the balance held {charge.amount - charge.reserved} more; {charge.unpaid} unpaid. "
+                "The fields are not delivered: add credits and reprocess the document")}).fetchone() is not None:
+            announce(conn, ref, DOCUMENT_FAILED, tenant=job.tenant)
         return
     conn.execute(QUERIES["version_done"], ref.params())
     conn.execute(QUERIES["document_promote"], ref.params())
+    if version[0] == VersionState.EXTRACTING:  # a rerun of a done version's extraction tells nobody again
+        announce(conn, ref, DOCUMENT_DONE, tenant=job.tenant)
 
 
 OCR_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES)
@@ -404,9 +428,46 @@ def fail_versions_of_ended_jobs(conn: psycopg.Connection[Any], ended: Sequence[E
             credits.charge_failed_version(conn, **ref.params(), reason=reason)
         else:
             credits.refund_version(conn, **ref.params(), reason=reason)
+        announce(conn, ref, DOCUMENT_FAILED, tenant=job.tenant)
 
 
 # --- reads ------------------------------------------------------------------------------------
+
+
+_INTERNAL_LOCATION = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|(?<![\w.])(?:~|\.{1,2})?/(?:[\w.@%+-]+/)+[\w.@%+-]*")
+
+
+def tenant_visible_error(error: str | None) -> str | None:
+    """A document's error as its tenant sees it: the operator's paths, buckets and endpoints
+    (file://…, s3://…, https://…, /var/lib/…) replaced by "<internal>" (review D14); the full text
+    stays in the database and the log for the operator."""
+    return None if error is None else _INTERNAL_LOCATION.sub("<internal>", error)
+
+
+def webhook_document(
+    conn: psycopg.Connection[Any], document_id: int, version: int, *, base_url: str = "",
+) -> dict[str, Any] | None:
+    """What a webhook tells of one version of a document: the document, the version's state and
+    error (as its tenant sees it), links to read it (absolute under `base_url`, the API's public
+    address, when given) and, once done, its fields with their pages and quotes. None when the
+    document or the version no longer exists (deleted)."""
+    row = conn.cursor(row_factory=dict_row).execute(
+        QUERIES["webhook_document"], {"document_id": document_id, "version": version}).fetchone()
+    if row is None:
+        return None
+    root = f"{base_url.rstrip('/')}/v1/documents/{document_id}"
+    document = {
+        "id": row["id"], "version": row["version"], "state": row["state"], "filename": row["filename"],
+        "sha256": row["sha256"], "size_bytes": row["size_bytes"], "page_count": row["page_count"],
+        "language": row["language"], "error": tenant_visible_error(row["error"]),
+        "failed_for_content": bool(row["failed_for_content"]), "uploaded_at": row["created_at"],
+        "finished_at": row["finished_at"], "current_version": row["current_version"],
+        "links": {"document": root, "fields": f"{root}/fields", "text": f"{root}/text"},
+    }
+    done = row["state"] == VersionState.DONE
+    return {"document": document, "fields": row["fields"] if done else None,
+            "flags": row["flags"] if done else None,
+            "extraction": {"backend": row["backend"], "model": row["model"]} if done else None}
 
 
 @dataclass(frozen=True)
@@ -484,12 +545,15 @@ def versions_progress(conn: psycopg.Connection[Any], refs: Sequence[VersionRef])
 def list_documents(
     conn: psycopg.Connection[Any], *, tenant: str | None = None, state: str | None = None,
     limit: int = 50, before_id: int | None = None, filename: str | None = None,
+    created_after: datetime | None = None, created_before: datetime | None = None,
 ) -> list[dict[str, Any]]:
     """Documents newest first, `limit` of them with an id below `before_id` (the cursor); `filename`
-    keeps those whose file name contains it, in any case (taken literally: `%` and `_` are no wildcards)."""
+    keeps those whose file name contains it, in any case (taken literally: `%` and `_` are no wildcards);
+    `created_after` / `created_before` those uploaded from then on / before then."""
     pattern = None if not filename else re.sub(r"([\\%_])", r"\\\1", filename)
     return conn.cursor(row_factory=dict_row).execute(QUERIES["document_list"], {
         "tenant": tenant, "state": state, "limit": limit, "before_id": before_id, "filename": pattern,
+        "created_after": created_after, "created_before": created_before,
     }).fetchall()
 
 

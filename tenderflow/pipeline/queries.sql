@@ -169,10 +169,13 @@ SELECT w.document_id, w.version, v.state::text AS state, v.page_count, v.error,
 
 -- name: document_list
 -- Newest first, `before_id` the cursor; `filename` matches a part of the file name, any case
--- (its wildcards are escaped by the caller).
+-- (its wildcards are escaped by the caller); uploaded at or after `created_after`, before `created_before`.
 SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state::text AS state, v.page_count,
        (SELECT count(*) FROM pages p WHERE p.document_id = d.id AND p.version = v.pages_version) AS pages_done,
-       v.error, v.failed_for_content, d.created_at, v.finished_at, pv.language, pv.ocr_languages
+       v.error, v.failed_for_content, d.created_at, v.finished_at, pv.language, pv.ocr_languages,
+       -- values found in the readable version: its sourced leaves (each has a page)
+       (SELECT jsonb_array_length(jsonb_path_query_array(e.fields, 'strict $.**.page', '{}', true))
+          FROM extractions e WHERE e.document_id = d.id AND e.version = d.current_version) AS fields_found
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
@@ -180,6 +183,8 @@ SELECT d.id, d.tenant, d.filename, d.latest_version, d.current_version, v.state:
    AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
    AND (%(before_id)s::bigint IS NULL OR d.id < %(before_id)s::bigint)
    AND (%(filename)s::text IS NULL OR d.filename ILIKE '%%' || %(filename)s::text || '%%')
+   AND (%(created_after)s::timestamptz IS NULL OR d.created_at >= %(created_after)s::timestamptz)
+   AND (%(created_before)s::timestamptz IS NULL OR d.created_at < %(created_before)s::timestamptz)
  ORDER BY d.id DESC
  LIMIT %(limit)s;
 
@@ -291,3 +296,79 @@ SELECT d.id, d.tenant, d.filename, d.sha256, d.created_at, v.state::text AS stat
    AND d.id > %(after_id)s
  ORDER BY d.id
  LIMIT %(batch)s;
+
+-- name: document_tenant
+SELECT tenant FROM documents WHERE id = %(id)s;
+
+-- name: webhook_document
+-- One version of a document as a webhook tells of it (its fields when it is done).
+SELECT d.id, d.tenant, d.filename, d.sha256, d.size_bytes, d.created_at, d.current_version, v.version,
+       v.state::text AS state, v.page_count, v.error, v.failed_for_content, v.finished_at, pv.language,
+       e.fields, e.flags, e.backend, e.model
+  FROM documents d
+  JOIN document_versions v ON v.document_id = d.id AND v.version = %(version)s
+  LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
+  LEFT JOIN extractions e ON e.document_id = d.id AND e.version = v.version
+ WHERE d.id = %(document_id)s;
+
+-- name: watch_insert
+INSERT INTO watches (tenant, kind, source, settle_seconds, priority, languages)
+VALUES (%(tenant)s, %(kind)s, %(source)s, %(settle_seconds)s, %(priority)s, %(languages)s)
+ON CONFLICT (tenant, kind, source) DO NOTHING
+RETURNING id;
+
+-- name: watch_id_by_source
+SELECT id FROM watches WHERE tenant = %(tenant)s AND kind = %(kind)s AND source = %(source)s;
+
+-- name: watch_list
+-- Watches with their schedule ('watch:<id>') and their files counted by state.
+SELECT w.id, w.tenant, w.kind, w.source, w.settle_seconds, w.priority, w.languages, w.created_at,
+       w.last_polled_at, w.last_error, w.last_summary,
+       s.interval_seconds, s.cron, s.enabled, s.next_run_at,
+       (SELECT coalesce(jsonb_object_agg(f.state, f.n), '{}'::jsonb)
+          FROM (SELECT state, count(*) AS n FROM watch_files WHERE watch_id = w.id GROUP BY state) f) AS files
+  FROM watches w
+  LEFT JOIN job_schedules s ON s.name = 'watch:' || w.id
+ WHERE (%(tenant)s::text IS NULL OR w.tenant = %(tenant)s::text)
+   AND (%(id)s::bigint IS NULL OR w.id = %(id)s::bigint)
+ ORDER BY w.id;
+
+-- name: watch_delete
+DELETE FROM watches WHERE id = %(id)s AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s::text) RETURNING id;
+
+-- name: watch_try_lock
+-- One poll of a watch at a time (session-level, on the poll's connection).
+SELECT pg_try_advisory_lock(7241004, %(id)s::integer);
+
+-- name: watch_unlock
+SELECT pg_advisory_unlock(7241004, %(id)s::integer);
+
+-- name: watch_files_known
+SELECT path, size, modified_at, state, first_seen_at FROM watch_files WHERE watch_id = %(watch_id)s;
+
+-- name: watch_file_upsert
+-- A file's fingerprint (size, modification time) and what was decided about it. A new fingerprint
+-- starts the file's wait afresh (first_seen_at).
+INSERT INTO watch_files (watch_id, path, size, modified_at, state, sha256, document_id, reason, first_seen_at,
+                         decided_at)
+VALUES (%(watch_id)s, %(path)s, %(size)s, %(modified_at)s, %(state)s, %(sha256)s, %(document_id)s, %(reason)s,
+        coalesce(%(now)s::timestamptz, now()),
+        CASE WHEN %(state)s = 'waiting' THEN NULL ELSE coalesce(%(now)s::timestamptz, now()) END)
+ON CONFLICT (watch_id, path) DO UPDATE
+   SET size = excluded.size, modified_at = excluded.modified_at, state = excluded.state, sha256 = excluded.sha256,
+       document_id = excluded.document_id, reason = excluded.reason, decided_at = excluded.decided_at,
+       first_seen_at = CASE WHEN watch_files.size = excluded.size AND watch_files.modified_at = excluded.modified_at
+                            THEN watch_files.first_seen_at ELSE excluded.first_seen_at END;
+
+-- name: watch_files_list
+SELECT path, size, modified_at, state, sha256, document_id, reason, first_seen_at, decided_at
+  FROM watch_files
+ WHERE watch_id = %(watch_id)s AND (%(state)s::text IS NULL OR state = %(state)s::text)
+ ORDER BY coalesce(decided_at, first_seen_at) DESC, path
+ LIMIT %(limit)s;
+
+-- name: watch_record_poll
+UPDATE watches SET last_polled_at = now(), last_summary = %(summary)s, last_error = %(error)s WHERE id = %(id)s;
+
+-- name: watch_record_failure
+UPDATE watches SET last_polled_at = now(), last_error = %(error)s WHERE id = %(id)s;

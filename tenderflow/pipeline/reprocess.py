@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 
+from tenderflow import tracing
 from tenderflow.errors import JobStateError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.documents import StartPoint, VersionState
@@ -55,7 +56,9 @@ def reprocess(
     """
     if start_from not in START_POINTS:
         raise ValueError(f"start_from must be one of {START_POINTS}, not {start_from!r}")
-    with conn.transaction():
+    # The root of the new version's trace (a child of the upload's when an upload reprocesses).
+    with tracing.span("reprocess", {"tenderflow.document_id": document_id, "tenderflow.start_from": start_from}), \
+            conn.transaction():
         document = documents.lock_document(conn, document_id, tenant=tenant)
         latest = documents.get_version(conn, documents.VersionRef(document_id, document.latest_version))
         assert latest is not None  # a document always has its latest version row

@@ -394,6 +394,13 @@ class S3Storage:
         return StorageError(f"{action} failed: {_explain_s3_failure(exc, self)}")
 
 
+def s3_client(*, endpoint_url: str | None = None, region: str | None = None) -> Any:
+    """A boto3 S3 client configured as the storage's own (timeouts, retries, path-style addressing
+    for S3-compatible endpoints), for code that reads buckets other than the storage (watched S3
+    prefixes, whose keys are the uploader's, not `validate_key`'s)."""
+    return _make_s3_client(endpoint_url=endpoint_url, region=region)
+
+
 def _make_s3_client(*, endpoint_url: str | None, region: str | None) -> Any:
     import boto3
     from botocore.config import Config

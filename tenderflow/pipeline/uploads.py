@@ -22,6 +22,7 @@ from typing import Any
 import psycopg
 from psycopg.pq import TransactionStatus
 
+from tenderflow import tracing
 from tenderflow.errors import InsufficientCreditsError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
@@ -111,36 +112,43 @@ def upload_file(
     StorageQuotaExceededError (each checked before the object is stored, and again, under the
     tenant's lock, in the transaction).
     """
-    display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
-    asked = check_languages(languages)
-    size = check_pdf_file(path, max_bytes=max_bytes)
-    sha256 = sha256_of(path)
-    try:
-        key = object_key(tenant, sha256)
-    except ValueError as exc:
-        raise UploadRejectedError(str(exc)) from exc
-    known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
-    if known is None:
-        credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-        limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
-    with object_locked(conn, tenant, sha256):
-        stored_now = not storage.exists(key)
-        if stored_now:
-            storage.put_file(key, path)
+    attributes = {"tenderflow.tenant": tenant, "tenderflow.file_name": filename or path.name}
+    with tracing.span("upload", attributes) as current:  # the root of the document's trace
+        display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
+        asked = check_languages(languages)
+        size = check_pdf_file(path, max_bytes=max_bytes)
+        sha256 = sha256_of(path)
         try:
-            return _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
-                                  priority=priority, display_name=display_name, asked=asked, prices=prices,
-                                  reprocess_existing=reprocess_existing, max_attempts=max_attempts,
-                                  max_stored_bytes=max_stored_bytes)
-        except BaseException:
-            # Refused in the transaction (credits, quota, bad data): leave no object behind unless
-            # another upload of the same bytes, committed meanwhile, refers to it (review D10).
-            if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
-                still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                          {"tenant": tenant, "sha256": sha256}).fetchone()
-                if still_used is None:
-                    storage.delete(key)
-            raise
+            key = object_key(tenant, sha256)
+        except ValueError as exc:
+            raise UploadRejectedError(str(exc)) from exc
+        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
+        if known is None:
+            credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
+            limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
+        with object_locked(conn, tenant, sha256):
+            stored_now = not storage.exists(key)
+            if stored_now:
+                storage.put_file(key, path)
+            try:
+                outcome = _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
+                                         priority=priority, display_name=display_name, asked=asked, prices=prices,
+                                         reprocess_existing=reprocess_existing, max_attempts=max_attempts,
+                                         max_stored_bytes=max_stored_bytes)
+            except BaseException:
+                # Refused in the transaction (credits, quota, bad data): leave no object behind unless
+                # another upload of the same bytes, committed meanwhile, refers to it (review D10).
+                if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
+                    still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
+                                              {"tenant": tenant, "sha256": sha256}).fetchone()
+                    if still_used is None:
+                        storage.delete(key)
+                raise
+        if current is not None:
+            current.set_attributes({"tenderflow.upload.status": outcome.status,
+                                    "tenderflow.document_id": outcome.document_id or 0,
+                                    "tenderflow.version": outcome.version or 0})
+        return outcome
 
 
 @contextlib.contextmanager

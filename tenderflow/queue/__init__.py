@@ -15,6 +15,7 @@ from tenderflow.queue.jobs import (
     JobSpec,
     JobState,
     cancel,
+    cancel_many,
     claim,
     complete,
     enqueue,
@@ -29,13 +30,13 @@ from tenderflow.queue.jobs import (
     set_tenant_cap,
     set_tenant_priority,
 )
-from tenderflow.queue.maintenance import Maintenance, Reclaimer, Schedule, Scheduler
+from tenderflow.queue.maintenance import Maintenance, Reclaimer, Schedule, Scheduler, ScheduleRow
 from tenderflow.queue.registry import FunctionHandler, Handler, JobContext, JobTypes
 from tenderflow.queue.worker import Worker, WorkerConfig
 
 __all__ = [
     "Backoff", "ClaimedJob", "EndedJob", "Failure", "FunctionHandler", "Handler", "JobContext",
-    "JobSpec", "JobState", "JobTypes", "Maintenance", "Reclaimer", "Schedule", "Scheduler", "Worker",
-    "WorkerConfig", "cancel", "claim", "complete", "enqueue", "enqueue_many", "fail", "heartbeat",
+    "JobSpec", "JobState", "JobTypes", "Maintenance", "Reclaimer", "Schedule", "ScheduleRow", "Scheduler", "Worker",
+    "WorkerConfig", "cancel", "cancel_many", "claim", "complete", "enqueue", "enqueue_many", "fail", "heartbeat",
     "lock_owned", "prune", "reclaim", "release", "retry", "set_tenant_cap", "set_tenant_priority",
 ]

@@ -5,7 +5,9 @@ One transaction per call:
     1. lock the jobs whose claim (id, attempts) is still valid and running — others are skipped
        and NOTHING is written for them (a stale worker's result is refused). When no attempt has a
        commit step to run, step 3's guarded UPDATEs are that check and that lock themselves
-    2. each successful attempt's handler `commit` step, in a savepoint (one bad commit spares the rest)
+    2. each successful attempt's handler `commit` step, in a savepoint (one bad commit spares the rest;
+       a commit step that raises AttemptFailedError keeps its writes, the record of a failed
+       attempt, and its job is retried or failed as that error says)
     3. running -> succeeded for those; running -> queued/failed for failures; end-of-job hooks
 """
 
@@ -20,7 +22,7 @@ import structlog
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from tenderflow.errors import PermanentError
+from tenderflow.errors import AttemptFailedError, PermanentError
 from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.registry import FunctionHandler, Handler, JobTypes
@@ -133,9 +135,13 @@ def commit_attempts(
                 continue
             handler = job_types.handler(job.type)
             if handler_commits(handler):
+                recorded: AttemptFailedError | None = None
                 try:
                     with conn.transaction():  # a savepoint
-                        handler.commit(conn, job, attempt.result)
+                        try:
+                            handler.commit(conn, job, attempt.result)
+                        except AttemptFailedError as exc:  # the attempt's record is written: keep it
+                            recorded = exc
                 except PermanentError as exc:
                     failures.append(jobs.Failure(job, str(exc), permanent=True, retry_seconds=0.0, at_commit=True))
                     outcomes.append(("failed", str(exc)))
@@ -145,6 +151,13 @@ def commit_attempts(
                     failures.append(jobs.Failure(job, error, permanent=False,
                                                  retry_seconds=backoff.delay(job.attempts), at_commit=True))
                     outcomes.append(("failed", error))
+                    continue
+                if recorded is not None:
+                    failures.append(jobs.Failure(
+                        job, str(recorded), permanent=recorded.permanent,
+                        retry_seconds=(recorded.retry_after if recorded.retry_after is not None
+                                       else backoff.delay(job.attempts))))
+                    outcomes.append(("failed", str(recorded)))
                     continue
             successes.append(job)
             outcomes.append(("succeeded", None))

@@ -6,7 +6,8 @@
     complete     running              -> succeeded
     fail         running              -> queued (retry after backoff) | failed (permanent / out of attempts)
     release      running              -> queued       (shutdown; the attempt is not counted against it)
-    reclaim      running, lease over  -> queued | failed ("lease expired on final attempt")
+    reclaim      running, lease over  -> queued | failed ("lease expired on final attempt"); also, with
+                 dead_after_seconds, running jobs of a worker whose database session died
     cancel       queued | running     -> cancelled
     retry        failed | cancelled   -> queued
 
@@ -19,9 +20,10 @@ import enum
 import json
 import math
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -30,6 +32,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from tenderflow import tracing
 from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
 from tenderflow.sqlfiles import NamedQueries
 
@@ -152,6 +155,8 @@ def enqueue_many(
     existing job's. Workers are woken by NOTIFY when the transaction commits. Raises EnqueueError
     (nothing written) for an unknown type, a payload that is not JSON, a non-positive max_attempts.
     """
+    if tracing.enabled():  # the current trace travels on with the jobs (tenderflow.tracing)
+        specs = [replace(spec, payload=tracing.with_traceparent(spec.payload)) for spec in specs]
     if not specs:
         return []
     known = set(known_types) if known_types is not None else None
@@ -321,9 +326,30 @@ def release_ended(
     return _ended(conn.execute(QUERIES["job_release"], params).fetchall())
 
 
-def reclaim(conn: psycopg.Connection[Any], *, limit: int = 1000, now: datetime | None = None) -> list[EndedJob]:
-    """running with an expired lease -> queued (attempts remain) or failed. Returns the moved jobs."""
-    return _ended(conn.execute(QUERIES["job_reclaim"], {"limit": limit, "now": now}).fetchall())
+def reclaim(
+    conn: psycopg.Connection[Any], *, limit: int = 1000, now: datetime | None = None,
+    dead_after_seconds: float | None = None,
+) -> list[EndedJob]:
+    """running with an expired lease -> queued (attempts remain) or failed. Returns the moved jobs.
+
+    With `dead_after_seconds`, also the running jobs of a dead local worker, before their leases
+    end: one whose liveness lock (`hold_liveness_lock`) no session holds any more and whose last
+    heartbeat is older than that (see job_reclaim in queries.sql)."""
+    return _ended(conn.execute(QUERIES["job_reclaim"], {
+        "limit": limit, "now": now, "dead_after": dead_after_seconds}).fetchall())
+
+
+def new_liveness_key() -> int:
+    """A random advisory lock key for one worker process (positive, 62 bits): two workers sharing
+    one by chance only means one of them is taken for alive, and waits for its leases as before."""
+    return 1 + secrets.randbits(62)
+
+
+def hold_liveness_lock(conn: psycopg.Connection[Any], key: int) -> bool:
+    """Take the worker's liveness lock on `conn`, a session that lives as long as the worker (its
+    LISTEN connection); held until that session ends. False when another session holds the key."""
+    row = conn.execute(QUERIES["worker_hold_liveness_lock"], {"key": key}).fetchone()
+    return bool(row and row[0])
 
 
 def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None = None) -> EndedJob:
@@ -333,6 +359,18 @@ def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None =
         state = _state_of(conn, job_id)
         raise JobStateError(f"job {job_id} is {state}; only queued or running jobs can be cancelled")
     return _ended([row])[0]
+
+
+def cancel_many(
+    conn: psycopg.Connection[Any], job_ids: Sequence[int], *, reason: str, now: datetime | None = None
+) -> list[EndedJob]:
+    """queued | running -> cancelled (with `reason` as the error) for those of `job_ids` still open
+    and not locked by another transaction right now: it never waits, so it may run inside a
+    completion transaction. Returns the moved jobs; running their end-of-job hooks is the caller's."""
+    if not job_ids:
+        return []
+    return _ended(conn.execute(QUERIES["job_cancel_many"], {
+        "ids": list(job_ids), "reason": sanitize_error(reason), "now": now}).fetchall())
 
 
 def retry(conn: psycopg.Connection[Any], job_id: int, *, extra_attempts: int = 1, now: datetime | None = None) -> None:

@@ -175,21 +175,42 @@ RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 -- name: job_reclaim
 -- Expired leases: back to queued while attempts remain, else failed. SKIP LOCKED: a job being
 -- completed right now is locked by its completion and is not reclaimed.
-WITH expired AS MATERIALIZED (
-    SELECT id FROM jobs
-     WHERE state = 'running' AND leased_until < coalesce(%(now)s::timestamptz, now())
-     ORDER BY id
+-- With %(dead_after)s (seconds), also the jobs of a dead local worker before their leases end: a
+-- worker whose liveness lock (0035) no session holds any more and whose last heartbeat is older
+-- than that; never in the first 2 x dead_after after the server started (every session was new
+-- then, and the workers' listeners may still be reconnecting).
+WITH held AS MATERIALIZED (
+    SELECT (l.classid::bigint << 32) | l.objid::bigint AS key
+      FROM pg_locks l
+     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+),
+expired AS MATERIALIZED (
+    SELECT j.id, j.leased_until < coalesce(%(now)s::timestamptz, now()) AS lease_over
+      FROM jobs j
+      LEFT JOIN workers w ON w.id = j.worker_id
+     WHERE j.state = 'running'
+       AND (j.leased_until < coalesce(%(now)s::timestamptz, now())
+            OR (%(dead_after)s::float8 IS NOT NULL AND w.liveness_lock IS NOT NULL
+                AND w.last_seen_at < coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after)s)
+                AND pg_postmaster_start_time() < now() - make_interval(secs => 2 * %(dead_after)s)
+                AND w.liveness_lock NOT IN (SELECT key FROM held)))
+     ORDER BY j.id
      LIMIT %(limit)s
-       FOR UPDATE SKIP LOCKED
+       FOR UPDATE OF j SKIP LOCKED
 )
 UPDATE jobs j
    SET state = CASE WHEN j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END::job_state,
        run_after = coalesce(%(now)s::timestamptz, now()),
        finished_at = CASE WHEN j.attempts >= j.max_attempts THEN coalesce(%(now)s::timestamptz, now()) END,
        leased_until = NULL,
-       last_error = CASE WHEN j.attempts < j.max_attempts
+       last_error = CASE WHEN expired.lease_over AND j.attempts < j.max_attempts
                          THEN 'lease expired (worker ' || j.worker_id || ' stopped heartbeating)'
-                         ELSE 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
+                         WHEN expired.lease_over
+                         THEN 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
+                         ELSE 'worker ' || j.worker_id
+                              || CASE WHEN j.attempts < j.max_attempts THEN ' died' ELSE ' died on final attempt' END
+                              || ' (its database session ended and it stopped heartbeating)'
                     END
   FROM expired
  WHERE j.id = expired.id
@@ -202,6 +223,22 @@ UPDATE jobs
        last_error = coalesce(last_error, 'cancelled')
  WHERE id = %(id)s AND state IN ('queued', 'running')
 RETURNING id, type, tenant, payload, attempts, state, last_error;
+
+-- name: job_cancel_many
+-- queued or running -> cancelled for those of %(ids)s that no other transaction holds locked: SKIP
+-- LOCKED, so a caller inside a completion transaction never waits on (or deadlocks with) another.
+WITH open AS MATERIALIZED (
+    SELECT id FROM jobs
+     WHERE id = ANY(%(ids)s::bigint[]) AND state IN ('queued', 'running')
+     ORDER BY id
+       FOR UPDATE SKIP LOCKED
+)
+UPDATE jobs j
+   SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
+       last_error = %(reason)s
+  FROM open
+ WHERE j.id = open.id
+RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
 
 -- name: job_retry
 -- failed or cancelled -> queued, with `extra_attempts` more attempts than it has used.
@@ -274,17 +311,51 @@ SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cr
  ORDER BY next_run_at;
 
 -- name: schedule_advance
--- Optimistic: only the scheduler that saw this next_run_at moves it.
-UPDATE job_schedules SET next_run_at = %(next_run_at)s
+-- Optimistic: only the scheduler that saw this next_run_at moves it (and records the run it enqueued).
+UPDATE job_schedules SET next_run_at = %(next_run_at)s, last_run_at = %(seen_run_at)s, last_job_id = %(job_id)s
  WHERE name = %(name)s AND next_run_at = %(seen_run_at)s;
+
+-- name: schedule_list
+-- Every schedule (or those whose name starts with %(prefix)s), with the state of the job its last run made.
+SELECT s.name, s.type, s.payload, s.tenant, s.priority, s.max_attempts, s.interval_seconds, s.cron,
+       s.next_run_at, s.enabled, s.created_at, s.last_run_at, s.last_job_id,
+       (SELECT j.state::text FROM jobs j WHERE j.id = s.last_job_id) AS last_job_state,
+       (SELECT j.last_error FROM jobs j WHERE j.id = s.last_job_id) AS last_job_error
+  FROM job_schedules s
+ WHERE %(prefix)s::text IS NULL OR starts_with(s.name, %(prefix)s::text)
+ ORDER BY s.name;
+
+-- name: schedule_lock
+SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at, enabled
+  FROM job_schedules WHERE name = %(name)s
+   FOR UPDATE;
+
+-- name: schedule_delete
+DELETE FROM job_schedules WHERE name = %(name)s RETURNING name;
+
+-- name: schedule_set
+-- Pause or resume, or change the timing: the next run is recomputed by the caller.
+UPDATE job_schedules
+   SET enabled = %(enabled)s, interval_seconds = %(interval_seconds)s, cron = %(cron)s,
+       next_run_at = %(next_run_at)s
+ WHERE name = %(name)s;
+
+-- name: schedule_record_run
+-- A run asked for now (`schedules run`): recorded as the last run; the timing does not move.
+UPDATE job_schedules SET last_run_at = %(run_at)s, last_job_id = %(job_id)s WHERE name = %(name)s;
 
 -- name: worker_register
 -- A worker id names one process; once it said it stopped it stays stopped: a remote worker's
 -- heartbeat or claim that reaches the server after its stop request must not mark it live again.
-INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at)
+-- liveness_lock: the advisory lock key the worker holds while it lives (NULL: none; see 0035).
+INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at, liveness_lock)
 VALUES (%(id)s, %(host)s, %(pid)s, %(pools)s, %(threads)s, %(kind)s,
-        coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()))
+        coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()), %(liveness_lock)s)
 ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at;
+
+-- name: worker_hold_liveness_lock
+-- On the worker's own long-lived session: held until the session ends (the process with it).
+SELECT pg_try_advisory_lock(%(key)s);
 
 -- name: worker_heartbeat
 UPDATE workers SET last_seen_at = coalesce(%(now)s::timestamptz, now()) WHERE id = %(id)s;
@@ -317,3 +388,12 @@ SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts
     ON j.id = held.id AND j.attempts = held.attempts
  WHERE j.state = 'running' AND j.worker_id = %(worker_id)s
  ORDER BY j.id;
+
+-- name: worker_live_on_host
+-- The workers of one host (a container, a pod) that have not stopped, and how many of them
+-- heartbeated within the dead-after window: what a container's health check asks.
+SELECT count(*) AS registered,
+       count(*) FILTER (WHERE last_seen_at >= coalesce(%(now)s::timestamptz, now())
+                                               - make_interval(secs => %(dead_after_seconds)s)) AS live
+  FROM workers
+ WHERE host = %(host)s AND stopped_at IS NULL;

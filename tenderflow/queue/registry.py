@@ -9,7 +9,9 @@ A handler has two steps (see DESIGN.md, "Handlers: compute apart from commit"):
                                          succeeded in the same transaction.
 
 Outcomes: return → success; raise RetryableError(retry_after=…) → retry after backoff; raise
-PermanentError → failed at once; any other exception → retry, its text stored as last_error.
+PermanentError → failed at once; any other exception → retry, its text stored as last_error. A
+commit step that raises AttemptFailedError keeps what it wrote (the record of a failed attempt) and
+its job is retried (or failed, when the error is permanent) as if `run` had raised it.
 
 Hooks registered with `on_job_ended` run inside the transaction that moves jobs to `failed` or
 `cancelled` (worker failures, the reclaimer, cancel), so a side effect such as a credit refund

@@ -36,6 +36,16 @@ def list_workers(
     ).fetchall()
 
 
+def workers_on_host(
+    conn: psycopg.Connection[Any], host: str, *, dead_after_seconds: float, now: datetime | None = None
+) -> tuple[int, int]:
+    """(registered, live): the not-stopped workers of one host, and those that heartbeated lately."""
+    row = conn.execute(QUERIES["worker_live_on_host"],
+                       {"host": host, "dead_after_seconds": dead_after_seconds, "now": now}).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
 def live_worker_count(conn: psycopg.Connection[Any], *, dead_after_seconds: float) -> int:
     """Workers (local or remote) that heartbeat and have not stopped."""
     return sum(1 for w in list_workers(conn, dead_after_seconds=dead_after_seconds) if w["status"] == "live")

@@ -11,10 +11,12 @@ Failures are sorted into what the worker does next:
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import uuid
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel
@@ -80,6 +82,29 @@ def _detail(response: httpx.Response) -> str:
     if isinstance(body, dict) and "detail" in body:
         return str(body["detail"])
     return str(body)[:500]
+
+
+def server_url_problem(url: str) -> tuple[str | None, str | None]:
+    """(refusal, warning) for the API address a remote worker is given.
+
+    A refusal: not an http(s) URL with a host. A warning: plain http:// to a host that is not this
+    machine (localhost, 127.0.0.0/8, ::1), where the worker token and every document's text would
+    cross the network readable by anyone on the path.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"--remote needs an http:// or https:// URL with a host, not {url!r}", None
+    if parts.scheme == "https":
+        return None, None
+    host = parts.hostname
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost" or host.endswith(".localhost")
+    if loopback:
+        return None, None
+    return None, (f"{url} is plain http to another machine: the worker token and the documents' text travel "
+                  "unencrypted; put the API behind TLS and use https://")
 
 
 class RemoteQueueClient:

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 
 import structlog
 
+from tenderflow import tracing
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.handlers import InputKind, StageJobHandler, warm_up
@@ -261,7 +262,9 @@ class RemoteWorker:
         try:
             loaded = self._with_retries(slot, lambda: self._load_input(job, handler))
             context.check()
-            result = handler.compute(_claimed_job(job), loaded, context)
+            with tracing.job_span(job.type, job.payload, {"tenderflow.job.id": job.id, "tenderflow.job.attempt":
+                                                          job.attempt, "tenderflow.worker": "remote"}):
+                result = handler.compute(_claimed_job(job), loaded, context)
             context.check()
         except LeaseLostError:
             raise

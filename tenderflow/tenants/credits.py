@@ -436,3 +436,9 @@ def ledger_of(conn: psycopg.Connection[Any], tenant: str) -> list[dict[str, Any]
     """The tenant's ledger entries, oldest first."""
     return conn.cursor(row_factory=dict_row).execute(
         QUERIES["credit_entries_of_tenant"], {"tenant": tenant}).fetchall()
+
+
+def recent_entries(conn: psycopg.Connection[Any], tenant: str, *, limit: int = 100) -> list[dict[str, Any]]:
+    """The tenant's newest ledger entries, newest first."""
+    return conn.cursor(row_factory=dict_row).execute(
+        QUERIES["credit_entries_recent"], {"tenant": tenant, "limit": limit}).fetchall()

@@ -50,31 +50,66 @@ class CreatedApiKey:
     name: str
     key: str
     created_at: datetime
+    scope: str = "write"
+    expires_at: datetime | None = None
 
 
 def _digest(raw_key: str) -> bytes:
     return hashlib.sha256(raw_key.encode("ascii")).digest()
 
 
-def create_api_key(conn: psycopg.Connection[Any], tenant: str, *, name: str = "") -> CreatedApiKey:
-    """A new key for `tenant`. Raises TenantNotFoundError."""
+SCOPES = ("read", "write")
+"""What a key may do: `write` everything a tenant can (upload, reprocess, read); `read` only read
+(GET requests: documents, text, fields, search, export, the account)."""
+
+
+@dataclass(frozen=True)
+class KeyCheck:
+    """A presented key's secret matched: whose it is, what it may do, whether it has expired."""
+
+    key_id: str
+    tenant: str
+    scope: str
+    expires_at: datetime | None
+    expired: bool
+
+
+def create_api_key(conn: psycopg.Connection[Any], tenant: str, *, name: str = "", scope: str = "write",
+                   expires_after_days: int | None = None) -> CreatedApiKey:
+    """A new key for `tenant`, of `scope` (read or write), valid for `expires_after_days` days from
+    now (None: until revoked). Raises TenantNotFoundError, ValueError for a scope or a day count
+    that is not one."""
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+    if expires_after_days is not None and not 1 <= expires_after_days <= 36_500:
+        raise ValueError("a key expires after 1 to 36,500 days (or never)")
     get_tenant(conn, tenant)
     key_id = secrets.token_hex(6)
     secret = "".join(secrets.choice(_SECRET_ALPHABET) for _ in range(_SECRET_LENGTH))
     raw_key = f"{KEY_PREFIX}{key_id}_{secret}"
     row = conn.execute(QUERIES["api_key_insert"], {
-        "id": key_id, "tenant": tenant, "name": name, "secret_sha256": _digest(raw_key),
+        "id": key_id, "tenant": tenant, "name": name, "secret_sha256": _digest(raw_key), "scope": scope,
+        "expires_after_days": expires_after_days,
     }).fetchone()
     assert row is not None  # INSERT … RETURNING
-    return CreatedApiKey(id=row[0], tenant=row[1], name=row[2], key=raw_key, created_at=row[3])
+    return CreatedApiKey(id=row[0], tenant=row[1], name=row[2], key=raw_key, created_at=row[3], scope=row[4],
+                         expires_at=row[5])
 
 
 def verify_api_key(conn: psycopg.Connection[Any], raw_key: str) -> str | None:
-    """The tenant `raw_key` authenticates, or None (malformed, unknown, revoked or wrong secret).
+    """The tenant `raw_key` authenticates, or None (malformed, unknown, revoked, expired or wrong
+    secret). See `check_api_key` for the scope and why a key is refused."""
+    check = check_api_key(conn, raw_key)
+    return None if check is None or check.expired else check.tenant
 
-    Records the key's use (`last_used_at`, at most once a minute). Whether a key id exists can be
-    told from timing; the id is not a secret (it is listed and logged), the secret's check is
-    constant-time.
+
+def check_api_key(conn: psycopg.Connection[Any], raw_key: str) -> KeyCheck | None:
+    """What `raw_key` is, when its secret matches a key that is not revoked (None otherwise:
+    malformed, unknown, revoked or wrong secret); an expired one is returned with `expired` set.
+
+    Records the use of a key that verifies (`last_used_at`, at most once a minute). Whether a key id
+    exists can be told from timing; the id is not a secret (it is listed and logged), the secret's
+    check is constant-time.
     """
     match = _KEY.fullmatch(raw_key)
     if match is None:
@@ -82,11 +117,13 @@ def verify_api_key(conn: psycopg.Connection[Any], raw_key: str) -> str | None:
     row = conn.execute(QUERIES["api_key_get"], {"id": match["id"]}).fetchone()
     if row is None:
         return None
-    key_id, tenant, stored = row
+    key_id, tenant, stored, scope, expires_at, expired = row
     if not hmac.compare_digest(bytes(stored), _digest(raw_key)):
         return None
-    conn.execute(QUERIES["api_key_touch"], {"id": key_id})
-    return str(tenant)
+    if not expired:
+        conn.execute(QUERIES["api_key_touch"], {"id": key_id})
+    return KeyCheck(key_id=str(key_id), tenant=str(tenant), scope=str(scope), expires_at=expires_at,
+                    expired=bool(expired))
 
 
 def list_api_keys(

@@ -130,13 +130,24 @@ SELECT id, kind::text AS kind, amount, entry_key, document_id, version, detail, 
  WHERE tenant = %(tenant)s
  ORDER BY id;
 
+-- name: credit_entries_recent
+-- The tenant's newest ledger entries first, at most `limit` (the dashboard's tenant page).
+SELECT id, kind::text AS kind, amount, entry_key, document_id, version, detail, created_at
+  FROM credit_entries
+ WHERE tenant = %(tenant)s
+ ORDER BY id DESC
+ LIMIT %(limit)s;
+
 -- name: api_key_insert
-INSERT INTO api_keys (id, tenant, name, secret_sha256)
-VALUES (%(id)s, %(tenant)s, %(name)s, %(secret_sha256)s)
-RETURNING id, tenant, name, created_at;
+INSERT INTO api_keys (id, tenant, name, secret_sha256, scope, expires_at)
+VALUES (%(id)s, %(tenant)s, %(name)s, %(secret_sha256)s, %(scope)s,
+        now() + make_interval(days => %(expires_after_days)s::integer))
+RETURNING id, tenant, name, created_at, scope, expires_at;
 
 -- name: api_key_get
-SELECT k.id, k.tenant, k.secret_sha256 FROM api_keys k WHERE k.id = %(id)s AND k.revoked_at IS NULL;
+SELECT k.id, k.tenant, k.secret_sha256, k.scope, k.expires_at,
+       (k.expires_at IS NOT NULL AND k.expires_at <= now()) AS expired
+  FROM api_keys k WHERE k.id = %(id)s AND k.revoked_at IS NULL;
 
 -- name: api_key_touch
 -- last_used_at, written at most once a minute per key: an application may call many times a second.
@@ -144,8 +155,10 @@ UPDATE api_keys SET last_used_at = now()
  WHERE id = %(id)s AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute');
 
 -- name: api_key_list
-SELECT id, tenant, name, created_at, last_used_at, revoked_at,
-       CASE WHEN revoked_at IS NULL THEN 'active' ELSE 'revoked' END AS status
+SELECT id, tenant, name, scope, created_at, last_used_at, expires_at, revoked_at,
+       CASE WHEN revoked_at IS NOT NULL THEN 'revoked'
+            WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired'
+            ELSE 'active' END AS status
   FROM api_keys
  WHERE (%(tenant)s::text IS NULL OR tenant = %(tenant)s::text)
    AND (%(include_revoked)s OR revoked_at IS NULL)
