@@ -469,9 +469,9 @@ class Worker:
         while not self._stopped.is_set():
             try:
                 with psycopg.connect(self._listen_conninfo(), autocommit=True) as conn:
-                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     if self.liveness_key is not None and not jobs.hold_liveness_lock(conn, self.liveness_key):
                         log.warning("worker.liveness_lock_taken", worker_id=self.id)  # leases only, then
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     self._wake.set()  # notifications may have been missed while disconnected
                     delay = 0.5
                     while not self._stopped.is_set():
