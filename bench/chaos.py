@@ -91,6 +91,7 @@ from chaos_checker import (  # noqa: E402
 from textlayer_throughput import make_tender  # noqa: E402
 
 from tenderflow.extraction.schema import TenderFields  # noqa: E402
+from tenderflow.handlers import STAGES  # noqa: E402
 from tests.openai_server import (  # noqa: E402
     OpenAIServer,
     RecordedRequest,
@@ -855,7 +856,7 @@ class Run:
             keys.update(obj["Key"] for obj in page.get("Contents", []))
         with self.outcome.lock:
             expected = Expected(documents=dict(self.outcome.accepted), versions=dict(self.outcome.versions),
-                                max_attempts=MAX_ATTEMPTS)
+                                max_attempts=MAX_ATTEMPTS, stage_types=tuple(stage.name for stage in STAGES))
         with psycopg.connect(self.pg.url(self.database), autocommit=True) as conn:
             report = check_state(conn, keys, bucket=self.bucket, expected=expected)
             failed = conn.execute("SELECT d.sha256, v.error FROM document_versions v"
