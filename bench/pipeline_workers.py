@@ -143,15 +143,33 @@ def worker_pids(database_url: str) -> list[int]:
 
 
 def cpu_seconds(pids: Sequence[int]) -> float:
-    """CPU (user + system) used so far by these live processes and by the children they have reaped
-    (for a worker: every pdftoppm, tesseract, pdfinfo and pdftotext it ran), from /proc."""
+    """CPU (user + system) used so far by these live processes, their live descendants (a worker's
+    tool sandbox, and an OCR batch it is running), and the children each has reaped (every pdftoppm,
+    tesseract, pdfinfo and pdftotext the worker ran), from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
-    for pid in pids:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+    for pid in _with_descendants(pids):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except FileNotFoundError:
+            continue  # ended between the listing and now: its time is in its parent's cutime
         fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "; comm may hold spaces
         total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
     return total / ticks
+
+
+def _with_descendants(pids: Sequence[int]) -> list[int]:
+    found: list[int] = []
+    pending = list(pids)
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        for children in Path(f"/proc/{pid}/task").glob("*/children"):
+            try:
+                pending += [int(child) for child in children.read_text().split()]
+            except FileNotFoundError:
+                pass
+    return found
 
 
 def median_ratio(numerator: Sequence[Run], denominator: Sequence[Run]) -> float:

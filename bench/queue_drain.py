@@ -1,7 +1,10 @@
-"""No-op drain: how fast one tenderflow worker process empties a queue of 20,000 jobs, against a raw
-batched `FOR UPDATE SKIP LOCKED` claim + complete loop on the same table, in the same run.
+"""No-op drain: how fast tenderflow empties a queue of 20,000 jobs, against a raw batched
+`FOR UPDATE SKIP LOCKED` claim + complete loop on the same table and against the queues users
+would pick instead (PgQueuer, Procrastinate, graphile-worker, pg-boss), and single enqueue against
+PgQueuer's and a raw INSERT, all in the same run.
 
-    .venv/bin/python bench/queue_drain.py [--jobs 20000] [--threads 64] [--rounds 5] [--no-others]
+    .venv/bin/python bench/queue_drain.py [--jobs 20000] [--rounds 5] [--side-rounds 3] [--no-others]
+    .venv/bin/python bench/queue_drain.py --only-side --peer graphile-worker:processes=2,concurrency=32
 
 Each contender drains its own fresh database holding the same jobs, in its own process:
     tenderflow     a `Worker` (FunctionHandler no-op, logging at WARNING), started as the CLI starts
@@ -12,11 +15,19 @@ Each contender drains its own fresh database holding the same jobs, in its own p
                    mark them succeeded with one guarded UPDATE; each statement its own transaction
     raw_async_claim  the raw loop again, its claim committed without waiting for the WAL flush as
                    tenderflow's is: for reference, not part of the ratio
-    pgqueuer, procrastinate   the same drain with those libraries, when they are installed
-                   (see other_queues.py)
 Throughput is jobs / (last commit - first claim), both read from the jobs' own timestamps
 (min(started_at), max(finished_at): the database clock) so that tenderflow and the raw loops are
 timed by the same clock. Rounds alternate the contenders; the medians are reported.
+
+The side-by-side (other_queues.py installs the peers into .scratch/bench-peers/ the first time):
+tenderflow and each peer at its best configuration for this machine (said in the output; `--peer`
+tries others), each timed the same way, from its handler's first call to the moment no job is left
+unfinished, every handler call counted (each job exactly once). Rounds alternate the contenders;
+medians, and the median of each round's ratio tenderflow / best peer.
+
+Single enqueue: one job per call and per transaction on an autocommit connection, the way an
+application enqueues one job: tenderflow's `enqueue`, PgQueuer's (its synchronous psycopg API),
+and a raw one-row INSERT into tenderflow's jobs table, alternating in blocks.
 The last line printed is one JSON object with the figures.
 """
 
@@ -33,17 +44,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from other_queues import drain_pgqueuer, drain_procrastinate  # noqa: E402
+import other_queues  # noqa: E402
 from scratch_database import scratch_database, server  # noqa: E402
 
 from tenderflow.database import open_pool  # noqa: E402
 from tenderflow.logs import configure_logging  # noqa: E402
-from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue_many  # noqa: E402
+from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue, enqueue_many  # noqa: E402
 from tenderflow.queue.supervisor import run_worker_in_process  # noqa: E402
 
 JOB_TYPE = "noop"
@@ -98,9 +110,14 @@ def tenderflow_worker_process(url: str, threads: int) -> None:
     configure_logging(json=True, level="WARNING")
     job_types = JobTypes()
     job_types.register(JOB_TYPE, FunctionHandler(_noop))
+    _run_tenderflow_worker(url, job_types, threads)
+
+
+def _run_tenderflow_worker(url: str, job_types: JobTypes, threads: int, prefetch: int = 0) -> None:
     pool = open_pool(url, min_size=4, max_size=10, name="bench-worker")
     try:
-        run_worker_in_process(Worker(pool, job_types, WorkerConfig(types=[JOB_TYPE], threads=threads)))
+        config = WorkerConfig(types=[JOB_TYPE], threads=threads, prefetch=prefetch)
+        run_worker_in_process(Worker(pool, job_types, config))
     finally:
         pool.close()
 
@@ -197,6 +214,87 @@ def drain_raw(admin_url: str, jobs: int, batch: int, *, asynchronous_claim: bool
         return drain_with(raw_loop_process, (batch, asynchronous_claim), url, jobs)
 
 
+# --- the side-by-side: tenderflow timed as the peers are -------------------------------------------
+
+
+def tenderflow_side_process(url: str, options: dict[str, Any], index: int, first_starts: Any, counts: Any) -> None:
+    """A tenderflow worker process whose no-op handler notes its first call and counts its calls."""
+    configure_logging(json=True, level="WARNING")
+
+    def noop(job: object, context: object) -> None:
+        if counts[index] == 0:
+            first_starts[index] = time.monotonic()
+        counts[index] += 1
+
+    job_types = JobTypes()
+    job_types.register(JOB_TYPE, FunctionHandler(noop))
+    _run_tenderflow_worker(url, job_types, options["threads"], options["prefetch"])
+
+
+def tenderflow_contender(processes: int = 1, threads: int = 64, prefetch: int = 0) -> other_queues.Contender:
+    return other_queues.Contender(
+        name="tenderflow", migrated=True,
+        configuration=f"{processes} worker process(es) x {threads} threads, prefetch {prefetch} (WorkerConfig)",
+        enqueue=enqueue_noops,
+        start=lambda url: other_queues.python_workers(tenderflow_side_process, url, processes,
+                                                      {"threads": threads, "prefetch": prefetch}),
+        unfinished_query="SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'queued')"
+                         "    OR EXISTS (SELECT 1 FROM jobs WHERE state = 'running')",
+    )
+
+
+CONTENDERS: dict[str, Callable[..., other_queues.Contender]] = {
+    "tenderflow": tenderflow_contender,
+    "pgqueuer": other_queues.pgqueuer,
+    "procrastinate": other_queues.procrastinate,
+    "graphile-worker": other_queues.graphile_worker,
+    "pg-boss": other_queues.pg_boss,
+}
+# Each at the best configuration found for this 2-core machine (`--peer` tries others; bench/README.md
+# says what was tried and what each measured).
+BEST = ("tenderflow:processes=1,threads=64,prefetch=500",
+        "graphile-worker:processes=1,concurrency=32,local_queue=1000",
+        "pg-boss:processes=2,batch_size=100,local_concurrency=2", "pgqueuer:processes=1,batch_size=100",
+        "procrastinate:processes=1,concurrency=64")
+
+
+def parse_contender(spec: str) -> tuple[str, other_queues.Contender]:
+    """`name:key=value,...` -> (the spec as given, the contender)."""
+    name, _, settings = spec.partition(":")
+    if name not in CONTENDERS:
+        raise SystemExit(f"unknown contender {name!r}; known: {', '.join(CONTENDERS)}")
+    options = {key.strip(): int(value) for key, value in (item.split("=") for item in settings.split(",") if item)}
+    return spec, CONTENDERS[name](**options)
+
+
+# --- single enqueue -------------------------------------------------------------------------------
+
+
+RAW_INSERT = "INSERT INTO jobs (type, payload) VALUES (%s, %s::jsonb) RETURNING id"
+
+
+def single_enqueues(url: str, count: int, rounds: int) -> dict[str, list[float]]:
+    """Jobs per second of one-job enqueues (each its own transaction), per round, per contender."""
+    rates: dict[str, list[float]] = {"tenderflow": [], "pgqueuer": [], "raw_insert": []}
+    other_queues.install_pgqueuer_schema(url)
+    payload = {"document": 1}
+    with psycopg.connect(url, autocommit=True) as conn:
+        for _ in range(50):  # warm up: prepared statements, caches
+            enqueue(conn, JobSpec(JOB_TYPE, payload))
+            conn.execute(RAW_INSERT, (JOB_TYPE, json.dumps(payload))).fetchone()
+        for _ in range(rounds):
+            started = time.perf_counter()
+            for _ in range(count):
+                enqueue(conn, JobSpec(JOB_TYPE, payload))
+            rates["tenderflow"].append(count / (time.perf_counter() - started))
+            rates["pgqueuer"].append(count / sum(other_queues.pgqueuer_single_enqueue(url, count)))
+            started = time.perf_counter()
+            for _ in range(count):
+                conn.execute(RAW_INSERT, (JOB_TYPE, json.dumps(payload))).fetchone()
+            rates["raw_insert"].append(count / (time.perf_counter() - started))
+    return rates
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--jobs", type=int, default=20_000)
@@ -204,9 +302,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=None,
                         help="jobs per raw claim (default: --threads, the most one tenderflow claim takes)")
     parser.add_argument("--rounds", type=int, default=5, help="drains per contender; the median is reported")
-    parser.add_argument("--other-jobs", type=int, default=5_000,
-                        help="jobs for PgQueuer and Procrastinate (Procrastinate drains a few hundred a second)")
-    parser.add_argument("--no-others", action="store_true", help="skip PgQueuer and Procrastinate")
+    parser.add_argument("--side-rounds", type=int, default=3, help="rounds of the side-by-side")
+    parser.add_argument("--peer", action="append", default=None, metavar="NAME:KEY=VALUE,...",
+                        help="a side-by-side contender and its configuration (repeatable; default: each at its best)")
+    parser.add_argument("--enqueues", type=int, default=1000, help="single enqueues per contender and round")
+    parser.add_argument("--no-others", action="store_true", help="skip the side-by-side and single enqueue")
+    parser.add_argument("--only-side", action="store_true", help="only the side-by-side (and single enqueue)")
+    parser.add_argument("--only-enqueue", action="store_true", help="only the single enqueue comparison")
     args = parser.parse_args()
     batch = args.batch or args.threads
     contenders: dict[str, Callable[[str], Drain]] = {
@@ -214,50 +316,115 @@ def main() -> None:
         "tenderflow": lambda admin_url: drain_tenderflow(admin_url, args.jobs, args.threads),
         "raw_async_claim": lambda admin_url: drain_raw(admin_url, args.jobs, batch, asynchronous_claim=True),
     }
+    side = dict(parse_contender(spec) for spec in (args.peer or BEST))
+    figures: dict[str, Any] = {"bench": "queue_drain", "jobs": args.jobs, "cores": os.cpu_count()}
+    loads: list[float] = []
 
-    load_before = os.getloadavg()[0]
+    def load() -> float:
+        loads.append(round(os.getloadavg()[0], 1))
+        return loads[-1]
+
     with server() as (admin_url, where):
         print(f"queue_drain: {args.jobs} no-op jobs, server: {where}, {os.cpu_count()} cores, "
-              f"load average {load_before:.1f}", flush=True)
-        runs: dict[str, list[float]] = {name: [] for name in contenders}
-        for round_number in range(1, args.rounds + 1):
-            # Alternate the contenders so that drift (other load, autovacuum, caches) hits all alike.
-            for name, drain in contenders.items():
-                runs[name].append(drain(admin_url).jobs_per_second)
-            print(f"  round {round_number}: " + ", ".join(f"{name} {runs[name][-1]:,.0f}" for name in contenders)
-                  + " jobs/s", flush=True)
-        median = {name: statistics.median(values) for name, values in runs.items()}
-        ratio = median["tenderflow"] / median["raw"]
-        # Each round's two drains ran back to back, under the same outside load: their ratio is the
-        # steadier figure on a busy machine.
-        paired_ratio = statistics.median(t / r for t, r in zip(runs["tenderflow"], runs["raw"], strict=True))
-        print(f"tenderflow ({args.threads} threads, one process): {median['tenderflow']:,.0f} jobs/s (median)")
-        print(f"raw SKIP LOCKED loop (batch {batch}, one process): {median['raw']:,.0f} jobs/s (median)")
-        print(f"ratio tenderflow / raw: {ratio:.2f} of the medians, {paired_ratio:.2f} median of the rounds' ratios "
-              f"(target >= 0.50; tenderflow target >= 10,000 jobs/s)")
-        print(f"for reference, the raw loop with tenderflow's asynchronous claim commit: "
-              f"{median['raw_async_claim']:,.0f} jobs/s (median)")
+              f"load average {load():.1f}", flush=True)
+        figures["server"] = where
+        if not (args.only_side or args.only_enqueue):
+            runs: dict[str, list[float]] = {name: [] for name in contenders}
+            for round_number in range(1, args.rounds + 1):
+                # Alternate the contenders so that drift (other load, autovacuum, caches) hits all alike.
+                for name, drain_one in contenders.items():
+                    runs[name].append(drain_one(admin_url).jobs_per_second)
+                print(f"  round {round_number} (load {load():.1f}): "
+                      + ", ".join(f"{name} {runs[name][-1]:,.0f}" for name in contenders) + " jobs/s", flush=True)
+            median = {name: statistics.median(values) for name, values in runs.items()}
+            ratio = median["tenderflow"] / median["raw"]
+            # Each round's two drains ran back to back, under the same outside load: their ratio is the
+            # steadier figure on a busy machine.
+            paired_ratio = statistics.median(t / r for t, r in zip(runs["tenderflow"], runs["raw"], strict=True))
+            print(f"tenderflow ({args.threads} threads, one process): {median['tenderflow']:,.0f} jobs/s (median)")
+            print(f"raw SKIP LOCKED loop (batch {batch}, one process): {median['raw']:,.0f} jobs/s (median)")
+            print(f"ratio tenderflow / raw: {ratio:.2f} of the medians, {paired_ratio:.2f} median of the rounds' "
+                  f"ratios (target >= 0.50; tenderflow target >= 10,000 jobs/s)")
+            print(f"for reference, the raw loop with tenderflow's asynchronous claim commit: "
+                  f"{median['raw_async_claim']:,.0f} jobs/s (median)", flush=True)
+            figures.update({
+                "threads": args.threads, "raw_batch": batch, "rounds": args.rounds,
+                "tenderflow_jobs_per_s": round(median["tenderflow"]), "raw_jobs_per_s": round(median["raw"]),
+                "ratio": round(ratio, 3), "ratio_median_of_rounds": round(paired_ratio, 3),
+                "raw_async_claim_jobs_per_s": round(median["raw_async_claim"]),
+                "rounds_jobs_per_s": {name: [round(value) for value in values] for name, values in runs.items()},
+            })
 
-        others: dict[str, float | None] = {"pgqueuer": None, "procrastinate": None}
         if not args.no_others:
-            for name, drain_other in (("pgqueuer", drain_pgqueuer), ("procrastinate", drain_procrastinate)):
-                outcome = drain_other(admin_url, args.other_jobs)
-                if isinstance(outcome, str):
-                    print(f"{name}: skipped ({outcome})", flush=True)
-                else:
-                    others[name] = outcome
-                    print(f"{name} ({args.other_jobs} jobs, one process): {outcome:,.0f} jobs/s", flush=True)
+            problems = other_queues.install_peers()
+            for group, problem in problems.items():
+                print(f"{group} peers not installed: {problem}", flush=True)
+            skipped = {"python": ("pgqueuer", "procrastinate"), "node": ("graphile-worker", "pg-boss")}
+            side = {spec: c for spec, c in side.items()
+                    if not any(c.name in skipped[group] for group in problems) and not args.only_enqueue}
+            if side:
+                print(f"side-by-side: {args.jobs} no-op jobs each, timed from the handler's first call to no job "
+                      f"left unfinished; {args.side_rounds} rounds alternating the contenders", flush=True)
+            for spec, contender in side.items():
+                print(f"  {spec}: {contender.configuration}")
+            side_runs: dict[str, list[float]] = {spec: [] for spec in side}
+            side_cpu: dict[str, list[float]] = {spec: [] for spec in side}
+            for round_number in range(1, args.side_rounds + 1):
+                for spec, contender in side.items():
+                    if contender.name == "procrastinate" and round_number > 1:
+                        continue  # a few hundred jobs a second: one round says enough
+                    try:
+                        drained = other_queues.drain(admin_url, contender, args.jobs)
+                    except Exception as exc:  # a library we do not own: say so, carry on
+                        print(f"  round {round_number}: {spec} failed: {exc}", flush=True)
+                        continue
+                    side_runs[spec].append(drained.jobs_per_second)
+                    cpu = ""
+                    if drained.cpu_us_per_job is not None:
+                        side_cpu[spec].append(drained.cpu_us_per_job)
+                        cpu = (f", {drained.cpu_us_per_job:.0f} cpu-us/job"
+                               f" ({drained.server_cpu_us_per_job:.0f} of them PostgreSQL's)")
+                    print(f"  round {round_number} (load {load():.1f}): {spec} "
+                          f"{drained.jobs_per_second:,.0f} jobs/s{cpu}", flush=True)
+            side_median = {spec: statistics.median(values) for spec, values in side_runs.items() if values}
+            ours = [spec for spec in side_median if spec.startswith("tenderflow")]
+            peers = [spec for spec in side_median if not spec.startswith("tenderflow")]
+            cpu_median = {spec: statistics.median(values) for spec, values in side_cpu.items() if values}
+            for spec in sorted(side_median, key=side_median.__getitem__, reverse=True):
+                cpu = f", {cpu_median[spec]:.0f} cpu-us/job (its processes + PostgreSQL)" if spec in cpu_median else ""
+                print(f"{spec}: {side_median[spec]:,.0f} jobs/s (median of {len(side_runs[spec])}){cpu}")
+            side_figures: dict[str, Any] = {
+                "side_jobs_per_s": {spec: round(value) for spec, value in side_median.items()},
+                "side_rounds_jobs_per_s": {spec: [round(v) for v in values] for spec, values in side_runs.items()},
+                "side_cpu_us_per_job": {spec: round(value, 1) for spec, value in cpu_median.items()},
+            }
+            if ours and peers:
+                best_ours = max(ours, key=side_median.__getitem__)
+                best_peer = max(peers, key=side_median.__getitem__)
+                rounds_ratio = [t / p for t, p in zip(side_runs[best_ours], side_runs[best_peer], strict=False)]
+                side_ratio = side_median[best_ours] / side_median[best_peer]
+                print(f"ratio {best_ours} / best peer {best_peer}: {side_ratio:.2f} of the medians, "
+                      f"{statistics.median(rounds_ratio):.2f} median of the rounds' ratios (target >= 1.2)", flush=True)
+                side_figures.update({"best_peer": best_peer, "side_ratio": round(side_ratio, 3),
+                                     "side_ratio_median_of_rounds": round(statistics.median(rounds_ratio), 3)})
+            figures.update(side_figures)
 
-    print(json.dumps({
-        "bench": "queue_drain", "jobs": args.jobs, "threads": args.threads, "raw_batch": batch,
-        "rounds": args.rounds, "server": where, "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
-        "tenderflow_jobs_per_s": round(median["tenderflow"]), "raw_jobs_per_s": round(median["raw"]),
-        "ratio": round(ratio, 3), "ratio_median_of_rounds": round(paired_ratio, 3),
-        "raw_async_claim_jobs_per_s": round(median["raw_async_claim"]),
-        "rounds_jobs_per_s": {name: [round(value) for value in values] for name, values in runs.items()},
-        "other_jobs": args.other_jobs,
-        **{f"{name}_jobs_per_s": None if value is None else round(value) for name, value in others.items()},
-    }))
+            if "python" not in problems:
+                with scratch_database(admin_url) as url:
+                    rates = single_enqueues(url, args.enqueues, args.side_rounds)
+                enqueue_median = {name: statistics.median(values) for name, values in rates.items()}
+                enqueue_ratio = statistics.median(
+                    t / p for t, p in zip(rates["tenderflow"], rates["pgqueuer"], strict=True))
+                print(f"single enqueue ({args.enqueues} per round, one transaction each, load {load():.1f}): "
+                      + ", ".join(f"{name} {value:,.0f}/s" for name, value in enqueue_median.items())
+                      + f"; tenderflow / pgqueuer {enqueue_ratio:.2f} (median of the rounds' ratios; target >= 1.0)",
+                      flush=True)
+                figures.update({"enqueue_per_s": {name: round(v) for name, v in enqueue_median.items()},
+                                "enqueue_rounds_per_s": {name: [round(v) for v in vs] for name, vs in rates.items()},
+                                "enqueue_ratio_vs_pgqueuer": round(enqueue_ratio, 3)})
+
+    figures["load_average"] = loads
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -3,26 +3,30 @@
     .venv/bin/python bench/search_latency.py [--documents 2000] [--pages 50] [--rounds 20]
 
 The corpus: `--documents` documents of `--pages` pages each (100,000 pages by default), written
-straight into a scratch database as the pipeline leaves them (documents, a done version, pages
-indexed in English, extracted fields with a CPV code, a buyer and a deadline), in three tenants.
-Each page is a specification section from the sample generator's sentence bank (about 1,500
-characters), so common words match most pages and rarer ones a few.
+straight into a scratch database as the pipeline leaves them (documents, a done version in English,
+its pages, extracted fields with a CPV code, a buyer and a deadline), in three tenants, then indexed
+for search as the extract commit indexes a promoted version (`index_for_search`, 100 documents a
+transaction). Each page is a specification section from the sample generator's sentence bank
+(about 1,500 characters), so common words match most pages and rarer ones a few. The seconds the
+corpus took to write and to index are printed.
 
     tenderflow  `tenderflow.pipeline.search.search` as the CLI and the API call it (top 20 pages with
-                their snippets), for a mix of queries: a rare word, a common word, two words, a
-                phrase, an exclusion, an alternative, and the same with a tenant and a CPV filter.
+                their snippets), for a mix of queries: a rare word (0.1% of the pages), a medium one
+                (6%), a common one (99%), two words, a phrase, an exclusion, an alternative, a common
+                word with a tenant and a CPV filter, and a word with a buyer filter.
     lookup      a page read by its primary key (the cheapest indexed query the database answers),
                 the floor any query pays for a round trip.
 
 Prints p50 and p95 per query kind and overall (milliseconds, from the client: the round trip
-included), the ratio of the overall p95 to the lookup's, and ends with one JSON line. Target
-(issue 13): p95 < 50 ms.
+included), the ratio of the overall p95 to the lookup's, the load average, and ends with one JSON
+line. Target (issue 13): p95 < 50 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -37,23 +41,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scratch_database import scratch_database, server  # noqa: E402
 
+from tenderflow.pipeline.documents import index_for_search  # noqa: E402
 from tenderflow.pipeline.search import SearchFilters, search  # noqa: E402
 from tenderflow.samples.specification import SPECIFICATION_SECTIONS  # noqa: E402
 
 TENANTS = ("acme", "globex", "initech")
 CPV_CODES = ("45233140-2", "90910000-9", "50700000-2", "79530000-8", "72000000-5")
+# Pages of the corpus that hold each word: geotextile 0.1%, asbestos 6%, fire 13%, inspection 12%,
+# health 17%, safety 23%, gas 7%, maintenance 44%, carbon 12%, contractor 99%. (Until 2026-12-01 the
+# two-word and alternative queries were "drainage inspection" and "asphalt or concrete", words the
+# corpus does not hold: they timed searches that find nothing.)
 QUERIES: dict[str, tuple[str, SearchFilters, str | None]] = {
     "rare word": ("geotextile", SearchFilters(), None),
+    "medium word": ("asbestos", SearchFilters(), None),
     "common word": ("contractor", SearchFilters(), None),
-    "two words": ("drainage inspection", SearchFilters(), None),
+    "two words": ("fire inspection", SearchFilters(), None),
     "phrase": ('"health and safety"', SearchFilters(), None),
-    "exclusion": ("maintenance -winter", SearchFilters(), None),
-    "alternative": ("asphalt or concrete", SearchFilters(), None),
+    "exclusion": ("maintenance -carbon", SearchFilters(), None),
+    "alternative": ("asbestos or gas", SearchFilters(), None),
     "tenant + CPV filter": ("contractor", SearchFilters(cpv_prefix="4523"), "globex"),
+    "buyer filter": ("inspection", SearchFilters(buyer="council 7"), None),
 }
 
 
-def build_corpus(url: str, documents: int, pages: int) -> None:
+def build_corpus(url: str, documents: int, pages: int) -> tuple[float, float]:
+    """Write the corpus; returns the seconds it took to write it and to index it for search."""
+    started = time.monotonic()
     rng = random.Random(13)  # noqa: S311 - sample text, not a secret
     with psycopg.connect(url, autocommit=True) as conn:
         for tenant in TENANTS:
@@ -75,16 +88,26 @@ def build_corpus(url: str, documents: int, pages: int) -> None:
                               "submission_deadline": {"value": f"2026-{1 + number % 12:02d}-15", "page": 1,
                                                       "quote": "deadline"}}
                     copy.write_row((number, 1, json.dumps(fields), "rules"))
-            with conn.cursor().copy("COPY pages (document_id, version, page_number, text, source, seconds, "
-                                    "search_config) FROM STDIN") as copy:
+            with conn.cursor().copy("COPY pages (document_id, version, page_number, text, source, seconds) "
+                                    "FROM STDIN") as copy:
                 for number in range(1, documents + 1):
                     for page in range(1, pages + 1):
                         section = SPECIFICATION_SECTIONS[(number + page) % len(SPECIFICATION_SECTIONS)]
                         text = " ".join([section.heading, *section.paragraphs(rng)])[:1500]
                         if rng.random() < 0.001:
                             text += " A geotextile separation layer is laid under the sub-base."
-                        copy.write_row((number, 1, page, text, "text_layer", 0.0, "english"))
-        conn.execute("ANALYZE")
+                        copy.write_row((number, 1, page, text, "text_layer", 0.0))
+        copied = time.monotonic() - started
+        # As the extract commit does when it promotes a version, 100 documents a transaction.
+        for first in range(1, documents + 1, 100):
+            with conn.transaction():
+                index_for_search(conn, list(range(first, min(first + 100, documents + 1))))
+        conn.execute("VACUUM ANALYZE")
+    return copied, time.monotonic() - started - copied
+
+
+def load() -> str:
+    return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
 def timed(run: Any, rounds: int) -> list[float]:
@@ -108,11 +131,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20, help="timed runs of each query")
     args = parser.parse_args()
     with server() as (admin_url, description), scratch_database(admin_url) as url:
-        started = time.monotonic()
-        build_corpus(url, args.documents, args.pages)
+        copied, indexed = build_corpus(url, args.documents, args.pages)
         total_pages = args.documents * args.pages
-        print(f"search_latency: {total_pages:,} pages in {args.documents:,} documents indexed in "
-              f"{time.monotonic() - started:.0f} s; server: {description}")
+        print(f"search_latency: {total_pages:,} pages in {args.documents:,} documents written in {copied:.0f} s, "
+              f"indexed for search in {indexed:.0f} s; server: {description}; {load()}")
         rng = random.Random(7)  # noqa: S311
         with psycopg.connect(url, autocommit=True) as conn:
             kinds: dict[str, dict[str, float]] = {}
@@ -132,12 +154,14 @@ def main() -> None:
         overall = {"p50_ms": round(statistics.median(every), 2), "p95_ms": round(p95(every), 2)}
         lookup = {"p50_ms": round(statistics.median(lookups), 3), "p95_ms": round(p95(lookups), 3)}
         print(f"tenderflow search, all queries: p50 {overall['p50_ms']:.2f} ms, p95 {overall['p95_ms']:.2f} ms "
-              f"(target p95 < 50 ms)")
+              f"(target p95 < 50 ms); {load()}")
         print(f"plain indexed lookup by primary key: p50 {lookup['p50_ms']:.3f} ms, p95 {lookup['p95_ms']:.3f} ms")
         ratio = overall["p95_ms"] / lookup["p95_ms"] if lookup["p95_ms"] else None
         print(f"ratio of p95s, search / lookup: {ratio:.1f}" if ratio else "ratio: n/a")
         print(json.dumps({"bench": "search_latency", "pages": total_pages, "documents": args.documents,
-                          "server": description, "queries": kinds, "search": overall, "lookup": lookup,
+                          "server": description, "load_average": [round(x, 2) for x in os.getloadavg()],
+                          "write_seconds": round(copied, 1), "index_seconds": round(indexed, 1), "queries": kinds,
+                          "search": overall, "lookup": lookup,
                           "ratio_p95": round(ratio, 1) if ratio else None,
                           "target_met": overall["p95_ms"] < 50}))
 

@@ -45,6 +45,9 @@ class Settings(BaseSettings):
         0, ge=0, description="Default cap on a tenant's running jobs across all pools (0 = no cap)."
     )
     retention_days: float = Field(14.0, gt=0, description="Finished jobs older than this are pruned.")
+    document_retention_days: int = Field(
+        0, ge=0, description="Documents older than this many days are deleted, hourly, for tenants without "
+        "their own period (`tenants limits --retention-days`); 0 = kept for ever.")
     shutdown_grace_seconds: float = Field(30.0, ge=0, description="SIGTERM: time for running jobs.")
     worker_dead_after_seconds: float = Field(60.0, gt=0, description="A worker silent this long is dead.")
     notify: bool = Field(True, description="LISTEN/NOTIFY wake-ups (polling always runs).")
@@ -86,7 +89,8 @@ class Settings(BaseSettings):
         True, description="Detect each document's language (text layer, or a quick first pass over a scan) "
                           "unless its upload or its tenant names languages.",
     )
-    ocr_batch_pages: int = Field(4, gt=0, description="Pages per OCR job of a long document.")
+    ocr_batch_pages: int = Field(4, gt=0, description="At most this many pages per OCR job: a long document's; a "
+                                 "short one is cut finer, two jobs per live OCR worker thread.")
     tool_timeout_seconds: float = Field(120.0, gt=0, description="Per pdftoppm/pdftotext/tesseract run.")
     tool_memory_bytes: int = Field(2 * 1024**3, gt=0, description="Address-space limit per tool run.")
 
@@ -115,6 +119,14 @@ class Settings(BaseSettings):
         default="127.0.0.1", description="Proxies whose X-Forwarded-Proto/For headers the API trusts "
         "(comma-separated addresses, or * for any): only these may say the request came over https.")
     log_json: bool | None = Field(default=None, description="JSON logs (default: when not a TTY).")
+
+    # --- exports --------------------------------------------------------------------------------
+    ocds_ocid_prefix: str = Field(
+        default="ocds-unregistered", pattern=r"^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]$",
+        description="The ocid prefix of OCDS exports (ocid = prefix-<document id>): register yours with the "
+        "Open Contracting Partnership (ocds- and six characters) before publishing the data.")
+    ocds_publisher_name: str = Field(
+        default="tenderflow", min_length=1, description="The publisher named in OCDS release packages.")
 
     # --- the API server (tenderflow serve) ------------------------------------------------------
     api_host: str = Field(default="127.0.0.1", description="Address `tenderflow serve` listens on.")

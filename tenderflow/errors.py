@@ -20,6 +20,8 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── SearchQueryError                 400  a search query or filter cannot be used   (pipeline.search)
     ├── ResultRejectedError              422  a remote worker's result does not hold against what the server knows
     ├── DocumentNotFoundError            404  no document with that id (for this tenant)
+    ├── NotReadableYetError              409  no finished version to make a PDF of       (pipeline.pdfs)
+    ├── WordsNotKeptError                409  OCRed before word boxes were kept: reprocess (pipeline.pdfs)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
     ├── StorageQuotaExceededError        413  the upload would take the tenant past its stored bytes
     ├── UploadRateLimitedError           429  the tenant sent more uploads this minute than it may

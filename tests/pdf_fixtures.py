@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import reportlab
 from PIL import Image, ImageDraw, ImageFont
@@ -221,3 +221,42 @@ def _draw_lines(pdf: canvas.Canvas, lines: Sequence[str], *, font: str) -> None:
     pdf.setFont(font, 12)
     for index, line in enumerate(lines):
         pdf.drawString(0.3 * 72, PAGE_POINTS[1] - (0.45 + 0.4 * index) * 72, line)
+
+
+class ToolLog:
+    """Every poppler and tesseract run, recorded by wrapper scripts put first on PATH (the real
+    programs still run). Tools run in the sandbox's children, which a monkeypatch in the test process
+    cannot reach; the PATH the tools are given can."""
+
+    PROGRAMS = ("pdfinfo", "pdftotext", "pdftoppm", "tesseract")
+    _SEPARATOR = "\x1f"
+
+    def __init__(self, directory: Path, monkeypatch: Any) -> None:
+        import os
+        import shutil
+
+        bin_dir = directory / "recording-bin"
+        bin_dir.mkdir(parents=True)
+        self.log = directory / "tool-runs.log"
+        self.log.touch()
+        for program in self.PROGRAMS:
+            real = shutil.which(program)
+            assert real is not None, f"{program} is not installed"
+            wrapper = bin_dir / program
+            wrapper.write_text(
+                "#!/bin/sh\n"
+                f"{{ printf '%s' {program}; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; printf '\\n'; }}"
+                f" >> '{self.log}'\n"
+                f"exec '{real}' \"$@\"\n"
+            )
+            wrapper.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', os.defpath)}")
+
+    def calls(self) -> list[list[str]]:
+        """Each run's program and arguments, in order; version queries left out (pdf2image asks
+        `pdftoppm -v` before each render)."""
+        runs = [line.split(self._SEPARATOR) for line in self.log.read_text().splitlines() if line]
+        return [run for run in runs if not {"-v", "--version", "--list-langs"} & set(run[1:])]
+
+    def programs(self) -> list[str]:
+        return [run[0] for run in self.calls()]

@@ -174,3 +174,52 @@ def test_http_requests_are_counted_by_route_template_and_status(api: RunningApi)
     assert grown(method="GET", route="/metrics", status="200") == 1  # the first scrape
     assert value(after, "tenderflow_http_request_duration_seconds_count", method="GET",
                  route="/v1/documents/{document_id}") >= 3
+
+
+def test_a_statement_writing_many_pages_counts_each_once_by_source_and_seconds(
+    conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """The pages counter runs once per statement (migration 0020): one statement writing 300 pages,
+    then overwriting them, adds exactly those pages and their seconds to the counter and histogram."""
+    from dataclasses import dataclass
+
+    from tenderflow.pipeline.documents import VersionRef, upsert_pages
+
+    @dataclass(frozen=True)
+    class Page:
+        number: int
+        text: str
+        source: str
+        confidence: float | None
+        rotation: int
+        seconds: float
+
+    def counts() -> dict[str, tuple[int, float, list[int]]]:
+        rows = conn.execute("SELECT source, sum(pages), sum(seconds_sum), ARRAY(SELECT sum(x.le)::bigint FROM "
+                            "page_counts s, unnest(s.seconds_le) WITH ORDINALITY AS x(le, n) WHERE s.source = c.source "
+                            "GROUP BY x.n ORDER BY x.n) FROM page_counts c GROUP BY source").fetchall()
+        return {str(source): (int(pages), float(seconds), [int(v) for v in le]) for source, pages, seconds, le in rows}
+
+    storage = open_storage(settings.resolved_storage_url)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(1)), max_bytes=10**7)
+    assert outcome.document_id is not None
+    ref = VersionRef(outcome.document_id, 1)
+    pages = [Page(n, f"page {n}", "ocr" if n % 3 == 0 else "text_layer", None, 0, 0.1 if n % 2 else 3.0)
+             for n in range(1, 301)]
+    before = counts()
+    assert before == {}
+    with conn.transaction():
+        upsert_pages(conn, ref, pages)
+    first = counts()
+    # 100 OCR pages (n divisible by 3), half of them odd (0.1 s) and half even (3 s); 200 text-layer pages.
+    assert first["ocr"][0] == 100 and first["text_layer"][0] == 200
+    assert first["ocr"][1] == pytest.approx(50 * 0.1 + 50 * 3.0)
+    bounds = conn.execute("SELECT page_seconds_bounds()").fetchone()
+    assert bounds is not None and list(bounds[0][:6]) == [0.05, 0.25, 0.5, 1, 2, 4]
+    # 0.1 s counts under 0.25 and every bound above it; 3 s under 4 and above.
+    assert first["ocr"][2][:2] == [0, 50] and first["ocr"][2][4] == 50 and first["ocr"][2][5:] == [100] * 6
+    with conn.transaction():
+        upsert_pages(conn, ref, pages)  # read again: every page counts again (INSERT … ON CONFLICT DO UPDATE)
+    again = counts()
+    assert again["ocr"][0] == 200 and again["text_layer"][0] == 400
+    assert again["text_layer"][2] == [2 * value for value in first["text_layer"][2]]

@@ -1,10 +1,12 @@
 """The dashboard in a real headless browser: Debian's chromium (apt, installed by `make system-deps`)
 driven by Playwright. Log in, see a failed job, click Retry, see it queued; a document page with its
-fields, page pictures and marked quotes; every page at a phone's 390 px without sideways overflow.
+fields, page pictures and marked quotes; the full-text search and its results; every page at a
+phone's 390 px without sideways overflow.
 
 The tests keep screenshots in their tmp dirs; with TENDERFLOW_UPDATE_SCREENSHOT=1 they also write
-docs/dashboard.png, docs/dashboard-document.png, docs/dashboard-mobile.png and docs/dashboard-tenant.png
-(the README's pictures). An upload from the browser, and the tenants' credits pages, are driven too.
+docs/dashboard.png, docs/dashboard-document.png, docs/dashboard-search.png, docs/dashboard-mobile.png and
+docs/dashboard-tenant.png (the README's pictures). An upload from the browser, and the tenants' credits
+pages, are driven too.
 """
 
 from __future__ import annotations
@@ -285,3 +287,70 @@ def test_the_api_docs_render_with_no_network_beyond_the_server(database_url: str
         finally:
             browser.close()
     assert not {"script", "stylesheet", "fetch", "xhr", "document"} & set(elsewhere), elsewhere
+
+
+def test_an_operator_searches_the_documents_text_and_opens_the_matching_page(
+    database_url: str, tmp_path: Path, conn: psycopg.Connection[Any]
+) -> None:
+    """The dashboard's full-text search: results best first with their snippet's matches marked and
+    the page number, each a link to that page of the document; the filters; a bad filter said on
+    the page; the results at a phone's 390 px."""
+    from playwright.sync_api import expect, sync_playwright
+
+    settings = api_settings(database_url, tmp_path, dashboard_refresh_seconds=0)
+    storage = open_storage(settings.resolved_storage_url)
+    tenant_with_key(conn, "acme")
+    tenant_with_key(conn, "globex")
+    roads = ["Resurfacing of roads in the northern district",
+             "The contractor shall resurface the carriageway of twelve municipal roads."]
+    bridge = ["Maintenance of the river bridge", "Inspection of the bridge deck and the bridge railings."]
+    with serve_in_thread(settings) as api:
+        ids = {}
+        for name, tenant, pages in (("roads-2026.pdf", "acme", [TENDER_PAGE, roads]),
+                                    ("bridge.pdf", "globex", [bridge])):
+            outcome = upload_file(conn, storage, text_pdf(tmp_path / name, pages), tenant=tenant, max_bytes=10**7)
+            assert outcome.document_id is not None
+            ids[name] = outcome.document_id
+        drain(api.services.pool, settings, storage)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1360, "height": 1000})
+                log_in(page, api.url)
+                page.click("header nav >> text=Search")
+                expect(page).to_have_url(f"{api.url}/dashboard/search")
+                page.fill("#text-search input[name=q]", "resurfaced roads")
+                page.click("#text-search button[type=submit]")
+                results = page.locator("#search-results li.search-hit")
+                expect(results).to_have_count(1)
+                expect(results.first.locator(".hit-link")).to_have_text("roads-2026.pdf · page 2")
+                marked = [text.lower() for text in results.first.locator("mark").all_inner_texts()]
+                assert "resurfacing" in marked and "roads" in marked, marked  # English stems, marked
+                screenshot = tmp_path / "dashboard-search.png"
+                page.screenshot(path=str(screenshot), full_page=True)
+                keep_screenshot(screenshot, "dashboard-search.png")
+                results.first.locator(".hit-link").click()
+                expect(page).to_have_url(f"{api.url}/dashboard/documents/{ids['roads-2026.pdf']}#page-2")
+                expect(page.locator("#page-2 pre")).to_contain_text("resurface the carriageway")
+
+                page.goto(f"{api.url}/dashboard/search?q=bridge+or+roads&tenant=globex")
+                expect(page.locator("#search-results .hit-link")).to_have_text(["bridge.pdf · page 1"])
+                page.goto(f"{api.url}/dashboard/search?q=roads&cpv=9091")  # the notice's CPV code
+                expect(page.locator("#search-results .hit-link")).to_have_text(["roads-2026.pdf · page 2"])
+                page.goto(f"{api.url}/dashboard/search?q=%22bridge+deck")  # an unbalanced quote is still a query
+                expect(page.locator("#search-results .hit-link")).to_have_text(["bridge.pdf · page 1"])
+                answer = page.goto(f"{api.url}/dashboard/search?q=roads&cpv=roads")
+                assert answer is not None and answer.status == 400
+                expect(page.locator("#search-error")).to_contain_text("CPV prefix")
+                page.goto(f"{api.url}/dashboard/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+                expect(page.locator("#text-search input[name=q]")).to_have_value("<script>alert(1)</script>")
+                expect(page.locator("#search-results li.empty")).to_have_text("No page matches.")
+
+                phone = browser.new_page(viewport={"width": 390, "height": 844})
+                log_in(phone, api.url)
+                phone.goto(f"{api.url}/dashboard/search?q=bridge+or+roads")
+                expect(phone.locator("#search-results li.search-hit")).to_have_count(2)
+                found = phone.evaluate(OVERFLOWING)
+                assert found["out"] == [] and found["scrollWidth"] <= found["width"], found
+            finally:
+                browser.close()

@@ -114,3 +114,188 @@ def test_the_api_exports_a_tenants_own_documents_as_xlsx_and_csv(
     assert as_csv.status_code == 200 and as_csv.headers["content-type"].startswith("text/csv")
     assert [int(row["document_id"]) for row in csv.DictReader(io.StringIO(as_csv.text))] == [exported["other"]]
     assert api.client.get("/v1/export", params={"format": "pdf"}, headers=bearer(key)).status_code == 422
+
+
+# --- OCDS ---------------------------------------------------------------------------------------
+
+def ocds_validator() -> Any:
+    """A validator of tenderflow's OCDS package schema that checks formats too (date-time, uri):
+    without a format checker jsonschema treats formats as notes."""
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    from tenderflow.pipeline.ocds import schema
+
+    Draft202012Validator.check_schema(schema())
+    checker = FormatChecker()
+    assert not checker.conforms("2026-03-15T12:00", "date-time")
+    assert checker.conforms("2026-03-15T11:00:00Z", "date-time")
+    assert not checker.conforms("not a uri", "uri")
+    assert checker.conforms("urn:uuid:0f8e2c4a-0000-4000-8000-000000000000", "uri")
+    return Draft202012Validator(schema(), format_checker=checker)
+
+
+def valid_package(text: str) -> dict[str, Any]:
+    package = json.loads(text)
+    errors = [f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
+              for error in ocds_validator().iter_errors(package)]
+    assert errors == []
+    return dict(package)
+
+
+def test_ocds_export_is_a_release_package_valid_against_its_schema(
+    database_url: str, settings: Settings, exported: dict[str, int], tmp_path: Path
+) -> None:
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir),
+           "TENDERFLOW_OCDS_OCID_PREFIX": "ocds-a1b2c3", "TENDERFLOW_OCDS_PUBLISHER_NAME": "Example Bids Ltd",
+           "TENDERFLOW_PUBLIC_URL": "https://tenders.example.com"}
+    result = CliRunner().invoke(app, ["export", "--format", "ocds", "--tenant", "acme"], env=env)
+    assert result.exit_code == 0, result.output
+    package = valid_package(result.stdout)
+    assert package["version"] == "1.1" and package["publisher"] == {"name": "Example Bids Ltd"}
+    assert package["uri"].startswith("urn:uuid:")
+    by_ocid = {release["ocid"]: release for release in package["releases"]}
+    assert set(by_ocid) == {f"ocds-a1b2c3-{exported['notice']}", f"ocds-a1b2c3-{exported['formula']}"}
+    notice = by_ocid[f"ocds-a1b2c3-{exported['notice']}"]
+    assert notice["id"] == f"{exported['notice']}-1" and notice["tag"] == ["tender"]
+    assert notice["initiationType"] == "tender" and notice["language"] == "en"
+    [buyer] = notice["parties"]
+    assert buyer["roles"] == ["buyer"] and buyer["name"] == "City of Example Harbour"
+    assert buyer["address"]["countryName"] == "Netherlands"
+    assert notice["buyer"] == {"id": buyer["id"], "name": buyer["name"]}
+    tender = notice["tender"]
+    assert tender["id"] == "EH-2026-0417" and tender["title"] == "Cleaning services for municipal buildings"
+    assert tender["value"] == {"amount": 1250000.0, "currency": "EUR"}
+    assert tender["procurementMethod"] == "open"
+    assert tender["items"] == [{"id": "1", "classification": {"scheme": "CPV", "id": "90910000"}}]
+    # 12:00 in the Netherlands, in March (CET, UTC+1).
+    assert tender["tenderPeriod"] == {"endDate": "2026-03-15T11:00:00Z"}
+    [pdf] = tender["documents"]
+    assert pdf["title"] == "notice.pdf"
+    assert pdf["url"] == f"https://tenders.example.com/v1/documents/{exported['notice']}"
+
+    target = tmp_path / "package.json"
+    everything = CliRunner().invoke(app, ["export", "--format", "ocds", "-o", str(target)], env=env)
+    assert everything.exit_code == 0 and "exported 3 release(s)" in everything.output
+    assert len(valid_package(target.read_text())["releases"]) == 3  # every tenant's, to the operator
+
+    nothing = CliRunner().invoke(app, ["export", "--format", "ocds", "--tenant", "nobody-here"], env=env)
+    assert nothing.exit_code == 0, nothing.output
+    assert valid_package(nothing.stdout)["releases"] == []  # an empty package, not an error
+    refused = CliRunner().invoke(app, ["export", "--format", "ocds"],
+                                 env={**env, "TENDERFLOW_OCDS_OCID_PREFIX": "no spaces please"})
+    assert refused.exit_code != 0 and "ocds_ocid_prefix" in str(refused.exception)  # a prefix is no free text
+
+
+def test_the_api_exports_a_tenants_own_documents_as_an_ocds_package(
+    api: RunningApi, conn: psycopg.Connection[Any], exported: dict[str, int]
+) -> None:
+    key = create_api_key(conn, "globex", name="ocds").key
+    answer = api.client.get("/v1/export", params={"format": "ocds"}, headers=bearer(key))
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.headers["content-disposition"] == 'attachment; filename="tenderflow-export.ocds.json"'
+    package = valid_package(answer.text)
+    assert [release["ocid"] for release in package["releases"]] == [f"ocds-unregistered-{exported['other']}"]
+    failed_only = api.client.get("/v1/export", params={"format": "ocds", "state": "failed"}, headers=bearer(key))
+    assert failed_only.status_code == 200 and valid_package(failed_only.text)["releases"] == []
+
+
+def test_lots_award_criteria_durations_and_notice_types_become_ocds_fields() -> None:
+    """Every field the exporter maps, from an extraction as the pipeline stores it."""
+    from datetime import UTC, datetime
+
+    from tenderflow.pipeline.ocds import release, write_ocds
+
+    def sourced(value: Any) -> dict[str, Any]:
+        return {"value": value, "page": 1, "quote": str(value)}
+
+    fields = {
+        "title": sourced("Winter maintenance of roads"), "reference_number": sourced("KCC/2026/7"),
+        "notice_type": sourced("corrigendum"), "procedure_type": sourced("neg-wo-call"),
+        "main_category": sourced("services"),
+        "buyer": {"name": sourced("Kilbrook County Council"), "country": sourced("IE"),
+                  "email": sourced("tenders@kilbrook.example"), "phone": sourced("+353 1 555 0100"),
+                  "address": sourced("1 Main Street, Kilbrook")},
+        "cpv_codes": [sourced("90620000-9"), sourced("90630000-2"), sourced("90620000-9"), sourced("not a code")],
+        "estimated_value": sourced({"amount": 800000, "currency": "eur"}),
+        "submission_deadline": sourced("2026-07-01"), "questions_deadline": sourced("2026-06-20T17:00:00+01:00"),
+        "contract_duration": sourced({"amount": 3, "unit": "years"}),
+        "award_criteria": [sourced({"name": "Price", "weight": 40}), sourced({"name": "Quality", "weight": 60})],
+        "submission_url": sourced("https://etenders.example/kcc-7"),
+        "lots": [{"number": sourced("1"), "title": sourced("North"), "cpv_codes": [sourced("90620000-9")],
+                  "estimated_value": sourced({"amount": 500000, "currency": "EUR"}),
+                  "award_criteria": [sourced({"name": "Price", "weight": None})]},
+                 {"number": sourced("2"), "title": sourced("South"), "cpv_codes": [],
+                  "estimated_value": sourced({"amount": 300000, "currency": "XYZ"}), "award_criteria": []},
+                 {"number": sourced("1"), "title": sourced("North, read twice"), "cpv_codes": [],
+                  "award_criteria": []}],
+    }
+    document = {"id": 7, "current_version": 2, "fields": fields, "filename": "kcc.pdf", "language": "eng",
+                "created_at": datetime(2026, 5, 1, 9, tzinfo=UTC),
+                "finished_at": datetime(2026, 5, 1, 9, 5, tzinfo=UTC)}
+    built = release(document, prefix="ocds-xyz987")
+    assert built is not None
+    assert (built["ocid"], built["id"], built["tag"], built["date"]) == (
+        "ocds-xyz987-7", "7-2", ["tenderAmendment"], "2026-05-01T09:05:00Z")
+    tender = built["tender"]
+    assert tender["procurementMethod"] == "limited"
+    assert tender["items"] == [
+        {"id": "1", "classification": {"scheme": "CPV", "id": "90620000"},
+         "additionalClassifications": [{"scheme": "CPV", "id": "90630000"}]},
+        {"id": "lot-1", "classification": {"scheme": "CPV", "id": "90620000"}, "relatedLot": "1"}]
+    assert tender["lots"] == [{"id": "1", "title": "North", "value": {"amount": 500000, "currency": "EUR"}},
+                              {"id": "2", "title": "South"}]  # XYZ is no currency; lot 1 read twice counts once
+    assert tender["value"] == {"amount": 800000, "currency": "EUR"}
+    assert (tender["awardCriteria"], tender["awardCriteriaDetails"]) == (
+        "ratedCriteria", "Price (40%); Quality (60%); Lot 1: Price")
+    assert tender["tenderPeriod"] == {"endDate": "2026-07-01T22:59:59Z"}  # the end of the day in Ireland (IST)
+    assert tender["enquiryPeriod"] == {"endDate": "2026-06-20T16:00:00Z"}  # its own offset
+    assert tender["contractPeriod"] == {"durationInDays": 1095}
+    assert (tender["submissionMethod"], tender["submissionMethodDetails"]) == (
+        ["electronicSubmission"], "https://etenders.example/kcc-7")
+    assert built["parties"][0]["contactPoint"] == {"email": "tenders@kilbrook.example", "telephone": "+353 1 555 0100"}
+    assert "url" not in tender["documents"][0]  # no public URL configured
+
+    price_only = release({**document, "fields": {"award_criteria": [sourced({"name": "Lowest price", "weight": 100})],
+                                                 "buyer": {}, "cpv_codes": [], "lots": []}}, prefix="ocds-xyz987")
+    assert price_only is not None and price_only["tender"]["awardCriteria"] == "priceOnly"
+    assert "parties" not in price_only and price_only["tender"]["id"] == "7"
+    assert release({**document, "current_version": None}, prefix="ocds-xyz987") is None  # nothing readable yet
+
+    chunks: list[str] = []
+    count = write_ocds(iter([document, {**document, "id": 8, "fields": None, "current_version": None}]), chunks.append,
+                       prefix="ocds-xyz987", publisher="tenderflow", now=datetime(2026, 5, 2, tzinfo=UTC))
+    package = valid_package("".join(chunks))
+    assert count == 1 and package["publishedDate"] == "2026-05-02T00:00:00Z"
+
+
+def test_the_ocds_schema_refuses_what_ocds_refuses() -> None:
+    """The schema can fail: each broken package here breaks a rule of OCDS 1.1."""
+    from datetime import UTC, datetime
+
+    from tenderflow.pipeline.ocds import write_ocds
+
+    chunks: list[str] = []
+    document = {"id": 1, "current_version": 1, "filename": "a.pdf", "language": "fra", "created_at": datetime.now(UTC),
+                "finished_at": None, "fields": {"title": {"value": "A", "page": 1, "quote": "A"}}}
+    write_ocds(iter([document]), chunks.append, prefix="ocds-abc123", publisher="tenderflow")
+    good = json.loads("".join(chunks))
+    validator = ocds_validator()
+    assert not list(validator.iter_errors(good))
+    assert good["releases"][0]["language"] == "fr"
+    broken = [
+        lambda p: p["releases"][0].pop("ocid"),
+        lambda p: p["releases"][0].update(tag=["notice"]),
+        lambda p: p["releases"][0].update(date="2026-03-15 12:00"),
+        lambda p: p["releases"][0].update(initiationType="award"),
+        lambda p: p["releases"][0]["tender"].update(value={"amount": "12", "currency": "EUR"}),
+        lambda p: p["releases"][0]["tender"].update(procurementMethod="negotiated"),
+        lambda p: p["releases"][0]["tender"].update(tenderPeriod={"endDate": "2026-03-15"}),
+        lambda p: p.update(version="1.1.5"),
+        lambda p: p.pop("publisher"),
+        lambda p: p["releases"][0]["tender"].update(extra="a field OCDS does not have"),
+    ]
+    for breaking in broken:
+        package = json.loads(json.dumps(good))
+        breaking(package)
+        assert list(validator.iter_errors(package)), f"accepted: {package}"

@@ -7,7 +7,6 @@ tesseract with the packs `make test` installs; the pipeline tests use a real Pos
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,9 @@ from tenderflow.errors import UploadRejectedError
 from tenderflow.handlers.ocr import OcrPlanHandler
 from tenderflow.logs import configure_logging
 from tenderflow.pdf import languages as lang
-from tenderflow.pdf import ocr, probe, textlayer, tools
 from tenderflow.pdf.languages import LanguageError, choose_ocr_languages, parse_languages
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits
-from tenderflow.pdf.tools import ToolResult
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file
@@ -70,31 +67,22 @@ def german_scan(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def tool_calls(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+def tool_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> fixtures.ToolLog:
     """Every program the language choice and the OCR run (the real ones still run)."""
-    calls: list[list[str]] = []
-    real: Callable[..., ToolResult] = tools.run_tool
-
-    def recording(args: Sequence[str], **kwargs: Any) -> ToolResult:
-        calls.append(list(args))
-        return real(args, **kwargs)
-
-    for module in (ocr, lang, probe, textlayer):
-        monkeypatch.setattr(module, "run_tool", recording)
-    return calls
+    return fixtures.ToolLog(tmp_path, monkeypatch)
 
 
 # --- detection, without a database ---------------------------------------------------------------
 
 
-def test_french_scan_is_detected_and_read_with_its_accents(tmp_path: Path, tool_calls: list[list[str]]) -> None:
+def test_french_scan_is_detected_and_read_with_its_accents(tmp_path: Path, tool_log: fixtures.ToolLog) -> None:
     path = french_scan(tmp_path)
     choice = choose_ocr_languages(path, OPTIONS)
     assert (choice.language, choice.languages, choice.source, choice.script) == ("fra", "fra+eng", "first_pass",
                                                                                  "Latin")
     assert choice.confidence is not None and choice.confidence > 0.9
     # The first pass is a quick one: OSD and one eng read of a low-resolution render.
-    first_pass = [call for call in tool_calls if call[0] in ("pdftoppm", "tesseract") and "--list-langs" not in call]
+    first_pass = [call for call in tool_log.calls() if call[0] in ("pdftoppm", "tesseract")]
     assert [call[0] for call in first_pass] == ["pdftoppm", "tesseract", "tesseract"]
     assert first_pass[0][first_pass[0].index("-r") + 1] == str(lang.FIRST_PASS_DPI)
     assert "0" == first_pass[1][first_pass[1].index("--psm") + 1]
@@ -121,11 +109,11 @@ def test_turned_scan_is_set_upright_for_the_first_pass(tmp_path: Path, turned: i
     assert (choice.language, choice.languages, choice.source) == ("deu", "deu+eng", "first_pass")
 
 
-def test_text_layer_decides_without_running_ocr(tmp_path: Path, tool_calls: list[list[str]]) -> None:
+def test_text_layer_decides_without_running_ocr(tmp_path: Path, tool_log: fixtures.ToolLog) -> None:
     path = fixtures.born_digital_pdf(tmp_path / "avis.pdf", [FRENCH])
     choice = choose_ocr_languages(path, OPTIONS)
     assert (choice.language, choice.languages, choice.source) == ("fra", "fra+eng", "text_layer")
-    assert [call[0] for call in tool_calls] == ["pdfinfo", "pdftotext"]
+    assert tool_log.programs() == ["pdfinfo", "pdftotext"]
 
 
 def test_bilingual_document_gets_both_languages(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +12,9 @@ import pdf_fixtures as fixtures
 import pytest
 
 from tenderflow.errors import ConfigurationError, JobError, PermanentError
-from tenderflow.pdf import ocr, tools
-from tenderflow.pdf.ocr import OcrOptions, read_pages, rotation_from_hocr, text_from_tsv
+from tenderflow.pdf import ocr
+from tenderflow.pdf.ocr import OcrOptions, read_pages, text_from_tsv
 from tenderflow.pdf.textlayer import text_layer_is_usable
-from tenderflow.pdf.tools import ToolResult
 
 OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
 WORDS = ("municipal", "water", "board", "sealed", "bids", "pipeline", "Harbour", "closing")
@@ -31,26 +30,18 @@ def _pdftotext(path: Path) -> str:
 
 
 @pytest.fixture
-def tool_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def tool_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> fixtures.ToolLog:
     """The programs read_pages runs, in order (the real ones still run)."""
-    calls: list[str] = []
-    real: Callable[..., ToolResult] = tools.run_tool
-
-    def recording(args: Sequence[str], **kwargs: Any) -> ToolResult:
-        calls.append(args[0])
-        return real(args, **kwargs)
-
-    monkeypatch.setattr(ocr, "run_tool", recording)
-    return calls
+    return fixtures.ToolLog(tmp_path, monkeypatch)
 
 
-def test_born_digital_page_uses_its_text_layer(tmp_path: Path, tool_calls: list[str]) -> None:
+def test_born_digital_page_uses_its_text_layer(tmp_path: Path, tool_log: fixtures.ToolLog) -> None:
     [page] = read_pages(fixtures.born_digital_pdf(tmp_path / "born.pdf"), [1], OPTIONS)
     assert page.source == "text_layer"
     assert page.confidence is None and page.rotation == 0
     assert page.text.splitlines()[0] == fixtures.TENDER_LINES[0]
     _assert_words(page.text)
-    assert "pdftoppm" not in tool_calls and "tesseract" not in tool_calls
+    assert tool_log.programs() == ["pdfinfo", "pdftotext"]
 
 
 def test_scanned_page_is_ocred(tmp_path: Path) -> None:
@@ -147,11 +138,11 @@ def test_pages_come_back_in_the_order_asked(tmp_path: Path) -> None:
     _assert_words(pages[1].text)
 
 
-def test_page_over_the_pixel_cap_is_refused_before_rendering(tmp_path: Path, tool_calls: list[str]) -> None:
+def test_page_over_the_pixel_cap_is_refused_before_rendering(tmp_path: Path, tool_log: fixtures.ToolLog) -> None:
     path = fixtures.mixed_sizes_pdf(tmp_path / "poster.pdf", [(7200, 3600)])
     with pytest.raises(PermanentError, match=r"^page 1 is 7200 x 3600 pt .* 450,000,000 pixels at 300 dpi"):
         read_pages(path, [1], OcrOptions(max_page_pixels=100_000_000))
-    assert "pdftoppm" not in tool_calls
+    assert "pdftoppm" not in tool_log.programs()
 
 
 def test_render_timeout_names_the_page_and_is_prompt(tmp_path: Path) -> None:
@@ -192,15 +183,6 @@ def test_text_from_tsv_rebuilds_lines_paragraphs_and_mean_confidence() -> None:
     assert text_from_tsv(header + "\n" + rows[0]) == ("", None)
 
 
-def test_rotation_from_hocr_takes_the_majority_of_lines() -> None:
-    line = "<span class='ocr_line' id='l' title=\"bbox 0 0 1 1; {angle}x_size 46\">"
-    upright = line.format(angle="")
-    turned = line.format(angle="textangle 90; ")
-    assert rotation_from_hocr("".join([turned, turned, upright])) == 90
-    assert rotation_from_hocr("".join([turned, upright])) == 0
-    assert rotation_from_hocr("<div class='ocr_page'></div>") == 0
-
-
 def test_lines_run_vertically_goes_by_the_characters_on_tall_lines() -> None:
     header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
 
@@ -218,8 +200,69 @@ def test_lines_run_vertically_goes_by_the_characters_on_tall_lines() -> None:
     assert not ocr.lines_run_vertically(header)
 
 
-def test_upright_page_is_read_once_without_orientation_detection(tmp_path: Path, tool_calls: list[str]) -> None:
+def test_upright_page_is_read_once_without_orientation_detection(
+    tmp_path: Path, tool_log: fixtures.ToolLog
+) -> None:
     path = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.text_image()])
     [page] = read_pages(path, [1], OPTIONS)
     assert page.source == "ocr" and page.rotation == 0
-    assert tool_calls.count("tesseract") == 1
+    assert tool_log.programs().count("tesseract") == 1
+
+
+def _portrait_image(lines: tuple[str, ...] = fixtures.TENDER_LINES, *, dpi: int = fixtures.SCAN_DPI) -> Any:
+    """A 3 x 4 in portrait page at ``dpi`` with ``lines`` on it (the fixtures' pages are landscape)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (3 * dpi, 4 * dpi), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(fixtures.VERA), size=round(9 * dpi / 72))
+    for index, line in enumerate(lines):
+        draw.text((round(0.2 * dpi), round((0.4 + 0.3 * index) * dpi)), line, font=font, fill=0)
+    return image
+
+
+def test_a_landscape_page_of_a_portrait_document_is_set_upright_before_it_is_read(
+    tmp_path: Path, tool_log: fixtures.ToolLog
+) -> None:
+    upright = _portrait_image()
+    path = fixtures.scanned_pdf(tmp_path / "mixed.pdf", [upright, upright, upright.rotate(90, expand=True)])
+    pages = read_pages(path, [1, 2, 3], OPTIONS)
+    assert [page.rotation for page in pages] == [0, 0, 90]
+    _assert_words(pages[2].text)
+    tesseract = [call for call in tool_log.calls() if call[0] == "tesseract"]
+    # pages 1 and 2: one read each; page 3: orientation detection first, then one read, upright
+    assert ["--psm" in call and call[call.index("--psm") + 1] for call in tesseract] == ["3", "3", "0", "3"]
+    assert pages[2].layout is not None and pages[2].layout["turned"] == 90
+
+
+@pytest.mark.parametrize(("scan_dpi", "rendered_at"), [(300, 300), (200, 200), (150, 150), (100, 150)])
+def test_a_scan_below_the_ocr_resolution_is_rendered_at_its_own(
+    tmp_path: Path, tool_log: fixtures.ToolLog, scan_dpi: int, rendered_at: int
+) -> None:
+    from PIL import Image
+
+    sharp = fixtures.text_image()
+    scan = sharp.resize((sharp.width * scan_dpi // fixtures.SCAN_DPI, sharp.height * scan_dpi // fixtures.SCAN_DPI),
+                        Image.Resampling.LANCZOS)
+    path = tmp_path / "scan.pdf"
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path), pagesize=fixtures.PAGE_POINTS)
+    pdf.drawImage(ImageReader(scan), 0, 0, width=fixtures.PAGE_POINTS[0], height=fixtures.PAGE_POINTS[1])
+    pdf.showPage()
+    pdf.save()
+    [page] = read_pages(path, [1], OPTIONS)
+    [render] = [call for call in tool_log.calls() if call[0] == "pdftoppm"]
+    assert render[render.index("-r") + 1] == str(rendered_at)
+    assert page.source == "ocr"
+    _assert_words(page.text)
+
+
+def test_an_ocred_page_keeps_where_each_word_was_read() -> None:
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+    rows = ["1\t1\t0\t0\t0\t0\t0\t0\t900\t1200\t-1\t", "5\t1\t1\t1\t1\t1\t10\t20\t30\t40\t90\tSealed",
+            "5\t1\t1\t1\t1\t2\t50\t20\t25\t40\t-1\t "]
+    assert ocr.page_layout("\n".join([header, *rows]), turned=180) == {
+        "width": 900, "height": 1200, "turned": 180, "words": [[10, 20, 30, 40, "Sealed"]]}
+    assert ocr.page_layout(header, turned=0) is None

@@ -1,17 +1,33 @@
-"""run_tool: process-group kill on timeout, memory limit, minimal environment, output cap."""
+"""run_tool: process-group kill on timeout, memory limit, minimal environment, output cap; each run
+started by the tool sandbox, waited for as on Linux and as on other Unixes (no WNOWAIT)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tenderflow.errors import ConfigurationError, PermanentError, RetryableError
+from tenderflow.pdf import launcher
 from tenderflow.pdf.tools import ToolOutputTooLargeError, ToolTimeoutError, run_tool
 
 GIB = 1024**3
+
+
+@pytest.fixture(autouse=True, params=["native-wait", "portable-wait"])
+def sandbox_server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test once with the server waiting for runs as on Linux, once as on macOS and the BSDs."""
+    monkeypatch.setattr(launcher, "PORTABLE_WAIT", request.param == "portable-wait")
+    launcher.restart()
+    yield
+    launcher.restart()
 
 
 def _alive(pid: int) -> bool:
@@ -105,3 +121,54 @@ def test_busy_timeout_is_permanent_and_starved_timeout_retryable() -> None:
     assert isinstance(permanent, PermanentError)
     assert str(permanent) == "page 3: rendering took longer than 120 s and was stopped"
     assert isinstance(starved.as_job_error("page 3: rendering"), RetryableError)
+
+
+def test_runs_from_many_threads_at_once_each_get_their_own_output() -> None:
+    def run(number: int) -> tuple[int, bytes]:
+        result = run_tool(["sh", "-c", f"sleep 0.{number % 3}; echo {number}; echo err{number} >&2"],
+                          timeout_seconds=30, memory_bytes=GIB)
+        return result.returncode, result.stdout + result.stderr
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(run, range(24)))
+    assert results == [(0, f"{number}\nerr{number}\n".encode()) for number in range(24)]
+
+
+def test_a_program_that_cannot_be_executed_is_a_configuration_error(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "pdfinfo"
+    broken.write_bytes(b"\x7fELF not really")
+    broken.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(ConfigurationError, match=r"pdfinfo \(.*\) cannot be executed"):
+        run_tool(["pdfinfo", "-v"], timeout_seconds=10, memory_bytes=GIB)
+
+
+def test_a_new_sandbox_server_is_started_when_the_old_one_died() -> None:
+    run_tool(["true"], timeout_seconds=10, memory_bytes=GIB)
+    [server] = [child for child in psutil.Process().children() if "tenderflow.pdf.sandbox" in " ".join(child.cmdline())]
+    server.send_signal(signal.SIGKILL)
+    server.wait(10)
+    assert run_tool(["echo", "again"], timeout_seconds=10, memory_bytes=GIB).stdout == b"again\n"
+
+
+def test_a_run_whose_server_dies_under_it_is_retryable_and_its_tool_killed(tmp_path: Path) -> None:
+    pids = tmp_path / "pid"
+
+    def kill_the_server_once_the_tool_runs() -> None:
+        deadline = time.monotonic() + 10
+        while not pids.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        for child in psutil.Process().children():
+            if "tenderflow.pdf.sandbox" in " ".join(child.cmdline()):
+                child.send_signal(signal.SIGKILL)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(kill_the_server_once_the_tool_runs)
+        with pytest.raises(RetryableError, match="the tool sandbox stopped during a run"):
+            run_tool(["sh", "-c", f"echo $$ > {pids}; exec sleep 100"], timeout_seconds=60, memory_bytes=GIB)
+    tool = int(pids.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(tool) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(tool), "the orphaned tool was left running"

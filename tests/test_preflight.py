@@ -49,8 +49,8 @@ def test_doctor_passes_where_everything_is_there_and_asks_the_llm_with_the_key(e
     assert result.exit_code == 0, result.output
     checks = checks_of(result)
     assert all(row["ok"] for row in checks.values()), checks
-    assert {"database", "program tesseract", "program pdftoppm", "tesseract language packs", "object storage",
-            "LLM endpoint"} <= set(checks)
+    assert {"database", "program tesseract", "program pdftoppm", "tesseract language packs", "tool sandbox",
+            "object storage", "LLM endpoint"} <= set(checks)
     [asked] = [r for r in server.requests if r.method == "GET"]
     assert asked.path == "/v1/models" and asked.headers["authorization"] == "Bearer sk-test"
 

@@ -148,3 +148,26 @@ def test_enqueue_notifies_once_per_job_type_in_the_batch(conn: Conn, listener: C
     enqueue_many(conn, [JobSpec("ocr"), JobSpec("extract"), JobSpec("ocr")])
     payloads = [n.payload for n in listener.notifies(timeout=0.5, stop_after=3)]
     assert sorted(payloads) == ["extract", "ocr"]
+
+
+def statements_sent(conn: Conn, tmp_path: Any, action: Any) -> list[str]:
+    """The messages the client sent to the server while `action()` ran (libpq's protocol trace)."""
+    trace = tmp_path / "libpq.trace"
+    with trace.open("w") as file:
+        conn.pgconn.trace(file.fileno())
+        try:
+            action()
+        finally:
+            conn.pgconn.untrace()
+    fields = [line.split("\t") for line in trace.read_text().splitlines()]
+    return [field[3] for field in fields if len(field) > 3 and field[1] == "F"]
+
+
+def test_single_enqueue_on_an_autocommit_connection_is_one_round_trip(
+    conn: Conn, listener: Conn, tmp_path: Any
+) -> None:
+    sent = statements_sent(conn, tmp_path, lambda: enqueue(conn, JobSpec("ocr", {"document": 7})))
+    # One statement (Parse/Bind/Describe/Execute once, one Sync): the insert and its NOTIFY, no BEGIN/COMMIT.
+    assert sent.count("Sync") + sent.count("Query") == 1 and sent.count("Execute") == 1, sent
+    assert notifications(listener, timeout=2.0) == ["ocr"]
+    assert job_count(conn) == 1

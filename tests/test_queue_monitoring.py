@@ -110,3 +110,51 @@ def test_list_workers_counts_each_workers_running_jobs(conn: Conn) -> None:
     seed_jobs(conn)
     running = {row["id"]: row["running_jobs"] for row in list_workers(conn, dead_after_seconds=60)}
     assert running == {"w-live": 1, "w-gone": 1, "w-done": 0}
+
+
+def outcome_counts(conn: Conn) -> dict[tuple[str, str], tuple[int, int]]:
+    """(type, outcome) -> (jobs, timed), the stripes summed, as /metrics reads them."""
+    rows = conn.execute("SELECT type, outcome, sum(jobs), sum(timed) FROM job_outcome_counts "
+                        "GROUP BY type, outcome").fetchall()
+    return {(row[0], row[1]): (int(row[2]), int(row[3])) for row in rows}
+
+
+def test_every_verb_that_ends_a_job_counts_it_once_and_no_other_transition_does(conn: Conn) -> None:
+    from tenderflow.queue import jobs
+
+    def claimed(job_type: str, count: int = 1, worker: str = "w") -> list[jobs.ClaimedJob]:
+        return jobs.claim(conn, worker_id=worker, types=[job_type], limit=count, lease_seconds=30)
+
+    specs = [jobs.JobSpec("done")] * 3 + [jobs.JobSpec("retried", max_attempts=2), jobs.JobSpec("refused"),
+                                          jobs.JobSpec("lost", max_attempts=1), jobs.JobSpec("stopped"),
+                                          jobs.JobSpec("released", max_attempts=1)] + [jobs.JobSpec("swept")] * 2
+    jobs.enqueue_many(conn, specs)
+    done = claimed("done", 3)
+    jobs.heartbeat(conn, done, lease_seconds=30)  # claims and heartbeats end nothing
+    assert outcome_counts(conn) == {}
+    assert jobs.complete(conn, done) == {job.id for job in done}
+    assert jobs.complete(conn, done) == set()  # already succeeded: not counted again
+    [retried] = claimed("retried")
+    jobs.fail(conn, [jobs.Failure(retried, "flaky", permanent=False, retry_seconds=0)])  # queued again
+    [refused] = claimed("refused")
+    jobs.fail(conn, [jobs.Failure(refused, "not a PDF", permanent=True, retry_seconds=0)])
+    [lost] = claimed("lost")
+    later = db_now(conn) + timedelta(minutes=5)
+    assert [job.state for job in jobs.reclaim(conn, now=later)] == ["failed"]
+    jobs.cancel(conn, jobs.enqueue(conn, jobs.JobSpec("stopped")))  # never claimed: counted, not timed
+    [released] = claimed("released")
+    conn.execute("UPDATE jobs SET releases = %s WHERE id = %s", (jobs.MAX_RELEASES, released.id))
+    assert [job.state for job in jobs.release_ended(conn, [released])] == ["failed"]
+    swept = [row[0] for row in conn.execute("SELECT id FROM jobs WHERE type = 'swept' ORDER BY id")]
+    [running_swept] = claimed("swept")
+    assert len(jobs.cancel_many(conn, swept, reason="endpoint disabled")) == 2  # one queued, one running
+    assert jobs.cancel_many(conn, swept, reason="again") == []  # already cancelled: not counted again
+
+    assert outcome_counts(conn) == {
+        ("swept", "cancelled"): (2, 1),
+        ("done", "succeeded"): (3, 3), ("refused", "failed"): (1, 1), ("lost", "failed"): (1, 1),
+        ("stopped", "cancelled"): (1, 0), ("released", "failed"): (1, 1),
+    }
+    row = conn.execute("SELECT sum(seconds_le[array_length(seconds_le, 1)]) FROM job_outcome_counts "
+                       "WHERE type = 'done'").fetchone()
+    assert row is not None and row[0] == 3  # every timed success is in the histogram's last bucket

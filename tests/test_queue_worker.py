@@ -612,3 +612,48 @@ def test_a_commit_whose_connection_is_killed_is_retried_and_written_once(
             wait_for_job(conn, job_id, "succeeded", timeout=20)
     assert killed
     assert result_rows(conn) == [(job_id, 1, f"done {job_id}") for job_id in sorted(ids)]
+
+
+def test_prefetch_claims_beyond_the_threads_and_a_stop_gives_the_unstarted_jobs_back(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    started: list[int] = []
+    release = threading.Event()
+
+    def hold(job: ClaimedJob, context: JobContext) -> None:
+        started.append(job.id)
+        release.wait(10)
+
+    ids = enqueue_many(conn, [JobSpec("hold") for _ in range(4)])
+    with running_worker(pool, registry(hold=FunctionHandler(hold)), threads=1, prefetch=3) as worker:
+        wait_until(lambda: len(started) == 1, message="the one thread started a job")
+        # One claim took all four (one thread + three prefetched): all leased, one running its handler.
+        assert conn.execute("SELECT count(*) FROM jobs WHERE state = 'running'").fetchone() == (4,)
+        assert worker.claimed_total == 4
+        worker.request_stop()
+        wait_until(lambda: conn.execute("SELECT count(*) FROM jobs WHERE state = 'queued'").fetchone() == (3,),
+                   message="the three jobs never started were given back while the fourth still runs")
+        release.set()
+    assert started == ids[:1]
+    assert get(conn, ids[0])["state"] == "succeeded"
+    for job_id in ids[1:]:
+        job = get(conn, job_id)
+        assert job["state"] == "queued" and "released" in job["last_error"]
+        assert job["max_attempts"] == 6  # the given-back claim is not held against the job
+
+
+def test_a_worker_whose_claim_and_commit_connections_are_killed_goes_on_with_new_ones(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """The claimer and the committer keep their connection between uses; a server that drops them
+    (a restart, pg_terminate_backend) costs a failed claim or commit, retried on a fresh one."""
+    job_types = registry(fine=FunctionHandler(do_nothing))
+    with running_worker(pool, job_types, threads=2):
+        first = enqueue(conn, JobSpec("fine"))
+        wait_for_job(conn, first, "succeeded")
+        killed = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                              "WHERE application_name LIKE 'test:%%' AND pid <> pg_backend_pid()").fetchone()
+        assert killed is not None and killed[0] >= 2  # at least the claimer's and the committer's
+        after = enqueue_many(conn, [JobSpec("fine") for _ in range(5)])
+        for job_id in after:
+            wait_for_job(conn, job_id, "succeeded", attempts=1)

@@ -71,6 +71,11 @@ def test_a_job_cancelled_under_a_remote_worker_is_stopped_and_posts_nothing(
         started = time.monotonic()
         with conn.transaction():
             cancel(conn, job_id)
+            # The plan may have cut the pages into more than one batch (documents.pages_per_batch):
+            # the others are cancelled too, so that none is read.
+            for (other,) in conn.execute("SELECT id FROM jobs WHERE type = 'ocr.pages' AND id <> %s"
+                                         " AND state = 'queued'", (job_id,)).fetchall():
+                cancel(conn, other)
         # The next heartbeat says the claim is lost; the handler stops between pages, long before
         # it would have read all four (about 3 s a page at 300 dpi).
         # Completed: the plan and the thumbnail; never the cancelled batch.
@@ -105,7 +110,7 @@ def test_a_bad_pdf_fails_for_good_with_its_reason_and_a_stop_hands_leases_back(
     assert version is not None and version[0] == "failed" and version[1] == failed[1]
     # Stopped in the middle of a job with no grace left: its lease was handed back, not left to expire.
     handed_back = conn.execute("SELECT state::text, attempts, max_attempts, last_error FROM jobs "
-                               "WHERE type = 'ocr.pages'").fetchone()
+                               "WHERE type = 'ocr.pages' ORDER BY attempts DESC, id LIMIT 1").fetchone()
     assert handed_back is not None and handed_back[:3] == ("queued", 1, settings.max_attempts + 1)
     assert "released by worker" in handed_back[3]
     assert conn.execute("SELECT stopped_at IS NOT NULL FROM workers").fetchall() == [(True,)]

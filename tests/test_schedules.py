@@ -69,6 +69,9 @@ def test_cli_lists_adds_retimes_pauses_runs_and_removes_schedules(
     taken = invoke(cli_env, "schedules", "add", "watch:99", "--type", "watch.poll", "--payload",
                    '{"watch_id": 1}', "--every", "1h")
     assert taken.exit_code == 2 and "belong to watches" in taken.output
+    hijack = invoke(cli_env, "schedules", "add", "documents.retention", "--type", "watch.poll", "--payload",
+                    '{"watch_id": 1}', "--every", "1h")  # the retention task's own: workers ensure it
+    assert hijack.exit_code == 2 and "task's own schedule" in hijack.output
 
     retimed = invoke(cli_env, "schedules", "set", name, "--every", "90s")
     assert retimed.exit_code == 0 and "every 90 s" in retimed.output

@@ -153,17 +153,65 @@ def test_the_cli_searches_with_filters_and_prints_json(
 
 
 def test_each_page_is_indexed_in_its_documents_language(conn: psycopg.Connection[Any], indexed: dict[str, int]) -> None:
-    configs = dict(conn.execute("SELECT document_id, search_config::text FROM pages WHERE page_number = 1").fetchall())
+    configs = dict(conn.execute(
+        "SELECT document_id, search_config::text FROM search_pages WHERE page_number = 1").fetchall())
     assert (configs[indexed["roads"]], configs[indexed["voirie"]]) == ("english", "french")
 
 
-def test_only_the_newest_matching_pages_are_ranked_when_there_are_too_many_to_rank(
-    conn: psycopg.Connection[Any], indexed: dict[str, int], monkeypatch: pytest.MonkeyPatch
+def test_the_readable_version_is_what_is_searched_until_a_newer_one_is_done(
+    conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, indexed: dict[str, int]
 ) -> None:
+    from tenderflow.pipeline.reprocess import reprocess
+
+    roads = indexed["roads"]
+
+    def entries() -> list[tuple[int, int]]:
+        return [(int(page), int(version)) for page, version in conn.execute(
+            "SELECT page_number, version FROM search_pages WHERE document_id = %s ORDER BY 1", (roads,)).fetchall()]
+
+    assert entries() == [(1, 1), (2, 1)]
+    reprocess(conn, roads, start_from="ocr")  # version 2 reads the pages again
+    assert entries() == [(1, 1), (2, 1)]  # not done yet: version 1 is still what readers see
+    assert found(search(conn, "resurfacing", tenant="acme")) == [(roads, 2)]
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+    assert entries() == [(1, 2), (2, 2)]  # replaced, not added to
+    [hit] = search(conn, "resurfacing", tenant="acme")
+    assert (hit.document_id, hit.page, hit.version) == (roads, 2, 2)
+    reprocess(conn, roads, start_from="extract")  # version 3 reuses version 2's pages and their entries
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+    assert entries() == [(1, 2), (2, 2)]
+    assert conn.execute("SELECT version, pages_version FROM search_documents WHERE document_id = %s",
+                        (roads,)).fetchone() == (3, 2)
+
+
+@pytest.mark.parametrize("ranked", [1, 2, 500])
+def test_both_ways_of_finding_the_candidates_rank_the_same_newest_matches(
+    conn: psycopg.Connection[Any], indexed: dict[str, int], monkeypatch: pytest.MonkeyPatch, ranked: int
+) -> None:
+    """Through the words' index (every match) or newest document first (stopping at RANKED), and with
+    every fallback between them, a search gives the same answer: the newest RANKED matching pages
+    that pass the filters, ranked."""
     from tenderflow.pipeline import search as module
 
-    monkeypatch.setattr(module, "ALL_MATCHES", 2)
-    monkeypatch.setattr(module, "CANDIDATES", 1)
-    assert found(search(conn, "bridge", tenant="acme")) == [(indexed["bridge"], 1)]  # the newer of the two
-    assert found(search(conn, "bridge", tenant="acme", filters=SearchFilters(cpv_prefix="9091"))) == [
-        (indexed["roads"], 2)]  # filters apply before the cap
+    monkeypatch.setattr(module, "RANKED", ranked)
+    cases: list[tuple[str, str | None, SearchFilters]] = [
+        ("bridge", "acme", SearchFilters()), ("bridge", None, SearchFilters()), ("roads", None, SearchFilters()),
+        ("bridge or cleaning", "acme", SearchFilters(cpv_prefix="9091")), ('"bridge deck"', "acme", SearchFilters()),
+        ("bridge -roads", "acme", SearchFilters()), ("voiries", "acme", SearchFilters()),
+    ]
+    answers = {}
+    for way, threshold in (("index", 10**6), ("newest first, then every fallback", 1)):
+        monkeypatch.setattr(module, "_MIN_THRESHOLD", threshold)
+        answers[way] = [found(search(conn, query, tenant=tenant, filters=filters))
+                        for query, tenant, filters in cases]
+    assert answers["index"] == answers["newest first, then every fallback"]
+    if ranked == 1:  # the newest matching page alone is ranked: the bridge's, uploaded after the roads
+        assert answers["index"][0] == [(indexed["bridge"], 1)]
+        # The filters apply before the cap: of the roads notice (CPV 9091), its first matching page.
+        assert answers["index"][3] == [(indexed["roads"], 1)]
+    else:
+        assert answers["index"][0] == [(indexed["bridge"], 1), (indexed["roads"], 2)]
+        newest = {(indexed["globex-roads"], 1), (indexed["bridge"], 1), (indexed["roads"], 2)}
+        if ranked == 2:  # of every tenant's: the two newest
+            newest.remove((indexed["roads"], 2))
+        assert set(answers["index"][1]) == newest

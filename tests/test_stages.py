@@ -48,9 +48,13 @@ def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path)
     assert set(POOLS) == {pool.value for pool in Pool} and set(TOKEN_POOLS) == {"ocr", "extract"}
     tasks = [task.name for task in TASKS]
     assert build_job_types(settings).names() == sorted(names + tasks)
-    for pool in Pool:  # local workers run a pool's stages and its tasks; remote workers the stages only
-        assert LOCAL_POOLS[pool] == POOLS[pool] + tuple(task.name for task in TASKS
-                                                        if pool is Pool.ALL or task.pool is pool)
+    assert not set(tasks) & {name for types in POOLS.values() for name in types}  # remote workers: stages only
+    for pool in Pool:  # local workers: the pool's stages, then its own tasks and those of every pool
+        assert LOCAL_POOLS[pool] == POOLS[pool] + tuple(task.name for task in TASKS if task.runs_in(pool))
+    # Deleting stored PDFs and the retention sweep wait for no pool: an OCR-only machine runs them too.
+    assert {"storage.delete", "documents.retention"} <= set(LOCAL_POOLS["ocr"])
+    assert not {"webhook.deliver", "watch.poll"} & set(LOCAL_POOLS["ocr"])
+    assert set(tasks) <= set(LOCAL_POOLS["extract"]) and set(tasks) <= set(LOCAL_POOLS["all"])
     remote = compute_handlers(settings, POOLS["ocr"])
     assert sorted(remote) == sorted(POOLS["ocr"])
     assert all(isinstance(handler, StageJobHandler) and handler.stage is stage_named(name)

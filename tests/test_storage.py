@@ -349,6 +349,10 @@ def test_list_objects_gives_keys_sizes_and_times_under_a_prefix(storage: ObjectS
     assert all(before < obj.modified < datetime.now(UTC) + timedelta(minutes=5) for obj in listed.values())
     assert {obj.key for obj in storage.list_objects("tenants/")} == set(keys)
     assert list(storage.list_objects("tenants/nobody/")) == []
+    # A prefix that ends inside a name is a string prefix, as S3 has it, on file storage too.
+    inside_a_name = object_key("acme", "b" * 64)[:-20]
+    assert [obj.key for obj in storage.list_objects(inside_a_name)] == [object_key("acme", "b" * 64)]
+    assert list(storage.list_objects(object_key("acme", "c" * 64)[:-20])) == []
     storage.delete(object_key("acme", SHA))
     assert {obj.key for obj in storage.list_objects("tenants/")} == set(keys) - {object_key("acme", SHA)}
     with pytest.raises(ValueError):

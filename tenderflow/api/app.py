@@ -36,7 +36,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from tenderflow.api import account, dashboard, documents, export, remote_workers, search
+from tenderflow.api import account, dashboard, document_pdfs, documents, export, remote_workers, search
 from tenderflow.api import schedules as schedule_routes
 from tenderflow.api import watches as watch_routes
 from tenderflow.api import webhooks as webhook_routes
@@ -123,6 +123,7 @@ def create_app(settings: Settings) -> FastAPI:
         return response
     app.include_router(documents.router)
     app.include_router(account.router)
+    app.include_router(document_pdfs.router)
     app.include_router(search.router)
     app.include_router(export.router)
     app.include_router(webhook_routes.router)

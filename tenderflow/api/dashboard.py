@@ -8,6 +8,8 @@
     /dashboard/documents/{id}    one document: its fields as a table, each page's picture beside its
                                  text with the fields' quotes marked
     /dashboard/documents/{id}/pages/{n}.png   one page as a PNG (rendered on demand, kept in memory)
+    /dashboard/search            full-text search over every tenant's documents (tenderflow.pipeline.search):
+                                 pages best first, the snippet's matches marked, each a link to its page
     /dashboard/upload            POST: a PDF uploaded from the browser for a tenant (the API's
                                  streaming reader: capped while read, sniffed, the same checks)
     /dashboard/tenants           every tenant: balance, open reservations, charged, caps, limits,
@@ -35,9 +37,16 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from tenderflow.api.auth import SESSION_COOKIE, OperatorSession, Services, Sessions
 from tenderflow.api.document_view import field_rows, marked_page_text, quotes_by_page
 from tenderflow.api.worker_tokens import list_tokens
-from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError, JobNotFoundError, JobStateError
+from tenderflow.errors import (
+    DocumentNotFoundError,
+    InsufficientCreditsError,
+    JobNotFoundError,
+    JobStateError,
+    SearchQueryError,
+)
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
+from tenderflow.pipeline.search import MAX_QUERY_CHARS, SearchFilters, SearchHit, search
 from tenderflow.queue import jobs, retry
 from tenderflow.queue.stats import queue_stats
 from tenderflow.tenants.credits import Prices
@@ -310,6 +319,69 @@ UPLOAD_NOTICES = {
     "reprocessing": "Uploaded again: a new version is queued.",
     "in flight": "These bytes were uploaded before and are being processed.",
 }
+
+
+SEARCH_RESULTS = 50
+
+
+def snippet_pieces(hit: SearchHit) -> list[tuple[str, bool]]:
+    """The snippet as (text, marked) pieces, in order: the template escapes each and marks the matches."""
+    pieces: list[tuple[str, bool]] = []
+    position = 0
+    for start, end in sorted(hit.highlights):
+        if start < position or end > len(hit.snippet):
+            continue
+        if start > position:
+            pieces.append((hit.snippet[position:start], False))
+        pieces.append((hit.snippet[start:end], True))
+        position = end
+    if position < len(hit.snippet):
+        pieces.append((hit.snippet[position:], False))
+    return pieces
+
+
+@router.get("/search", response_class=HTMLResponse)
+def text_search(
+    request: Request, services: Services, session: OperatorSession,
+    q: Annotated[str | None, Query(max_length=MAX_QUERY_CHARS)] = None,
+    tenant: Annotated[str | None, Query(max_length=200)] = None,
+    state: Annotated[str | None, Query(max_length=20)] = None,
+    cpv: Annotated[str | None, Query(max_length=20)] = None,
+    buyer: Annotated[str | None, Query(max_length=200)] = None,
+    deadline_after: Annotated[str | None, Query(max_length=10)] = None,
+    deadline_before: Annotated[str | None, Query(max_length=10)] = None,
+) -> HTMLResponse:
+    """The text of every document's readable version: the SEARCH_RESULTS best pages for the words,
+    with the search's filters. A query or filter that cannot be used is said on the page (400)."""
+    from datetime import date
+
+    q, tenant, state, cpv, buyer = (_blank_as_none(value) for value in (q, tenant, state, cpv, buyer))
+    after, before = _blank_as_none(deadline_after), _blank_as_none(deadline_before)
+    hits: list[dict[str, Any]] = []
+    error = None
+    with services.pool.connection() as conn:
+        tenants = [t.name for t in list_tenants(conn)]
+        if q is not None:
+            try:
+                if state is not None and state not in documents.VersionState.__members__.values():
+                    raise SearchQueryError(f"no state {state!r}: one of {', '.join(documents.VersionState)}")
+                try:
+                    days = [date.fromisoformat(day) if day else None for day in (after, before)]
+                except ValueError as exc:
+                    raise SearchQueryError(f"a deadline is a day like 2026-03-01: {exc}") from exc
+                filters = SearchFilters(state=documents.VersionState(state) if state else None,
+                                        deadline_after=days[0], deadline_before=days[1], cpv_prefix=cpv, buyer=buyer)
+                hits = [{**vars(hit), "pieces": snippet_pieces(hit)}
+                        for hit in search(conn, q, tenant=tenant, filters=filters, limit=SEARCH_RESULTS)]
+            except SearchQueryError as exc:
+                error = str(exc)
+    response = _page(request, "search.html", services, session, q=q or "", tenant=tenant or "", state=state or "",
+                     cpv=cpv or "", buyer=buyer or "", deadline_after=after or "", deadline_before=before or "",
+                     tenants=tenants, states=list(documents.VersionState), hits=hits, error=error,
+                     limit=SEARCH_RESULTS, refresh_seconds=0)
+    if error:
+        response.status_code = status.HTTP_400_BAD_REQUEST
+    return response
 
 
 @router.get("/documents/{document_id}", response_class=HTMLResponse)

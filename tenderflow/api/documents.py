@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
@@ -315,3 +315,25 @@ def reprocess_document(
                             prices=Prices.from_settings(services.settings),
                             max_attempts=services.settings.max_attempts)
     return ReprocessResult(id=outcome.document_id, version=outcome.version, created=outcome.created)
+
+
+class DeletionResult(BaseModel):
+    id: int
+    deleted_at: datetime
+    jobs_cancelled: int = Field(description="Its queued or running jobs, cancelled.")
+    refunded: int = Field(description="Credits given back for the versions it stopped before they finished.")
+    stored_pdf: Literal["queued for deletion"] = Field(
+        default="queued for deletion", description="A job deletes the stored PDF, unless you upload the same bytes "
+        "again first (then the new document keeps it).")
+
+
+@router.delete("/{document_id}", response_model=DeletionResult, summary="Delete a document and all read from it",
+               responses={404: {"description": "No such document of yours (deleted already, or another tenant's)"}})
+def delete_document(document_id: int, tenant: Tenant, services: Services) -> DeletionResult:
+    """Its versions, pages, fields and search entries go at once; unfinished work is cancelled and
+    refunded; the stored PDF is deleted by a job. Credits ledger entries stay (`tenants usage`).
+    This cannot be undone."""
+    with services.pool.connection() as conn:
+        deleted = deletion.delete_document(conn, document_id, tenant=tenant)
+    return DeletionResult(id=deleted.document_id, deleted_at=deleted.deleted_at, jobs_cancelled=deleted.jobs_cancelled,
+                          refunded=deleted.refunded)

@@ -1,4 +1,5 @@
-"""`GET /v1/export`: a tenant's documents as CSV, XLSX or JSON Lines (tenderflow.pipeline.export)."""
+"""`GET /v1/export`: a tenant's documents as CSV, XLSX or JSON Lines (tenderflow.pipeline.export), or an
+OCDS release package (tenderflow.pipeline.ocds)."""
 
 from __future__ import annotations
 
@@ -15,27 +16,30 @@ from fastapi.responses import Response, StreamingResponse
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
+from tenderflow.pipeline.ocds import write_ocds
 
 router = APIRouter(prefix="/v1", tags=["export"])
 
 _MEDIA = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
-          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "ocds": "application/json"}
+_SUFFIX = {"csv": "csv", "jsonl": "jsonl", "xlsx": "xlsx", "ocds": "ocds.json"}
 
 
-@router.get("/export", summary="Your documents' fields as CSV, XLSX or JSON Lines",
+@router.get("/export", summary="Your documents' fields as CSV, XLSX, JSON Lines or an OCDS release package",
             responses={200: {"content": {media: {} for media in _MEDIA.values()}}})
 def export_documents(
     tenant: Tenant,
     services: Services,
-    format: Annotated[Literal["csv", "xlsx", "jsonl"], Query(  # noqa: A002 (the parameter's name)
+    format: Annotated[Literal["csv", "xlsx", "jsonl", "ocds"], Query(  # noqa: A002 (the parameter's name)
         description="csv / xlsx: a row per document with page references; jsonl: every field with its "
-                    "page and quote")] = "csv",
+                    "page and quote; ocds: an OCDS 1.1 release package, a release per document with a "
+                    "readable version")] = "csv",
     since: Annotated[datetime | None, Query(description="Only documents uploaded since then.")] = None,
     state: VersionState | None = None,
 ) -> Response:
-    """Oldest first. CSV and JSON Lines stream as they are read; an XLSX workbook is built whole."""
+    """Oldest first. CSV, JSON Lines and OCDS stream as they are read; an XLSX workbook is built whole."""
     selection = ExportFilter(tenant=tenant, state=state, since=since)
-    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{format}"'}
+    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{_SUFFIX[format]}"'}
     if format == "xlsx":
         buffer = io.BytesIO()
         with services.pool.connection() as conn:
@@ -66,7 +70,13 @@ def _streamed(services: Services, selection: ExportFilter, format: str) -> Itera
     def produce() -> None:
         try:
             with services.pool.connection() as conn:
-                (write_csv if format == "csv" else write_jsonl)(exported_documents(conn, selection), put)
+                documents = exported_documents(conn, selection)
+                if format == "ocds":
+                    settings = services.settings
+                    write_ocds(documents, put, prefix=settings.ocds_ocid_prefix, publisher=settings.ocds_publisher_name,
+                               public_url=settings.public_url)
+                else:
+                    (write_csv if format == "csv" else write_jsonl)(documents, put)
             chunks.put(None)
         except _CancelledError:
             pass

@@ -29,6 +29,7 @@ from tenderflow.cli import (
     db,
     demo,
     documents,
+    download,
     evaluate,
     export,
     health,
@@ -93,6 +94,8 @@ app.command("search", rich_help_panel=START, epilog=(
 app.command("export", rich_help_panel=START, epilog=(
     "Examples: tenderflow export --format xlsx -o tenders.xlsx --state done  ·  "
     "tenderflow export --format jsonl --since 2026-11-01 > fields.jsonl"))(export.export_command)
+app.command("download", rich_help_panel=START, epilog=(
+    "Example: tenderflow download 42 --searchable -o notice-42.pdf"))(download.download)
 app.command("eval", rich_help_panel=START)(evaluate.evaluate)
 app.add_typer(documents.documents_app, name="documents", rich_help_panel=START)
 app.command("worker", rich_help_panel=OPERATE, epilog=(

@@ -1,4 +1,5 @@
-"""The pipeline from the command line: `upload`, `status`, `documents list`, `show`, `reprocess`."""
+"""The pipeline from the command line: `upload`, `status`, `documents list|delete|expire|deleted`, `show`,
+`reprocess`."""
 
 from __future__ import annotations
 
@@ -320,3 +321,94 @@ def reprocess_command(
         console.print(f"document {document_id}: version {outcome.version} queued (from {start_from})")
     else:
         console.print(f"document {document_id}: version {outcome.version} is already in flight; not starting another")
+
+
+@documents_app.command("delete")
+def documents_delete(
+    ctx: typer.Context,
+    document_ids: Annotated[list[int], typer.Argument(help="The documents' ids (`tenderflow documents list`).")],
+    tenant: Annotated[str | None, typer.Option(
+        help="Only this tenant's documents: an id of another tenant's is not found (and not deleted).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (needed when not on a terminal).")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete documents with everything read from them: versions, pages, fields, search entries, and
+    the stored PDF (by a job, once no other document refers to it). Unfinished work is cancelled and
+    refunded; the credits ledger keeps its entries. Exit code 1 if an id was not found."""
+    import sys
+
+    from tenderflow.pipeline.deletion import delete_document
+
+    ids = list(dict.fromkeys(document_ids))
+    if not yes:
+        if not sys.stdin.isatty():
+            raise fail("deleting cannot be undone: add --yes to delete without being asked", code=2)
+        if not typer.confirm(f"delete {len(ids)} document(s) ({', '.join(map(str, ids))}) and everything read "
+                             "from them? This cannot be undone"):
+            raise typer.Exit(1)
+    rows: list[dict[str, Any]] = []
+    with runtime(ctx).connection() as conn:
+        for document_id in ids:
+            try:
+                deleted = delete_document(conn, document_id, tenant=tenant)
+            except TenderflowError as exc:
+                rows.append({"id": document_id, "result": "not found", "detail": str(exc)})
+                continue
+            rows.append({"id": document_id, "result": "deleted", "tenant": deleted.tenant,
+                         "jobs_cancelled": deleted.jobs_cancelled, "refunded": deleted.refunded,
+                         "deleted_at": deleted.deleted_at})
+    if as_json:
+        print_json(rows)
+    else:
+        print_table("deleted", rows, ["id", "result", "tenant", "jobs_cancelled", "refunded", "detail"])
+    missing = sum(row["result"] != "deleted" for row in rows)
+    print_note(f"deleted {len(rows) - missing} document(s)" + (f"; {missing} not found" if missing else "")
+               + "; their stored PDFs are deleted by the workers' storage.delete jobs")
+    if missing:
+        raise typer.Exit(1)
+
+
+@documents_app.command("expire")
+def documents_expire(
+    ctx: typer.Context,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list what would be deleted.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete now what the tenants' retention periods say is too old (the workers do it every hour):
+    documents uploaded longer ago than their tenant's `--retention-days` (`tenants limits`), else
+    TENDERFLOW_DOCUMENT_RETENTION_DAYS; 0 keeps them for ever."""
+    from tenderflow.pipeline.deletion import expire_documents, expired_documents
+
+    rt = runtime(ctx)
+    days = rt.settings.document_retention_days
+    with rt.connection() as conn:
+        if dry_run:
+            rows = [vars(document) for document in expired_documents(conn, default_days=days, limit=10000)]
+        else:
+            rows = [vars(deleted) for deleted in expire_documents(conn, default_days=days)]
+    if as_json:
+        print_json(rows)
+        return
+    print_table("expired", rows, ["document_id", "tenant", "uploaded_at", "deleted_at", "refunded"])
+    print_note(f"{len(rows)} document(s) {'past their retention period' if dry_run else 'deleted'}")
+
+
+@documents_app.command("deleted")
+def documents_deleted(
+    ctx: typer.Context,
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10000, help="At most this many, newest first.")] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """The record of deletions (no file name, text or field is kept): which document, why (request or
+    retention), when, and whether its stored PDF is gone (kept: the same bytes were uploaded again)."""
+    from tenderflow.pipeline.deletion import deletions
+
+    with runtime(ctx).connection() as conn:
+        rows = deletions(conn, tenant=tenant, limit=limit)
+    if as_json:
+        print_json(rows)
+        return
+    shown = [{**row, "object": "kept (uploaded again)" if row["object_kept"] else
+              "deleted" if row["object_done_at"] else "queued"} for row in rows]
+    print_table("deletions", shown, ["document_id", "tenant", "reason", "uploaded_at", "deleted_at", "object"])

@@ -1,11 +1,13 @@
-"""`tenderflow export`: the fields of many documents as CSV, XLSX or JSON Lines (pipeline.export)."""
+"""`tenderflow export`: the fields of many documents as CSV, XLSX, JSON Lines (pipeline.export) or an
+OCDS release package (pipeline.ocds)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -13,13 +15,15 @@ from tenderflow.cli.output import fail, print_note
 from tenderflow.cli.runtime import runtime
 from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
+from tenderflow.pipeline.ocds import write_ocds
 
 
 def export_command(
     ctx: typer.Context,
-    format: Annotated[Literal["csv", "xlsx", "jsonl"], typer.Option(  # noqa: A002 (the option's name)
+    format: Annotated[Literal["csv", "xlsx", "jsonl", "ocds"], typer.Option(  # noqa: A002 (the option's name)
         "--format", help="csv or xlsx: a row per document with page references; jsonl: every field with "
-                         "its page and quote.")] = "csv",
+                         "its page and quote; ocds: an OCDS 1.1 release package, a release per document "
+                         "with a readable version.")] = "csv",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here (default: stdout; xlsx "
                                                 "needs a file).")] = None,
     tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
@@ -31,14 +35,24 @@ def export_command(
     if format == "xlsx" and output is None:
         raise fail("an xlsx workbook is binary: give --output FILE.xlsx", code=2)
     selection = ExportFilter(tenant=tenant, state=state, since=since.replace(tzinfo=UTC) if since else None)
-    with runtime(ctx).connection() as conn:
+    rt = runtime(ctx)
+    settings = rt.settings
+
+    def write_text(documents: Iterator[dict[str, Any]], write: Callable[[str], Any]) -> int:
+        if format == "ocds":
+            return write_ocds(documents, write, prefix=settings.ocds_ocid_prefix,
+                              publisher=settings.ocds_publisher_name, public_url=settings.public_url)
+        return (write_csv if format == "csv" else write_jsonl)(documents, write)
+
+    with rt.connection() as conn:
         documents = exported_documents(conn, selection)
         if format == "xlsx":
             assert output is not None
             count = write_xlsx(documents, output)
         elif output is not None:
             with output.open("w", encoding="utf-8", newline="") as out:
-                count = (write_csv if format == "csv" else write_jsonl)(documents, out.write)
+                count = write_text(documents, out.write)
         else:
-            count = (write_csv if format == "csv" else write_jsonl)(documents, sys.stdout.write)
-    print_note(f"exported {count} document(s)" + (f" to {output}" if output else ""))
+            count = write_text(documents, sys.stdout.write)
+    what = "release(s)" if format == "ocds" else "document(s)"
+    print_note(f"exported {count} {what}" + (f" to {output}" if output else ""))

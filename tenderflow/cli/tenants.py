@@ -176,11 +176,16 @@ def tenants_limits(
     max_stored_bytes: Annotated[str | None, typer.Option(
         help="Bytes of PDFs it may have stored, failed documents included: e.g. 500MB or 20GiB, 0 for no limit, "
              "or 'default' (TENDERFLOW_TENANT_MAX_STORED_BYTES).")] = None,
+    retention_days: Annotated[str | None, typer.Option(
+        help="Days its documents are kept after their upload, then deleted with everything read from them "
+             "(hourly): a number, 0 to keep them for ever, or 'default' (TENDERFLOW_DOCUMENT_RETENTION_DAYS).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show a tenant's upload limits and stored bytes; set its own with the options."""
+    """Show a tenant's upload limits, stored bytes and retention period; set its own with the options."""
     rt = runtime(ctx)
     changes: dict[str, Any] = {}
+    if retention_days is not None:
+        changes["retention_days"] = parse_limit(retention_days)
     if uploads_per_minute is not None:
         changes["uploads_per_minute"] = parse_limit(uploads_per_minute)
     if max_stored_bytes is not None:
@@ -190,17 +195,19 @@ def tenants_limits(
             if changes:
                 limits.set_limits(conn, name, **changes)
             current = limits.limits_of(conn, name, default_per_minute=rt.settings.tenant_uploads_per_minute,
-                                       default_max_stored_bytes=rt.settings.tenant_max_stored_bytes)
+                                       default_max_stored_bytes=rt.settings.tenant_max_stored_bytes,
+                                       default_retention_days=rt.settings.document_retention_days)
             stored = limits.stored_bytes(conn, name)
     except (TenderflowError, ValueError) as exc:
         raise fail(str(exc)) from exc
     if as_json:
         print_json({"tenant": name, **vars(current), "stored_bytes": stored})
         return
+    kept = "for ever" if current.retention_days == 0 else f"{current.retention_days:,} days"
     console.print(f"tenant {name}: uploads per minute "
                   f"{_limit_text(current.uploads_per_minute, current.own_rate, 'uploads')}; stored "
-                  f"{stored:,} bytes of {_limit_text(current.max_stored_bytes, current.own_quota, 'bytes')}",
-                  highlight=False)
+                  f"{stored:,} bytes of {_limit_text(current.max_stored_bytes, current.own_quota, 'bytes')}; "
+                  f"documents kept {kept}{'' if current.own_retention else ' (default)'}", highlight=False)
 
 
 @tenants_app.command("languages")

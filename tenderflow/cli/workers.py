@@ -34,6 +34,7 @@ def worker(
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate), or with
     --burst until its work is done."""
     from tenderflow.handlers import build_job_types, warm_up
+    from tenderflow.handlers.schedules import ensure_task_schedules
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
 
@@ -80,6 +81,8 @@ def worker(
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
+    with db_pool.connection() as conn:
+        ensure_task_schedules(conn, job_types)
     warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
     config = job_queue.WorkerConfig(
         types=LOCAL_POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,

@@ -2,10 +2,12 @@
 the contracts), and what derives from them.
 
     STAGES            every stage, in pipeline order
-    TASKS             every task: webhook deliveries, watched folders' polls (local workers only)
+    TASKS             every task (local workers only): webhook deliveries and watched folders' polls
+                      (extract pool), deleting stored PDFs and the retention sweep (every pool)
     POOLS             pool name -> the stages its workers run ("all": every stage); what remote
                       workers and worker tokens see
-    LOCAL_POOLS       pool name -> the job types a local worker of the pool runs: its stages and tasks
+    LOCAL_POOLS       pool name -> the job types a local worker of the pool runs: its stages, its
+                      tasks and the tasks of every pool
     build_job_types   the local registry: every stage's and task's handler over storage and the
                       database, and the end-of-job hooks (the versions', the tasks') — or, without a
                       pool, the names and hooks alone: enough to enqueue and to run end-of-job hooks
@@ -14,7 +16,8 @@ the contracts), and what derives from them.
 
 Adding a stage: a module here with its handler and its `Stage`, one entry in STAGES, the SQL its
 commit writes, and whoever enqueues it (a commit step in tenderflow.pipeline). Pools, worker tokens,
-the remote endpoints and the remote worker follow.
+the remote endpoints and the remote worker follow. Adding a task: its handler and its `Task` in a
+module here, one entry in TASKS; the local pools, the registry and its schedule follow.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
+from tenderflow.handlers.deletion import RETENTION, STORAGE_DELETE
 from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
-from tenderflow.handlers.task import Task
+from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.handlers.watch import WATCH_POLL
 from tenderflow.handlers.webhooks import DELIVER
@@ -40,23 +44,21 @@ from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, EndedJob, JobTypes
 
 __all__ = [
-    "LOCAL_POOLS", "POOLS", "STAGES", "TASKS", "InputKind", "Pool", "Stage", "StageJobHandler", "Task",
-    "build_job_types", "compute_handlers", "end_of_job_hook", "stage_named", "warm_up",
+    "EVERY_POOL", "LOCAL_POOLS", "POOLS", "STAGES", "TASKS", "InputKind", "Pool", "Stage", "StageJobHandler",
+    "Task", "build_job_types", "compute_handlers", "end_of_job_hook", "stage_named", "warm_up",
 ]
 
 STAGES: tuple[Stage[Any, Any], ...] = (PLAN, PAGES, THUMBNAIL, EXTRACT)
-TASKS: tuple[Task, ...] = (DELIVER, WATCH_POLL)
+TASKS: tuple[Task, ...] = (DELIVER, WATCH_POLL, STORAGE_DELETE, RETENTION)
 
 POOLS: Mapping[str, tuple[str, ...]] = {
     pool.value: tuple(stage.name for stage in STAGES if pool is Pool.ALL or stage.pool is pool) for pool in Pool
 }
 LOCAL_POOLS: Mapping[str, tuple[str, ...]] = {
-    pool.value: POOLS[pool.value] + tuple(task.name for task in TASKS if pool is Pool.ALL or task.pool is pool)
-    for pool in Pool
+    pool.value: POOLS[pool.value] + tuple(task.name for task in TASKS if task.runs_in(pool)) for pool in Pool
 }
 
 _BY_NAME: Mapping[str, Stage[Any, Any]] = {stage.name: stage for stage in STAGES}
-
 
 def stage_named(name: str) -> Stage[Any, Any]:
     """The stage of job type `name`; raises LookupError for a job type that is no stage."""

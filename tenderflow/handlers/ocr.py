@@ -28,7 +28,7 @@ from tenderflow.errors import PermanentError, ResultRejectedError, RetryableErro
 from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.ids import sha256_of
-from tenderflow.pdf import languages
+from tenderflow.pdf import languages, tools
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
@@ -119,6 +119,12 @@ class PdfCache:
             os.close(previous)
         return True
 
+    def forget(self, key: str) -> None:
+        """Drop the local copy of the object, if there is one (its document was deleted)."""
+        name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
+        with self._key_locks[int(name[:8], 16) % _LOCK_STRIPES]:
+            (self.directory / name).unlink(missing_ok=True)
+
     def _evict(self, *, keep: Path) -> None:
         """Unlink the least recently used copies beyond `max_files`, except those a job has pinned;
         copies other processes unlink meanwhile are no error."""
@@ -205,10 +211,12 @@ class OcrPlanHandler:
 
     def __init__(
         self, limits: PdfLimits, batch_pages: int, pdfs: PdfSource | None = None, *,
-        options: OcrOptions | None = None, detect: bool = True, model_cache: Path | None = None,
+        options: OcrOptions | None = None, detect: bool = True, live_within_seconds: float | None = 60.0,
+        model_cache: Path | None = None,
     ) -> None:
         self.limits = limits
         self.batch_pages = batch_pages
+        self.live_within_seconds = live_within_seconds
         self.pdfs = pdfs
         self.options = options or OcrOptions(
             dpi=limits.dpi, timeout_seconds=limits.timeout_seconds, memory_bytes=limits.memory_bytes,
@@ -218,8 +226,10 @@ class OcrPlanHandler:
         self.model_cache = model_cache
 
     def warm_up(self) -> None:
-        """Before the first claim: the language identifier's model, when this plan detects (from
-        its decoded copy in `model_cache`, written there by the first worker on the machine)."""
+        """Before the first claim: the tool sandbox, and the language identifier's model when this
+        plan detects (from its decoded copy in `model_cache`, written there by the first worker on
+        the machine)."""
+        tools.warm_up()
         if self.detect:
             languages.warm_up(self.model_cache)
 
@@ -283,7 +293,8 @@ class OcrPlanHandler:
             raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
         documents.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
                               ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages,
-                              languages=plan.languages.model_dump() if plan.languages else None)
+                              languages=plan.languages.model_dump() if plan.languages else None,
+                              live_within_seconds=self.live_within_seconds)
 
 
 class OcrPagesHandler:
@@ -292,6 +303,10 @@ class OcrPagesHandler:
     def __init__(self, options: OcrOptions, pdfs: PdfSource | None = None) -> None:
         self.options = options
         self.pdfs = pdfs
+
+    def warm_up(self) -> None:
+        """Before the first claim: the tool sandbox, with the OCR libraries imported."""
+        tools.warm_up()
 
     def options_for(self, job: ClaimedJob) -> OcrOptions:
         """The worker's options with the languages the plan chose for the document (its payload's);
@@ -351,6 +366,7 @@ PLAN: Stage[Path, OcrPlanResult] = Stage(
     build=lambda resources: OcrPlanHandler(
         pdf_limits(resources.settings), resources.settings.ocr_batch_pages, resources.pdfs,
         options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages,
+        live_within_seconds=resources.settings.worker_dead_after_seconds,
         model_cache=resources.settings.data_dir / "cache" / "models"),
 )
 PAGES: Stage[Path, OcrPagesResult] = Stage(

@@ -4,8 +4,9 @@ Without these checks a missing tesseract, language pack or storage was found job
 failing five times before its document failed. A worker now refuses to start, with one line per
 missing thing; `tenderflow doctor` prints every check, passed or not.
 
-    OCR pool      poppler (pdfinfo, pdftotext, pdftoppm), tesseract, prlimit; the language packs the
-                  settings name plus osd; the object storage (a local worker reads PDFs from it)
+    OCR pool      poppler (pdfinfo, pdftotext, pdftoppm), tesseract; the language packs the settings
+                  name plus osd; the tool sandbox starts; the object storage (a local worker reads
+                  PDFs from it)
     extract pool  the LLM endpoint answers, and takes the key (when an LLM is configured); a local
                   one (which also sends webhooks) reads TENDERFLOW_WEBHOOK_ALLOW_NETWORKS
 """
@@ -25,7 +26,7 @@ from tenderflow.handlers.stage import Pool
 from tenderflow.pdf import languages as ocr_languages
 from tenderflow.pipeline.storage import ObjectStorage
 
-OCR_PROGRAMS = ("pdfinfo", "pdftotext", "pdftoppm", "tesseract", "prlimit")
+OCR_PROGRAMS = ("pdfinfo", "pdftotext", "pdftoppm", "tesseract")
 LLM_CHECK_TIMEOUT_SECONDS = 5.0
 
 
@@ -67,6 +68,18 @@ def _has_osd() -> bool:
 
     result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
     return "osd" in result.stdout.decode("utf-8", errors="replace").split()
+
+
+def check_sandbox() -> Check:
+    """The tool sandbox (the process that starts every tool run with its limits) starts, with the OCR
+    libraries (pytesseract, pdf2image) imported."""
+    from tenderflow.pdf import tools
+
+    try:
+        tools.warm_up()
+    except ConfigurationError as exc:
+        return Check("tool sandbox", False, str(exc))
+    return Check("tool sandbox", True, "starts; tools run in their own process groups under the memory limit")
 
 
 def check_storage(storage: ObjectStorage) -> Check:
@@ -112,6 +125,7 @@ def preflight(settings: Settings, pool: Pool, storage: ObjectStorage | None) -> 
     if pool in (Pool.OCR, Pool.ALL):
         checks += check_programs()
         checks.append(check_language_packs(settings))
+        checks.append(check_sandbox())
         if storage is not None:
             checks.append(check_storage(storage))
     if pool in (Pool.EXTRACT, Pool.ALL):

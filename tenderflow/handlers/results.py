@@ -13,6 +13,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from tenderflow.pdf.thumbnail import png_size
 
 
+class PageLayoutRecord(BaseModel):
+    """Where OCR saw each word of a page (tenderflow.pdf.ocr.page_layout), for its searchable PDF."""
+
+    model_config = ConfigDict(extra="forbid")
+    width: int = Field(gt=0, le=1_000_000)
+    height: int = Field(gt=0, le=1_000_000)
+    turned: Literal[0, 90, 180, 270] = 0
+    words: list[tuple[int, int, int, int, str]] = Field(default_factory=list, max_length=200_000)
+
+
 class PageRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
     number: int = Field(gt=0)
@@ -21,6 +31,7 @@ class PageRecord(BaseModel):
     confidence: float | None = Field(default=None, ge=0, le=100)
     rotation: int = 0
     seconds: float = Field(ge=0)
+    layout: PageLayoutRecord | None = None
 
 
 class LanguagesRecord(BaseModel):

@@ -29,19 +29,30 @@ default) against the packs installed here and says which are.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from tenderflow.errors import ConfigurationError
-from tenderflow.pdf.ocr import OcrOptions, _recognize, _render, text_from_tsv
+from tenderflow.pdf import launcher
+from tenderflow.pdf.ocr import (
+    OcrOptions,
+    detect_orientation,
+    recognize,
+    render_page,
+    sandbox_timeout,
+    set_upright,
+    text_from_tsv,
+)
+from tenderflow.pdf.ocr import installed_languages as installed_languages  # where it always lived
 from tenderflow.pdf.probe import check_page_pixels, read_pdf_info
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
-from tenderflow.pdf.tools import ToolTimeoutError, run_tool
+from tenderflow.pdf.tools import ToolTimeoutError, call_sandboxed
 
 AUTO = "auto"
 """The setting (TENDERFLOW_OCR_LANGUAGES) and tenant value meaning: detect each document's language."""
@@ -125,8 +136,6 @@ SCRIPT_LANGUAGE: Mapping[str, str] = {
 
 _NAME = re.compile(r"[a-z]{2,3}(?:_[a-z]{3,4})*")
 _SEPARATORS = re.compile(r"[+,\s]+")
-_OSD_SCRIPT = re.compile(r"^Script: (\S+)$", re.MULTILINE)
-_OSD_ROTATE = re.compile(r"^Rotate: (\d+)$", re.MULTILINE)
 
 
 class LanguageError(ValueError):
@@ -155,20 +164,6 @@ class LanguageChoice:
 
 
 # --- installed packs and what a person asks for --------------------------------------------------
-
-
-@functools.cache
-def installed_languages() -> frozenset[str]:
-    """The language packs this machine's tesseract has (``osd`` excluded), asked once per process.
-    Raises ConfigurationError when tesseract is not installed."""
-    try:
-        result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
-    except ToolTimeoutError as error:
-        raise ConfigurationError("`tesseract --list-langs` did not answer within 30 s") from error
-    if result.returncode != 0:
-        raise ConfigurationError(f"`tesseract --list-langs` failed: {result.stderr_text.strip()[:200]}")
-    lines = result.stdout.decode("utf-8", errors="replace").splitlines()
-    return frozenset(line.strip() for line in lines[1:] if _NAME.fullmatch(line.strip())) - {"osd"}
 
 
 def parse_languages(value: str, installed: frozenset[str] | None = None) -> str | None:
@@ -362,33 +357,43 @@ def _choice_from_identified(
 # --- the first pass over a scanned page ----------------------------------------------------------
 
 
-def _detect_script(image: Path, number: int, options: OcrOptions) -> tuple[str | None, bool]:
-    """OSD's script for the rendered page, and whether the page is turned; (None, False) when the
-    page is too sparse to tell, or tesseract has no ``osd`` pack (the page is then read as Latin
-    script, upright)."""
-    try:
-        result = run_tool(["tesseract", str(image), "-", "--psm", "0", "--dpi", str(options.dpi)],
-                          timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes)
-    except ToolTimeoutError as error:
-        raise error.as_job_error(f"page {number}: script detection") from error
-    if result.returncode != 0:
-        return None, False
-    report = result.stdout.decode("utf-8", errors="replace")
-    script, turn = _OSD_SCRIPT.search(report), _OSD_ROTATE.search(report)
-    return (script.group(1) if script else None), turn is not None and int(turn.group(1)) % 360 != 0
-
-
 def first_pass(
     path: Path, page_numbers: Sequence[int], options: OcrOptions, *, installed: frozenset[str],
 ) -> tuple[list[str], str | None]:
     """Quick reads of the given scanned pages (at most FIRST_PASS_PAGES, stopping once one says
     enough): each rendered at FIRST_PASS_DPI, its script named by OSD, and OCRed with that script's
-    pack (eng when the script is unknown or its pack is not installed). Returns the texts and the
-    first script named."""
-    quick = replace(options, dpi=min(FIRST_PASS_DPI, options.dpi))
+    pack (eng when the script is unknown or its pack is not installed), set upright first when OSD
+    finds it turned. Returns the texts and the first script named. Runs in a sandboxed call, as
+    read_pages does."""
     numbers = list(page_numbers)[:FIRST_PASS_PAGES]
     if not numbers:
         return [], None
+    if launcher.inside():
+        return _first_pass_here(path, numbers, options, installed)
+    try:
+        found = call_sandboxed(
+            "languages.first_pass",
+            {"path": os.path.abspath(path), "pages": numbers, "options": asdict(options),
+             "installed": sorted(installed)},
+            memory_bytes=options.memory_bytes, progress_timeout_seconds=sandbox_timeout(options) * len(numbers),
+            what="the language first pass",
+        )
+    except ToolTimeoutError as error:
+        raise error.as_job_error("the language first pass") from error
+    return [str(text) for text in found["texts"]], found["script"]
+
+
+@launcher.entry("languages.first_pass")
+def _first_pass_entry(arguments: Mapping[str, Any], progress: Callable[[Any], None]) -> dict[str, Any]:
+    texts, script = _first_pass_here(Path(arguments["path"]), [int(n) for n in arguments["pages"]],
+                                     OcrOptions(**arguments["options"]), frozenset(arguments["installed"]))
+    return {"texts": texts, "script": script}
+
+
+def _first_pass_here(
+    path: Path, numbers: list[int], options: OcrOptions, installed: frozenset[str],
+) -> tuple[list[str], str | None]:
+    quick = replace(options, dpi=min(FIRST_PASS_DPI, options.dpi))
     info = read_pdf_info(path, min(numbers), max(numbers), timeout_seconds=options.timeout_seconds,
                          memory_bytes=options.memory_bytes)
     sizes = {page.number: page for page in info.pages}
@@ -397,18 +402,21 @@ def first_pass(
     with tempfile.TemporaryDirectory(prefix="tenderflow-lang-") as workdir:
         for number in numbers:
             check_page_pixels(sizes[number], dpi=quick.dpi, max_page_pixels=options.max_page_pixels)
-            image = _render(path, number, quick, Path(workdir))
+            image = render_page(path, number, quick.dpi, quick, Path(workdir))
+            upright = image
             try:
-                page_script, turned = _detect_script(image, number, quick)
-                script = script or page_script
-                reader = SCRIPT_LANGUAGE.get(page_script or "Latin", SECOND_LANGUAGE)
+                # No osd pack, or too few letters: the page is read as Latin script, upright.
+                orientation = detect_orientation(image, number, quick, "script detection")
+                script = script or orientation.script
+                reader = SCRIPT_LANGUAGE.get(orientation.script or "Latin", SECOND_LANGUAGE)
                 if reader not in installed:
                     reader = SECOND_LANGUAGE
-                # A page fed in turned is read in mode 1, where tesseract sets it upright itself.
-                tsv, _ = _recognize(image, number, replace(quick, languages=reader), Path(workdir),
-                                    page_segmentation=1 if turned else 3)
+                if orientation.rotate:
+                    upright = set_upright(image, orientation.rotate)
+                tsv = recognize(upright, number, replace(quick, languages=reader))
             finally:
                 image.unlink(missing_ok=True)
+                upright.unlink(missing_ok=True)
             text, _ = text_from_tsv(tsv)
             texts.append(text)
             if _letters(text) >= 4 * MIN_LETTERS:

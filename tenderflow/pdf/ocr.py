@@ -1,30 +1,34 @@
 """Turn pages of a PDF into text: the text layer when it is real, else render the page and OCR it.
 
 ``read_pages`` is the OCR handler's pure compute: a local path and page numbers in, one ``PageText``
-per page out, no database and no storage. Per page:
+per page out, no database and no storage. The whole batch runs in one sandboxed call (``tools.
+call_sandboxed``: a child process with its own process group, memory limit and minimal environment,
+killed whole on its timeout and with its worker), where pdf2image renders and pytesseract reads, and
+the programs they start inherit the call's limits. Per page:
 
 1. the text layer (one pdftotext run per run of consecutive pages) when ``text_layer_is_usable``;
-2. otherwise the page is rendered once, grayscale, at ``dpi`` (pdftoppm, crop box, /Rotate applied)
-   after its pixel count was checked against the cap, and read by tesseract in page segmentation
-   mode 3 (automatic layout, no orientation detection), writing TSV: words with their confidence,
-   from which the text is rebuilt. That is the run a plain ``tesseract page.pgm out`` makes, plus
-   the TSV (~1 %). Orientation is checked only when the page reads badly: an upright scan reads at
-   a mean word confidence of 70-97, a page upside down or needing a quarter turn clockwise as
-   garbage at 30-50. Below ``MIN_UPRIGHT_CONFIDENCE`` tesseract's orientation detection (``--psm 0``, about
-   half a read) looks at the page; when it finds it turned, the page is read again in mode 1
-   (orientation detected and applied in the run; the turn read back from the hOCR) and the better
-   reading of the two is kept. Always running mode 1 instead costs every page ~15 % for the few that
-   are turned. A page needing a quarter turn counter-clockwise (270 degrees) reads well in mode 3
-   (tesseract takes its lines for vertical text), and that rotation is read from the shape of its
-   lines. A page too
-   sparse for orientation detection is read upright (rotation 0); a blank page gives "";
+2. otherwise the page is rendered once, grayscale, at ``dpi`` (pdf2image: pdftoppm, crop box,
+   /Rotate applied) after its pixel count was checked against the cap, and read by tesseract in page
+   segmentation mode 3 (pytesseract ``image_to_data``: automatic layout, no orientation detection),
+   writing TSV: words with their confidence, from which the text is rebuilt. That is the run a plain
+   ``tesseract page.pgm out`` makes, plus the TSV (~1 %). Orientation is checked only when the page
+   reads badly: an upright scan reads at a mean word confidence of 70-97, a page upside down or
+   needing a quarter turn clockwise as garbage at 30-50. Below ``MIN_UPRIGHT_CONFIDENCE``
+   tesseract's orientation detection (``--psm 0``, about half a read) looks at the page; when it
+   finds it turned, the rendered page is turned upright (PIL, an exact quarter turn) and read again
+   in mode 3, and the better reading of the two is kept. A page needing a quarter turn
+   counter-clockwise (270 degrees) reads well in mode 3 (tesseract takes its lines for vertical
+   text), and that rotation is read from the shape of its lines. A page too sparse for orientation
+   detection is read upright (rotation 0); a blank page gives "";
 3. a near-empty but clean text layer ("Potato 1") still wins over OCR when OCR read the same thing
    or nothing: it is exact where OCR reads "Potato l". A scan with a stamped page number loses its
    stamp to the OCR of the whole page, which is what the near-empty rule is for.
 
-pytesseract and pdf2image run their programs with plain ``subprocess`` (no process group, no memory
-limit; their timeouts kill only the direct child), so both programs are run through ``tools.run_tool``
-instead. pytesseract's one other offer, parsing TSV, is a split on tabs: done here.
+pdf2image and pytesseract kill only their direct child on a timeout and run with the environment
+they are given: inside the sandboxed call that is enough (the call's group, limits and environment
+are theirs). The CPU a killed program used is read from the call's reaped children, so a timeout is
+still judged starved or slow. pdf2image does not say why pdftoppm made no image; such a page is
+rendered once more by pdftoppm run directly, whose exit status and stderr give the reason.
 
 Errors: PermanentError when the input is at fault (a page over the pixel cap, a page that cannot be
 rendered, a page busy past the timeout), RetryableError when the machine is (starved of CPU, a
@@ -34,17 +38,27 @@ tool killed from outside), ConfigurationError when tesseract lacks a language.
 from __future__ import annotations
 
 import difflib
+import functools
+import os
 import re
+import resource
 import tempfile
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from tenderflow.errors import ConfigurationError, PermanentError, RetryableError
-from tenderflow.pdf.probe import PageSize, check_page_pixels, poppler_reason, read_pdf_info
+from tenderflow.pdf import launcher
+from tenderflow.pdf.probe import (
+    POINTS_PER_INCH,
+    PageSize,
+    PdfInfo,
+    check_page_pixels,
+    poppler_reason,
+    read_pdf_info,
+)
 from tenderflow.pdf.textlayer import (
     alphanumeric_count,
     extract_text_layer,
@@ -52,7 +66,14 @@ from tenderflow.pdf.textlayer import (
     text_layer_is_usable,
     tidy_text_layer,
 )
-from tenderflow.pdf.tools import ToolResult, ToolTimeoutError, run_tool
+from tenderflow.pdf.tools import (
+    ToolOutputTooLargeError,
+    ToolResult,
+    ToolTimeoutError,
+    call_sandboxed,
+    memory_text,
+    run_tool,
+)
 
 _LANGUAGES = re.compile(r"[A-Za-z0-9_]+(?:\+[A-Za-z0-9_]+)*")
 
@@ -92,6 +113,10 @@ class PageText:
     rotation: int
     """Degrees (0, 90, 180, 270) the rendered page was turned clockwise so its text reads upright.
     The page's own /Rotate is already applied by the renderer and is not counted here."""
+    layout: dict[str, Any] | None = None
+    """OCRed pages: where tesseract saw each word, for a searchable PDF (``page_layout``): the size in
+    pixels of the image it read, the turn that image was given, and [left, top, width, height, text]
+    per word. None for the text layer."""
 
 
 def read_pages(
@@ -116,6 +141,57 @@ def read_pages(
         return []
     if len(set(numbers)) != len(numbers) or min(numbers) < 1:
         raise ValueError(f"page numbers must be distinct and 1-based: {numbers}")
+    if launcher.inside():
+        return _read_pages_here(path, numbers, options, before_each_page)
+
+    def progress(_: object) -> None:
+        if before_each_page is not None:
+            before_each_page()
+
+    label = pages_label(numbers)
+    try:
+        pages = call_sandboxed(
+            "ocr.read_pages", {"path": os.path.abspath(path), "pages": numbers, "options": asdict(options)},
+            memory_bytes=options.memory_bytes, progress_timeout_seconds=sandbox_timeout(options),
+            what=f"{label}: OCR", on_progress=progress,
+        )
+    except ToolTimeoutError as error:
+        raise error.as_job_error(f"{label}: OCR") from error
+    return [PageText(**page) for page in pages]
+
+
+def pages_label(numbers: Sequence[int]) -> str:
+    """ "page 3", "pages 1-4", "pages 2, 5, 9" for messages."""
+    ordered = sorted(numbers)
+    if len(ordered) == 1:
+        return f"page {ordered[0]}"
+    if ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"pages {ordered[0]}-{ordered[-1]}"
+    return "pages " + ", ".join(str(number) for number in ordered)
+
+
+TOOL_RUNS_PER_PAGE = 6
+"""At most this many tool runs of ``timeout_seconds`` between two pages of a sandboxed batch (render,
+pdf2image's pdfinfo and version check, read, orientation, second read)."""
+
+
+def sandbox_timeout(options: OcrOptions) -> float:
+    """How long a sandboxed batch may go without reaching its next page before its whole process group
+    is killed: a backstop, each tool has its own timeout."""
+    return TOOL_RUNS_PER_PAGE * options.timeout_seconds + 30.0
+
+
+@launcher.entry("ocr.read_pages")
+def _read_pages_entry(arguments: Mapping[str, Any], progress: Callable[[Any], None]) -> list[dict[str, Any]]:
+    pages = _read_pages_here(Path(arguments["path"]), [int(n) for n in arguments["pages"]],
+                             OcrOptions(**arguments["options"]), lambda: progress(None))
+    return [asdict(page) for page in pages]
+
+
+def _read_pages_here(
+    path: Path, numbers: list[int], options: OcrOptions, before_each_page: Callable[[], None] | None,
+) -> list[PageText]:
+    """read_pages inside the sandboxed call (see read_pages)."""
     info = read_pdf_info(
         path, min(numbers), max(numbers), timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes
     )
@@ -136,6 +212,9 @@ def read_pages(
         for number, text in zip(range(first, last + 1), texts, strict=True):
             layers[number] = (text, share)
 
+    scans = [number for number in numbers if not text_layer_is_usable(layers[number][0])]
+    resolutions = scan_resolutions(path, scans, sizes, options) if scans else {}
+    portrait_document = _mostly_portrait(path, info, options) if scans else True
     pages: list[PageText] = []
     with tempfile.TemporaryDirectory(prefix="tenderflow-ocr-") as workdir:
         for number in numbers:
@@ -155,9 +234,13 @@ def read_pages(
                     )
                 )
             else:
-                page = _ocr_page(path, sizes[number], options, Path(workdir))
+                check_languages(options)
+                page = _ocr_page(path, sizes[number], options, Path(workdir),
+                                 dpi=render_dpi(options, resolutions.get(number)),
+                                 look_first=portrait_document and _shown_landscape(sizes[number]))
                 if _layer_says_the_same(text, page.text):
-                    page = replace(page, text=tidy_text_layer(text), source="text_layer", confidence=None, rotation=0)
+                    page = replace(page, text=tidy_text_layer(text), source="text_layer", confidence=None, rotation=0,
+                                   layout=None)
                 pages.append(page)
     return pages
 
@@ -194,23 +277,40 @@ def _consecutive_runs(numbers: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path) -> PageText:
-    """Render the page and read it upright (see the module docstring, step 2)."""
+def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path, *, dpi: int, look_first: bool
+              ) -> PageText:
+    """Render the page and read it upright (see the module docstring, step 2). ``look_first``: detect
+    the orientation before the read (a landscape page in a portrait document)."""
     started = time.monotonic()
     number = page.number
-    check_page_pixels(page, dpi=options.dpi, max_page_pixels=options.max_page_pixels)
-    image = _render(path, number, options, workdir)
+    check_page_pixels(page, dpi=dpi, max_page_pixels=options.max_page_pixels)
+    image = render_page(path, number, dpi, options, workdir)
+    upright: Path | None = None
     try:
-        words_tsv, _ = _recognize(image, number, options, workdir, page_segmentation=3)
+        turn = 0
+        if look_first:
+            # Scanners feed a portrait document's pages in portrait: a landscape one among them is
+            # often turned, and a look at a smaller copy (a fraction of a read) before the read saves
+            # reading it wrong first.
+            turn = detect_orientation_quickly(image, number, dpi, options).rotate
+            if turn:
+                upright = set_upright(image, turn)
+        words_tsv = recognize(upright or image, number, options)
         text, confidence = text_from_tsv(words_tsv)
-        rotation = SIDEWAYS_READ_ROTATION if lines_run_vertically(words_tsv) else 0
-        if confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE and _detect_turn(image, number, options):
-            words_tsv, hocr = _recognize(image, number, options, workdir, page_segmentation=1)
-            turned_text, turned_confidence = text_from_tsv(words_tsv)
-            if (turned_confidence or 0.0) > confidence:
-                text, confidence, rotation = turned_text, turned_confidence, rotation_from_hocr(hocr)
+        rotation = turn or (SIDEWAYS_READ_ROTATION if lines_run_vertically(words_tsv) else 0)
+        if not look_first and confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE:
+            second = detect_orientation_quickly(image, number, dpi, options).rotate
+            if second:
+                upright = set_upright(image, second)
+                turned_tsv = recognize(upright, number, options)
+                turned_text, turned_confidence = text_from_tsv(turned_tsv)
+                if (turned_confidence or 0.0) > confidence:
+                    text, confidence, rotation, turn, words_tsv = (turned_text, turned_confidence, second, second,
+                                                                   turned_tsv)
     finally:
         image.unlink(missing_ok=True)  # up to max_page_pixels bytes: do not keep one per page
+        if upright is not None:
+            upright.unlink(missing_ok=True)
     return PageText(
         number=number,
         text=text,
@@ -218,7 +318,124 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path) ->
         confidence=confidence,
         seconds=time.monotonic() - started,
         rotation=rotation,
+        layout=page_layout(words_tsv, turned=turn),
     )
+
+
+def _shown_landscape(page: PageSize) -> bool:
+    """Whether the page is wider than tall as a viewer shows it (its /Rotate applied)."""
+    wide = page.width_points > page.height_points
+    return wide != (page.rotate % 180 == 90)
+
+
+def _mostly_portrait(path: Path, info: PdfInfo, options: OcrOptions) -> bool:
+    """Whether most of the document's pages are portrait as shown (one pdfinfo run over all of them
+    unless the batch's run saw them all already)."""
+    every = info if len(info.pages) == info.page_count else read_pdf_info(
+        path, 1, info.page_count, timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes)
+    landscape = sum(_shown_landscape(page) for page in every.pages)
+    return landscape * 2 < len(every.pages)
+
+
+MIN_NATIVE_DPI = 150
+"""A scan below the OCR resolution is rendered at its own, but not below this: measured on the
+corpus's 72-150 ppi scans, tesseract reads 150 ppi scans as well at 150 dpi as at 300 (same words,
+confidence within a point) in half the time or less, and a 72 ppi one loses half its words at 72."""
+
+
+def render_dpi(options: OcrOptions, scan_ppi: int | None) -> int:
+    """The resolution a page is rendered at: ``options.dpi``, or the page's scan's own when that is
+    lower (no blind upsampling), but at least MIN_NATIVE_DPI."""
+    if scan_ppi is None or scan_ppi >= options.dpi:
+        return options.dpi
+    return max(min(scan_ppi, options.dpi), min(MIN_NATIVE_DPI, options.dpi))
+
+
+SCAN_COVERAGE = 0.5
+"""An image that covers at least this share of its page is the page's scan."""
+
+
+def scan_resolutions(path: Path, numbers: Sequence[int], sizes: Mapping[int, PageSize], options: OcrOptions
+                     ) -> dict[int, int]:
+    """The resolution (pixels per inch, the higher of its two axes) of each page's scan: the largest
+    image on the page when it covers at least SCAN_COVERAGE of it. One ``pdfimages -list`` run for the
+    pages' range; pages without such an image are left out (vector pages: rendered at ``options.dpi``),
+    and so is every page when pdfimages cannot list the document."""
+    try:
+        result = run_tool(["pdfimages", "-list", "-f", str(min(numbers)), "-l", str(max(numbers)), str(path)],
+                          timeout_seconds=options.timeout_seconds, memory_bytes=options.memory_bytes)
+    except (ToolTimeoutError, ToolOutputTooLargeError, ConfigurationError):
+        return {}  # a render at the OCR resolution is always right, only slower
+    if result.returncode != 0:
+        return {}
+    wanted = set(numbers)
+    best: dict[int, tuple[float, int]] = {}
+    for line in result.stdout.decode("utf-8", errors="replace").splitlines()[2:]:
+        fields = line.split()
+        # page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+        if len(fields) < 14 or fields[2] != "image":
+            continue
+        try:
+            number, width, height, x_ppi, y_ppi = (int(fields[i]) for i in (0, 3, 4, 12, 13))
+        except ValueError:
+            continue
+        if number not in wanted or x_ppi <= 0 or y_ppi <= 0 or number not in sizes:
+            continue
+        page = sizes[number]
+        shown = (width / x_ppi) * (height / y_ppi) * POINTS_PER_INCH**2
+        coverage = shown / (page.width_points * page.height_points)
+        if coverage >= SCAN_COVERAGE and (number not in best or coverage > best[number][0]):
+            best[number] = (coverage, max(x_ppi, y_ppi))
+    return {number: ppi for number, (_, ppi) in best.items()}
+
+
+QUICK_OSD_LONGER_SIDE = 2000
+"""Orientation detection looks at a copy whose longer side is at most about this many pixels: at half
+a 300 dpi A4 page (1275 x 1650) it took 0.8 s where the full page took 1.3 s (a read: 2.9 s), with the
+same answers on the corpus's turned pages and enough confidence (15-19 where the full page gave 32);
+at a quarter the confidence fell to noise."""
+
+
+def detect_orientation_quickly(image: Path, number: int, dpi: int, options: OcrOptions) -> Orientation:
+    """``detect_orientation`` on a copy of the page halved (or more) until its longer side is within
+    QUICK_OSD_LONGER_SIDE; on the page itself when it is that small already."""
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = None
+    with Image.open(image) as picture:
+        factor = 1
+        while max(picture.size) // factor > QUICK_OSD_LONGER_SIDE:
+            factor *= 2
+        if factor == 1:
+            return detect_orientation(image, number, options, dpi=dpi)
+        small = image.with_name(f"{image.stem}-small{image.suffix}")
+        picture.reduce(factor).save(small)
+    try:
+        return detect_orientation(small, number, options, dpi=max(dpi // factor, 1))
+    finally:
+        small.unlink(missing_ok=True)
+
+
+def page_layout(tsv: str, *, turned: int) -> dict[str, Any] | None:
+    """The words of tesseract's TSV with their boxes, and the size of the image it read (its page row),
+    as ``PageText.layout``; None when the TSV has no page row."""
+    size: tuple[int, int] | None = None
+    words: list[list[Any]] = []
+    for row in tsv.splitlines()[1:]:
+        fields = row.split("\t", 11)
+        if len(fields) != 12:
+            continue
+        try:
+            left, top, width, height = (int(value) for value in fields[6:10])
+        except ValueError:
+            continue
+        if fields[0] == "1" and size is None:
+            size = (width, height)
+        elif fields[0] == "5" and fields[11].strip():
+            words.append([left, top, width, height, fields[11].strip()])
+    if size is None:
+        return None
+    return {"width": size[0], "height": size[1], "turned": turned, "words": words}
 
 
 MIN_UPRIGHT_CONFIDENCE = 60.0
@@ -233,13 +450,60 @@ degrees clockwise (what psm 1 reports for the same page). Turned the other way i
 garbage, and orientation detection turns it."""
 
 
-def _render(path: Path, number: int, options: OcrOptions, workdir: Path) -> Path:
-    """Render one page to an 8-bit grayscale PGM (no compression to spend time on; tesseract
-    binarizes anyway, so color would only triple the memory)."""
-    prefix = workdir / f"page-{number}"
+# --- the tools, inside the sandboxed call -------------------------------------------------------
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _reap_children() -> None:
+    """Wait for every child a library killed on its timeout but did not reap, so that their CPU time
+    is counted (a sandboxed call runs one program at a time: nothing else is running)."""
+    while True:
+        try:
+            os.wait4(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def render_page(path: Path, number: int, dpi: int, options: OcrOptions, workdir: Path) -> Path:
+    """Render one page to an 8-bit grayscale PGM with pdf2image (pdftoppm ``-gray -cropbox
+    -singlefile``; no compression to spend time on; tesseract binarizes anyway, so color would only
+    triple the memory), in a sandboxed call.
+
+    pdf2image tells neither pdftoppm's exit status nor its stderr: when no image comes out, the page
+    is rendered once more by pdftoppm run directly, which says why (poppler's reason, out of memory,
+    killed from outside) or, when the first failure passed (memory), renders it."""
+    from pdf2image import convert_from_path
+    from pdf2image.exceptions import PDFPageCountError, PDFPopplerTimeoutError
+
+    before = _children_cpu()
+    name = f"page{number}_"
+    try:
+        images = convert_from_path(
+            str(path), dpi=dpi, first_page=number, last_page=number, output_folder=str(workdir),
+            output_file=name, fmt="ppm", grayscale=True, use_cropbox=True, single_file=True, paths_only=True,
+            timeout=options.timeout_seconds,  # type: ignore[arg-type]  # any number communicate() takes
+        )
+    except PDFPopplerTimeoutError as error:
+        _reap_children()
+        timeout = ToolTimeoutError(program="pdftoppm", timeout_seconds=options.timeout_seconds,
+                                   cpu_seconds=_children_cpu() - before)
+        raise timeout.as_job_error(f"page {number}: rendering") from error
+    except PDFPageCountError:
+        images = []  # pdfinfo could not read the document: pdftoppm, run directly, says why
+    if images:
+        return Path(str(images[0]))  # paths_only: file names, not images
+    return _render_directly(path, number, dpi, options, workdir)
+
+
+def _render_directly(path: Path, number: int, dpi: int, options: OcrOptions, workdir: Path) -> Path:
+    prefix = workdir / f"direct-{number}"
     try:
         result = run_tool(
-            ["pdftoppm", "-f", str(number), "-l", str(number), "-r", str(options.dpi),
+            ["pdftoppm", "-f", str(number), "-l", str(number), "-r", str(dpi),
              "-gray", "-cropbox", "-singlefile", str(path), str(prefix)],
             timeout_seconds=options.timeout_seconds,
             memory_bytes=options.memory_bytes,
@@ -252,60 +516,124 @@ def _render(path: Path, number: int, options: OcrOptions, workdir: Path) -> Path
     return image
 
 
-def _recognize(
-    image: Path, number: int, options: OcrOptions, workdir: Path, *, page_segmentation: Literal[1, 3]
-) -> tuple[str, str]:
-    """One tesseract run: (TSV, hOCR) of the page; the hOCR only in page segmentation mode 1 (it
-    carries the turn orientation detection applied), "" in mode 3.
+def _tesseract(run: Callable[[], str], number: int, step: str, options: OcrOptions) -> str:
+    """One pytesseract call, its errors turned into tenderflow's (see the module docstring)."""
+    import pytesseract
+
+    before = _children_cpu()
+    try:
+        return run()
+    except pytesseract.TesseractNotFoundError as error:
+        raise ConfigurationError("tesseract is not installed or not on PATH") from error
+    except pytesseract.TesseractError as error:
+        status, message = int(error.status), str(error.message)
+        result = ToolResult(program="tesseract", returncode=status, stdout=b"", stderr=message.encode(),
+                            seconds=0.0, cpu_seconds=0.0)
+        _raise_for_missing_languages(result, options)
+        if status == 127 and "error while loading shared libraries" in message:
+            raise ConfigurationError(f"tesseract cannot start within a {options.memory_bytes} byte memory limit: "
+                                     f"{message[:300]}") from error
+        raise _tool_failure(result, f"page {number}: {step}", options,
+                            message[:200] or f"exit status {status}") from error
+    except RuntimeError as error:
+        if str(error) != "Tesseract process timeout":
+            raise
+        _reap_children()
+        timeout = ToolTimeoutError(program="tesseract", timeout_seconds=options.timeout_seconds,
+                                   cpu_seconds=_children_cpu() - before)
+        raise timeout.as_job_error(f"page {number}: {step}") from error
+
+
+def recognize(image: Path, number: int, options: OcrOptions) -> str:
+    """The page's words as tesseract's TSV (pytesseract ``image_to_data``, page segmentation mode 3:
+    automatic layout, no orientation detection).
 
     No ``--dpi``: a PGM carries no resolution, and tesseract estimates it from the height of the
     letters, as a plain ``tesseract page.pgm out`` does (telling it the render's resolution measured
     10 % slower on scans, for the same words and confidences)."""
-    base = workdir / f"ocr-{number}"
-    outputs = ["-c", "tessedit_create_tsv=1"]
-    if page_segmentation == 1:
-        outputs += ["-c", "tessedit_create_hocr=1"]
+    import pytesseract
+
+    return _tesseract(
+        lambda: str(pytesseract.image_to_data(str(image), lang=options.languages, config="--psm 3",
+                                              timeout=options.timeout_seconds)),
+        number, "OCR", options,
+    )
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """What tesseract's orientation and script detection says of a page."""
+
+    rotate: int
+    """Degrees clockwise that set the page upright (0 when it is upright or too sparse to tell)."""
+    script: str | None = None
+
+
+def detect_orientation(image: Path, number: int, options: OcrOptions, step: str = "orientation detection",
+                       dpi: int | None = None) -> Orientation:
+    """Tesseract's orientation and script detection (``--psm 0``, about half a page's OCR time) on the
+    rendered page. A page too sparse to tell ("Too few characters") counts as upright, script unknown."""
+    import pytesseract
+
     try:
-        result = run_tool(
-            ["tesseract", str(image), str(base), "--psm", str(page_segmentation), "-l", options.languages, *outputs],
-            timeout_seconds=options.timeout_seconds,
-            memory_bytes=options.memory_bytes,
-            cwd=workdir,
+        report = _tesseract(
+            lambda: str(pytesseract.image_to_osd(str(image), config=f"--dpi {dpi or options.dpi}",
+                                                 timeout=options.timeout_seconds)),
+            number, step, options,
         )
-    except ToolTimeoutError as error:
-        raise error.as_job_error(f"page {number}: OCR") from error
-    tsv_path, hocr_path = base.with_suffix(".tsv"), base.with_suffix(".hocr")
-    try:
-        _raise_for_missing_languages(result, options)
-        if result.returncode != 0 or not tsv_path.exists() or (page_segmentation == 1 and not hocr_path.exists()):
-            tail = result.stderr_text.strip().splitlines()[-1:] or [f"exit status {result.returncode}"]
-            raise _tool_failure(result, f"page {number}: OCR", options, tail[0][:200])
-        return (
-            tsv_path.read_text(encoding="utf-8", errors="replace"),
-            hocr_path.read_text(encoding="utf-8", errors="replace") if page_segmentation == 1 else "",
-        )
-    finally:
-        tsv_path.unlink(missing_ok=True)
-        hocr_path.unlink(missing_ok=True)
+    except PermanentError:
+        return Orientation(0)  # tesseract gives up on a page with too few characters
+    found = _OSD_ROTATE.search(report)
+    script = _OSD_SCRIPT.search(report)
+    return Orientation(int(found.group(1)) % 360 if found else 0, script.group(1) if script else None)
 
 
 _OSD_ROTATE = re.compile(r"^Rotate: (\d+)$", re.MULTILINE)
+_OSD_SCRIPT = re.compile(r"^Script: (\S+)$", re.MULTILINE)
+_TRANSPOSE_CLOCKWISE = {90: "ROTATE_270", 180: "ROTATE_180", 270: "ROTATE_90"}  # PIL turns counter-clockwise
 
 
-def _detect_turn(image: Path, number: int, options: OcrOptions) -> bool:
-    """Whether tesseract's orientation detection (``--psm 0``, about half a page's OCR time) finds
-    the page turned. A page too sparse to tell ("Too few characters") counts as upright."""
+def set_upright(image: Path, rotate: int) -> Path:
+    """A copy of the rendered page turned ``rotate`` degrees clockwise (PIL; exact quarter turns)."""
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = None  # the page's pixels were checked against the cap before rendering
+    target = image.with_name(f"{image.stem}-upright{image.suffix}")
+    with Image.open(image) as picture:
+        picture.transpose(getattr(Image.Transpose, _TRANSPOSE_CLOCKWISE[rotate])).save(target)
+    return target
+
+
+_PACK_NAME = re.compile(r"[a-z]{2,3}(?:_[a-z]{3,4})*")
+
+
+@functools.cache
+def installed_languages() -> frozenset[str]:
+    """The language packs this machine's tesseract has (``osd`` excluded), asked once per process
+    (a sandboxed call asks its server's answer, kept from its preload). Raises ConfigurationError
+    when tesseract is not installed."""
     try:
-        result = run_tool(
-            ["tesseract", str(image), "-", "--psm", "0", "--dpi", str(options.dpi)],
-            timeout_seconds=options.timeout_seconds,
-            memory_bytes=options.memory_bytes,
-        )
+        result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
     except ToolTimeoutError as error:
-        raise error.as_job_error(f"page {number}: orientation detection") from error
-    _raise_for_missing_languages(result, options)
-    found = _OSD_ROTATE.search(result.stdout.decode("utf-8", errors="replace"))
-    return result.returncode == 0 and found is not None and int(found.group(1)) % 360 != 0
+        raise ConfigurationError("`tesseract --list-langs` did not answer within 30 s") from error
+    if result.returncode != 0:
+        raise ConfigurationError(f"`tesseract --list-langs` failed: {result.stderr_text.strip()[:200]}")
+    lines = result.stdout.decode("utf-8", errors="replace").splitlines()
+    return frozenset(line.strip() for line in lines[1:] if _PACK_NAME.fullmatch(line.strip())) - {"osd"}
+
+
+def check_languages(options: OcrOptions) -> None:
+    """Raise ConfigurationError unless tesseract has every pack ``options.languages`` names.
+
+    Tesseract reads on with the packs it has when one is missing (exit status 0, "Failed loading
+    language" on stderr), and pytesseract keeps the stderr of a run only when it fails: so the packs
+    are checked before the first page is read."""
+    missing = [name for name in options.languages.split("+") if name not in installed_languages()]
+    if missing:
+        raise ConfigurationError(
+            f"tesseract cannot load the languages {options.languages!r} (missing: {', '.join(missing)}); "
+            "install their traineddata"
+        )
 
 
 def _raise_for_missing_languages(result: ToolResult, options: OcrOptions) -> None:
@@ -323,12 +651,8 @@ def _tool_failure(result: ToolResult, what: str, options: OcrOptions, reason: st
     stderr = result.stderr_text
     if "bad_alloc" in stderr or "Out of memory" in stderr or "out of memory" in stderr:
         # RLIMIT_AS failures are deterministic: the same page fails the same way next time.
-        return PermanentError(f"{what} needs more than {_mebibytes(options.memory_bytes)} of memory")
+        return PermanentError(f"{what} needs more than {memory_text(options.memory_bytes)} of memory")
     return PermanentError(f"{what} failed: {reason}")
-
-
-def _mebibytes(size: int) -> str:
-    return f"{size / 1024**3:g} GiB" if size >= 1024**3 else f"{size / 1024**2:.0f} MiB"
 
 
 def text_from_tsv(tsv: str) -> tuple[str, float | None]:
@@ -385,23 +709,3 @@ def lines_run_vertically(tsv: str) -> bool:
         else:
             horizontal += characters
     return vertical > horizontal
-
-
-_HOCR_LINE = re.compile(r"class='ocr_(?:line|header|caption|textfloat)'[^>]*?title=\"([^\"]*)\"")
-_TEXTANGLE = re.compile(r"\btextangle (\d+)")
-
-
-def rotation_from_hocr(hocr: str) -> int:
-    """The page's correction in degrees clockwise: the textangle most of its lines carry.
-
-    In psm 1 tesseract turns the whole page by its OSD result and stamps that angle on every line
-    (upright lines carry none, i.e. 0); a vote keeps a stray vertical caption from deciding. Ties
-    and pages without lines give 0.
-    """
-    votes: Counter[int] = Counter()
-    for title in _HOCR_LINE.findall(hocr):
-        angle = _TEXTANGLE.search(title)
-        votes[int(angle.group(1)) % 360 if angle else 0] += 1
-    if not votes:
-        return 0
-    return max(votes, key=lambda angle: (votes[angle], angle == 0))

@@ -1,21 +1,30 @@
-"""Run one external program (pdfinfo, pdftotext, pdftoppm, tesseract) on hostile input, safely.
+"""Run one external program (pdfinfo, pdftotext, pdftoppm, tesseract) on hostile input, safely; and
+run a whole OCR batch the same way (``call_sandboxed``).
 
-Every run gets:
+Every run is started by the tool sandbox (``sandbox.py``; ``launcher.py`` is this side of it): a
+single-threaded server process per worker process forks it, so that the limits below are set in the
+child, by the child, with no code between fork and exec in a threaded process. Every run gets:
 
-- its own session and process group (``start_new_session=True``), so a timeout can kill the tool
-  AND anything it started with one ``os.killpg(SIGKILL)``; the group is killed after every run,
-  normal or not, so no helper process outlives its tool (only one that calls setsid itself could,
-  which poppler and tesseract never do);
-- an address-space limit (RLIMIT_AS = ``memory_bytes``) and no core dumps, set by util-linux
-  ``prlimit`` exec'ing the tool. Not ``preexec_fn``: the workers are threaded, and Python documents
-  ``preexec_fn`` as unsafe with threads (the child may deadlock before ``exec``); ``prlimit`` sets the
-  limit in the child before the tool's first instruction with no Python code between fork and exec;
+- its own session and process group, so a timeout can kill the tool AND anything it started with one
+  ``killpg(SIGKILL)``; the group is killed after every run, normal or not, so no helper process
+  outlives its tool (only one that calls setsid itself could, which poppler and tesseract never do);
+- an address-space limit (RLIMIT_AS = ``memory_bytes``) and no core dumps, set with ``resource`` by
+  the single-threaded sandbox server, which a program inherits across vfork + exec, and by a
+  sandboxed call's child for itself (macOS refuses the address-space limit, see sandbox.py);
+- death with its worker: when the worker process dies, SIGKILL included, the server kills every run's
+  group (it sees the control socket close); on Linux each run also has PR_SET_PDEATHSIG on the server;
 - a minimal environment: PATH, TESSDATA_PREFIX when set, ``LC_ALL=C`` and ``OMP_THREAD_LIMIT=1``
   (one tesseract thread per process: parallelism comes from the worker pools, and OpenMP threads
   on a loaded machine make tesseract slower, not faster). Database URLs, storage and LLM keys in the
-  worker's environment never reach a program that parses a stranger's file;
+  worker's environment never reach a program that parses a stranger's file, nor the sandbox server;
 - a wall-clock timeout, captured stdout (capped: a tool that floods it is killed) and the tail of
-  stderr.
+  stderr; the exit status and the CPU time it used come from the server's ``wait4``.
+
+A sandboxed call (``call_sandboxed``: an OCR batch, the language first pass) is a Python child of the
+server with the same group, limits and environment, in which pdf2image and pytesseract start their
+programs as its own children: they inherit the limits and the group, and a timeout kills them all.
+Inside it ``run_tool`` runs programs as plain children (``launcher.inside()``): they are already in
+the call's group and under its limits.
 
 How a caller should judge what went wrong:
 
@@ -28,23 +37,35 @@ How a caller should judge what went wrong:
   ``ToolResult.killed_from_outside`` for the one case (SIGKILL we did not send, i.e. the kernel's
   OOM killer) that is not the input's fault.
 - ``ToolOutputTooLargeError``: the input makes the tool print more than the cap: permanent.
-- ``ConfigurationError``: the program (or prlimit) is not installed, or cannot even load its
-  libraries within ``memory_bytes``.
+- ``ConfigurationError``: the program is not installed, cannot be executed, or cannot even load its
+  libraries within ``memory_bytes``; or the sandbox server cannot be started.
+- ``RetryableError``: the sandbox server stopped during the run (killed from outside).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import selectors
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from tenderflow.errors import ConfigurationError, JobError, PermanentError, RetryableError, TenderflowError
+from tenderflow.errors import (
+    ConfigurationError,
+    JobError,
+    LeaseLostError,
+    PermanentError,
+    RetryableError,
+    TenderflowError,
+)
+from tenderflow.pdf import launcher
 
 DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024
 """Stdout cap per run. pdftotext of a few pages or pdfinfo of 2,000 pages print well under 1 MiB."""
@@ -154,13 +175,6 @@ def _locate(program: str, environment: dict[str, str]) -> str:
     return found
 
 
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass  # the group is already empty
-
-
 def run_tool(
     args: Sequence[str],
     *,
@@ -173,104 +187,231 @@ def run_tool(
 
     Returns a ToolResult whatever the exit status; the caller knows what each status means for
     its program. Raises ToolTimeoutError (group killed and the program reaped),
-    ToolOutputTooLargeError, or ConfigurationError when the program or prlimit is missing or the
-    memory limit is too small for the program to start.
+    ToolOutputTooLargeError, ConfigurationError when the program is missing or cannot be executed,
+    the memory limit is too small for it to start or the sandbox cannot be started, and
+    RetryableError when the sandbox stopped during the run.
     """
     if not args:
         raise ValueError("run_tool needs a program to run")
     environment = tool_environment()
     program = args[0]
-    command = [
-        _locate("prlimit", environment),
-        f"--as={memory_bytes}",
-        "--core=0",  # a crash under the memory limit must not leave a core file beside the page
-        "--",
-        _locate(program, environment),
-        *args[1:],
-    ]
+    executable = _locate(program, environment)
     started = time.monotonic()
-    deadline = started + timeout_seconds
-    process = subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=environment,
-        cwd=cwd,
-        start_new_session=True,
+    if launcher.inside():
+        outcome = _run_here(executable, args, environment, cwd, timeout_seconds, max_output_bytes)
+    else:
+        request = {
+            "kind": "exec", "executable": executable, "args": list(args), "env": environment,
+            "cwd": str(cwd) if cwd is not None else None, "memory_bytes": memory_bytes,
+            "parent_death_signal": launcher.PARENT_DEATH_SIGNAL,
+        }
+        outcome = _through_sandbox(request, f"{program}", timeout_seconds=timeout_seconds,
+                                   max_output_bytes=max_output_bytes)
+        if outcome.failed is not None:
+            raise ConfigurationError(f"{program} ({executable}) cannot be executed: {outcome.failed}")
+    if outcome.timed_out:
+        raise ToolTimeoutError(program=program, timeout_seconds=timeout_seconds, cpu_seconds=outcome.cpu_seconds)
+    if outcome.too_large:
+        raise ToolOutputTooLargeError(program=program, max_output_bytes=max_output_bytes)
+    status = outcome.status if outcome.status is not None else -signal.SIGKILL
+    if status == 127 and b"error while loading shared libraries" in outcome.stderr:
+        # The dynamic loader could not map the program's libraries inside the limit: the limit is
+        # too small for this program to start at all, whatever the input.
+        raise ConfigurationError(
+            f"{program} cannot start within a {memory_bytes} byte memory limit: "
+            f"{outcome.stderr.decode(errors='replace')}"
+        )
+    return ToolResult(
+        program=program,
+        returncode=status,
+        stdout=bytes(outcome.stdout),
+        stderr=bytes(outcome.stderr),
+        seconds=time.monotonic() - started,
+        cpu_seconds=outcome.cpu_seconds,
     )
-    # The child is our unreaped child until wait4 below, so its pid (= its process group id) cannot
-    # be reused: every killpg in this function reaches the group we started, even after it exited.
-    stdout = bytearray()
-    stderr = bytearray()
-    timed_out = False
-    too_large = False
-    pidfd = -1
-    assert process.stdout is not None and process.stderr is not None
+
+
+def _through_sandbox(request: Mapping[str, Any], what: str, **options: Any) -> launcher.Outcome:
     try:
-        pidfd = os.pidfd_open(process.pid)
+        return launcher.run(request, stderr_tail_bytes=STDERR_TAIL_BYTES, drain_seconds=_DRAIN_SECONDS, **options)
+    except launcher.SandboxUnavailableError as error:
+        if isinstance(error, launcher.SandboxStartError):
+            raise ConfigurationError(str(error)) from error
+        raise RetryableError(f"{what}: {error} (killed from outside?)") from error
+
+
+def _run_here(
+    executable: str, args: Sequence[str], environment: dict[str, str], cwd: Path | None, timeout_seconds: float,
+    max_output_bytes: int,
+) -> launcher.Outcome:
+    """A program run by a sandboxed call: a plain child, in the call's process group and under its
+    limits (so the call's own timeout kills it with everything else); no other thread starts
+    processes here."""
+    outcome = launcher.Outcome()
+    deadline = time.monotonic() + timeout_seconds
+    try:
+        process = subprocess.Popen(
+            list(args), executable=executable, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=environment, cwd=cwd,
+        )
+    except OSError as error:
+        raise ConfigurationError(f"{args[0]} ({executable}) cannot be executed: {error}") from error
+    assert process.stdout is not None and process.stderr is not None
+    outcome.pid = process.pid
+    reaped = None
+    try:
         with selectors.DefaultSelector() as selector:
-            selector.register(process.stdout, selectors.EVENT_READ, stdout)
-            selector.register(process.stderr, selectors.EVENT_READ, stderr)
-            selector.register(pidfd, selectors.EVENT_READ, None)
-            exited = False
-            # Wait for the exit AND for both pipes to close: a tool's last output may still be in
-            # the pipe when it exits.
-            while not (exited and len(selector.get_map()) == 0):
+            selector.register(process.stdout, selectors.EVENT_READ, outcome.stdout)
+            selector.register(process.stderr, selectors.EVENT_READ, outcome.stderr)
+            while selector.get_map() and not outcome.too_large:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    # After the exit only a process that left our group with setsid can still
-                    # hold a pipe: give up on its output, the tool itself finished in time.
-                    timed_out = not exited
+                    outcome.timed_out = True
                     break
                 for key, _ in selector.select(remaining):
-                    if key.data is None:
-                        exited = True
-                        selector.unregister(pidfd)
-                        # Anything the tool left running in its group would hold our pipes open
-                        # (and outlive the job); nothing of a finished run may survive it.
-                        _kill_group(process.pid)
-                        deadline = min(deadline, time.monotonic() + _DRAIN_SECONDS)
-                        continue
                     chunk = os.read(key.fd, _READ_CHUNK)
                     if not chunk:
                         selector.unregister(key.fileobj)
                         continue
                     buffer: bytearray = key.data
                     buffer += chunk
-                    if buffer is stderr and len(stderr) > STDERR_TAIL_BYTES:
-                        del stderr[: len(stderr) - STDERR_TAIL_BYTES]
-                    if buffer is stdout and len(stdout) > max_output_bytes:
-                        too_large = True
-                if too_large:
-                    break
+                    if buffer is outcome.stderr and len(buffer) > STDERR_TAIL_BYTES:
+                        del buffer[: len(buffer) - STDERR_TAIL_BYTES]
+                    if buffer is outcome.stdout and len(buffer) > max_output_bytes:
+                        outcome.too_large = True
+        # Both pipes closed: the program is ending (or closed them and goes on: the deadline holds).
+        while not (outcome.timed_out or outcome.too_large):
+            reaped = os.wait4(process.pid, os.WNOHANG)
+            if reaped[0] != 0:
+                break
+            if time.monotonic() >= deadline:
+                outcome.timed_out = True
+                break
+            time.sleep(0.005)
     finally:
-        # Reached on success, timeout, output flood and on any exception (KeyboardInterrupt
-        # included): kill the whole group, then reap our child so no zombie is left.
-        _kill_group(process.pid)
-        _, wait_status, usage = os.wait4(process.pid, 0)
-        if pidfd >= 0:
-            os.close(pidfd)
-        process.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
+        if reaped is None or reaped[0] == 0:
+            try:
+                os.kill(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            reaped = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(reaped[1])  # Popen must not wait again
         process.stdout.close()
         process.stderr.close()
-        status = process.returncode
-        cpu_seconds = usage.ru_utime + usage.ru_stime
-    if timed_out:
-        raise ToolTimeoutError(program=program, timeout_seconds=timeout_seconds, cpu_seconds=cpu_seconds)
-    if too_large:
-        raise ToolOutputTooLargeError(program=program, max_output_bytes=max_output_bytes)
-    if status == 127 and b"error while loading shared libraries" in stderr:
-        # The dynamic loader could not map the program's libraries inside the limit: the limit is
-        # too small for this program to start at all, whatever the input.
-        raise ConfigurationError(
-            f"{program} cannot start within a {memory_bytes} byte memory limit: {stderr.decode(errors='replace')}"
-        )
-    return ToolResult(
-        program=program,
-        returncode=status,
-        stdout=bytes(stdout),
-        stderr=bytes(stderr),
-        seconds=time.monotonic() - started,
-        cpu_seconds=cpu_seconds,
-    )
+    outcome.status = process.returncode
+    outcome.cpu_seconds = reaped[2].ru_utime + reaped[2].ru_stime
+    return outcome
+
+
+# --- sandboxed calls --------------------------------------------------------------------------------
+
+DEFAULT_MAX_CALL_OUTPUT_BYTES = 256 * 1024 * 1024
+"""A call's results: page texts (at most ~200,000 characters a page) as JSON."""
+
+
+def call_sandboxed(
+    entry: str,
+    arguments: Mapping[str, Any],
+    *,
+    memory_bytes: int,
+    progress_timeout_seconds: float,
+    what: str,
+    on_progress: Callable[[Any], None] | None = None,
+    max_output_bytes: int = DEFAULT_MAX_CALL_OUTPUT_BYTES,
+) -> Any:
+    """Run the registered sandbox entry ``entry`` (``launcher.entry``) on JSON ``arguments`` in a
+    child of the sandbox server, and return its JSON result.
+
+    The call gets the limits of a tool run (its own process group, RLIMIT_AS = ``memory_bytes`` for
+    it and each program it starts, the minimal environment, death with the worker). Each progress
+    report it makes is handed to ``on_progress`` (whatever that raises kills the call and is raised
+    here: the OCR handler stops a cancelled job between pages); ``progress_timeout_seconds`` is how
+    long the call may go without one before its group is killed (the tools it runs have their own,
+    shorter timeouts; this one is the backstop). What the entry raised is raised here again (the
+    job errors, ConfigurationError, ValueError, the tool errors; anything else as a RuntimeError
+    naming it); ``what`` names the call in the errors of a call that died or ran out of time.
+    """
+    results: list[Mapping[str, Any]] = []
+
+    def on_line(line: bytes) -> None:
+        message = json.loads(line)
+        if "progress" in message:
+            if on_progress is not None:
+                on_progress(message["progress"])
+        else:
+            results.append(message)
+
+    request = {
+        "kind": "call", "entry": entry, "arguments": dict(arguments), "env": tool_environment(),
+        "tmpdir": tempfile.gettempdir(), "memory_bytes": memory_bytes,
+        "parent_death_signal": launcher.PARENT_DEATH_SIGNAL,
+    }
+    outcome = _through_sandbox(request, what, timeout_seconds=progress_timeout_seconds,
+                               max_output_bytes=max_output_bytes, on_line=on_line)
+    if outcome.failed is not None:
+        raise ConfigurationError(f"{what}: the sandbox cannot run it: {outcome.failed}")
+    if outcome.timed_out:
+        raise ToolTimeoutError(program=what, timeout_seconds=progress_timeout_seconds,
+                               cpu_seconds=outcome.cpu_seconds)
+    if outcome.too_large:
+        raise ToolOutputTooLargeError(program=what, max_output_bytes=max_output_bytes)
+    for message in results:
+        if "return" in message:
+            return message["return"]
+        if "raise" in message:
+            if message["raise"].get("type") == "MemoryError":
+                raise PermanentError(f"{what} needs more than {memory_text(memory_bytes)} of memory")
+            raise error_from_description(message["raise"])
+    # No answer: the call's process died.
+    if outcome.status == -signal.SIGKILL:
+        raise RetryableError(f"{what} was killed from outside (out of memory on the machine?)")
+    tail = outcome.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:] or [""]
+    raise PermanentError(f"{what} crashed (exit status {outcome.status}) {tail[0][:200]}".rstrip())
+
+
+_SENT_BACK: dict[str, type[Exception]] = {
+    error.__name__: error
+    for error in (PermanentError, RetryableError, ConfigurationError, ValueError, LeaseLostError)
+}
+
+
+def describe_error(error: BaseException) -> dict[str, Any]:
+    """``error`` as JSON, for a sandboxed call to send back (``error_from_description`` reads it)."""
+    description: dict[str, Any] = {"type": type(error).__name__, "message": str(error)}
+    for name in ("retry_after", "program", "timeout_seconds", "cpu_seconds", "max_output_bytes"):
+        if isinstance(getattr(error, name, None), (int, float, str)):
+            description[name] = getattr(error, name)
+    return description
+
+
+def error_from_description(description: Mapping[str, Any]) -> Exception:
+    """The exception a sandboxed call raised, rebuilt on this side."""
+    kind, message = str(description.get("type")), str(description.get("message", ""))
+    if kind == "ToolTimeoutError":
+        return ToolTimeoutError(program=str(description["program"]),
+                                timeout_seconds=float(description["timeout_seconds"]),
+                                cpu_seconds=float(description["cpu_seconds"]))
+    if kind == "ToolOutputTooLargeError":
+        return ToolOutputTooLargeError(program=str(description["program"]),
+                                       max_output_bytes=int(description["max_output_bytes"]))
+    if kind == "RetryableError":
+        retry_after = description.get("retry_after")
+        return RetryableError(message, retry_after=float(retry_after) if retry_after is not None else None)
+    known = _SENT_BACK.get(kind)
+    if known is not None:
+        return known(message)
+    return RuntimeError(f"{kind} in a sandboxed call: {message}")
+
+
+def memory_text(size: int) -> str:
+    """A memory limit as people write it: "2 GiB", "512 MiB"."""
+    return f"{size / 1024**3:g} GiB" if size >= 1024**3 else f"{size / 1024**2:.0f} MiB"
+
+
+def warm_up() -> None:
+    """Start this process's sandbox server and have it import what calls need (the OCR libraries),
+    so that the first job does not pay for it. Raises ConfigurationError when it cannot start."""
+    try:
+        launcher.warm_up()
+    except launcher.SandboxUnavailableError as error:
+        raise ConfigurationError(str(error)) from error

@@ -9,8 +9,10 @@ Job types of the pipeline and what their commit steps do here:
     extract    extraction upserted; version extracting -> done; the document's current version moves up
 
 Every follow-up enqueue carries a unique key naming (document, version, part), so a job rerun by
-hand, or a stale duplicate, never creates a second job. A job that fails for good moves its version
-to failed with the job's error (see `fail_versions_of_ended_jobs`).
+hand, or a stale duplicate, never creates a second job. Each commit step first share-locks its
+document (`hold_document`) and writes nothing when it is gone (deleted: tenderflow.pipeline.deletion).
+A job that fails for good moves its version to failed with the job's error (see
+`fail_versions_of_ended_jobs`).
 
 A version that becomes done or failed tells the tenant's webhook endpoints in the same transaction
 (`document.done` / `document.failed`: tenderflow.webhooks.deliveries.emit enqueues the deliveries),
@@ -27,6 +29,8 @@ charges the work it caused.
 from __future__ import annotations
 
 import enum
+import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -155,7 +159,10 @@ def thumbnail_spec(ref: VersionRef, job: ClaimedJob) -> JobSpec:
 def record_thumbnail(
     conn: psycopg.Connection[Any], job: ClaimedJob, *, page: int, png: bytes, width: int, height: int
 ) -> None:
-    """thumbnail commit: the version's first-page picture (a rerun keeps the first one stored)."""
+    """thumbnail commit: the version's first-page picture (a rerun keeps the first one stored);
+    nothing for a deleted document."""
+    if not hold_document(conn, int(job.payload["document_id"])):
+        return
     conn.execute(QUERIES["thumbnail_insert"], {
         **VersionRef.of(job).params(), "page": page, "png": png, "width": width, "height": height})
 
@@ -173,6 +180,31 @@ def page_batches(pages: Sequence[int], batch_pages: int) -> list[list[int]]:
     """`pages` (in order) cut into batches of at most batch_pages each."""
     ordered = sorted(pages)
     return [ordered[start:start + batch_pages] for start in range(0, len(ordered), batch_pages)]
+
+
+JOBS_PER_OCR_SLOT = 2
+"""A document is cut into at least this many ocr.pages jobs per OCR slot (worker thread) when it is
+short: the slots take its pages in parallel, and a slow page (turned, dense) does not leave the other
+slots idle while its batch finishes."""
+
+
+def pages_per_batch(ocr_pages: int, slots: int, max_batch_pages: int) -> int:
+    """Pages per ocr.pages job for a document with `ocr_pages` pages to OCR and `slots` OCR worker
+    threads alive: enough jobs for every slot to take JOBS_PER_OCR_SLOT of them (a 4-page scan on 2
+    processes is 4 jobs of one page), never more than `max_batch_pages` pages (a 500-page one still
+    batches, so a job's claim, commit and tool start-ups are spread over several pages). With no slot
+    known (no OCR worker registered yet) the document is batched by `max_batch_pages`."""
+    if slots <= 0 or ocr_pages <= 0:
+        return max_batch_pages
+    return max(1, min(max_batch_pages, math.ceil(ocr_pages / (JOBS_PER_OCR_SLOT * slots))))
+
+
+def ocr_slots(conn: psycopg.Connection[Any], *, live_within_seconds: float, now: datetime | None = None) -> int:
+    """Threads of the workers, local and remote, that take ocr.pages jobs and were seen lately."""
+    row = conn.execute(QUERIES["ocr_slots_alive"], {
+        "job_type": JOB_OCR_PAGES, "live_within_seconds": live_within_seconds, "now": now,
+    }).fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
 
 
 @dataclass(frozen=True)
@@ -211,6 +243,13 @@ def lock_document(conn: psycopg.Connection[Any], document_id: int, *, tenant: st
     return LockedDocument(**row)
 
 
+def hold_document(conn: psycopg.Connection[Any], document_id: int) -> bool:
+    """A commit step's first statement: share-lock the document row until the transaction ends (a
+    deletion waits for this commit), or False when the document is gone (deleted: the commit must
+    write nothing). See tenderflow.pipeline.deletion."""
+    return conn.execute(QUERIES["document_hold"], {"document_id": document_id}).fetchone() is not None
+
+
 def get_version(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionRow | None:
     row = conn.cursor(row_factory=dict_row).execute(QUERIES["version_get"], ref.params()).fetchone()
     if row is None:
@@ -245,14 +284,22 @@ def insert_version(
 def record_plan(
     conn: psycopg.Connection[Any], job: ClaimedJob, *, page_count: int, text_pages: Sequence[PageResult],
     ocr_pages: Sequence[int], batch_pages: int, languages: dict[str, Any] | None = None,
+    live_within_seconds: float | None = None,
 ) -> list[int]:
     """ocr.plan commit: version queued -> ocr; record the OCR languages chosen (`languages`: a
     tenderflow.handlers.results.LanguagesRecord as a dict); store the pages read from their text
     layer; reserve the pages' credits; enqueue one ocr.pages job per batch of the other pages
     (idempotent; each carries the languages), or, when every page had a usable text layer, move on
-    to extraction at once. A tenant that cannot pay for the pages has the version stopped (see
+    to extraction at once. Batches hold at most `batch_pages` pages, fewer when the document is short
+    for the OCR slots alive (seen within `live_within_seconds`; None: `batch_pages` alone), see
+    `pages_per_batch`. A tenant that cannot pay for the pages has the version stopped (see
     `stop_unpaid`); the job itself succeeded."""
     ref = VersionRef.of(job)
+    if not hold_document(conn, ref.document_id):
+        return []  # deleted: nothing to record
+    if live_within_seconds is not None and ocr_pages:
+        slots = ocr_slots(conn, live_within_seconds=live_within_seconds)
+        batch_pages = pages_per_batch(len(ocr_pages), slots, batch_pages)
     batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
         **ref.params(), "page_count": page_count, "batch_count": len(batches) or None,
@@ -294,13 +341,25 @@ def upsert_pages(conn: psycopg.Connection[Any], ref: VersionRef, pages: Sequence
         "page_numbers": [p.number for p in pages], "texts": [p.text.replace("\x00", "") for p in pages],
         "sources": [p.source for p in pages], "confidences": [p.confidence for p in pages],
         "rotations": [p.rotation for p in pages], "seconds": [p.seconds for p in pages],
+        "layouts": [_layout_json(getattr(p, "layout", None)) for p in pages],
     })
+
+
+def _layout_json(layout: object) -> str | None:
+    """A page's word boxes as the JSON text the upsert casts to jsonb (a model or a dict; None: none)."""
+    if layout is None:
+        return None
+    dump = getattr(layout, "model_dump_json", None)
+    text = str(dump()) if callable(dump) else json.dumps(layout, ensure_ascii=False)
+    return text.replace("\\u0000", "")  # jsonb refuses NUL; a word never needs one
 
 
 def record_pages(conn: psycopg.Connection[Any], job: ClaimedJob, pages: Sequence[PageResult]) -> bool:
     """ocr.pages commit: upsert the batch's pages and record the batch; the batch that completes
     the set moves the version to extracting and enqueues extraction. Returns whether it did."""
     ref = VersionRef.of(job)
+    if not hold_document(conn, ref.document_id):
+        return False  # deleted: nothing to record
     upsert_pages(conn, ref, pages)
     numbers = [int(number) for number in job.payload["pages"]]
     conn.execute(QUERIES["batch_record"], {**ref.params(), "first_page": min(numbers), "last_page": max(numbers)})
@@ -373,6 +432,8 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
     went beyond what the reservations and the balance hold: then the version fails, saying so, and
     its fields are not delivered (review D6)."""
     ref = VersionRef.of(job)
+    if not hold_document(conn, ref.document_id):
+        return  # deleted: nothing to deliver or charge
     conn.execute(QUERIES["extraction_upsert"], {
         **ref.params(), "fields": Jsonb(extraction["fields"]), "flags": Jsonb(extraction.get("flags", [])),
         "backend": extraction["backend"], "model": extraction.get("model"),
@@ -392,8 +453,21 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         return
     conn.execute(QUERIES["version_done"], ref.params())
     conn.execute(QUERIES["document_promote"], ref.params())
+    index_for_search(conn, [ref.document_id])
     if version[0] == VersionState.EXTRACTING:  # a rerun of a done version's extraction tells nobody again
         announce(conn, ref, DOCUMENT_DONE, tenant=job.tenant)
+
+
+def index_for_search(conn: psycopg.Connection[Any], document_ids: Sequence[int]) -> None:
+    """Make what search finds of these documents their readable version (after a promotion, in its
+    transaction): their search rows (tenant, the fields the filters read) and one entry per page
+    of that version's pages, a tsvector in the document's language configuration (pages that a
+    version only extracting again shares with the one before keep theirs). A document without a
+    readable version, or deleted, gets none."""
+    params = {"document_ids": list(document_ids)}
+    conn.execute(QUERIES["search_document_index"], params)
+    conn.execute(QUERIES["search_pages_unindex_stale"], params)
+    conn.execute(QUERIES["search_pages_index"], params)
 
 
 OCR_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES)

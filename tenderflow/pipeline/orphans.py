@@ -6,7 +6,8 @@ Such an object belongs to no document, counts against no quota, and would stay f
 lists the tenants' objects, keeps every one a document refers to (`documents.tenant, sha256`) or
 that is younger than the grace period, and deletes the rest — each under the object's lock, which
 an upload holds from before it looks at the object until its transaction has ended, after checking
-once more that no document refers to it. Objects whose key is not a tenant's PDF key are left alone.
+once more that no document refers to it. A searchable copy (`tenants/<t>/searchable/…`) is
+referenced while its PDF is. Objects whose key is neither are left alone.
 
 Run by `tenderflow storage sweep` and, every TENDERFLOW_STORAGE_SWEEP_SECONDS, by the API server.
 """
@@ -26,7 +27,10 @@ from tenderflow.pipeline.documents import QUERIES
 from tenderflow.pipeline.storage import ObjectStorage, StoredObject
 
 TENANTS_PREFIX = "tenants/"
-_PDF_KEY = re.compile(r"tenants/([A-Za-z0-9][A-Za-z0-9_\-]{0,62})/pdf/[0-9a-f]{2}/([0-9a-f]{64})\.pdf")
+_PDF_KEY = re.compile(
+    r"tenants/([A-Za-z0-9][A-Za-z0-9_\-]{0,62})/"
+    r"(?:pdf/[0-9a-f]{2}/([0-9a-f]{64})\.pdf|searchable/[0-9a-f]{2}/([0-9a-f]{64})-v[0-9]+\.pdf)")
+"""A tenant's PDF, or a searchable copy made from one (referenced while the PDF's document is)."""
 _BATCH = 500
 
 
@@ -73,10 +77,10 @@ def sweep_orphans(
     report = SweepReport()
     for batch in _batches(storage.list_objects(TENANTS_PREFIX), _BATCH):
         report.listed += len(batch)
-        parsed = [(obj, match) for obj in batch if (match := _PDF_KEY.fullmatch(obj.key)) is not None]
-        referenced = _referenced(conn, [(match[1], match[2]) for _, match in parsed])
-        for obj, match in parsed:
-            pair = (match[1], match[2])
+        parsed = [(obj, (match[1], match[2] or match[3])) for obj in batch
+                  if (match := _PDF_KEY.fullmatch(obj.key)) is not None]
+        referenced = _referenced(conn, [pair for _, pair in parsed])
+        for obj, pair in parsed:
             if pair in referenced:
                 report.referenced += 1
             elif obj.modified > cutoff:

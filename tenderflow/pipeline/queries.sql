@@ -66,17 +66,16 @@ ON CONFLICT DO NOTHING;
 SELECT count(*) FROM ocr_batches WHERE document_id = %(document_id)s AND version = %(version)s;
 
 -- name: page_upsert
--- Indexed for search in the version's language (recorded by its plan, before any page).
-INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds, search_config)
+INSERT INTO pages (document_id, version, page_number, text, source, confidence, rotation, seconds, layout)
 SELECT %(document_id)s, %(version)s, p.page_number, p.text, p.source, p.confidence, p.rotation, p.seconds,
-       search_config_for((SELECT v.language FROM document_versions v
-                           WHERE v.document_id = %(document_id)s AND v.version = %(version)s))
+       p.layout::jsonb
   FROM unnest(%(page_numbers)s::integer[], %(texts)s::text[], %(sources)s::text[],
-              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[])
-       AS p(page_number, text, source, confidence, rotation, seconds)
+              %(confidences)s::double precision[], %(rotations)s::integer[], %(seconds)s::double precision[],
+              %(layouts)s::text[])
+       AS p(page_number, text, source, confidence, rotation, seconds, layout)
 ON CONFLICT (document_id, version, page_number) DO UPDATE
    SET text = excluded.text, source = excluded.source, confidence = excluded.confidence,
-       rotation = excluded.rotation, seconds = excluded.seconds, search_config = excluded.search_config;
+       rotation = excluded.rotation, seconds = excluded.seconds, layout = excluded.layout;
 
 -- name: version_set_extracting
 UPDATE document_versions SET state = 'extracting'
@@ -225,60 +224,148 @@ SELECT d.tenant, d.sha256
   FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
   JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256;
 
--- name: search_probe
--- Up to %(cap)s pages whose text may match the query (search_query: every configuration OR-ed), read
--- through the GIN index: how common the words are decides how the candidates are read.
-SELECT document_id FROM pages WHERE search @@ search_query(%(query)s) LIMIT %(cap)s;
+-- name: search_matches
+-- The pages of the tenant (all tenants: NULL) that may match the query: the query under every
+-- configuration, OR-ed, and the tenant, in one scan of the GIN index. tenderflow.pipeline.search
+-- asks the planner how many it expects (EXPLAIN).
+SELECT sp.document_id, sp.page_number
+  FROM search_pages sp
+ WHERE sp.search @@ search_query(%(query)s)
+   AND (%(tenant)s::text IS NULL OR ARRAY[sp.tenant] @> ARRAY[%(tenant)s::text]);
 
--- name: search_candidates
--- The pages of readable versions that may match the query and pass the filters, among the
--- `documents` the probe found (all matches of rare words), or else the newest first (common words):
--- tenderflow.pipeline.search appends the ORDER BY and LIMIT.
-SELECT p.document_id, p.version, p.page_number
-  FROM pages p
-  JOIN documents d ON d.id = p.document_id
-  JOIN document_versions cv ON cv.document_id = d.id AND cv.version = d.current_version
-  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-  LEFT JOIN extractions e ON e.document_id = d.id AND e.version = d.current_version
- WHERE p.search @@ search_query(%(query)s)
-   AND p.version = cv.pages_version
-   AND (%(tenant)s::text IS NULL OR d.tenant = %(tenant)s::text)
-   AND (%(state)s::version_state IS NULL OR v.state = %(state)s::version_state)
-   AND (%(deadline_after)s::text IS NULL OR e.fields->'submission_deadline'->>'value' >= %(deadline_after)s::text)
-   AND (%(deadline_before)s::text IS NULL OR e.fields->'submission_deadline'->>'value' < %(deadline_before)s::text)
-   AND (%(cpv)s::text IS NULL OR EXISTS (
-        SELECT 1 FROM jsonb_array_elements(coalesce(e.fields->'cpv_codes', '[]'::jsonb)) c
-         WHERE c->>'value' LIKE %(cpv)s::text || '%%'))
-   AND (%(buyer)s::text IS NULL OR e.fields->'buyer'->'name'->>'value' ILIKE '%%' || %(buyer)s::text || '%%')
-   AND (%(documents)s::bigint[] IS NULL OR p.document_id = ANY(%(documents)s::bigint[]))
+-- name: search_probe
+-- Up to %(probe)s of search_matches (read through the GIN index), and of those the newest %(cap)s
+-- that match in their own configuration and pass the filters. `probed`, on every row, is how many
+-- were read: %(probe)s means there may be more, and the caller reads the newest another way.
+WITH documents_wanted AS NOT MATERIALIZED (
+    SELECT sd.document_id
+      FROM search_documents sd
+     WHERE (%(tenant)s::text IS NULL OR sd.tenant = %(tenant)s::text)
+       AND (%(state)s::version_state IS NULL OR EXISTS (
+            SELECT 1 FROM documents d
+              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
+       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
+       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
+       AND (%(cpv)s::text IS NULL OR EXISTS (
+            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
+       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+),
+probed AS MATERIALIZED (
+    SELECT sp.document_id, sp.page_number, sp.search @@ search_query_in(sp.search_config, %(query)s) AS matched
+      FROM search_pages sp
+     WHERE sp.search @@ search_query(%(query)s)
+       AND (%(tenant)s::text IS NULL OR ARRAY[sp.tenant] @> ARRAY[%(tenant)s::text])
+     LIMIT %(probe)s
+)
+SELECT (SELECT count(*) FROM probed) AS probed, m.document_id, m.page_number
+  FROM (SELECT k.document_id, k.page_number
+          FROM probed k
+          JOIN documents_wanted w ON w.document_id = k.document_id
+         WHERE k.matched
+         ORDER BY k.document_id DESC, k.page_number
+         LIMIT %(cap)s) m
+ RIGHT JOIN (SELECT 1) one ON true;
+
+-- name: search_indexed_pages
+-- How many search entries the planner believes there are (-1: never analyzed).
+SELECT reltuples::bigint FROM pg_class WHERE oid = 'search_pages'::regclass;
+
+-- name: search_newest
+-- The documents that pass the filters, newest first, and their pages in order: those that match the
+-- query in their own configuration, up to %(cap)s, reading at most %(budget)s pages (NULL: all of
+-- them). The %(budget)s-th page read comes out too, matching or not (`scanned` = budget): reaching
+-- it with fewer than %(cap)s matches means the newest pages hold too few to say which the newest
+-- matches are, and the caller reads them through the index instead.
+WITH documents_wanted AS NOT MATERIALIZED (
+    SELECT sd.document_id
+      FROM search_documents sd
+     WHERE (%(tenant)s::text IS NULL OR sd.tenant = %(tenant)s::text)
+       AND (%(state)s::version_state IS NULL OR EXISTS (
+            SELECT 1 FROM documents d
+              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
+       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
+       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
+       AND (%(cpv)s::text IS NULL OR EXISTS (
+            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
+       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+)
+SELECT s.document_id, s.page_number, s.matched, s.scanned
+  FROM (SELECT r.document_id, r.page_number, r.search @@ search_query_in(r.search_config, %(query)s) AS matched,
+               row_number() OVER () AS scanned
+          FROM (SELECT p.document_id, p.page_number, p.search_config, p.search
+                  FROM documents_wanted w
+                 CROSS JOIN LATERAL (SELECT sp.document_id, sp.page_number, sp.search_config, sp.search
+                                       FROM search_pages sp
+                                      WHERE sp.document_id = w.document_id
+                                      ORDER BY sp.page_number) p
+                 ORDER BY w.document_id DESC, p.page_number
+                 LIMIT %(budget)s) r) s
+ WHERE s.matched OR s.scanned = %(budget)s
+ LIMIT %(cap)s + 1;
 
 -- name: search_rank
--- Of these candidate pages, those that match the query parsed in their own language's
--- configuration, best first, with a snippet whose matches are wrapped in U+E000 … U+E001.
-WITH own AS MATERIALIZED (
-    SELECT config, websearch_to_tsquery(config, %(query)s) AS query
-      FROM (SELECT DISTINCT search_config_for(language) AS config
-              FROM unnest(ARRAY['eng', 'fra', 'deu', 'spa', 'ita', 'por', 'nld', 'ara', 'hin', '']) AS language) c
-),
-ranked AS (
-    SELECT p.document_id, p.version, p.page_number, p.search_config, p.text, own.query,
-           ts_rank_cd(p.search, own.query) AS rank
-      FROM unnest(%(document_ids)s::bigint[], %(versions)s::integer[], %(pages)s::integer[])
-           AS k(document_id, version, page_number)
-      JOIN pages p USING (document_id, version, page_number)
-      JOIN own ON own.config = p.search_config
-     WHERE p.search @@ own.query
-     ORDER BY rank DESC, p.document_id DESC, p.page_number
+-- These pages (`document_ids`/`pages`: matches that pass the filters, from search_probe or
+-- search_newest), ranked in their own configuration (ts_rank_cd); the best %(limit)s of them with
+-- a snippet whose matches are wrapped in U+E000 … U+E001, cut from the page's text.
+WITH best AS (
+    SELECT sp.document_id, sp.page_number, sp.version, sp.search_config,
+           ts_rank_cd(sp.search, search_query_in(sp.search_config, %(query)s)) AS rank
+      FROM unnest(%(document_ids)s::bigint[], %(pages)s::integer[]) AS k(document_id, page_number)
+      JOIN search_pages sp ON sp.document_id = k.document_id AND sp.page_number = k.page_number
+     ORDER BY rank DESC, sp.document_id DESC, sp.page_number
      LIMIT %(limit)s
 )
-SELECT r.document_id, d.tenant, d.filename, v.state::text AS state, r.version, r.page_number, r.rank,
-       ts_headline(r.search_config, r.text, r.query,
+SELECT b.document_id, d.tenant, d.filename, v.state::text AS state, b.version, b.page_number, b.rank,
+       ts_headline(b.search_config, p.text, search_query_in(b.search_config, %(query)s),
                    'StartSel=' || chr(57344) || ', StopSel=' || chr(57345)
                    || ', MaxFragments=2, MaxWords=18, MinWords=6, FragmentDelimiter=" … "') AS snippet
-  FROM ranked r
-  JOIN documents d ON d.id = r.document_id
+  FROM best b
+  JOIN pages p ON p.document_id = b.document_id AND p.version = b.version AND p.page_number = b.page_number
+  JOIN documents d ON d.id = b.document_id
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
- ORDER BY r.rank DESC, r.document_id DESC, r.page_number;
+ ORDER BY b.rank DESC, b.document_id DESC, b.page_number;
+
+-- name: search_document_index
+-- Promoted (or deleted meanwhile: then nothing): the documents' search row from their readable
+-- version — tenant, the fields the filters read — replacing the one of an older version.
+INSERT INTO search_documents (document_id, tenant, version, pages_version, deadline, cpv_codes, buyer)
+SELECT d.id, d.tenant, d.current_version, cv.pages_version,
+       e.fields->'submission_deadline'->>'value',
+       coalesce(ARRAY(SELECT c->>'value' FROM jsonb_array_elements(
+                          CASE jsonb_typeof(e.fields->'cpv_codes') WHEN 'array' THEN e.fields->'cpv_codes'
+                               ELSE '[]'::jsonb END) c
+                       WHERE c->>'value' IS NOT NULL), '{}'),
+       e.fields->'buyer'->'name'->>'value'
+  FROM documents d
+  JOIN document_versions cv ON cv.document_id = d.id AND cv.version = d.current_version
+  LEFT JOIN extractions e ON e.document_id = d.id AND e.version = d.current_version
+ WHERE d.id = ANY(%(document_ids)s::bigint[])
+ON CONFLICT (document_id) DO UPDATE
+   SET version = excluded.version, pages_version = excluded.pages_version, deadline = excluded.deadline,
+       cpv_codes = excluded.cpv_codes, buyer = excluded.buyer;
+
+-- name: search_pages_unindex_stale
+-- Entries of pages from another version than the documents' readable one (a reprocess that read
+-- the pages again).
+DELETE FROM search_pages sp
+ USING search_documents sd
+ WHERE sd.document_id = ANY(%(document_ids)s::bigint[]) AND sp.document_id = sd.document_id
+   AND sp.version <> sd.pages_version;
+
+-- name: search_pages_index
+-- The readable version's pages not indexed yet, each in its document's language configuration (a
+-- version that only extracted again reuses its pages' entries).
+INSERT INTO search_pages (document_id, page_number, version, tenant, search_config, search)
+SELECT p.document_id, p.page_number, p.version, sd.tenant, c.config, to_tsvector(c.config, p.text)
+  FROM search_documents sd
+  JOIN document_versions pv ON pv.document_id = sd.document_id AND pv.version = sd.pages_version
+  CROSS JOIN LATERAL (SELECT search_config_for(pv.language) AS config) c
+  JOIN pages p ON p.document_id = sd.document_id AND p.version = sd.pages_version
+ WHERE sd.document_id = ANY(%(document_ids)s::bigint[])
+   AND NOT EXISTS (SELECT 1 FROM search_pages e
+                    WHERE e.document_id = p.document_id AND e.page_number = p.page_number);
 
 -- name: export_documents
 -- Documents for an export, oldest first: the latest version's state, and the fields of the readable
@@ -296,6 +383,64 @@ SELECT d.id, d.tenant, d.filename, d.sha256, d.created_at, v.state::text AS stat
    AND d.id > %(after_id)s
  ORDER BY d.id
  LIMIT %(batch)s;
+
+-- name: document_hold
+-- A commit step's first write for a document: the document row, share-locked until the commit's
+-- transaction ends, so a deletion waits for the commit (or the commit, arriving after the deletion,
+-- finds nothing and writes nothing). Key share: commits of one document do not wait for each other.
+SELECT 1 FROM documents WHERE id = %(document_id)s FOR KEY SHARE;
+
+-- name: jobs_of_document
+-- The pipeline's jobs of a document in these states (the queue's partial indexes find queued and
+-- running jobs by type and tenant; the payload names the document).
+SELECT j.id
+  FROM jobs j
+ WHERE j.state = ANY(%(states)s::job_state[]) AND j.type = ANY(%(types)s::text[])
+   AND (%(tenant)s::text IS NULL OR j.tenant = %(tenant)s::text)
+   AND j.payload->>'document_id' = %(document_id)s::text
+ ORDER BY j.id;
+
+-- name: document_lock_for_deletion
+SELECT id, tenant, sha256, size_bytes, created_at
+  FROM documents
+ WHERE id = %(id)s AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s::text)
+   FOR UPDATE;
+
+-- name: versions_unfinished
+SELECT version FROM document_versions
+ WHERE document_id = %(document_id)s AND state NOT IN ('done', 'failed')
+ ORDER BY version;
+
+-- name: deletion_record
+INSERT INTO document_deletions (document_id, tenant, sha256, size_bytes, uploaded_at, reason)
+VALUES (%(document_id)s, %(tenant)s, %(sha256)s, %(size_bytes)s, %(uploaded_at)s, %(reason)s)
+RETURNING deleted_at;
+
+-- name: document_delete
+-- Its versions, pages, OCR batches, extractions, thumbnails, prices and search entries go with it.
+DELETE FROM documents WHERE id = %(id)s;
+
+-- name: deletion_object_done
+UPDATE document_deletions SET object_done_at = coalesce(object_done_at, now()), object_kept = %(kept)s
+ WHERE document_id = %(document_id)s;
+
+-- name: deletions_list
+SELECT document_id, tenant, size_bytes, uploaded_at, reason, deleted_at, object_done_at, object_kept
+  FROM document_deletions
+ WHERE (%(tenant)s::text IS NULL OR tenant = %(tenant)s::text)
+ ORDER BY deleted_at DESC, document_id DESC
+ LIMIT %(limit)s;
+
+-- name: documents_expired
+-- Documents older than their tenant's retention period (its own, else %(default_days)s; 0: kept).
+SELECT d.id, d.tenant, d.created_at
+  FROM documents d
+  JOIN tenants t ON t.name = d.tenant
+ WHERE coalesce(t.retention_days, %(default_days)s) > 0
+   AND d.created_at < coalesce(%(now)s::timestamptz, now())
+                      - make_interval(days => coalesce(t.retention_days, %(default_days)s))
+ ORDER BY d.created_at, d.id
+ LIMIT %(limit)s;
 
 -- name: document_tenant
 SELECT tenant FROM documents WHERE id = %(id)s;
@@ -372,3 +517,24 @@ UPDATE watches SET last_polled_at = now(), last_summary = %(summary)s, last_erro
 
 -- name: watch_record_failure
 UPDATE watches SET last_polled_at = now(), last_error = %(error)s WHERE id = %(id)s;
+
+-- name: ocr_slots_alive
+-- Worker threads, local and remote, that take ocr.pages jobs and heartbeat lately: how many pages
+-- of a short document can be read at once (documents.pages_per_batch).
+SELECT coalesce(sum(threads), 0)
+  FROM workers
+ WHERE stopped_at IS NULL AND %(job_type)s = ANY(pools)
+   AND last_seen_at > coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(live_within_seconds)s);
+
+-- name: page_layouts_of_version
+-- The word boxes of a version's OCRed pages (for its searchable PDF); layout is NULL for pages read
+-- before boxes were kept.
+SELECT page_number, layout FROM pages
+ WHERE document_id = %(document_id)s AND version = %(version)s AND source = 'ocr'
+ ORDER BY page_number;
+
+-- name: version_searchable_get
+SELECT searchable_key FROM document_versions WHERE document_id = %(document_id)s AND version = %(version)s;
+
+-- name: version_searchable_set
+UPDATE document_versions SET searchable_key = %(key)s WHERE document_id = %(document_id)s AND version = %(version)s;

@@ -1,17 +1,22 @@
 """Full-text search over the pages of documents' readable versions, with the fields as filters.
 
-Each page is indexed (a GIN index over a `tsvector` column) in the configuration of its document's
-language (see migration 0015); queries use PostgreSQL's `websearch_to_tsquery` syntax:
-`road resurfacing` (both words), `"winter maintenance"` (the phrase), `asphalt or concrete`,
-`bridge -rail` (without). Results are pages, best first (`ts_rank_cd`), each with a snippet whose
-matches are marked, and the page number to open. Every matching page is ranked when there are fewer
-than `ALL_MATCHES` (after the filters); beyond, the newest `CANDIDATES` of them are.
-A document is searchable once a version of it is done (its readable version); a tenant sees only
-its own.
+Each page of a document's readable version has a search entry (migration 0021, written by
+`pipeline.documents.index_for_search` when a version is promoted for readers): a `tsvector` in the
+configuration of the document's language, in one GIN index with the tenant. Queries use
+PostgreSQL's `websearch_to_tsquery` syntax: `road resurfacing` (both words), `"winter maintenance"`
+(the phrase), `asphalt or concrete`, `bridge -rail` (without). Results are pages, best first
+(`ts_rank_cd`), each with a snippet whose matches are marked, and the page number to open.
+
+What is ranked: the newest `RANKED` pages that match and pass the filters, every one of them when
+fewer match (ranking all 99,000 pages that hold a common word would cost seconds). Which they are
+is found either through the words' index (every match, for rare words) or newest document first
+(for common ones), whichever the planner's estimate says is cheaper (see `_candidates`); the
+answer is the same. A tenant sees only its own documents.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -25,11 +30,11 @@ from tenderflow.pipeline.documents import QUERIES, VersionState
 
 MAX_QUERY_CHARS = 500
 MAX_RESULTS = 200
-ALL_MATCHES = 500
-"""Below this many matching pages (after the filters), every one of them is ranked."""
-CANDIDATES = 200
-"""Above it, the newest this many matching pages are ranked: ranking every page that holds a common
-word (30,000 of 100,000) would cost seconds."""
+RANKED = 500
+"""The newest this many matching pages (after the filters) are ranked; every one when fewer match."""
+_MIN_THRESHOLD = 1000
+_INDEX_PAGE_COST = 4
+"""How many pages read in order (newest first) cost what one match read through the index costs."""
 _MARK_START, _MARK_END = "\ue000", "\ue001"
 _CPV_PREFIX = re.compile(r"\d{1,8}")
 
@@ -79,34 +84,22 @@ def search(
         "query": query, "tenant": tenant, "state": filters.state.value if filters.state else None,
         "deadline_after": filters.deadline_after.isoformat() if filters.deadline_after else None,
         "deadline_before": filters.deadline_before.isoformat() if filters.deadline_before else None,
-        "cpv": cpv, "buyer": filters.buyer or None,
+        "cpv": cpv, "buyer": re.sub(r"([\\%_])", r"\\\1", filters.buyer) if filters.buyer else None,
+        "cap": RANKED,
     }
     # Statements here are never prepared (psycopg prepares one run 5 times): a generic plan cannot
-    # see how common the words are. The plans are chosen here instead of by estimates, which for a
-    # query parsed under ten configurations are often far off.
+    # see how common the words are, nor which filters are given; the plans are chosen here instead.
     with conn.transaction():
-        conn.execute("SET LOCAL enable_seqscan = off")  # the probe reads the GIN index, whatever its guess
-        probed = conn.execute(QUERIES["search_probe"], {"query": query, "cap": ALL_MATCHES}, prepare=False).fetchall()
-        conn.execute("SET LOCAL enable_seqscan = on")
-        if len(probed) < ALL_MATCHES:
-            # Rare words: every page that holds them, in the documents the probe found.
-            candidates = conn.execute(
-                QUERIES["search_candidates"] + "\n LIMIT %(cap)s",
-                {**params, "documents": sorted({row[0] for row in probed}), "cap": ALL_MATCHES},
-                prepare=False).fetchall()
-        else:
-            # Common words: the newest CANDIDATES matching pages, read newest first through the primary
-            # key, stopping there (through the index on the words it would read them all first).
-            conn.execute("SET LOCAL enable_bitmapscan = off")
-            candidates = conn.execute(
-                QUERIES["search_candidates"] + "\n ORDER BY p.document_id DESC, p.page_number LIMIT %(cap)s",
-                {**params, "documents": None, "cap": CANDIDATES}, prepare=False).fetchall()
-            conn.execute("SET LOCAL enable_bitmapscan = on")
-    rows = conn.cursor(row_factory=dict_row).execute(QUERIES["search_rank"], {
-        "query": query, "limit": max(1, min(limit, MAX_RESULTS)),
-        "document_ids": [row[0] for row in candidates], "versions": [row[1] for row in candidates],
-        "pages": [row[2] for row in candidates],
-    }, prepare=False).fetchall()
+        # The nested loops below look costly to a planner that cannot see where they stop, and past
+        # jit_above_cost the JIT compiler would spend 20 ms making them faster by less than that.
+        conn.execute("SET LOCAL jit = off")
+        keys = _candidates(conn, query, tenant, params)
+        if not keys:
+            return []
+        rows = conn.cursor(row_factory=dict_row).execute(QUERIES["search_rank"], {
+            "query": query, "limit": max(1, min(limit, MAX_RESULTS)),
+            "document_ids": [key[0] for key in keys], "pages": [key[1] for key in keys],
+        }, prepare=False).fetchall()
     hits = []
     for row in rows:
         snippet, highlights = _unmark(row["snippet"])
@@ -116,6 +109,62 @@ def search(
             snippet=snippet, highlights=highlights,
         ))
     return hits
+
+
+def _candidates(
+    conn: psycopg.Connection[Any], query: str, tenant: str | None, params: dict[str, Any]
+) -> list[tuple[int, int]]:
+    """The pages to rank: the newest RANKED that match and pass the filters, every one when fewer do.
+
+    Two ways to find them, and the planner's estimate of the tenant's matches (M) chooses: through
+    the words' index, reading every match (`_probe`: cost M), or newest document first through each
+    document's pages until RANKED match (`_newest`: cost RANKED × pages / M, each page read about
+    `_INDEX_PAGE_COST` times cheaper: in order, not scattered). The first is cheaper below the
+    threshold where the two meet. Each way stops after a few times what the estimate promised; when
+    that is not enough (the estimate was wrong) the other is taken, and when both stop, the newest
+    are read however far that goes. Every way gives the same answer."""
+    indexed = conn.execute(QUERIES["search_indexed_pages"], prepare=False).fetchone()
+    pages = max(0, int(indexed[0])) if indexed else 0
+    threshold = max(1, _MIN_THRESHOLD, math.isqrt(RANKED * pages // _INDEX_PAGE_COST))
+    plan = conn.execute("EXPLAIN (FORMAT JSON) " + QUERIES["search_matches"], {"query": query, "tenant": tenant},
+                        prepare=False).fetchone()
+    expected = float(plan[0][0]["Plan"]["Plan Rows"]) if plan else 0.0
+    probed = expected < threshold
+    if probed and (found := _probe(conn, params, probe=max(2 * threshold, 4 * int(expected)))) is not None:
+        return found
+    if (newest := _newest(conn, params, budget=4 * threshold)) is not None:
+        return newest
+    if not probed and (found := _probe(conn, params, probe=2 * threshold)) is not None:
+        return found
+    newest = _newest(conn, params, budget=None)  # both ways stopped: the newest, however far
+    assert newest is not None
+    return newest
+
+
+def _probe(conn: psycopg.Connection[Any], params: dict[str, Any], *, probe: int) -> list[tuple[int, int]] | None:
+    """The newest RANKED matches that pass the filters, of every page that may match, read through
+    the GIN index (whatever the planner would prefer); None when there are `probe` or more of those."""
+    conn.execute("SET LOCAL enable_seqscan = off")
+    rows = conn.execute(QUERIES["search_probe"], {**params, "probe": probe}, prepare=False).fetchall()
+    conn.execute("SET LOCAL enable_seqscan = on")
+    if not rows or rows[0][0] >= probe:
+        return None
+    return [(int(row[1]), int(row[2])) for row in rows if row[1] is not None]
+
+
+def _newest(
+    conn: psycopg.Connection[Any], params: dict[str, Any], *, budget: int | None
+) -> list[tuple[int, int]] | None:
+    """The newest RANKED matching pages of the documents that pass the filters, reading documents
+    newest first through their primary keys (not the words' index, which would read every match
+    before the newest), at most `budget` pages: None when those held fewer than RANKED matches."""
+    conn.execute("SET LOCAL enable_bitmapscan = off")
+    rows = conn.execute(QUERIES["search_newest"], {**params, "budget": budget}, prepare=False).fetchall()
+    conn.execute("SET LOCAL enable_bitmapscan = on")
+    matches = [(int(row[0]), int(row[1])) for row in rows if row[2]]
+    if len(matches) < RANKED and budget is not None and any(row[3] == budget for row in rows):
+        return None
+    return matches[:RANKED]
 
 
 def _unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:

@@ -53,6 +53,21 @@ def object_key(tenant: str, sha256_hex: str) -> str:
     return f"tenants/{tenant}/pdf/{sha256_hex[:2]}/{sha256_hex}.pdf"
 
 
+def derived_prefix(tenant: str, sha256_hex: str) -> str:
+    """The key prefix of what is made from a tenant's PDF with this content hash (its searchable
+    copies, one per pages version: `searchable_key`). They live and go with that PDF: a deletion
+    removes them with it, the storage sweep counts them referenced while the PDF is."""
+    validate_tenant_name(tenant)
+    if not _SHA256_HEX.fullmatch(sha256_hex):
+        raise ValueError(f"{sha256_hex!r} is not a lowercase hex sha256 digest")
+    return f"tenants/{tenant}/searchable/{sha256_hex[:2]}/{sha256_hex}-"
+
+
+def searchable_key(tenant: str, sha256_hex: str, pages_version: int) -> str:
+    """The storage key of the searchable copy made from one pages version of a tenant's PDF."""
+    return f"{derived_prefix(tenant, sha256_hex)}v{pages_version}.pdf"
+
+
 def validate_key(key: str) -> str:
     """Return `key` unchanged if it is a relative '/'-separated key with safe segments, else raise ValueError.
 
@@ -207,6 +222,8 @@ class FileStorage:
             candidates: Iterator[Path] = iter([start])
         elif prefix.endswith("/") or start.is_dir():
             candidates = start.rglob("*")
+        elif start.parent.is_dir():  # a prefix that ends inside a name, as S3 takes it: that folder's names
+            candidates = (path for path in start.parent.iterdir() if path.name.startswith(start.name))
         else:
             candidates = iter([])
         try:

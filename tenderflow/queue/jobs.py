@@ -22,7 +22,7 @@ import math
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
@@ -30,7 +30,6 @@ from typing import Any, Final
 import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 
 from tenderflow import tracing
 from tenderflow.errors import EnqueueError, JobNotFoundError, JobStateError
@@ -117,7 +116,7 @@ class Failure:
 
 
 def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_attempts: int) -> tuple[
-    str, Jsonb, str, int, int, datetime | None, str | None
+    str, str, str, int, int, datetime | None, str | None
 ]:
     if known_types is not None and spec.type not in known_types:
         raise EnqueueError(f"unknown job type {spec.type!r}; known types: {sorted(known_types)}")
@@ -128,8 +127,9 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
         raise EnqueueError(f"priority must fit in a smallint, got {spec.priority}")
     if not spec.tenant:
         raise EnqueueError("tenant must not be empty")
+    payload = spec.payload if isinstance(spec.payload, dict) else dict(spec.payload)
     try:
-        encoded = json.dumps(dict(spec.payload), allow_nan=False)
+        encoded = json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise EnqueueError(f"payload of a {spec.type!r} job is not JSON-serialisable: {exc}") from exc
     if len(encoded) > MAX_PAYLOAD_BYTES:
@@ -137,8 +137,7 @@ def _validated(spec: JobSpec, known_types: Iterable[str] | None, default_max_att
             f"payload of a {spec.type!r} job is {len(encoded)} bytes; jobs carry references, "
             f"not data (limit {MAX_PAYLOAD_BYTES})"
         )
-    return (spec.type, Jsonb(json.loads(encoded)), spec.tenant, spec.priority, max_attempts,
-            spec.run_after, spec.unique_key)
+    return (spec.type, encoded, spec.tenant, spec.priority, max_attempts, spec.run_after, spec.unique_key)
 
 
 def enqueue_many(
@@ -162,33 +161,54 @@ def enqueue_many(
     known = set(known_types) if known_types is not None else None
     rows = [_validated(spec, known, default_max_attempts) for spec in specs]
     columns = list(zip(*rows, strict=True))
-    with conn.transaction():
-        inserted = conn.execute(
-            QUERIES["job_enqueue"],
-            {
-                "types": list(columns[0]), "payloads": list(columns[1]), "tenants": list(columns[2]),
-                "priorities": list(columns[3]), "max_attempts": list(columns[4]),
-                "run_afters": list(columns[5]), "unique_keys": list(columns[6]), "now": now,
-            },
-        ).fetchall()
+    params = {
+        "types": list(columns[0]), "payloads": list(columns[1]), "tenants": list(columns[2]),
+        "priorities": list(columns[3]), "max_attempts": list(columns[4]), "run_afters": list(columns[5]),
+        "unique_keys": list(columns[6]), "now": now, "channel": NOTIFY_CHANNEL,
+    }
+    with _one_statement(conn):
+        inserted = conn.execute(QUERIES["job_enqueue"], params).fetchall()
         ids_by_key = {key: job_id for job_id, key in inserted if key is not None}
         keyless = iter(job_id for job_id, key in inserted if key is None)
-        wanted_keys = [spec.unique_key for spec in specs if spec.unique_key is not None]
-        missing = [key for key in wanted_keys if key not in ids_by_key]
-        if missing:
-            ids_by_key.update(conn.execute(
-                QUERIES["job_ids_by_unique_key"], {"unique_keys": missing}
-            ).fetchall())
-        if inserted:
-            conn.execute(QUERIES["job_notify"], {
-                "channel": NOTIFY_CHANNEL, "types": sorted({spec.type for spec in specs})
-            })
+        missing = [key for key in (spec.unique_key for spec in specs) if key is not None and key not in ids_by_key]
+    if missing:  # already enqueued (or by a concurrent transaction that committed since): their ids
+        ids_by_key.update(conn.execute(QUERIES["job_ids_by_unique_key"], {"unique_keys": missing}).fetchall())
     return [ids_by_key[spec.unique_key] if spec.unique_key is not None else next(keyless) for spec in specs]
 
 
-def enqueue(conn: psycopg.Connection[Any], spec: JobSpec, **options: Any) -> int:
-    """Enqueue one job; see `enqueue_many`."""
-    return enqueue_many(conn, [spec], **options)[0]
+def _one_statement(conn: psycopg.Connection[Any]) -> AbstractContextManager[Any]:
+    """Where an enqueue's one statement runs: on an autocommit connection, as its own transaction
+    (one round trip); in a caller's transaction, in a savepoint of it, as before."""
+    if conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE:
+        return nullcontext()
+    return conn.transaction()
+
+
+def enqueue(
+    conn: psycopg.Connection[Any],
+    spec: JobSpec,
+    *,
+    known_types: Iterable[str] | None = None,
+    default_max_attempts: int = 5,
+    now: datetime | None = None,
+) -> int:
+    """Enqueue one job, as `enqueue_many` does (the same checks and answer), with a one-row
+    statement: no arrays to build and send for a single job."""
+    job_type, payload, tenant, priority, max_attempts, run_after, unique_key = _validated(
+        spec, set(known_types) if known_types is not None else None, default_max_attempts)
+    with _one_statement(conn):
+        row = conn.execute(QUERIES["job_enqueue_one"], {
+            "type": job_type, "payload": payload, "tenant": tenant, "priority": priority,
+            "max_attempts": max_attempts, "run_after": run_after, "unique_key": unique_key, "now": now,
+            "channel": NOTIFY_CHANNEL,
+        }).fetchone()
+    if row is not None:
+        return int(row[0])
+    # Its unique_key was already enqueued (perhaps by a concurrent transaction committed since).
+    found = conn.execute(QUERIES["job_ids_by_unique_key"], {"unique_keys": [unique_key]}).fetchone()
+    if found is None:
+        raise EnqueueError(f"job with unique_key {unique_key!r} was neither inserted nor found")
+    return int(found[1])
 
 
 def claim(
@@ -222,11 +242,12 @@ def claim(
     # the lock). Inside a caller's transaction: a savepoint of it, without the claim's own settings.
     own_transaction = conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
     block: AbstractContextManager[Any] = conn.pipeline() if own_transaction else conn.transaction()
-    cursor = conn.cursor(row_factory=dict_row)
+    cursor = conn.cursor()
     with block:
         conn.execute(QUERIES["job_claim_lock_own_transaction" if own_transaction else "job_claim_lock"], params)
         cursor.execute(QUERIES["job_claim"], params)
-    return [ClaimedJob(**row) for row in cursor.fetchall()]
+    # job_claim returns ClaimedJob's fields in its order: tuples, not a dict per row.
+    return [ClaimedJob(*row) for row in cursor.fetchall()]
 
 
 def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[Any]]:

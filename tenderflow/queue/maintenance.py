@@ -4,8 +4,9 @@ the worker's maintenance thread calls them on a timer. They are safe to run in m
 once: reclaim uses SKIP LOCKED, schedule runs are deduped by unique key, pruning deletes by id.
 
 Schedules are also managed here, generically (any registered job type, any payload): `Scheduler`
-creates, lists, pauses and resumes, retimes, removes and runs them now. What may be scheduled by
-whom, with which payload, is the application's to decide (tenderflow.handlers.schedules).
+creates (or makes sure one exists: `ensure`), lists, pauses and resumes, retimes, removes and runs
+them now. What may be scheduled by whom, with which payload, is the application's to decide
+(tenderflow.handlers.schedules).
 """
 
 from __future__ import annotations
@@ -126,12 +127,23 @@ class Scheduler:
     def upsert(self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None = None) -> datetime:
         """Create or replace a schedule (enabled); returns its first run time. Raises ScheduleError
         (a ValueError) for an unknown job type or a bad timing."""
+        return self._write(conn, schedule, now=now, query="schedule_upsert")
+
+    def ensure(self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None = None) -> None:
+        """Create the schedule unless one of its name exists (left as it is, paused or retimed by an
+        operator included: a process that ensures its schedules at every start does not push their
+        next runs back). Raises ScheduleError as `upsert` does."""
+        self._write(conn, schedule, now=now, query="schedule_ensure")
+
+    def _write(
+        self, conn: psycopg.Connection[Any], schedule: Schedule, *, now: datetime | None, query: str
+    ) -> datetime:
         if schedule.type not in self.job_types:
             raise ScheduleError(f"unknown job type {schedule.type!r}")
         check_timing(schedule.interval_seconds, schedule.cron)
         start = now or datetime.now(UTC)
         first = next_run_after(after=start, interval_seconds=schedule.interval_seconds, cron=schedule.cron)
-        conn.execute(jobs.QUERIES["schedule_upsert"], {
+        conn.execute(jobs.QUERIES[query], {
             "name": schedule.name, "type": schedule.type, "payload": Jsonb(json.loads(json.dumps(schedule.payload))),
             "tenant": schedule.tenant, "priority": schedule.priority, "max_attempts": schedule.max_attempts,
             "interval_seconds": schedule.interval_seconds, "cron": schedule.cron, "next_run_at": first,

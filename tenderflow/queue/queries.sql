@@ -2,15 +2,39 @@
 -- database clock (production); tests pass a time to move the clock without sleeping.
 
 -- name: job_enqueue
--- Many jobs in one statement. A unique_key already present is skipped (idempotent enqueue).
-INSERT INTO jobs (type, payload, tenant, priority, max_attempts, run_after, unique_key)
-SELECT t.type, t.payload, t.tenant, t.priority, t.max_attempts,
-       coalesce(t.run_after, %(now)s::timestamptz, now()), t.unique_key
-  FROM unnest(%(types)s::text[], %(payloads)s::jsonb[], %(tenants)s::text[], %(priorities)s::smallint[],
-              %(max_attempts)s::integer[], %(run_afters)s::timestamptz[], %(unique_keys)s::text[])
-       AS t(type, payload, tenant, priority, max_attempts, run_after, unique_key)
-ON CONFLICT (unique_key) DO NOTHING
-RETURNING id, unique_key;
+-- Many jobs in one statement, and their wake-up: one round trip. A unique_key already present is
+-- skipped (idempotent enqueue): its job's id is not returned here (see job_ids_by_unique_key).
+-- Payloads arrive as JSON text, parsed once, here. The NOTIFY (one per job type, only when a job
+-- was inserted) is sent by the server when the transaction commits.
+WITH inserted AS (
+    INSERT INTO jobs (type, payload, tenant, priority, max_attempts, run_after, unique_key)
+    SELECT t.type, t.payload, t.tenant, t.priority, t.max_attempts,
+           coalesce(t.run_after, %(now)s::timestamptz, now()), t.unique_key
+      FROM unnest(%(types)s::text[], %(payloads)s::text[]::jsonb[], %(tenants)s::text[], %(priorities)s::smallint[],
+                  %(max_attempts)s::integer[], %(run_afters)s::timestamptz[], %(unique_keys)s::text[])
+           AS t(type, payload, tenant, priority, max_attempts, run_after, unique_key)
+    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
+    RETURNING id, unique_key, type
+),
+woken AS (
+    SELECT count(pg_notify(%(channel)s, w.type)) AS sent FROM (SELECT DISTINCT type FROM inserted) w
+)
+SELECT i.id, i.unique_key FROM inserted i CROSS JOIN woken ORDER BY i.id;
+
+-- name: job_enqueue_one
+-- One job: job_enqueue with a row of values instead of arrays (cheaper to send for a single job).
+WITH inserted AS (
+    INSERT INTO jobs (type, payload, tenant, priority, max_attempts, run_after, unique_key)
+    VALUES (%(type)s::text, %(payload)s::text::jsonb, %(tenant)s::text, %(priority)s::smallint,
+            %(max_attempts)s::integer, coalesce(%(run_after)s::timestamptz, %(now)s::timestamptz, now()),
+            %(unique_key)s::text)
+    ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
+    RETURNING id, type
+),
+woken AS (
+    SELECT count(pg_notify(%(channel)s, type)) AS sent FROM inserted
+)
+SELECT i.id FROM inserted i CROSS JOIN woken;
 
 -- name: job_ids_by_unique_key
 SELECT unique_key, id FROM jobs WHERE unique_key = ANY(%(unique_keys)s::text[]);
@@ -127,50 +151,76 @@ SELECT j.id FROM jobs j
    FOR UPDATE OF j;
 
 -- name: job_complete
-UPDATE jobs j
-   SET state = 'succeeded', leased_until = NULL, last_error = NULL,
-       finished_at = coalesce(%(now)s::timestamptz, now())
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
- WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
-RETURNING j.id;
+-- running -> succeeded, for the jobs this claim still owns; each one counted (migration 0040).
+WITH ended AS (
+    UPDATE jobs j
+       SET state = 'succeeded', leased_until = NULL, last_error = NULL,
+           finished_at = coalesce(%(now)s::timestamptz, now())
+      FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+     WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
+    RETURNING j.id, j.type, j.state, j.started_at, j.finished_at
+),
+counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
+)
+SELECT e.id FROM ended e CROSS JOIN counted;
 
 -- name: job_fail
 -- Retry after backoff while attempts remain and the error is not permanent; else end failed.
 -- `permanent` in the answer: ended failed by a permanent failure of the handler's run (not of a commit).
-UPDATE jobs j
-   SET state = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN 'failed' ELSE 'queued' END::job_state,
-       run_after = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN j.run_after
-                        ELSE coalesce(%(now)s::timestamptz, now()) + make_interval(secs => f.retry_seconds) END,
-       finished_at = CASE WHEN f.permanent OR j.attempts >= j.max_attempts
-                          THEN coalesce(%(now)s::timestamptz, now()) END,
-       leased_until = NULL,
-       last_error = f.error
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[], %(errors)s::text[],
-              %(permanent)s::boolean[], %(at_commit)s::boolean[], %(retry_seconds)s::double precision[])
-       AS f(id, attempts, worker_id, error, permanent, at_commit, retry_seconds)
- WHERE j.id = f.id AND j.attempts = f.attempts AND j.worker_id = f.worker_id AND j.state = 'running'
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error,
-          f.permanent AND NOT f.at_commit AND j.state = 'failed' AS permanent;
+WITH ended AS (
+    UPDATE jobs j
+       SET state = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN 'failed' ELSE 'queued' END::job_state,
+           run_after = CASE WHEN f.permanent OR j.attempts >= j.max_attempts THEN j.run_after
+                            ELSE coalesce(%(now)s::timestamptz, now()) + make_interval(secs => f.retry_seconds) END,
+           finished_at = CASE WHEN f.permanent OR j.attempts >= j.max_attempts
+                              THEN coalesce(%(now)s::timestamptz, now()) END,
+           leased_until = NULL,
+           last_error = f.error
+      FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[], %(errors)s::text[],
+                  %(permanent)s::boolean[], %(at_commit)s::boolean[], %(retry_seconds)s::double precision[])
+           AS f(id, attempts, worker_id, error, permanent, at_commit, retry_seconds)
+     WHERE j.id = f.id AND j.attempts = f.attempts AND j.worker_id = f.worker_id AND j.state = 'running'
+    RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error,
+              f.permanent AND NOT f.at_commit AND j.state = 'failed' AS permanent, j.started_at, j.finished_at
+),
+counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
+)
+SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error, e.permanent
+  FROM ended e CROSS JOIN counted;
 
 -- name: job_release
 -- Give leases back on shutdown: queued again at once. The attempt is not held against the job
 -- (max_attempts moves up with it) but attempts never goes down, so (id, attempts) stays unique.
 -- A job released %(max_releases)s times already ends failed instead: it would never finish.
-UPDATE jobs j
-   SET state = CASE WHEN j.releases < %(max_releases)s THEN 'queued' ELSE 'failed' END::job_state,
-       leased_until = NULL,
-       max_attempts = CASE WHEN j.releases < %(max_releases)s THEN j.max_attempts + 1 ELSE j.max_attempts END,
-       releases = j.releases + 1,
-       run_after = coalesce(%(now)s::timestamptz, now()),
-       finished_at = CASE WHEN j.releases >= %(max_releases)s THEN coalesce(%(now)s::timestamptz, now()) END,
-       last_error = CASE WHEN j.releases < %(max_releases)s
-                         THEN 'released by worker ' || j.worker_id || ' at shutdown'
-                         ELSE 'given back at worker shutdown ' || (j.releases + 1) || ' times: the job never '
-                              || 'finishes before its workers stop'
-                    END
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
- WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
+WITH ended AS (
+    UPDATE jobs j
+       SET state = CASE WHEN j.releases < %(max_releases)s THEN 'queued' ELSE 'failed' END::job_state,
+           leased_until = NULL,
+           max_attempts = CASE WHEN j.releases < %(max_releases)s THEN j.max_attempts + 1 ELSE j.max_attempts END,
+           releases = j.releases + 1,
+           run_after = coalesce(%(now)s::timestamptz, now()),
+           finished_at = CASE WHEN j.releases >= %(max_releases)s THEN coalesce(%(now)s::timestamptz, now()) END,
+           last_error = CASE WHEN j.releases < %(max_releases)s
+                             THEN 'released by worker ' || j.worker_id || ' at shutdown'
+                             ELSE 'given back at worker shutdown ' || (j.releases + 1) || ' times: the job never '
+                                  || 'finishes before its workers stop'
+                        END
+      FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+     WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
+    RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
+),
+counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
+)
+SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_reclaim
 -- Expired leases: back to queued while attempts remain, else failed. SKIP LOCKED: a job being
@@ -198,31 +248,47 @@ expired AS MATERIALIZED (
      ORDER BY j.id
      LIMIT %(limit)s
        FOR UPDATE OF j SKIP LOCKED
+),
+ended AS (
+    UPDATE jobs j
+       SET state = CASE WHEN j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END::job_state,
+           run_after = coalesce(%(now)s::timestamptz, now()),
+           finished_at = CASE WHEN j.attempts >= j.max_attempts THEN coalesce(%(now)s::timestamptz, now()) END,
+           leased_until = NULL,
+           last_error = CASE WHEN expired.lease_over AND j.attempts < j.max_attempts
+                             THEN 'lease expired (worker ' || j.worker_id || ' stopped heartbeating)'
+                             WHEN expired.lease_over
+                             THEN 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
+                             ELSE 'worker ' || j.worker_id
+                                  || CASE WHEN j.attempts < j.max_attempts THEN ' died' ELSE ' died on final attempt' END
+                                  || ' (its database session ended and it stopped heartbeating)'
+                        END
+      FROM expired
+     WHERE j.id = expired.id
+    RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
+),
+counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
 )
-UPDATE jobs j
-   SET state = CASE WHEN j.attempts < j.max_attempts THEN 'queued' ELSE 'failed' END::job_state,
-       run_after = coalesce(%(now)s::timestamptz, now()),
-       finished_at = CASE WHEN j.attempts >= j.max_attempts THEN coalesce(%(now)s::timestamptz, now()) END,
-       leased_until = NULL,
-       last_error = CASE WHEN expired.lease_over AND j.attempts < j.max_attempts
-                         THEN 'lease expired (worker ' || j.worker_id || ' stopped heartbeating)'
-                         WHEN expired.lease_over
-                         THEN 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
-                         ELSE 'worker ' || j.worker_id
-                              || CASE WHEN j.attempts < j.max_attempts THEN ' died' ELSE ' died on final attempt' END
-                              || ' (its database session ended and it stopped heartbeating)'
-                    END
-  FROM expired
- WHERE j.id = expired.id
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
+SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_cancel
 -- queued or running -> cancelled. A running job's worker finds out at its next heartbeat.
-UPDATE jobs
-   SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
-       last_error = coalesce(last_error, 'cancelled')
- WHERE id = %(id)s AND state IN ('queued', 'running')
-RETURNING id, type, tenant, payload, attempts, state, last_error;
+WITH ended AS (
+    UPDATE jobs
+       SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
+           last_error = coalesce(last_error, 'cancelled')
+     WHERE id = %(id)s AND state IN ('queued', 'running')
+    RETURNING id, type, tenant, payload, attempts, state, last_error, started_at, finished_at
+),
+counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
+)
+SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_cancel_many
 -- queued or running -> cancelled for those of %(ids)s that no other transaction holds locked: SKIP
@@ -232,13 +298,20 @@ WITH open AS MATERIALIZED (
      WHERE id = ANY(%(ids)s::bigint[]) AND state IN ('queued', 'running')
      ORDER BY id
        FOR UPDATE SKIP LOCKED
+), ended AS (
+    UPDATE jobs j
+       SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
+           last_error = %(reason)s
+      FROM open
+     WHERE j.id = open.id
+    RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
+),
+counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e
 )
-UPDATE jobs j
-   SET state = 'cancelled', leased_until = NULL, finished_at = coalesce(%(now)s::timestamptz, now()),
-       last_error = %(reason)s
-  FROM open
- WHERE j.id = open.id
-RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error;
+SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_retry
 -- failed or cancelled -> queued, with `extra_attempts` more attempts than it has used.
@@ -303,6 +376,13 @@ ON CONFLICT (name) DO UPDATE
        priority = excluded.priority, max_attempts = excluded.max_attempts,
        interval_seconds = excluded.interval_seconds, cron = excluded.cron,
        next_run_at = excluded.next_run_at, enabled = true;
+
+-- name: schedule_ensure
+-- Create the schedule unless one of that name exists (which is left as it is, next run included).
+INSERT INTO job_schedules (name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at)
+VALUES (%(name)s, %(type)s, %(payload)s, %(tenant)s, %(priority)s, %(max_attempts)s, %(interval_seconds)s,
+        %(cron)s, %(next_run_at)s)
+ON CONFLICT (name) DO NOTHING;
 
 -- name: schedule_due
 SELECT name, type, payload, tenant, priority, max_attempts, interval_seconds, cron, next_run_at

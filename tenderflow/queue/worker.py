@@ -22,14 +22,16 @@ give the remaining leases back so other workers can take them at once.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue as stdlib_queue
 import socket
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 import structlog
@@ -47,6 +49,7 @@ from tenderflow.queue.maintenance import Maintenance
 from tenderflow.queue.registry import JobContext, JobTypes
 
 log = structlog.get_logger("tenderflow.worker")
+_T = TypeVar("_T")
 
 # Jobs whose compute step is over wait for the committer, which takes them in batches of up to this
 # many; at most one such batch waits, so that a slow database slows claiming instead of piling up
@@ -70,6 +73,12 @@ class WorkerConfig:
     backoff: Backoff = field(default_factory=Backoff)
     worker_id: str | None = None
     kind: str = "local"
+    # Jobs claimed beyond `threads`, waiting in the worker for an executor (like graphile-worker's
+    # local queue): bigger claims, fewer per job, for many short jobs. They are leased (running,
+    # heartbeated) and count against their tenant's cap while they wait; a stopping worker gives
+    # the ones not started back at once. 0 (default): a claim takes only as many jobs as threads
+    # are free, and a job is started the moment it is claimed.
+    prefetch: int = 0
     # Burst: stop once no job of `types` is left to run anywhere (none queued, due now or later, and
     # none running: a running job may enqueue the next stage's), for cron jobs and CI.
     burst: bool = False
@@ -100,8 +109,54 @@ def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, g
         time.sleep(0.05)
 
 
+def _take_all(waiting: stdlib_queue.SimpleQueue[_T | None]) -> list[_T]:
+    """Everything in `waiting` now, without blocking (the end-of-run sentinels left out)."""
+    taken: list[_T] = []
+    while True:
+        try:
+            item = waiting.get_nowait()
+        except stdlib_queue.Empty:
+            return taken
+        if item is not None:
+            taken.append(item)
+
+
+def _logs_at_info() -> bool:
+    """Whether info lines (a success's job.finished) are written: checked once per committed batch,
+    so that a worker logging at WARNING spends nothing per success on the line it drops."""
+    enabled = getattr(log, "is_enabled_for", None)
+    return True if enabled is None else bool(enabled(logging.INFO))
+
+
 def new_worker_id() -> str:
     return process_instance_id()
+
+
+class _HeldConnection:
+    """A pool connection that one thread (or one lock's holders) keeps between uses: no checkout
+    per claim or commit, and so none of the pool's liveness checks, each a round trip to the
+    server (a third of a no-op job's worker time). A use that raises gives the connection back to
+    the pool, which discards a broken one (a database restart) or rolls back an open transaction;
+    the next use draws a fresh one, checked as every checkout is."""
+
+    def __init__(self, pool: ConnectionPool) -> None:
+        self._pool = pool
+        self._conn: psycopg.Connection[Any] | None = None
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if self._conn is None:
+            self._conn = self._pool.getconn()
+        try:
+            yield self._conn
+        except BaseException:
+            self.give_back()
+            raise
+
+    def give_back(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            self._pool.putconn(conn)
 
 
 class Worker:
@@ -122,8 +177,14 @@ class Worker:
         # many of them are computing (each occupies one of the `threads` slots).
         self._slots: dict[tuple[int, int, str], _Slot] = {}
         self._computing = 0
-        self._max_held = config.threads + COMMIT_BATCH_MAX
+        if config.prefetch < 0:
+            raise ValueError("prefetch must be 0 or more")
+        self._claim_room = config.threads + config.prefetch
+        self._max_held = self._claim_room + COMMIT_BATCH_MAX
         self._slots_lock = threading.Lock()
+        self._claiming = threading.Lock()
+        self._claim_connection = _HeldConnection(pool)  # used under _claiming only
+        self._commit_connection = _HeldConnection(pool)  # the committer thread's
         self._wake = threading.Event()
         self._backlog = False  # the last claim filled every free slot: more jobs are likely waiting
         self._stopping = threading.Event()
@@ -172,9 +233,15 @@ class Worker:
             threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
             self._claim_loop()
+            if self.config.prefetch:
+                # Without prefetch every claimed job has an executor waiting for it: it starts
+                # (and gets the grace period) even if the stop came before an executor woke.
+                self._release_unstarted()
             wait_for_running_jobs(self._slots, self._slots_lock, self.config.shutdown_grace_seconds)
         finally:
             self._release_remaining()
+            with self._claiming:
+                self._claim_connection.give_back()
             self._stopped.set()
             self._finished.put(None)
             for _ in range(self.config.threads):
@@ -194,58 +261,61 @@ class Worker:
             claimed = jobs.claim(conn, worker_id=self.id, types=self.config.types, limit=self.config.threads,
                                  lease_seconds=self.config.lease_seconds,
                                  default_tenant_cap=self.config.default_tenant_cap)
+        for slot in self._hold(claimed):
+            self._execute(slot)
+        batch = _take_all(self._finished)
+        if batch:
+            self._commit_batch_with_retry(batch)
+        self.claimed_total += len(claimed)
+        return len(claimed)
+
+    def _hold(self, claimed: Sequence[jobs.ClaimedJob]) -> list[_Slot]:
+        """Slots for jobs just claimed: held (heartbeated) and computing from now on."""
         now = time.monotonic()
         slots = [_Slot(job, JobContext(job), now) for job in claimed]
         with self._slots_lock:
             for slot in slots:
                 self._slots[slot.job.token] = slot
             self._computing += len(slots)
-        for slot in slots:
-            self._execute(slot)
-        batch: list[_Finished] = []
-        while True:
-            try:
-                item = self._finished.get_nowait()
-            except stdlib_queue.Empty:
-                break
-            if item is not None:
-                batch.append(item)
-        if batch:
-            self._commit_batch_with_retry(batch)
-        self.claimed_total += len(claimed)
-        return len(claimed)
+        return slots
 
     def _free_slots(self) -> int:
         with self._slots_lock:
-            return min(self.config.threads - self._computing, self._max_held - len(self._slots))
+            return min(self._claim_room - self._computing, self._max_held - len(self._slots))
+
+    def _claim_free_slots(self, *, wait: bool = True) -> tuple[int, int] | None:
+        """One claim filling this worker's free slots, its jobs handed to the executors; returns
+        (free slots, jobs claimed). One claim at a time, the claimer's or the listener's (which
+        claims at once on a NOTIFY while the claimer sleeps: a thread hand-off less between enqueue
+        and start); with `wait=False`, None if another claim is under way."""
+        if not self._claiming.acquire(blocking=wait):
+            return None
+        try:
+            free = self._free_slots()
+            if free <= 0 or self._stopping.is_set():
+                return free, 0
+            with self._claim_connection.connection() as conn:
+                claimed = jobs.claim(
+                    conn, worker_id=self.id, types=self.config.types, limit=free,
+                    lease_seconds=self.config.lease_seconds, default_tenant_cap=self.config.default_tenant_cap,
+                )
+            for slot in self._hold(claimed):
+                self._runnable.put(slot)
+            self.claimed_total += len(claimed)
+            self._backlog = len(claimed) == free
+            return free, len(claimed)
+        finally:
+            self._claiming.release()
 
     def _claim_loop(self) -> None:
         while not self._stopping.is_set():
-            free = self._free_slots()
-            claimed: list[jobs.ClaimedJob] = []
-            if free > 0:
-                try:
-                    with self.pool.connection() as conn:
-                        claimed = jobs.claim(
-                            conn, worker_id=self.id, types=self.config.types, limit=free,
-                            lease_seconds=self.config.lease_seconds,
-                            default_tenant_cap=self.config.default_tenant_cap,
-                        )
-                except psycopg.Error as exc:
-                    log.warning("worker.claim_failed", error=str(exc))
-                    self._stopping.wait(min(self.config.poll_seconds, 1.0))
-                    continue
-                now = time.monotonic()
-                slots = [_Slot(job, JobContext(job), now) for job in claimed]
-                with self._slots_lock:
-                    for slot in slots:
-                        self._slots[slot.job.token] = slot
-                    self._computing += len(slots)
-                for slot in slots:
-                    self._runnable.put(slot)
-                self.claimed_total += len(claimed)
-                self._backlog = len(claimed) == free
-            if free > 0 and len(claimed) == free:
+            try:
+                free, claimed = self._claim_free_slots() or (0, 0)
+            except psycopg.Error as exc:
+                log.warning("worker.claim_failed", error=str(exc))
+                self._stopping.wait(min(self.config.poll_seconds, 1.0))
+                continue
+            if free > 0 and claimed == free:
                 # Every free slot was filled: there is likely more work; come back once a slot frees.
                 self._wake.clear()
                 if self._free_slots() <= 0:
@@ -271,6 +341,27 @@ class Worker:
             log.warning("worker.drain_check_failed", error=str(exc))
             return False
 
+    def _release_unstarted(self) -> None:
+        """Stopping: the claimed jobs no executor has started yet (prefetched) are given back at
+        once, not run during the grace period. An executor that takes one first starts it."""
+        unstarted = _take_all(self._runnable)
+        if not unstarted:
+            return
+        with self._slots_lock:
+            for slot in unstarted:
+                self._slots.pop(slot.job.token, None)
+            self._computing -= len(unstarted)
+        self._give_back([slot.job for slot in unstarted], "worker.released_unstarted")
+
+    def _give_back(self, held: Sequence[jobs.ClaimedJob], event: str) -> None:
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                ended = jobs.release_ended(conn, held)
+                self.job_types.run_ended_hooks(conn, ended)  # a job released too often has failed
+            log.info(event, worker_id=self.id, jobs=sorted(job.id for job in ended))
+        except Exception as exc:  # the leases then expire and the reclaimer takes over
+            log.warning("worker.release_failed", error=f"{type(exc).__name__}: {exc}")
+
     def _release_remaining(self) -> None:
         with self._slots_lock:
             remaining = list(self._slots.values())
@@ -278,14 +369,7 @@ class Worker:
             return
         for slot in remaining:
             slot.context.mark_lost("worker shutting down; lease given back")
-        try:
-            with self.pool.connection() as conn, conn.transaction():
-                ended = jobs.release_ended(conn, [slot.job for slot in remaining])
-                self.job_types.run_ended_hooks(conn, ended)  # a job released too often has failed
-            released = {job.id for job in ended}
-            log.info("worker.released", worker_id=self.id, jobs=sorted(released))
-        except Exception as exc:  # the leases then expire and the reclaimer takes over
-            log.warning("worker.release_failed", error=f"{type(exc).__name__}: {exc}")
+        self._give_back([slot.job for slot in remaining], "worker.released")
 
     # --- executing ------------------------------------------------------------------------------
 
@@ -359,6 +443,7 @@ class Worker:
         while True:
             first = self._finished.get()
             if first is None:
+                self._commit_connection.give_back()
                 return
             batch = [first]
             while len(batch) < COMMIT_BATCH_MAX:
@@ -400,8 +485,10 @@ class Worker:
                     return
                 time.sleep(delay)
                 delay = min(delay * 2, 5.0)
+        successes_logged = _logs_at_info()
         for item, (outcome, error) in zip(batch, outcomes, strict=True):
-            self._log_finished(item.slot, outcome, error)
+            if successes_logged or outcome != "succeeded":
+                self._log_finished(item.slot, outcome, error)
         self._free([item.slot for item in batch])
 
     def _commit_apart(self, batch: list[_Finished]) -> None:
@@ -427,7 +514,7 @@ class Worker:
 
     def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
         attempts = [FinishedAttempt(item.slot.job, item.result, item.failure) for item in batch]
-        with self.pool.connection() as conn:
+        with self._commit_connection.connection() as conn:
             outcomes = commit_attempts(conn, self.job_types, attempts, backoff=self.config.backoff)
         return [(o.outcome, o.error) for o in outcomes]
 
@@ -477,13 +564,25 @@ class Worker:
                     while not self._stopped.is_set():
                         for notify in conn.notifies(timeout=1.0):
                             if notify.payload in wanted:
-                                self._wake.set()
+                                self._claim_on_notify()
             except Exception as exc:  # any error: logged, then listen again after a backoff
                 log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}",
                             exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._stopped.wait(delay)
                 # at most 5 s: while it reconnects, the worker holds no liveness lock
                 delay = min(delay * 2, 5.0)
+
+    def _claim_on_notify(self) -> None:
+        """A job of ours was enqueued: claim it from this thread unless a claim is under way (then
+        the claimer's loop goes round again). Whatever happens here, the claimer is woken when it
+        has more to do: a failed claim, or every free slot filled (more may be waiting)."""
+        try:
+            outcome = None if self._stopping.is_set() else self._claim_free_slots(wait=False)
+        except psycopg.Error as exc:
+            log.warning("worker.claim_failed", error=str(exc))
+            outcome = None
+        if outcome is None or (outcome[0] > 0 and outcome[1] == outcome[0]):
+            self._wake.set()
 
     def _maintenance_loop(self) -> None:
         while not self._stopped.wait(self.config.maintenance_seconds):

@@ -1,13 +1,16 @@
-"""Per-tenant upload limits (review D7): a rate of uploads per minute and a quota of stored bytes.
+"""Per-tenant upload limits (review D7): a rate of uploads per minute and a quota of stored bytes;
+and how long the tenant's documents are kept (issue 13: older ones are deleted by
+tenderflow.pipeline.deletion).
 
 They keep uploads that fail, or that are never processed, from becoming free storage or free work:
 every upload request over the API counts against the rate, refused or not, before its body is read;
 every stored document counts against the quota, failed ones included (their bytes stay stored).
 
 Each limit is the tenant's own when the operator set one (`tenderflow tenants limits`), else the
-settings' default (TENDERFLOW_TENANT_UPLOADS_PER_MINUTE, TENDERFLOW_TENANT_MAX_STORED_BYTES);
-0 means no limit. Both are decided under the tenant's row lock, so concurrent uploads cannot
-together pass a limit that each alone would not.
+settings' default (TENDERFLOW_TENANT_UPLOADS_PER_MINUTE, TENDERFLOW_TENANT_MAX_STORED_BYTES,
+TENDERFLOW_DOCUMENT_RETENTION_DAYS); 0 means no limit (for the retention period: kept for ever).
+The upload limits are decided under the tenant's row lock, so concurrent uploads cannot together
+pass a limit that each alone would not.
 """
 
 from __future__ import annotations
@@ -33,20 +36,26 @@ class UploadLimits:
     max_stored_bytes: int
     own_rate: bool = False
     own_quota: bool = False
+    retention_days: int = 0
+    """Days its documents are kept after their upload (0: for ever)."""
+    own_retention: bool = False
 
 
 def limits_of(
-    conn: psycopg.Connection[Any], tenant: str, *, default_per_minute: int, default_max_stored_bytes: int
+    conn: psycopg.Connection[Any], tenant: str, *, default_per_minute: int, default_max_stored_bytes: int,
+    default_retention_days: int = 0,
 ) -> UploadLimits:
     """The tenant's limits: its own where set, else the defaults. Raises TenantNotFoundError."""
     row = conn.execute(QUERIES["tenant_limits_get"], {"name": tenant}).fetchone()
     if row is None:
         raise TenantNotFoundError(f"no tenant named {tenant!r}")
-    per_minute, max_bytes = row
+    per_minute, max_bytes, retention = row
     return UploadLimits(
         uploads_per_minute=default_per_minute if per_minute is None else int(per_minute),
         max_stored_bytes=default_max_stored_bytes if max_bytes is None else int(max_bytes),
         own_rate=per_minute is not None, own_quota=max_bytes is not None,
+        retention_days=default_retention_days if retention is None else int(retention),
+        own_retention=retention is not None,
     )
 
 
@@ -55,11 +64,11 @@ _UNCHANGED: Any = object()
 
 def set_limits(
     conn: psycopg.Connection[Any], tenant: str, *, uploads_per_minute: int | None = _UNCHANGED,
-    max_stored_bytes: int | None = _UNCHANGED,
+    max_stored_bytes: int | None = _UNCHANGED, retention_days: int | None = _UNCHANGED,
 ) -> None:
     """Set the tenant's own limits (None: back to the settings' default; 0: no limit); a limit not
     passed stays as it is. Raises TenantNotFoundError, ValueError for a negative limit."""
-    for value in (uploads_per_minute, max_stored_bytes):
+    for value in (uploads_per_minute, max_stored_bytes, retention_days):
         if value is not _UNCHANGED and value is not None and value < 0:
             raise ValueError("a limit is 0 (none) or more")
     with conn.transaction():
@@ -69,6 +78,8 @@ def set_limits(
             conn.execute(QUERIES["tenant_set_uploads_per_minute"], {"name": tenant, "value": uploads_per_minute})
         if max_stored_bytes is not _UNCHANGED:
             conn.execute(QUERIES["tenant_set_max_stored_bytes"], {"name": tenant, "value": max_stored_bytes})
+        if retention_days is not _UNCHANGED:
+            conn.execute(QUERIES["tenant_set_retention_days"], {"name": tenant, "value": retention_days})
 
 
 def admit_upload(

@@ -170,14 +170,17 @@ UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
 RETURNING id, tenant, revoked_at;
 
 -- name: tenant_limits_get
--- The tenant's own upload limits (NULL: the settings' default).
-SELECT uploads_per_minute, max_stored_bytes FROM tenants WHERE name = %(name)s;
+-- The tenant's own upload limits and retention period (NULL: the settings' default).
+SELECT uploads_per_minute, max_stored_bytes, retention_days FROM tenants WHERE name = %(name)s;
 
 -- name: tenant_lock_limits
 SELECT uploads_per_minute, max_stored_bytes FROM tenants WHERE name = %(name)s FOR NO KEY UPDATE;
 
 -- name: tenant_set_uploads_per_minute
 UPDATE tenants SET uploads_per_minute = %(value)s WHERE name = %(name)s;
+
+-- name: tenant_set_retention_days
+UPDATE tenants SET retention_days = %(value)s WHERE name = %(name)s;
 
 -- name: tenant_set_max_stored_bytes
 UPDATE tenants SET max_stored_bytes = %(value)s WHERE name = %(name)s;
