@@ -28,7 +28,6 @@ default) against the packs installed here and says which are.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import tempfile
