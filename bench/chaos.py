@@ -423,6 +423,7 @@ class Item:
     via: str  # cli or api
     reprocess: str | None  # None, or "cli"/"api"
     reprocess_from: str = "ocr"  # or "extract"
+    delete: str | None = None  # None, or "cli"/"api": deleted at once after its upload, while it runs
 
     @property
     def sha256(self) -> str:
@@ -457,6 +458,11 @@ def build_workload(count: int, seed: int, directory: Path) -> list[Item]:
             shutil.move(scratch / f"trunc-{number}.pdf", path)
         else:
             blank_pages_pdf(path, 1, size=(14400.0, 14400.0))  # 60,000 px a side at 300 dpi: over the cap
+        if kind in ("truncated", "bomb"):
+            # two made in the same second would be the same bytes (one document, "existing"): a comment
+            # at the end makes each its own (a truncated file stays truncated, a bomb still opens)
+            with path.open("ab") as pdf:
+                pdf.write(f"\n%chaos {seed}-{number}\n".encode())
         tenant = TENANTS[number % 3]
         via = "cli" if tenant == "alpha" or (tenant == "gamma" and number % 2 == 0) else "api"
         reprocess = rng.choice(("cli", "api")) if kind == "digital" and rng.random() < 0.06 else None
@@ -469,6 +475,11 @@ def build_workload(count: int, seed: int, directory: Path) -> list[Item]:
             if spare:
                 chosen = rng.choice(spare)
                 items[chosen] = dataclasses.replace(items[chosen], reprocess=how[0], reprocess_from=how[1])
+    # 1% of the others deleted (tenderflow documents delete or DELETE /v1/documents), each way at least once
+    spare = [i for i, item in enumerate(items) if item.kind == "digital" and item.reprocess is None]
+    chosen = rng.sample(spare, min(len(spare), max(2, len(items) // 100)))
+    for n, index in enumerate(chosen):
+        items[index] = dataclasses.replace(items[index], delete=("cli", "api")[n % 2])
     return items
 
 
@@ -517,6 +528,8 @@ class Outcome:
     reprocessed: int = 0  # reprocesses that started a new version
     reprocess_answers: dict[str, int] = field(default_factory=dict)  # created, in flight, refused, no pages
     versions: dict[int, int] = field(default_factory=dict)  # document id -> versions it should have
+    deleted: set[int] = field(default_factory=set)  # documents the workload deleted (answered)
+    delete_answers: dict[str, int] = field(default_factory=dict)  # deleted, not found (an earlier try did)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -736,6 +749,32 @@ class Run:
                 self.outcome.versions[document_id] = self.outcome.versions.get(document_id, 1) + 1
         return answer[0]
 
+    def delete(self, client: httpx.Client, item: Item, document_id: int) -> None:
+        """Delete the document (CLI or API, as the item says), until answered. "not found" is an
+        answer too: an earlier try went through, and its answer was lost (the API killed)."""
+        answer: list[str] = []
+
+        def attempt() -> bool:
+            if item.delete == "cli":
+                result = tenderflow(self.env, "documents", "delete", str(document_id), "--yes", "--json")
+                if result.stdout.strip().startswith("["):  # exit 1 when not found: still an answer
+                    answer.append(str(json.loads(result.stdout)[0]["result"]))
+                    return True
+                raise RuntimeError((result.stdout + result.stderr)[-300:])
+            response = client.delete(f"{self.api_url}/v1/documents/{document_id}",
+                                     headers={"Authorization": f"Bearer {self.keys[item.tenant]}"})
+            if response.status_code in (200, 404):
+                answer.append("deleted" if response.status_code == 200 else "not found")
+                return True
+            if response.status_code >= 500:
+                return False
+            raise RuntimeError(f"{response.status_code} {response.text[:200]}")
+
+        if self._retrying(f"delete {document_id}", attempt):
+            with self.outcome.lock:
+                self.outcome.deleted.add(document_id)
+                self.outcome.delete_answers[answer[0]] = self.outcome.delete_answers.get(answer[0], 0) + 1
+
     def latest_version_final(self, client: httpx.Client, item: Item, document_id: int) -> bool:
         """Whether the document's latest version is done or failed (False when the API is down)."""
         try:
@@ -752,7 +791,7 @@ class Run:
         later_lock = threading.Lock()
 
         def remember(item: Item, document_id: int | None) -> None:
-            if document_id is not None and item.reprocess is not None:
+            if document_id is not None and (item.reprocess is not None or item.delete is not None):
                 with later_lock:
                     later.append((item, document_id))
 
@@ -780,6 +819,9 @@ class Run:
                     todo += [entry for entry in waiting if self.latest_version_final(client, entry[0], entry[1])]
                     waiting = [entry for entry in waiting if entry not in todo]
                     for item, document_id, asked in todo:
+                        if item.delete is not None:
+                            self.delete(client, item, document_id)
+                            continue
                         if self.reprocess(client, item, document_id) != "in flight":
                             continue
                         if time.monotonic() - asked < self.answer_deadline:
@@ -856,7 +898,8 @@ class Run:
             keys.update(obj["Key"] for obj in page.get("Contents", []))
         with self.outcome.lock:
             expected = Expected(documents=dict(self.outcome.accepted), versions=dict(self.outcome.versions),
-                                max_attempts=MAX_ATTEMPTS, stage_types=tuple(stage.name for stage in STAGES))
+                                deleted=frozenset(self.outcome.deleted), max_attempts=MAX_ATTEMPTS,
+                                stage_types=tuple(stage.name for stage in STAGES))
         with psycopg.connect(self.pg.url(self.database), autocommit=True) as conn:
             report = check_state(conn, keys, bucket=self.bucket, expected=expected)
             failed = conn.execute("SELECT d.sha256, v.error FROM document_versions v"
@@ -1160,6 +1203,7 @@ def main() -> int:
             way = f"{item.reprocess} from {item.reprocess_from}"
             reprocess_ways[way] = reprocess_ways.get(way, 0) + 1
     log(f"workload: {kinds}, {sum(1 for i in items if i.reprocess)} to reprocess {reprocess_ways}, "
+        f"{sum(1 for i in items if i.delete)} to delete, "
         f"{sum(1 for i in items if i.via == 'cli')} via the CLI, {sum(1 for i in items if i.via == 'api')} via the API")
     pg = Postgres(pg_dir)
     pg.init()
@@ -1202,6 +1246,7 @@ def main() -> int:
             "fault_errors": injector.errors, "upload_errors": chaos.run.outcome.upload_errors[:10],
             "baseline_upload_errors": baseline.run.outcome.upload_errors[:10],
             "reprocess_answers": chaos.run.outcome.reprocess_answers,
+            "delete_answers": chaos.run.outcome.delete_answers,
             "baseline_reprocess_answers": baseline.run.outcome.reprocess_answers,
             "exits": chaos.exits, "baseline_exits": baseline.exits,
             "startups": chaos.startups(), "baseline_startups": baseline.startups(),
@@ -1214,6 +1259,7 @@ def main() -> int:
             "documents": args.documents, "seed": args.seed, "faster": args.faster,
             "uploaded": chaos.run.outcome.attempted, "accepted": len(chaos.run.outcome.accepted),
             "refused": chaos.run.outcome.refused, "reprocessed": chaos.run.outcome.reprocessed,
+            "deleted": len(chaos.run.outcome.deleted),
             "done": report["versions"].get("done", 0), "failed": report["versions"].get("failed", 0),
             "lost": counts["lost"],
             "unanswered": len(chaos.run.outcome.upload_errors) + len(items) - chaos.run.outcome.attempted,

@@ -6,28 +6,32 @@ counted against what the workload was told, and the tool processes still alive.
 
 `check_state` returns five sections of counts, each of which must be 0, and details beside them:
 
-- lost: an accepted upload without its document; a document without the row of its latest version,
-  or with fewer versions than the reprocesses it was granted; a done version missing a page of its
-  page count or its extraction; a document whose newest done version is not the one readers see; a
-  document whose stored object is gone;
+- lost: an accepted upload without its document; a deletion the workload did not ask for; a
+  document without the row of its latest version, or with fewer versions than the reprocesses it
+  was granted; a done version missing a page of its page count or its extraction; a document whose
+  newest done version is not the one readers see; a document whose stored object is gone;
 - duplicated: a page stored twice or beyond its version's page count; an extraction stored twice; two
   documents for the same bytes; a document nobody was told was accepted; more versions than asked
   for; one pipeline job (same type and payload) succeeding twice; more OCR batches than planned;
 - stuck: a version not done or failed; a failed version without a reason; a job queued or running;
   a running job whose lease has expired; attempts above the job's max_attempts, or claims (attempts
-  less the releases at shutdown, which are not counted) above the configured budget;
+  less the releases at shutdown, which are not counted) above the configured budget; a deleted
+  document whose stored PDF was never dealt with;
 - credit_leaks: a tenant whose balance is not grants - charges - open reservations (recomputed here
   from the ledger, not read from the product's view); a tenant below zero; an open reservation on a
   finished version or on a version that no longer exists; a version closed (charged or refunded)
   twice; a done version with prices never charged;
-- orphans: a stored object no document refers to; a document the workload deleted still there.
+- orphans: a stored object no document (nor a version's searchable copy) refers to; a document the
+  workload deleted still there.
 
 Only the pipeline's own job types (`Expected.stage_types`) are held to "succeeds once": other job
 types (webhook deliveries, storage deletions) are delivered at least once by design, and are held
 to the rules every job is held to (not left queued or running, leases, attempts).
 
-`leaked_tool_processes` lists the poppler / tesseract processes in the harness's process tree: run
-once the queue is quiet, any such process is one that outlived the job (or the worker) it ran for.
+`leaked_tool_processes` lists the poppler / tesseract processes in the harness's process tree, and
+the parts of a worker's tool sandbox (tenderflow.pdf.sandbox: the server, its sandboxed calls) whose
+worker is gone: run once the queue is quiet, any such process outlived the job (or the worker) it
+ran for.
 The harness makes itself a child subreaper (`become_subreaper`), so the tools of a SIGKILLed worker
 are reparented to it instead of to init, and stay countable.
 """
@@ -83,6 +87,9 @@ COUNTS: dict[str, dict[str, LiteralString]] = {
         "done_version_without_extraction": """
             SELECT count(*) FROM document_versions v WHERE v.state = 'done' AND NOT EXISTS (
                 SELECT 1 FROM extractions e WHERE e.document_id = v.document_id AND e.version = v.version)""",
+        # a deletion (0022's record) the workload did not ask for
+        "deleted_unasked": """
+            SELECT count(*) FROM document_deletions WHERE document_id <> ALL(%(deleted)s::bigint[])""",
         "done_version_not_current": """
             SELECT count(*) FROM documents d
               JOIN (SELECT document_id, max(version) AS newest FROM document_versions
@@ -123,6 +130,8 @@ COUNTS: dict[str, dict[str, LiteralString]] = {
         "attempts_above_max": "SELECT count(*) FROM jobs WHERE attempts > max_attempts",
         "attempts_beyond_budget": """
             SELECT count(*) FROM jobs WHERE attempts - releases > %(max_attempts)s""",
+        # a deleted document's stored PDF never dealt with (its storage.delete job did not run)
+        "deletion_object_pending": "SELECT count(*) FROM document_deletions WHERE object_done_at IS NULL",
     },
     "credit_leaks": {
         "balance_not_ledger": """
@@ -213,6 +222,9 @@ def check_state(
     prefix = f"s3://{bucket}/"
     referenced = {str(url).removeprefix(prefix)
                   for (url,) in conn.execute("SELECT storage_url FROM documents").fetchall()}
+    # the searchable copies (PDFs back) a version refers to by key
+    referenced |= {str(key) for (key,) in conn.execute(
+        "SELECT searchable_key FROM document_versions WHERE searchable_key IS NOT NULL").fetchall()}
     keys = set(stored_keys)
     report["lost"]["document_object_missing"] = len(referenced - keys)
     report["orphans"]["object_without_document"] = len(keys - referenced)
@@ -293,13 +305,24 @@ def descendants(root: int, table: Mapping[int, ProcessInfo]) -> list[ProcessInfo
     return found
 
 
+SANDBOX_MARK = "tenderflow.pdf.sandbox"  # in the command line of a worker's tool sandbox (and its calls)
+
+
+def is_leak(info: ProcessInfo, root: int) -> bool:
+    """A tool process (none should run once the queue is quiet), or a part of a worker's tool sandbox
+    whose worker is gone (reparented to `root`, the subreaper: a live worker's sandbox is its child)."""
+    if info.state == "Z":
+        return False
+    return info.name in TOOL_NAMES or (info.ppid == root and SANDBOX_MARK in info.cmdline())
+
+
 def leaked_tool_processes(root: int) -> list[dict[str, Any]]:
-    """The tool processes alive in `root`'s tree: pid, parent, how long alive, command line."""
+    """The leaked processes (`is_leak`) in `root`'s tree: pid, parent, how long alive, command line."""
     ticks = os.sysconf("SC_CLK_TCK")
     uptime = float(Path("/proc/uptime").read_text().split()[0])
     return [{"pid": info.pid, "ppid": info.ppid, "orphaned": info.ppid == root,
              "alive_seconds": round(uptime - info.started_ticks / ticks, 1), "cmdline": info.cmdline()[:300]}
-            for info in descendants(root, processes()) if info.name in TOOL_NAMES and info.state != "Z"]
+            for info in descendants(root, processes()) if is_leak(info, root)]
 
 
 def reap_orphans(root: int, names: frozenset[str]) -> int:
@@ -330,7 +353,7 @@ class OrphanWatch:
     def sample(self) -> None:
         now = time.monotonic()
         for info in processes().values():
-            if info.ppid == self.root and info.name in TOOL_NAMES and info.state != "Z":
+            if info.ppid == self.root and is_leak(info, self.root):
                 self.first_seen.setdefault(info.pid, now)
                 self.last_seen[info.pid] = now
                 if info.pid not in self.commands:

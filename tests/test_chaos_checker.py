@@ -36,7 +36,13 @@ SHA = "a" * 64
 OTHER_SHA = "b" * 64
 KEY = f"tenants/alpha/pdf/aa/{SHA}.pdf"
 
+SEARCHABLE = f"tenants/alpha/derived/aa/{SHA}/v1.pdf"
+
 Conn = psycopg.Connection[Any]
+
+# What deleting document 1 leaves (pipeline.deletion): its record, no rows (they cascade).
+DELETED = (f"INSERT INTO document_deletions (document_id, tenant, sha256, size_bytes, uploaded_at, reason)"
+           f" VALUES (1, 'alpha', '{SHA}', 1000, now(), 'request'); DELETE FROM documents")
 
 GOOD_STATE = f"""
 INSERT INTO tenants (name, balance) VALUES ('alpha', 92);
@@ -170,8 +176,15 @@ CASES: list[tuple[str, str, dict[str, Any], set[str] | None, dict[str, int]]] = 
     ("a document whose object is gone", "", {}, set(), {"lost.document_object_missing": 1}),
     ("a document deleted by the workload still there", "", {"deleted": frozenset({1})}, None,
      {"orphans.deleted_document_still_there": 1}),
-    ("a deleted document whose object stayed", "DELETE FROM documents", {"deleted": frozenset({1})}, None,
-     {"orphans.object_without_document": 1, "credit_leaks.open_reservation_without_version": 0}),
+    ("a deleted document whose object stayed", DELETED + "; UPDATE document_deletions SET object_done_at = now(),"
+     " object_kept = false", {"deleted": frozenset({1})}, None, {"orphans.object_without_document": 1}),
+    ("a deletion nobody asked for", DELETED + "; UPDATE document_deletions SET object_done_at = now(),"
+     " object_kept = false", {}, set(), {"lost.deleted_unasked": 1, "lost.accepted_without_document": 1}),
+    ("a deletion whose stored PDF was never dealt with", DELETED, {"deleted": frozenset({1})}, set(),
+     {"stuck.deletion_object_pending": 1}),
+    ("an object only a version's searchable copy refers to, gone with the version",
+     DELETED + "; UPDATE document_deletions SET object_done_at = now(), object_kept = false",
+     {"deleted": frozenset({1})}, {SEARCHABLE}, {"orphans.object_without_document": 1}),
 ]
 
 
@@ -187,10 +200,18 @@ def test_each_broken_state_raises_its_count(
 
 
 def test_a_deleted_document_gone_with_its_object_and_rows_is_right(conn: Conn) -> None:
-    """Deletion removes the document's rows and its object; the ledger stays (it is accounts)."""
+    """Deletion removes the document's rows and (by its storage job) its object, and records it; the
+    ledger stays (it is accounts)."""
     good_state(conn)
-    conn.execute("DELETE FROM documents")
+    conn.execute(DELETED + "; UPDATE document_deletions SET object_done_at = now(), object_kept = false")
     report = run(conn, set(), expected(deleted=frozenset({1})))
+    assert totals(report) == dict.fromkeys(SECTIONS, 0), nonzero(report)
+
+
+def test_a_searchable_copy_its_version_refers_to_is_no_orphan(conn: Conn) -> None:
+    good_state(conn)
+    conn.execute(f"UPDATE document_versions SET searchable_key = '{SEARCHABLE}'")
+    report = run(conn, {KEY, SEARCHABLE})
     assert totals(report) == dict.fromkeys(SECTIONS, 0), nonzero(report)
 
 
@@ -243,11 +264,11 @@ def test_tool_processes_alive_in_the_tree_are_found(tmp_path: Path) -> None:
 ORPHANING_SCRIPT = """
 import json, os, subprocess, sys, time
 sys.path.insert(0, sys.argv[1])
-from chaos_checker import become_subreaper, leaked_tool_processes, reap_orphans, TOOL_NAMES
+from chaos_checker import become_subreaper, leaked_tool_processes, processes, reap_orphans, TOOL_NAMES
 assert become_subreaper()
 # a "worker" that starts a tool in its own process group, then dies by SIGKILL
 worker = subprocess.Popen([sys.executable, "-c",
-    "import os, subprocess, signal; subprocess.Popen(['pdftotext', %r, '-'], start_new_session=True);"
+    "import os, subprocess, signal; subprocess.Popen(['pdftotext', __FIFO__, '-'], start_new_session=True);"
     " os.kill(os.getpid(), signal.SIGKILL)"])
 worker.wait()
 for _ in range(200):
@@ -258,19 +279,42 @@ for _ in range(200):
 for leak in leaks:
     os.kill(leak["pid"], 9)
 time.sleep(0.2)
-print(json.dumps({"leaks": leaks, "reaped": reap_orphans(os.getpid(), TOOL_NAMES),
-                  "after": leaked_tool_processes(os.getpid())}))
+reaped = reap_orphans(os.getpid(), TOOL_NAMES)
+# a worker's tool sandbox: not a leak while its worker lives, one once the worker is gone
+sandbox = "import time; time.sleep(60)  # tenderflow.pdf.sandbox"  # named as a sandbox's command line is
+worker = subprocess.Popen([sys.executable, "-c", "import os, subprocess, sys, time;"
+    " subprocess.Popen([sys.executable, '-c', os.environ['SANDBOX']]); time.sleep(60)"],
+    env={**os.environ, "SANDBOX": sandbox})
+for _ in range(200):
+    children = [p for p in processes().values() if p.ppid == worker.pid]
+    if children:
+        break
+    time.sleep(0.05)
+with_worker = leaked_tool_processes(os.getpid())
+worker.kill()
+worker.wait()
+for _ in range(200):
+    orphaned = leaked_tool_processes(os.getpid())
+    if orphaned:
+        break
+    time.sleep(0.05)
+for leak in orphaned:
+    os.kill(leak["pid"], 9)
+print(json.dumps({"leaks": leaks, "reaped": reaped, "after": with_worker, "sandbox_orphaned": orphaned}))
 """
 
 
 def test_a_tool_orphaned_by_a_killed_worker_is_found_and_reaped(tmp_path: Path) -> None:
-    """Made a subreaper, the harness finds the tool of a SIGKILLed worker reparented to it."""
+    """Made a subreaper, the harness finds the tool of a SIGKILLed worker reparented to it, and the
+    tool sandbox of a worker that is gone (but not that of a live one)."""
     fifo = tmp_path / "never-written.pdf"
     os.mkfifo(fifo)
-    script = ORPHANING_SCRIPT.replace("%r", repr(str(fifo)))
+    script = ORPHANING_SCRIPT.replace("__FIFO__", repr(str(fifo)))
     result = subprocess.run([sys.executable, "-c", script, str(ROOT / "bench")], capture_output=True, text=True,
                             timeout=60, check=True)
     outcome = json.loads(result.stdout)
     assert [leak["orphaned"] for leak in outcome["leaks"]] == [True], outcome
     assert str(fifo) in outcome["leaks"][0]["cmdline"]
-    assert outcome["reaped"] == 1 and outcome["after"] == []
+    assert outcome["reaped"] == 1 and outcome["after"] == []  # the live worker's sandbox is no leak
+    assert [leak["orphaned"] for leak in outcome["sandbox_orphaned"]] == [True], outcome  # its orphan is
+    assert "tenderflow.pdf.sandbox" in outcome["sandbox_orphaned"][0]["cmdline"]
