@@ -63,7 +63,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -809,20 +809,31 @@ class Run:
         def reprocessor(uploaders: list[threading.Thread]) -> None:
             """Each chosen document is asked for again at once, while its first version runs (the
             answer is then "in flight"), and again once that version is over, until a version starts
-            (or credits or pages are refused): every document chosen gets its second version."""
+            (or credits or pages are refused): every document chosen gets its second version. The
+            documents to delete are deleted at once. Up to 4 requests at a time, as independent
+            clients would send them (one after the other, the CLI's start-ups made a queue of their
+            own at the end of the fault run, when most first versions end together)."""
             waiting: list[tuple[Item, int, float]] = []  # (item, document, first asked)
-            with httpx.Client(timeout=60) as client:
+            pending: list[Future[tuple[Item, int, float, str]]] = []
+
+            def ask(client: httpx.Client, item: Item, document_id: int, asked: float) -> tuple[Item, int, float, str]:
+                if item.delete is not None:
+                    self.delete(client, item, document_id)
+                    return item, document_id, asked, "deleted"
+                return item, document_id, asked, self.reprocess(client, item, document_id)
+
+            with httpx.Client(timeout=60) as client, ThreadPoolExecutor(max_workers=4) as requests:
                 while True:
                     with later_lock:
                         todo = [(item, document_id, time.monotonic()) for item, document_id in later]
                         later.clear()
                     todo += [entry for entry in waiting if self.latest_version_final(client, entry[0], entry[1])]
                     waiting = [entry for entry in waiting if entry not in todo]
-                    for item, document_id, asked in todo:
-                        if item.delete is not None:
-                            self.delete(client, item, document_id)
-                            continue
-                        if self.reprocess(client, item, document_id) != "in flight":
+                    pending += [requests.submit(ask, client, *entry) for entry in todo]
+                    for future in [future for future in pending if future.done()]:
+                        pending.remove(future)
+                        item, document_id, asked, answer = future.result()
+                        if answer != "in flight":
                             continue
                         if time.monotonic() - asked < self.answer_deadline:
                             waiting.append((item, document_id, asked))
@@ -830,9 +841,11 @@ class Run:
                             with self.outcome.lock:
                                 self.outcome.upload_errors.append(
                                     f"reprocess {document_id}: still in flight after {self.answer_deadline:.0f} s")
-                    if not todo and not waiting and not any(t.is_alive() for t in uploaders):
-                        return
-                    time.sleep(1.0)
+                    if not pending and not waiting and not any(t.is_alive() for t in uploaders):
+                        with later_lock:
+                            if not later:
+                                return
+                    time.sleep(0.5)
 
         # one CLI uploader per tenant that uses it: each `tenderflow upload` process spends seconds starting
         # daemon threads: a run ended early (SIGTERM) does not wait for their requests
