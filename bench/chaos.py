@@ -13,36 +13,42 @@ It starts everything itself, as real processes:
   answers, which is how an unreachable endpoint behaves. Restarting moto would lose its objects
   (it keeps them in memory), so it is stopped, not killed;
 - the OpenAI-compatible test server (tests/openai_server.py) in this process: during the fault run
-  a seeded share of requests get 429 with Retry-After, 500 with control characters in the error
-  text, 400 with a NUL byte in the error text, a hang past the client's timeout, or a 200 whose body
-  is cut-off JSON; the rest get a valid (empty) answer;
+  a request may get 429 with Retry-After 1 s or 1e17 s, 500 (also with control characters in the
+  error text), 400 with a NUL byte in the error text, a hang past the client's timeout, or a 200
+  whose body is cut-off JSON; the rest get a valid (empty) answer. Each kind comes at a seeded
+  random share AND, besides, a quota of each kind for the local workers and for the remote one
+  (told apart by their API keys) at seeded request numbers: every kind certainly happens for both;
 - `tenderflow serve`, two local workers (`worker --pool all`) and one remote worker
-  (`worker --remote URL --pool all`, a worker token, no database), configured by environment.
+  (`worker --remote URL --pool all`, a worker token, no database), configured by environment; a
+  process that ends on its own is started again (the orchestrator's part), its exit code noted.
 
 Three tenants with credits and caps upload born-digital multi-page tenders, some scans and a few
 hostile PDFs (encrypted, truncated, a page-size bomb), through the CLI and the HTTP API; some
-documents are reprocessed (CLI and API) while they run. Faults on a seeded schedule, printed
-before the fault run: SIGKILL of a random worker process every --kill-every seconds (each restarted
-at once, as an orchestrator would), PostgreSQL fast-restarted twice, S3 stopped 10 s twice, the API
-server SIGKILLed and restarted once, the LLM faults throughout. The schedule spans the duration of
-the fault-free run (which runs first), so the faults land while the work is in flight.
+documents are reprocessed (CLI and API, from OCR and from extraction, each way at least once): asked
+at once, while their first version runs, and again once it is over, until a version starts. Faults on
+a seeded schedule, printed before the fault run: SIGKILL of a worker process every --kill-every
+seconds (in rounds that kill each one once, each restarted at once, as an orchestrator would),
+PostgreSQL fast-restarted twice, S3 stopped 10 s twice, the API server SIGKILLed and restarted once,
+the LLM faults throughout. The schedule spans the duration of the fault-free run (which runs first),
+so the faults land while the work is in flight. The run fails when a declared fault did not happen
+(`faults_missing`: a kind injected fewer times than scheduled, a worker never killed, no kill landing
+on a process that held a job, an LLM kind short of its quota for a caller).
 
-When the queue is quiet, the checker counts (each must be 0): lost (an accepted upload without its
-document, a done version missing a page or its extraction, a document whose object is gone),
-duplicated (pages beyond the page count, two documents for the same bytes, a job key done twice),
-stuck (a version not final, a failed version without a reason, a job queued or running, a running
-job with an expired lease, attempts above max_attempts), credit_leaks (a balance that is not
-grants − charges − open reservations, a tenant below zero, an open reservation on a finished
-version, a version closed twice, a done version never charged) and orphans (a stored object no
-document refers to); and, apart, `unanswered`: a file of the workload never sent, or an upload or
-reprocess never answered within 15 minutes. The last line printed is one JSON object; the exit code
-is 0 when every count is 0.
+When the queue is quiet, the checker (chaos_checker.py: its counts are listed there) counts lost,
+duplicated, stuck, credit_leaks and orphans, each of which must be 0; and, apart, `unanswered`: a
+file of the workload never sent, or an upload or reprocess never answered within 15 minutes. It
+reports besides, without failing the run: `failed_unexpectedly` (a version failed for a reason the
+workload does not explain: not its hostile PDF, not credits, not the LLM's 400) and
+`leaked_processes` (poppler / tesseract processes still alive once the run is quiet; this process
+is a child subreaper, so those orphaned by a killed worker are counted too). The last line printed
+is one JSON object; the exit code is 0 when every gating count is 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -57,8 +63,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +76,22 @@ sys.path.insert(0, str(ROOT / "bench"))
 import boto3  # noqa: E402
 import httpx  # noqa: E402
 import psycopg  # noqa: E402
+from chaos_checker import (  # noqa: E402
+    SECTIONS,
+    TOOL_NAMES,
+    Expected,
+    OrphanWatch,
+    become_subreaper,
+    check_state,
+    leaked_tool_processes,
+    nonzero,
+    reap_orphans,
+    totals,
+)
 from textlayer_throughput import make_tender  # noqa: E402
 
 from tenderflow.extraction.schema import TenderFields  # noqa: E402
+from tenderflow.handlers import STAGES  # noqa: E402
 from tests.openai_server import (  # noqa: E402
     OpenAIServer,
     RecordedRequest,
@@ -91,7 +111,11 @@ PG_BIN = next((path for path in PG_BINS if (path / "initdb").exists()), PG_BINS[
 TENANTS = ("alpha", "beta", "gamma")
 BUCKET = "chaos"
 LLM_TIMEOUT = 3.0
+MAX_ATTEMPTS = 6
 S3_OUTAGE_SECONDS = 10.0
+KILL_STATES = ("killed", "holding_jobs", "ready_idle", "starting", "unknown", "instead_of_one_starting", "hunted")
+HARNESS_STARTED = "harness.started"  # the line the harness writes in a process's log before starting it
+READY_EVENTS = ("worker.started", "remote.started", "Application startup complete.")
 EMPTY_ANSWER = TenderFields().model_dump(mode="json")
 
 
@@ -198,32 +222,77 @@ def s3_client(endpoint: str) -> Any:
 
 
 class FaultyLLM:
-    """Answers valid empty fields; while `faulty` is set, a seeded share of requests get a fault."""
+    """Answers valid empty fields. During the fault run a request may get a fault instead, two ways:
 
-    FAULTS = (("rate_limited", 0.08), ("server_error", 0.06), ("hang", 0.03), ("malformed", 0.04),
-              ("odd_bytes_500", 0.03), ("nul_400", 0.015))
+    - a seeded random share of the requests, for each kind (`SHARES`);
+    - besides it, a quota of each kind for each caller (the local workers, the remote one: told apart
+      by the API key each is configured with), at seeded request numbers within the first 60% of
+      the requests that caller made in the fault-free run (`plan`), so that every kind happens for
+      both, whatever the random draws; what is left when the fault schedule ends (`catch_up`) goes
+      to that caller's next requests. A kind that still did not happen fails the run (`missing`).
+    """
+
+    SHARES: dict[str, float] = {"rate_limited": 0.08, "server_error": 0.06, "hang": 0.03, "malformed": 0.04,
+                                "odd_bytes_500": 0.03, "nul_400": 0.015, "huge_retry_after": 0.01}
+    CALLERS = ("local", "remote")
+    REMOTE_KEY = "chaos-remote"
 
     def __init__(self, seed: int) -> None:
+        self.seed = seed
         self.rng = random.Random(f"llm/{seed}")  # noqa: S311 - a fault schedule, not a secret
         self.lock = threading.Lock()
         self.faulty = threading.Event()
-        self.counts: dict[str, int] = {}
+        self.catch_up = threading.Event()
+        self.quota = 0
+        self.planned: dict[str, dict[int, str]] = {caller: {} for caller in self.CALLERS}
+        self.requests: dict[str, int] = dict.fromkeys(self.CALLERS, 0)
+        self.counts: dict[str, dict[str, int]] = {caller: {} for caller in self.CALLERS}
+
+    def plan(self, quota: int) -> dict[str, dict[int, str]]:
+        """Place `quota` of each kind per caller among the requests to come, from the numbers the
+        fault-free run made; start counting afresh. Returns the plan (caller -> request number -> kind)."""
+        rng = random.Random(f"llm-quota/{self.seed}")  # noqa: S311
+        with self.lock:
+            self.quota = quota
+            for caller in self.CALLERS:
+                deck = [kind for kind in self.SHARES for _ in range(quota)]
+                rng.shuffle(deck)
+                window = max(2 * len(deck), int(0.6 * self.requests[caller]))
+                self.planned[caller] = dict(zip(sorted(rng.sample(range(1, window + 1), len(deck))), deck,
+                                                strict=True))
+            self.requests = dict.fromkeys(self.CALLERS, 0)
+            self.counts = {caller: {} for caller in self.CALLERS}
+            return {caller: dict(planned) for caller, planned in self.planned.items()}
+
+    def caller_of(self, request: RecordedRequest) -> str:
+        return "remote" if request.headers.get("authorization") == f"Bearer {self.REMOTE_KEY}" else "local"
+
+    def _kind(self, caller: str) -> str:
+        draw = self.rng.random()
+        self.requests[caller] += 1
+        if not self.faulty.is_set():
+            return "ok"
+        planned = self.planned[caller]
+        if self.requests[caller] in planned:
+            return planned.pop(self.requests[caller])
+        if self.catch_up.is_set() and planned:
+            return planned.pop(min(planned))
+        edge = 0.0
+        for name, share in self.SHARES.items():
+            edge += share
+            if draw < edge:
+                return name
+        return "ok"
 
     def __call__(self, request: RecordedRequest) -> Reply:
+        caller = self.caller_of(request)
         with self.lock:
-            draw = self.rng.random()
-        kind = "ok"
-        if self.faulty.is_set():
-            edge = 0.0
-            for name, share in self.FAULTS:
-                edge += share
-                if draw < edge:
-                    kind = name
-                    break
-        with self.lock:
-            self.counts[kind] = self.counts.get(kind, 0) + 1
+            kind = self._kind(caller)
+            self.counts[caller][kind] = self.counts[caller].get(kind, 0) + 1
         if kind == "rate_limited":
             return rate_limited(retry_after="1")
+        if kind == "huge_retry_after":  # review D1 (R8, "timestamp out of range") and D6 (R9)
+            return rate_limited(retry_after="100000000000000000")
         if kind == "server_error":
             return error_reply(500, "The server had an error while processing your request.")
         if kind == "hang":
@@ -232,9 +301,21 @@ class FaultyLLM:
             return Reply(status=200, body='{"id": "chatcmpl-cut", "object": "chat.completion", "choices": [{"mess')
         if kind == "odd_bytes_500":
             return error_reply(500, "upstream \x1b[31mexploded\x07 \x01\x02\x7f \u202e reversed")
-        if kind == "nul_400":
+        if kind == "nul_400":  # review D1 (R7 local, R10 remote)
             return error_reply(400, "bad request \x00 with a NUL \x1b]0;title\x07")
         return completion(EMPTY_ANSWER)
+
+    def tally(self) -> dict[str, dict[str, int]]:
+        """kind -> caller -> how many replies of that kind, for the fault kinds and "ok"."""
+        with self.lock:
+            return {kind: {caller: self.counts[caller].get(kind, 0) for caller in self.CALLERS}
+                    for kind in ("ok", *self.SHARES)}
+
+    def missing(self) -> list[str]:
+        """The fault kinds a caller got fewer of than its quota."""
+        tally = self.tally()
+        return [f"llm {kind} to the {caller} workers" for kind in self.SHARES for caller in self.CALLERS
+                if tally[kind][caller] < max(self.quota, 1)]
 
 
 # --- processes -------------------------------------------------------------------------------------
@@ -248,21 +329,70 @@ class Service:
         self.log_path = log_dir / f"{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.lock = threading.Lock()
+        self.exits: list[int] = []  # exit codes of the times it ended on its own (not killed by us)
 
-    def start(self) -> None:
-        with self.lock, self.log_path.open("ab") as out:
+    def _start(self) -> None:
+        with self.log_path.open("ab") as out:
+            out.write(json.dumps({"event": HARNESS_STARTED, "timestamp": time.time()}).encode() + b"\n")
+            out.flush()
             self.process = subprocess.Popen(self.argv, env=self.env, stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
 
-    def kill(self) -> None:
+    def startups(self) -> tuple[list[float], int]:
+        """From its log: the seconds each start took until the process said it was ready (a worker
+        registered, the API serving), and how many starts never got there (killed first)."""
+        seconds: list[float] = []
+        never = 0
+        started: float | None = None
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if not line.startswith("{"):
+                continue
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if entry.get("event") == HARNESS_STARTED:
+                never += started is not None
+                started = float(entry["timestamp"])
+            elif entry.get("event") in READY_EVENTS and started is not None:
+                ready = datetime.fromisoformat(str(entry["timestamp"]).replace("Z", "+00:00")).timestamp()
+                seconds.append(round(ready - started, 2))
+                started = None
+        return seconds, never
+
+    def start(self) -> None:
         with self.lock:
-            if self.process is not None and self.process.poll() is None:
+            self._start()
+
+    def pid(self) -> int | None:
+        """The process's id while it runs."""
+        process = self.process
+        return process.pid if process is not None and process.poll() is None else None
+
+    def kill_and_restart(self, pause: float = 0.0) -> bool:
+        """SIGKILL the process, then start it again after `pause` seconds, as one step (so that
+        `ensure_running` cannot start a second one in between). False when it was not running
+        (then it is only started)."""
+        with self.lock:
+            killed = self.process is not None and self.process.poll() is None
+            if killed:
+                assert self.process is not None
                 self.process.send_signal(signal.SIGKILL)
                 self.process.wait()
+                time.sleep(pause)
+            elif self.process is not None:
+                self.exits.append(self.process.returncode)
+            self._start()
+            return killed
 
     def ensure_running(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            self.start()
+        """Start it again if it ended on its own, as an orchestrator would (its exit code is kept)."""
+        with self.lock:
+            if self.process is not None and self.process.poll() is None:
+                return
+            if self.process is not None and self.process.returncode != -signal.SIGKILL:
+                self.exits.append(self.process.returncode)
+            self._start()
 
     def stop(self, timeout: float = 20.0) -> None:
         with self.lock:
@@ -292,6 +422,8 @@ class Item:
     tenant: str
     via: str  # cli or api
     reprocess: str | None  # None, or "cli"/"api"
+    reprocess_from: str = "ocr"  # or "extract"
+    delete: str | None = None  # None, or "cli"/"api": deleted at once after its upload, while it runs
 
     @property
     def sha256(self) -> str:
@@ -326,11 +458,28 @@ def build_workload(count: int, seed: int, directory: Path) -> list[Item]:
             shutil.move(scratch / f"trunc-{number}.pdf", path)
         else:
             blank_pages_pdf(path, 1, size=(14400.0, 14400.0))  # 60,000 px a side at 300 dpi: over the cap
+        if kind in ("truncated", "bomb"):
+            # two made in the same second would be the same bytes (one document, "existing"): a comment
+            # at the end makes each its own (a truncated file stays truncated, a bomb still opens)
+            with path.open("ab") as pdf:
+                pdf.write(f"\n%chaos {seed}-{number}\n".encode())
         tenant = TENANTS[number % 3]
         via = "cli" if tenant == "alpha" or (tenant == "gamma" and number % 2 == 0) else "api"
         reprocess = rng.choice(("cli", "api")) if kind == "digital" and rng.random() < 0.06 else None
-        items.append(Item(number, path, kind, tenant, via, reprocess))
+        items.append(Item(number, path, kind, tenant, via, reprocess, rng.choice(("ocr", "extract"))))
     shutil.rmtree(scratch)
+    # Every way to reprocess (CLI or API, from OCR or from extraction) at least once, whatever the draws.
+    for how in (("cli", "ocr"), ("cli", "extract"), ("api", "ocr"), ("api", "extract")):
+        if not any((item.reprocess, item.reprocess_from) == how for item in items):
+            spare = [i for i, item in enumerate(items) if item.kind == "digital" and item.reprocess is None]
+            if spare:
+                chosen = rng.choice(spare)
+                items[chosen] = dataclasses.replace(items[chosen], reprocess=how[0], reprocess_from=how[1])
+    # 1% of the others deleted (tenderflow documents delete or DELETE /v1/documents), each way at least once
+    spare = [i for i, item in enumerate(items) if item.kind == "digital" and item.reprocess is None]
+    chosen = rng.sample(spare, min(len(spare), max(2, len(items) // 100)))
+    for n, index in enumerate(chosen):
+        items[index] = dataclasses.replace(items[index], delete=("cli", "api")[n % 2])
     return items
 
 
@@ -353,8 +502,11 @@ def fault_schedule(seed: int, span: float, kill_every: float, workers: list[str]
     rng = random.Random(f"faults/{seed}")  # noqa: S311
     faults = []
     at = kill_every
+    targets: list[str] = []
     while at < span:
-        faults.append(Fault(at, "kill_worker", rng.choice(workers)))
+        if not targets:  # in rounds that kill each worker once, in a seeded order: none is spared
+            targets = rng.sample(workers, len(workers))
+        faults.append(Fault(at, "kill_worker", targets.pop()))
         at += kill_every
     for kind, count in (("pg_restart", 2), ("s3_outage", 2), ("api_kill", 1)):
         for part in range(count):
@@ -373,8 +525,11 @@ class Outcome:
     refused: int = 0
     attempted: int = 0  # files sent (each once, however often retried): must be the whole workload
     upload_errors: list[str] = field(default_factory=list)
-    reprocessed: int = 0
-    reprocess_errors: list[str] = field(default_factory=list)
+    reprocessed: int = 0  # reprocesses that started a new version
+    reprocess_answers: dict[str, int] = field(default_factory=dict)  # created, in flight, refused, no pages
+    versions: dict[int, int] = field(default_factory=dict)  # document id -> versions it should have
+    deleted: set[int] = field(default_factory=set)  # documents the workload deleted (answered)
+    delete_answers: dict[str, int] = field(default_factory=dict)  # deleted, not found (an earlier try did)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -394,7 +549,7 @@ class Run:
         self.keys: dict[str, str] = {}
         self.services: dict[str, Service] = {}
         self.documents = documents
-        self.stop_uploads = threading.Event()
+        self.answer_deadline = 900.0  # an upload or reprocess not answered by then is `unanswered`
 
     def _environment(self, data_dir: Path) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items()
@@ -413,7 +568,7 @@ class Run:
             "TENDERFLOW_LLM_MAX_RETRIES": "2",
             "TENDERFLOW_LEASE_SECONDS": "6", "TENDERFLOW_HEARTBEAT_SECONDS": "2", "TENDERFLOW_POLL_SECONDS": "0.5",
             "TENDERFLOW_MAINTENANCE_SECONDS": "1", "TENDERFLOW_BACKOFF_BASE_SECONDS": "0.5",
-            "TENDERFLOW_BACKOFF_CAP_SECONDS": "4", "TENDERFLOW_MAX_ATTEMPTS": "6",
+            "TENDERFLOW_BACKOFF_CAP_SECONDS": "4", "TENDERFLOW_MAX_ATTEMPTS": str(MAX_ATTEMPTS),
             "TENDERFLOW_SHUTDOWN_GRACE_SECONDS": "5", "TENDERFLOW_CLAIM_WAIT_SECONDS": "5",
             "TENDERFLOW_TENANT_UPLOADS_PER_MINUTE": "0", "TENDERFLOW_OCR_DPI": "200",
             "TENDERFLOW_API_HOST": "127.0.0.1", "TENDERFLOW_API_PORT": str(self.api_port),
@@ -464,7 +619,9 @@ class Run:
         """The remote worker knows the API's address and its token: no database, no storage."""
         hidden = ("DATABASE_URL", "TENDERFLOW_STORAGE_URL", "TENDERFLOW_S3_ENDPOINT_URL", "AWS_ACCESS_KEY_ID",
                   "AWS_SECRET_ACCESS_KEY")
-        return {k: v for k, v in self.env.items() if k not in hidden}
+        # its own LLM key, by which the LLM server tells its requests from the local workers'
+        return {**{k: v for k, v in self.env.items() if k not in hidden},
+                "TENDERFLOW_LLM_API_KEY": FaultyLLM.REMOTE_KEY}
 
     def start_services(self) -> None:
         self.services["api"].start()
@@ -474,10 +631,10 @@ class Run:
 
     # uploads and reprocesses -------------------------------------------------------------------
 
-    def _retrying(self, what: str, attempt: Callable[[], bool], deadline: float = 900.0) -> bool:
+    def _retrying(self, what: str, attempt: Callable[[], bool]) -> bool:
         """Call `attempt` until it returns True (done) or the deadline passes; exceptions and False
         mean "try again" (the API or the database may be down for a while)."""
-        end = time.monotonic() + deadline
+        end = time.monotonic() + self.answer_deadline
         last = ""
         while time.monotonic() < end:
             try:
@@ -530,7 +687,7 @@ class Run:
             result = tenderflow(self.env, "upload", "--tenant", batch[0].tenant, "--json",
                                 *(str(item.path) for item in batch))
             if result.returncode != 0 and not result.stdout.strip().startswith("["):
-                raise RuntimeError(f"upload exit {result.returncode}: {result.stderr[-300:]}")
+                raise RuntimeError(f"upload exit {result.returncode}: {(result.stdout + result.stderr)[-300:]}")
             rows = json.loads(result.stdout)
             by_path = {Path(row["source"]).name: row for row in rows}
             retry = []
@@ -551,27 +708,81 @@ class Run:
         self._retrying(f"cli upload of {len(batch)}", attempt)
         return done
 
-    def reprocess(self, client: httpx.Client, item: Item, document_id: int) -> None:
+    def reprocess(self, client: httpx.Client, item: Item, document_id: int) -> str:
+        """Ask for a new version (CLI or API, from OCR or extraction, as the item says). Returns the
+        answer: created, in flight (a version is still running: none started), refused (credits),
+        no pages (from extraction, but no version finished its OCR), or unanswered."""
+        answer: list[str] = []
+
         def attempt() -> bool:
             if item.reprocess == "cli":
-                result = tenderflow(self.env, "reprocess", str(document_id))
+                result = tenderflow(self.env, "reprocess", str(document_id), "--from", item.reprocess_from)
+                said = result.stdout + result.stderr  # the CLI prints its errors on stdout
                 if result.returncode == 0:
-                    return True
-                if "credit" in result.stderr:
-                    return True  # refused: not enough credits (gamma)
-                raise RuntimeError(result.stderr[-300:])
+                    answer.append("in flight" if "already in flight" in said else "created")
+                elif "credit" in said:
+                    answer.append("refused")
+                elif "no finished OCR" in said:
+                    answer.append("no pages")
+                else:
+                    raise RuntimeError(said[-300:])
+                return True
             response = client.post(f"{self.api_url}/v1/documents/{document_id}/reprocess",
                                    headers={"Authorization": f"Bearer {self.keys[item.tenant]}"},
-                                   json={"start_from": "ocr"})
-            if response.status_code in (202, 402):
+                                   json={"start_from": item.reprocess_from})
+            if response.status_code == 202:
+                answer.append("created" if response.json()["created"] else "in flight")
+                return True
+            if response.status_code in (402, 409):
+                answer.append("refused" if response.status_code == 402 else "no pages")
                 return True
             if response.status_code >= 500:
                 return False
             raise RuntimeError(f"{response.status_code} {response.text[:200]}")
 
-        if self._retrying(f"reprocess {document_id}", attempt):
-            with self.outcome.lock:
+        if not self._retrying(f"reprocess {document_id}", attempt):
+            return "unanswered"
+        with self.outcome.lock:
+            self.outcome.reprocess_answers[answer[0]] = self.outcome.reprocess_answers.get(answer[0], 0) + 1
+            if answer[0] == "created":
                 self.outcome.reprocessed += 1
+                self.outcome.versions[document_id] = self.outcome.versions.get(document_id, 1) + 1
+        return answer[0]
+
+    def delete(self, client: httpx.Client, item: Item, document_id: int) -> None:
+        """Delete the document (CLI or API, as the item says), until answered. "not found" is an
+        answer too: an earlier try went through, and its answer was lost (the API killed)."""
+        answer: list[str] = []
+
+        def attempt() -> bool:
+            if item.delete == "cli":
+                result = tenderflow(self.env, "documents", "delete", str(document_id), "--yes", "--json")
+                if result.stdout.strip().startswith("["):  # exit 1 when not found: still an answer
+                    answer.append(str(json.loads(result.stdout)[0]["result"]))
+                    return True
+                raise RuntimeError((result.stdout + result.stderr)[-300:])
+            response = client.delete(f"{self.api_url}/v1/documents/{document_id}",
+                                     headers={"Authorization": f"Bearer {self.keys[item.tenant]}"})
+            if response.status_code in (200, 404):
+                answer.append("deleted" if response.status_code == 200 else "not found")
+                return True
+            if response.status_code >= 500:
+                return False
+            raise RuntimeError(f"{response.status_code} {response.text[:200]}")
+
+        if self._retrying(f"delete {document_id}", attempt):
+            with self.outcome.lock:
+                self.outcome.deleted.add(document_id)
+                self.outcome.delete_answers[answer[0]] = self.outcome.delete_answers.get(answer[0], 0) + 1
+
+    def latest_version_final(self, client: httpx.Client, item: Item, document_id: int) -> bool:
+        """Whether the document's latest version is done or failed (False when the API is down)."""
+        try:
+            response = client.get(f"{self.api_url}/v1/documents/{document_id}",
+                                  headers={"Authorization": f"Bearer {self.keys[item.tenant]}"})
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200 and response.json()["state"] in ("done", "failed")
 
     def run_workload(self, items: list[Item]) -> None:
         """Upload everything (CLI batches in one thread, the API from three), reprocessing the
@@ -580,7 +791,7 @@ class Run:
         later_lock = threading.Lock()
 
         def remember(item: Item, document_id: int | None) -> None:
-            if document_id is not None and item.reprocess is not None:
+            if document_id is not None and (item.reprocess is not None or item.delete is not None):
                 with later_lock:
                     later.append((item, document_id))
 
@@ -596,31 +807,71 @@ class Run:
                     remember(item, self.upload_api(client, item))
 
         def reprocessor(uploaders: list[threading.Thread]) -> None:
-            with httpx.Client(timeout=60) as client:
+            """Each chosen document is asked for again at once, while its first version runs (the
+            answer is then "in flight"), and again once that version is over, until a version starts
+            (or credits or pages are refused): every document chosen gets its second version. The
+            documents to delete are deleted at once. Up to 4 requests at a time, as independent
+            clients would send them (one after the other, the CLI's start-ups made a queue of their
+            own at the end of the fault run, when most first versions end together)."""
+            waiting: list[tuple[Item, int, float]] = []  # (item, document, first asked)
+            pending: list[Future[tuple[Item, int, float, str]]] = []
+
+            def ask(client: httpx.Client, item: Item, document_id: int, asked: float) -> tuple[Item, int, float, str]:
+                if item.delete is not None:
+                    self.delete(client, item, document_id)
+                    return item, document_id, asked, "deleted"
+                return item, document_id, asked, self.reprocess(client, item, document_id)
+
+            with httpx.Client(timeout=60) as client, ThreadPoolExecutor(max_workers=4) as requests:
                 while True:
                     with later_lock:
-                        todo = list(later)
+                        todo = [(item, document_id, time.monotonic()) for item, document_id in later]
                         later.clear()
-                    for item, document_id in todo:
-                        self.reprocess(client, item, document_id)
-                    if not todo and not any(t.is_alive() for t in uploaders):
-                        return
-                    time.sleep(1.0)
+                    todo += [entry for entry in waiting if self.latest_version_final(client, entry[0], entry[1])]
+                    waiting = [entry for entry in waiting if entry not in todo]
+                    pending += [requests.submit(ask, client, *entry) for entry in todo]
+                    for future in [future for future in pending if future.done()]:
+                        pending.remove(future)
+                        item, document_id, asked, answer = future.result()
+                        if answer != "in flight":
+                            continue
+                        if time.monotonic() - asked < self.answer_deadline:
+                            waiting.append((item, document_id, asked))
+                        else:
+                            with self.outcome.lock:
+                                self.outcome.upload_errors.append(
+                                    f"reprocess {document_id}: still in flight after {self.answer_deadline:.0f} s")
+                    if not pending and not waiting and not any(t.is_alive() for t in uploaders):
+                        with later_lock:
+                            if not later:
+                                return
+                    time.sleep(0.5)
 
         # one CLI uploader per tenant that uses it: each `tenderflow upload` process spends seconds starting
-        uploaders = [threading.Thread(target=cli_uploader, args=(tenant,), name=f"cli-uploader-{tenant}")
+        # daemon threads: a run ended early (SIGTERM) does not wait for their requests
+        uploaders = [threading.Thread(target=cli_uploader, args=(tenant,), name=f"cli-uploader-{tenant}", daemon=True)
                      for tenant in TENANTS if any(item.via == "cli" and item.tenant == tenant for item in items)]
-        uploaders += [threading.Thread(target=api_uploader, args=(part,), name=f"api-uploader-{part}")
+        uploaders += [threading.Thread(target=api_uploader, args=(part,), name=f"api-uploader-{part}", daemon=True)
                       for part in range(3)]
         for thread in uploaders:
             thread.start()
-        reprocessing = threading.Thread(target=reprocessor, args=(uploaders,), name="reprocessor")
+        reprocessing = threading.Thread(target=reprocessor, args=(uploaders,), name="reprocessor", daemon=True)
         reprocessing.start()
         for thread in uploaders:
             thread.join()
         reprocessing.join()
 
     # quiet -------------------------------------------------------------------------------------
+
+    def final_versions(self) -> int | None:
+        """Versions done or failed so far; None when the database does not answer."""
+        try:
+            with psycopg.connect(self.pg.url(self.database), connect_timeout=3) as conn:
+                row = conn.execute(
+                    "SELECT count(*) FROM document_versions WHERE state IN ('done', 'failed')").fetchone()
+                return int(row[0]) if row else None
+        except psycopg.Error:
+            return None
 
     def busy(self) -> int | None:
         """Versions not final plus jobs queued or running; None when the database does not answer."""
@@ -644,114 +895,68 @@ class Run:
         return False
 
     def stop_services(self) -> None:
-        for service in self.services.values():
-            service.stop()
+        # the remote worker first, while the API it gives its leases back to still answers
+        for name in ("remote", "worker-1", "worker-2", "api"):
+            if name in self.services:
+                self.services[name].stop()
 
     # the checker -------------------------------------------------------------------------------
 
-    def check(self) -> dict[str, Any]:
-        with psycopg.connect(self.pg.url(self.database), autocommit=True) as conn:
-            def count(query: str) -> int:
-                row = conn.execute(query).fetchone()
-                return int(row[0]) if row and row[0] is not None else 0
-
-            documents = {(str(t), str(s)): int(i) for t, s, i in conn.execute(
-                "SELECT tenant, sha256, id FROM documents").fetchall()}
-            # A document deleted on purpose (by request or retention) is neither lost nor, once its
-            # storage.delete job ran, an orphan: the deletions' record says which were deleted.
-            deleted = {(str(t), str(s)) for t, s in conn.execute(
-                "SELECT tenant, sha256 FROM document_deletions").fetchall()}
-            storage_urls = [str(u) for (u,) in conn.execute("SELECT storage_url FROM documents").fetchall()]
-            lost = {
-                "accepted_without_document": sum(1 for key in self.outcome.accepted
-                                                 if key not in documents and key not in deleted),
-                "done_version_missing_pages": count(
-                    "SELECT count(*) FROM document_versions v WHERE v.state = 'done' AND v.page_count <> ("
-                    " SELECT count(DISTINCT p.page_number) FROM pages p"
-                    "  WHERE p.document_id = v.document_id AND p.version = v.pages_version"
-                    "    AND p.page_number BETWEEN 1 AND v.page_count)"),
-                "done_version_without_extraction": count(
-                    "SELECT count(*) FROM document_versions v WHERE v.state = 'done' AND NOT EXISTS ("
-                    " SELECT 1 FROM extractions e WHERE e.document_id = v.document_id AND e.version = v.version)"),
-                "done_document_not_current": count(
-                    "SELECT count(*) FROM documents d WHERE EXISTS (SELECT 1 FROM document_versions v"
-                    " WHERE v.document_id = d.id AND v.state = 'done') AND d.current_version IS NULL"),
-            }
-            duplicated = {
-                "pages_beyond_page_count": count(
-                    "SELECT count(*) FROM pages p JOIN document_versions v USING (document_id, version)"
-                    " WHERE v.page_count IS NOT NULL AND p.page_number > v.page_count"),
-                "documents_for_same_bytes": count(
-                    "SELECT count(*) - count(DISTINCT (tenant, sha256)) FROM documents"),
-                "versions_per_upload_gt_expected": count(
-                    "SELECT count(*) FROM documents d WHERE d.latest_version > 2"),
-                # a job's payload names its document, version and pages: the same work done twice
-                "job_succeeded_twice": count(
-                    "SELECT count(*) FROM (SELECT 1 FROM jobs WHERE state = 'succeeded'"
-                    " GROUP BY type, payload HAVING count(*) > 1) twice"),
-                "ocr_batches_beyond_batch_count": count(
-                    "SELECT count(*) FROM document_versions v WHERE v.batch_count IS NOT NULL AND ("
-                    " SELECT count(*) FROM ocr_batches b WHERE (b.document_id, b.version) = (v.document_id, v.version))"
-                    " > v.batch_count"),
-            }
-            stuck = {
-                "version_not_final": count(
-                    "SELECT count(*) FROM document_versions WHERE state NOT IN ('done', 'failed')"),
-                "failed_without_reason": count(
-                    "SELECT count(*) FROM document_versions WHERE state = 'failed' AND coalesce(error, '') = ''"),
-                "job_queued_or_running": count("SELECT count(*) FROM jobs WHERE state IN ('queued', 'running')"),
-                "running_with_expired_lease": count(
-                    "SELECT count(*) FROM jobs WHERE state = 'running' AND leased_until < now()"),
-                "attempts_above_max": count("SELECT count(*) FROM jobs WHERE attempts > max_attempts"),
-            }
-            summary = conn.execute(
-                "SELECT tenant, balance, ledger_balance, unlimited FROM tenant_credit_summary").fetchall()
-            credit_leaks = {
-                "balance_not_ledger": sum(1 for _, balance, ledger, _u in summary if balance != ledger),
-                "below_zero": sum(1 for _, balance, _l, unlimited in summary if not unlimited and balance < 0),
-                "open_reservation_on_finished_version": count(
-                    "SELECT count(DISTINCT (e.document_id, e.version)) FROM credit_entries e"
-                    " JOIN document_versions v ON (v.document_id, v.version) = (e.document_id, e.version)"
-                    " WHERE e.kind = 'reserve' AND v.state IN ('done', 'failed') AND NOT EXISTS ("
-                    "  SELECT 1 FROM credit_entries c WHERE (c.document_id, c.version) = (e.document_id, e.version)"
-                    "   AND c.kind IN ('charge', 'refund'))"),
-                "version_closed_twice": count(
-                    "SELECT count(*) FROM (SELECT document_id, version FROM credit_entries"
-                    " WHERE kind IN ('charge', 'refund') GROUP BY 1, 2 HAVING count(*) > 1) twice"),
-                "done_version_not_charged": count(
-                    "SELECT count(*) FROM document_versions v JOIN version_prices USING (document_id, version)"
-                    " WHERE v.state = 'done' AND NOT EXISTS (SELECT 1 FROM credit_entries c"
-                    "  WHERE (c.document_id, c.version) = (v.document_id, v.version) AND c.kind = 'charge')"),
-            }
-            states = dict(conn.execute(
-                "SELECT state::text, count(*) FROM document_versions GROUP BY 1").fetchall())
-            errors = [str(e) for (e,) in conn.execute(
-                "SELECT left(error, 160) AS e FROM document_versions WHERE state = 'failed'"
-                " GROUP BY 1 ORDER BY count(*) DESC LIMIT 8").fetchall()]
-            pages = count("SELECT count(*) FROM pages")
-            attempts = count("SELECT coalesce(max(attempts), 0) FROM jobs")
+    def check(self, items: list[Item]) -> dict[str, Any]:
+        """The checker's report on this run's quiet state (chaos_checker.check_state), with the
+        failed versions the workload did not ask for."""
         s3 = s3_client(self.moto.endpoint)
-        keys = set()
+        keys: set[str] = set()
         for page in s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket):
             keys.update(obj["Key"] for obj in page.get("Contents", []))
-        referenced = {url.split(f"s3://{self.bucket}/", 1)[-1] for url in storage_urls}
-        lost["document_object_missing"] = len(referenced - keys)
-        orphans = {"object_without_document": len({k for k in keys if k.startswith("tenants/")} - referenced)}
-        return {"lost": lost, "duplicated": duplicated, "stuck": stuck, "credit_leaks": credit_leaks,
-                "orphans": orphans, "versions": states, "pages": pages, "max_attempts_seen": attempts,
-                "failure_reasons": errors}
+        with self.outcome.lock:
+            expected = Expected(documents=dict(self.outcome.accepted), versions=dict(self.outcome.versions),
+                                deleted=frozenset(self.outcome.deleted), max_attempts=MAX_ATTEMPTS,
+                                stage_types=tuple(stage.name for stage in STAGES))
+        with psycopg.connect(self.pg.url(self.database), autocommit=True) as conn:
+            report = check_state(conn, keys, bucket=self.bucket, expected=expected)
+            failed = conn.execute("SELECT d.sha256, v.error FROM document_versions v"
+                                  " JOIN documents d ON d.id = v.document_id WHERE v.state = 'failed'").fetchall()
+        kinds = {item.sha256: item.kind for item in items}
+        unexpected = [f"{kinds.get(sha, '?')}: {error[:200]}" for sha, error in failed
+                      if not expected_failure(kinds.get(sha, "?"), str(error))]
+        report["failed_unexpectedly"] = unexpected[:20]
+        report["failed_unexpectedly_count"] = len(unexpected)
+        return report
+
+
+# A version may fail for these reasons only: its PDF is hostile (each kind for its own reason), its
+# tenant ran out of credits, or the LLM answered a 400 (the fault run's nul_400: a client error is
+# permanent). Any other failure is one the faults caused and the product should have survived.
+HOSTILE_REASONS = {"encrypted": "encrypted", "truncated": "cannot be read", "bomb": "pixels"}
+CREDIT_REASON = "credits"
+LLM_REFUSED_REASON = "the LLM endpoint rejected the request: HTTP 400"
+
+
+def expected_failure(kind: str, error: str) -> bool:
+    if kind in HOSTILE_REASONS:
+        return HOSTILE_REASONS[kind] in error
+    return CREDIT_REASON in error or LLM_REFUSED_REASON in error
 
 
 # --- the fault injector ----------------------------------------------------------------------------
 
 
 class Injector(threading.Thread):
-    def __init__(self, run: Run, schedule: list[Fault], pg: Postgres, moto: MotoServer) -> None:
+    """Injects the schedule's faults at their times and counts those that happened: a kill counts
+    only when its process was running, and it is noted whether that process held jobs then (a kill
+    between jobs, or of a process still starting, tests less)."""
+
+    def __init__(self, run: Run, schedule: list[Fault], pg: Postgres, moto: MotoServer, seed: int) -> None:
         super().__init__(name="fault-injector", daemon=True)
         self.run_, self.schedule, self.pg, self.moto = run, schedule, pg, moto
         self.done: dict[str, int] = {}
+        self.kills: dict[str, dict[str, int]] = {}  # target -> KILL_STATES
+        self.rng = random.Random(f"kill-targets/{seed}")  # noqa: S311
         self.errors: list[str] = []
+        self.lock = threading.Lock()
         self.started = time.monotonic()
+        self.finished: float | None = None
 
     def run(self) -> None:
         self.started = time.monotonic()
@@ -766,18 +971,53 @@ class Injector(threading.Thread):
             pending.append(worker)
         for worker in pending:
             worker.join()
+        self._hunt()
+        self.finished = time.monotonic()
+
+    def _hunt(self, deadline_seconds: float = 180.0) -> None:
+        """After the schedule: each worker that was never killed while it held a job is watched
+        until it holds one, and killed then (a kill mid-job is the fault that tests leases and
+        commits; under load most scheduled kills find a process still starting)."""
+        targets = sorted({fault.target for fault in self.schedule if fault.kind == "kill_worker"})
+        deadline = time.monotonic() + deadline_seconds
+        while time.monotonic() < deadline:
+            wanted = [t for t in targets if not self.kills.get(t, {}).get("holding_jobs")]
+            if not wanted:
+                return
+            pids = {t: pid for t in wanted if (pid := self.run_.services[t].pid()) is not None}
+            holding = [t for t, (_workers, running) in self._states(pids).items() if running] if pids else []
+            if holding:
+                self._kill_worker(holding[0], hunted=True)
+            else:
+                time.sleep(0.3)
+
+    def _states(self, pids: dict[str, int]) -> dict[str, tuple[int, int]]:
+        """For each process (name -> pid): (its worker rows, its running jobs), from worker ids, which
+        hold host:pid:nonce; {} while the database does not answer."""
+        try:
+            with psycopg.connect(self.pg.url(self.run_.database), connect_timeout=2) as conn:
+                rows = conn.execute(
+                    "SELECT p.pattern, (SELECT count(*) FROM workers w WHERE w.id LIKE p.pattern),"
+                    " (SELECT count(*) FROM jobs j WHERE j.state = 'running' AND j.worker_id LIKE p.pattern)"
+                    " FROM unnest(%(patterns)s::text[]) AS p(pattern)",
+                    {"patterns": [f"%:{pid}:%" for pid in pids.values()]}).fetchall()
+        except psycopg.Error:
+            return {}
+        by_pattern = {str(pattern): (int(workers), int(running)) for pattern, workers, running in rows}
+        return {name: by_pattern.get(f"%:{pid}:%", (0, 0)) for name, pid in pids.items()}
+
+    def _count(self, kind: str) -> None:
+        with self.lock:
+            self.done[kind] = self.done.get(kind, 0) + 1
 
     def _inject(self, fault: Fault) -> None:
         try:
             if fault.kind == "kill_worker":
-                service = self.run_.services[fault.target]
-                service.kill()
-                service.start()
+                self._kill_worker(fault.target)
+                return
             elif fault.kind == "api_kill":
-                service = self.run_.services["api"]
-                service.kill()
-                time.sleep(1.0)
-                service.start()
+                if not self.run_.services["api"].kill_and_restart(pause=1.0):
+                    return
             elif fault.kind == "pg_restart":
                 self.pg.stop()
                 time.sleep(1.0)
@@ -786,43 +1026,162 @@ class Injector(threading.Thread):
                 self.moto.pause()
                 time.sleep(S3_OUTAGE_SECONDS)
                 self.moto.resume()
-            self.done[fault.kind] = self.done.get(fault.kind, 0) + 1
+            self._count(fault.kind)
             log(f"fault: {fault.describe()}")
         except Exception as exc:  # noqa: BLE001 - a fault that could not be injected is reported, not fatal
-            self.errors.append(f"{fault.describe()}: {exc}")
+            with self.lock:
+                self.errors.append(f"{fault.describe()}: {exc}")
+
+    def _kill_worker(self, scheduled: str, *, hunted: bool = False) -> None:
+        """SIGKILL a worker process and start it again. The schedule names one; when that one is not
+        ready yet (still starting: no worker row) and another is, a seeded choice among the ready
+        ones is killed instead: a kill should land on a process at work, not on one still importing."""
+        names = [fault.target for fault in self.schedule if fault.kind == "kill_worker"]
+        pids = {name: pid for name in dict.fromkeys(names) if (pid := self.run_.services[name].pid()) is not None}
+        states = self._states(pids) if pids else {}
+        ready = sorted(name for name, (workers, _running) in states.items() if workers > 0)
+        target = scheduled if scheduled in ready or not ready else self.rng.choice(ready)
+        state = states.get(target)
+        # "unknown": the database did not answer
+        was = ("unknown" if state is None else "holding_jobs" if state[1] else "ready_idle" if state[0]
+               else "starting")
+        if not self.run_.services[target].kill_and_restart():
+            return
+        with self.lock:
+            tally = self.kills.setdefault(target, dict.fromkeys(KILL_STATES, 0))
+            tally["killed"] += 1
+            tally[was] += 1
+            tally["instead_of_one_starting"] += target != scheduled
+            tally["hunted"] += hunted
+        self._count("kill_worker")
+        log(f"fault: SIGKILL {target}" + (f" (for {scheduled}, still starting)" if target != scheduled else "")
+            + (" (after the schedule: it had never been killed holding a job)" if hunted else "")
+            + f", restart: it was {was}")
+
+    def missing(self) -> list[str]:
+        """The scheduled faults that did not happen: every kind as often as scheduled, and each
+        worker killed at least once while it held a job."""
+        scheduled: dict[str, int] = {}
+        for fault in self.schedule:
+            scheduled[fault.kind] = scheduled.get(fault.kind, 0) + 1
+        missing = [f"{kind}: {self.done.get(kind, 0)} of {count}" for kind, count in sorted(scheduled.items())
+                   if self.done.get(kind, 0) < count]
+        targets = sorted({fault.target for fault in self.schedule if fault.kind == "kill_worker"})
+        missing += [f"kill_worker {target}: never killed while it held a job" for target in targets
+                    if not self.kills.get(target, {}).get("holding_jobs")]
+        return missing
 
 
 # --- main ------------------------------------------------------------------------------------------
 
 
+@dataclass
+class Phase:
+    """One run of the workload: its processes' outcome, how long until quiet, what was left alive."""
+
+    run: Run
+    seconds: float = 0.0
+    quiet: bool = False
+    injector: Injector | None = None
+    leaked: list[dict[str, Any]] = field(default_factory=list)
+    load: list[float] = field(default_factory=list)  # the 1-minute load average at the start and the end
+    progress: list[tuple[float, int]] = field(default_factory=list)  # (seconds in, versions final)
+    schedule_seconds: float | None = None  # when the fault schedule was over
+
+    def timeline(self) -> dict[str, Any]:
+        """When a quarter, half, three quarters and all of the versions were final; and, with faults,
+        how many were by the end of the schedule."""
+        if not self.progress:
+            return {}
+        total = self.progress[-1][1]
+        marks = {f"{share}%": next((t for t, final in self.progress if final >= total * share / 100), None)
+                 for share in (25, 50, 75, 100)}
+        if self.schedule_seconds is not None:
+            marks["final_when_schedule_ended"] = max(
+                (final for t, final in self.progress if t <= self.schedule_seconds), default=0)
+            marks["schedule_seconds"] = round(self.schedule_seconds, 1)
+        return {"versions": total, **marks}
+
+    @property
+    def exits(self) -> dict[str, list[int]]:
+        return {name: service.exits for name, service in self.run.services.items() if service.exits}
+
+    def startups(self) -> dict[str, dict[str, float]]:
+        """Per process: how many starts, the median and the longest time to ready, and how many
+        starts were killed before they were ready."""
+        summary = {}
+        for name, service in self.run.services.items():
+            seconds, never = service.startups()
+            ordered = sorted(seconds)
+            summary[name] = {"starts": len(seconds) + never, "killed_before_ready": never,
+                             "median_seconds": ordered[len(ordered) // 2] if ordered else 0.0,
+                             "max_seconds": ordered[-1] if ordered else 0.0}
+        return summary
+
+
+def supervise(phase: Phase, watch: OrphanWatch, stop: threading.Event, started: float) -> None:
+    """The orchestrator: every second, start again what ended on its own; and meanwhile watch the
+    tool processes reparented to this one (and collect those that ended), and every 5 s note how
+    many versions are final (the phase's progress)."""
+    run = phase.run
+    beat = 0
+    while not stop.wait(1.0):
+        for service in run.services.values():
+            service.ensure_running()
+        watch.sample()
+        reap_orphans(watch.root, TOOL_NAMES | {"postgres"})
+        beat += 1
+        if beat % 5 == 0 and (final := run.final_versions()) is not None:
+            phase.progress.append((round(time.monotonic() - started, 1), final))
+
+
 def run_phase(name: str, items: list[Item], pg: Postgres, moto: MotoServer, llm: OpenAIServer, work: Path,
-              schedule: list[Fault] | None, quiet_timeout: float) -> tuple[Run, float, bool, Injector | None]:
+              schedule: list[Fault] | None, quiet_timeout: float, watch: OrphanWatch, seed: int = 0,
+              schedule_done: Callable[[], None] = lambda: None) -> Phase:
     run = Run(name, pg, moto, llm, work, len(items))
     run.setup(items)
+    phase = Phase(run, load=[round(os.getloadavg()[0], 2)])
+    stop = threading.Event()
+    orchestrator: threading.Thread | None = None
     try:
         run.start_services()
         time.sleep(1.0)
         started = time.monotonic()
-        injector = None
+        orchestrator = threading.Thread(target=supervise, args=(phase, watch, stop, started), name="orchestrator",
+                                        daemon=True)
+        orchestrator.start()
         if schedule is not None:
-            injector = Injector(run, schedule, pg, moto)
-            injector.start()
+            phase.injector = Injector(run, schedule, pg, moto, seed)
+            phase.injector.start()
         run.run_workload(items)
         log(f"{name}: uploads answered after {time.monotonic() - started:.1f} s ({run.outcome.attempted} sent, "
             f"{len(run.outcome.accepted)} accepted, {run.outcome.refused} refused, "
             f"{run.outcome.reprocessed} reprocessed)")
-        if injector is not None:
-            injector.join()
-        quiet = run.wait_quiet(quiet_timeout)
-        seconds = time.monotonic() - started
-        log(f"{name}: {'quiet' if quiet else 'NOT quiet'} after {seconds:.1f} s")
+        if phase.injector is not None:
+            phase.injector.join()
+            phase.schedule_seconds = (phase.injector.finished or time.monotonic()) - started
+            log(f"{name}: fault schedule over after {phase.schedule_seconds:.1f} s")
+        schedule_done()
+        phase.quiet = run.wait_quiet(quiet_timeout)
+        phase.seconds = time.monotonic() - started
+        if (final := run.final_versions()) is not None:
+            phase.progress.append((round(phase.seconds, 1), final))
+        phase.leaked = leaked_tool_processes(os.getpid())
+        phase.load.append(round(os.getloadavg()[0], 2))
+        log(f"{name}: {'quiet' if phase.quiet else 'NOT quiet'} after {phase.seconds:.1f} s, "
+            f"{len(phase.leaked)} tool processes alive, load {phase.load}")
     finally:
+        stop.set()
+        if orchestrator is not None:
+            orchestrator.join()
         run.stop_services()
-    return run, seconds, quiet, injector
+    return phase
 
 
-def total(section: dict[str, int]) -> int:
-    return sum(section.values())
+def clean(report: dict[str, Any], phase: Phase, items: list[Item]) -> bool:
+    outcome = phase.run.outcome
+    return (all(count == 0 for count in totals(report).values()) and phase.quiet and not outcome.upload_errors
+            and outcome.attempted == len(items))
 
 
 def main() -> int:
@@ -835,16 +1194,29 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs, cluster)")
     parser.add_argument("--quiet-timeout", type=float, default=900.0)
     args = parser.parse_args()
+    # SIGTERM (a background run cannot be interrupted with SIGINT) ends it cleanly: the finally
+    # blocks stop the services, the LLM and S3 servers and the cluster
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: sys.exit(143))
     kill_every = args.kill_every or (1.5 if args.faster else 2.0)
+    llm_quota = max(1, args.documents // 500)
 
     work = Path(tempfile.mkdtemp(prefix="tenderflow-chaos-"))
     pg_dir = Path(tempfile.mkdtemp(prefix="tenderflow-chaos-pg-"))
-    log(f"work directory {work} (PostgreSQL in {pg_dir}); seed {args.seed}, {args.documents} documents")
+    subreaper = become_subreaper()
+    log(f"work directory {work} (PostgreSQL in {pg_dir}); seed {args.seed}, {args.documents} documents; "
+        f"load {os.getloadavg()[0]:.2f}; " + ("a child subreaper: tools orphaned by kills stay countable"
+                                             if subreaper else "NOT a subreaper: orphaned tools go uncounted"))
     items = build_workload(args.documents, args.seed, work / "pdfs")
     kinds: dict[str, int] = {}
     for item in items:
         kinds[item.kind] = kinds.get(item.kind, 0) + 1
-    log(f"workload: {kinds}, {sum(1 for i in items if i.reprocess)} to reprocess, "
+    reprocess_ways: dict[str, int] = {}
+    for item in items:
+        if item.reprocess:
+            way = f"{item.reprocess} from {item.reprocess_from}"
+            reprocess_ways[way] = reprocess_ways.get(way, 0) + 1
+    log(f"workload: {kinds}, {sum(1 for i in items if i.reprocess)} to reprocess {reprocess_ways}, "
+        f"{sum(1 for i in items if i.delete)} to delete, "
         f"{sum(1 for i in items if i.via == 'cli')} via the CLI, {sum(1 for i in items if i.via == 'api')} via the API")
     pg = Postgres(pg_dir)
     pg.init()
@@ -853,51 +1225,75 @@ def main() -> int:
     llm_faults = FaultyLLM(args.seed)
     llm = OpenAIServer(llm_faults)
     llm.start()
+    watch = OrphanWatch(os.getpid())
     result: dict[str, Any] = {}
     try:
-        baseline, baseline_seconds, baseline_quiet, _ = run_phase(
-            "baseline", items, pg, moto, llm, work, None, args.quiet_timeout)
-        baseline_report = baseline.check()
-        schedule = fault_schedule(args.seed, baseline_seconds, kill_every, ["worker-1", "worker-2", "remote"])
-        print(f"fault schedule (seed {args.seed}, over the fault-free run's {baseline_seconds:.1f} s):", flush=True)
+        baseline = run_phase("baseline", items, pg, moto, llm, work, None, args.quiet_timeout, watch)
+        baseline_report = baseline.run.check(items)
+        schedule = fault_schedule(args.seed, baseline.seconds, kill_every, ["worker-1", "worker-2", "remote"])
+        print(f"fault schedule (seed {args.seed}, over the fault-free run's {baseline.seconds:.1f} s):", flush=True)
         for fault in schedule:
             if fault.kind != "kill_worker":
                 print("  " + fault.describe(), flush=True)
         kills = [f for f in schedule if f.kind == "kill_worker"]
         print(f"  and {len(kills)} worker kills, one every {kill_every} s: "
               + ", ".join(f"{f.at:.1f}:{f.target}" for f in kills), flush=True)
-        print(f"  and the LLM faults throughout: {dict(FaultyLLM.FAULTS)} of requests", flush=True)
-        with llm_faults.lock:
-            llm_faults.counts.clear()  # from here on, the fault run's replies only
+        baseline_requests = dict(llm_faults.requests)
+        plan = llm_faults.plan(llm_quota)
+        print(f"  and the LLM faults throughout: {FaultyLLM.SHARES} of requests, and besides, {llm_quota} of each "
+              f"kind for each caller at these request numbers (the fault-free run made {baseline_requests}): "
+              + json.dumps({caller: {str(n): kind for n, kind in sorted(p.items())} for caller, p in plan.items()}),
+              flush=True)
         llm_faults.faulty.set()
-        chaos, chaos_seconds, chaos_quiet, injector = run_phase(
-            "faults", items, pg, moto, llm, work, schedule, args.quiet_timeout)
+        chaos = run_phase("faults", items, pg, moto, llm, work, schedule, args.quiet_timeout, watch, args.seed,
+                          schedule_done=llm_faults.catch_up.set)
         llm_faults.faulty.clear()
-        report = chaos.check()
+        report = chaos.run.check(items)
+        injector = chaos.injector
         assert injector is not None
-        print(json.dumps({"baseline": baseline_report, "faults": report, "llm_replies": llm_faults.counts,
-                          "faults_injected": injector.done, "fault_errors": injector.errors,
-                          "upload_errors": chaos.outcome.upload_errors[:10],
-                          "baseline_upload_errors": baseline.outcome.upload_errors[:10]}, indent=1), flush=True)
+        missing = injector.missing() + llm_faults.missing()
+        llm_tally = llm_faults.tally()
+        print(json.dumps({
+            "baseline": baseline_report, "faults": report, "llm_replies": llm_tally,
+            "faults_injected": injector.done, "kills": injector.kills, "faults_missing": missing,
+            "fault_errors": injector.errors, "upload_errors": chaos.run.outcome.upload_errors[:10],
+            "baseline_upload_errors": baseline.run.outcome.upload_errors[:10],
+            "reprocess_answers": chaos.run.outcome.reprocess_answers,
+            "delete_answers": chaos.run.outcome.delete_answers,
+            "baseline_reprocess_answers": baseline.run.outcome.reprocess_answers,
+            "exits": chaos.exits, "baseline_exits": baseline.exits,
+            "startups": chaos.startups(), "baseline_startups": baseline.startups(),
+            "timeline": chaos.timeline(), "baseline_timeline": baseline.timeline(),
+            "leaked_processes": chaos.leaked, "baseline_leaked_processes": baseline.leaked,
+            "orphaned_tools": watch.summary(), "nonzero": nonzero(report), "baseline_nonzero": nonzero(baseline_report),
+        }, indent=1), flush=True)
+        counts = totals(report)
         result = {
             "documents": args.documents, "seed": args.seed, "faster": args.faster,
-            "uploaded": chaos.outcome.attempted, "accepted": len(chaos.outcome.accepted),
-            "refused": chaos.outcome.refused,
-            "reprocessed": chaos.outcome.reprocessed,
+            "uploaded": chaos.run.outcome.attempted, "accepted": len(chaos.run.outcome.accepted),
+            "refused": chaos.run.outcome.refused, "reprocessed": chaos.run.outcome.reprocessed,
+            "deleted": len(chaos.run.outcome.deleted),
             "done": report["versions"].get("done", 0), "failed": report["versions"].get("failed", 0),
-            "lost": total(report["lost"]),
-            "unanswered": len(chaos.outcome.upload_errors) + len(items) - chaos.outcome.attempted,
-            "duplicated": total(report["duplicated"]),
-            "stuck": total(report["stuck"]) + (0 if chaos_quiet else 1),
-            "credit_leaks": total(report["credit_leaks"]),
-            "orphans": total(report["orphans"]),
-            "baseline_clean": all(total(report_part) == 0 for key, report_part in baseline_report.items()
-                                  if key in ("lost", "duplicated", "stuck", "credit_leaks", "orphans"))
-            and baseline_quiet and not baseline.outcome.upload_errors and baseline.outcome.attempted == len(items),
-            "faults_injected": sum(injector.done.values()), "fault_errors": len(injector.errors),
-            "baseline_seconds": round(baseline_seconds, 1), "faults_seconds": round(chaos_seconds, 1),
-            "ratio": round(chaos_seconds / baseline_seconds, 2),
-            "llm_replies": dict(llm_faults.counts),
+            "lost": counts["lost"],
+            "unanswered": len(chaos.run.outcome.upload_errors) + len(items) - chaos.run.outcome.attempted,
+            "duplicated": counts["duplicated"],
+            "stuck": counts["stuck"] + (0 if chaos.quiet else 1),
+            "credit_leaks": counts["credit_leaks"],
+            "orphans": counts["orphans"],
+            "failed_unexpectedly": report["failed_unexpectedly_count"],
+            "leaked_processes": len(chaos.leaked),
+            "baseline_clean": clean(baseline_report, baseline, items),
+            "faults": {**{kind: injector.done.get(kind, 0) for kind in ("kill_worker", "pg_restart", "s3_outage",
+                                                                       "api_kill")},
+                       "kills_holding_jobs": sum(t["holding_jobs"] for t in injector.kills.values()),
+                       "kills_of_starting": sum(t["starting"] for t in injector.kills.values()),
+                       "llm": {kind: sum(by_caller.values()) for kind, by_caller in llm_tally.items()
+                               if kind != "ok"}},
+            "faults_missing": len(missing), "fault_errors": len(injector.errors),
+            "exits": sum(len(codes) for codes in chaos.exits.values()),
+            "baseline_seconds": round(baseline.seconds, 1), "faults_seconds": round(chaos.seconds, 1),
+            "ratio": round(chaos.seconds / baseline.seconds, 2),
+            "load": {"baseline": baseline.load, "faults": chaos.load},
         }
     finally:
         llm.stop()
@@ -908,9 +1304,8 @@ def main() -> int:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(pg_dir, ignore_errors=True)
     print(json.dumps(result), flush=True)
-    counts = ("lost", "duplicated", "stuck", "credit_leaks", "orphans")
-    clean = all(result[name] == 0 for name in counts) and result["unanswered"] == 0 and result["fault_errors"] == 0
-    return 0 if clean else 1
+    gating = (*SECTIONS, "unanswered", "faults_missing", "fault_errors")
+    return 0 if result and all(result[name] == 0 for name in gating) and result["baseline_clean"] else 1
 
 
 if __name__ == "__main__":

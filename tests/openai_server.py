@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -176,6 +177,11 @@ class _Server(ThreadingHTTPServer):
     # The default backlog of 5 overflows when many worker threads connect at once; a dropped
     # connection is retried by the client a second later.
     request_queue_size = 128
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that went away (a worker killed mid-request, by the chaos run) is no server error.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class OpenAIServer:

@@ -41,3 +41,14 @@ def test_every_error_is_drawn_in_the_tree_with_its_status() -> None:
                      and kind.__name__.removesuffix("Error").removeprefix("Extraction") not in doc)
     assert not missing, f"not drawn in tenderflow/errors.py: {missing}"
     assert all(100 <= kind.http_status < 600 for kind in seen)
+
+
+def test_the_command_line_imports_no_heavy_part_it_does_not_need_to_start() -> None:
+    """Every `tenderflow` process imports the CLI, and a worker restarted by its orchestrator pays
+    that again each time (the chaos run kills one every 2 s): the demo's sample generator (reportlab),
+    the LLM client and the offline extractor's tables are imported only by what uses them."""
+    probe = ("import sys, tenderflow.cli; print(sorted({m.split('.')[0] for m in sys.modules}"
+             " & {'reportlab', 'openai', 'babel', 'phonenumbers'}))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

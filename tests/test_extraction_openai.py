@@ -303,6 +303,24 @@ def test_an_answer_that_is_not_json_is_a_clear_retryable_error() -> None:
     assert len(server.requests) == 1
 
 
+CUT_OFF = Reply(200, '{"id": "chatcmpl-cut", "object": "chat.completion", "choices": [{"mess')
+
+
+def test_an_answer_whose_json_is_cut_off_is_retried_like_a_server_error() -> None:
+    """Found by the chaos run: a 200 whose JSON body is cut off surfaced as a bare "JSONDecodeError:
+    Unterminated string starting at: line 1 column 66" from the client, which the worker retried as a
+    bug, a whole queue attempt (and backoff) later instead of a second call now."""
+    sleeps: list[float] = []
+    with run_openai_server(in_order(CUT_OFF, completion(EMPTY_ANSWER))) as server:
+        _, usage = make_backend(server.base_url, sleeps).extract(DOCUMENT)
+    assert sleeps == [1.0] and len(server.requests) == 2 and usage.calls == 1
+    with run_openai_server(lambda request: CUT_OFF) as server:
+        with pytest.raises(ExtractionUnavailableError, match="unavailable: its answer is not valid JSON "
+                           r"\(Unterminated string.*after 3 attempt"):
+            make_backend(server.base_url, max_retries=2).extract(DOCUMENT)
+    assert len(server.requests) == 3
+
+
 def test_refused_connections_are_retried_then_retryable() -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
@@ -389,6 +407,35 @@ def test_build_backend_follows_settings() -> None:
     assert server.requests[0].headers["authorization"] == "Bearer no-key"  # key-less local servers work
     assert result.backend == "openai"
     assert isinstance(build_backend(Settings(llm_base_url=None, llm_api_key=None)), OfflineBackend)
+
+
+LAZY_CLIENT_PROBE = """
+import sys
+from tenderflow.config import Settings
+from tenderflow.handlers import warm_up
+from tenderflow.handlers.extract import EXTRACT, PageInput
+from tenderflow.handlers.stage import Resources
+handler = EXTRACT.build(Resources(Settings(llm_base_url=sys.argv[1], llm_model="test-model")))
+warm_up([handler])
+before = "openai" in sys.modules
+fields, usage = handler.backend.extract([PageInput(1, "Tender notice: road works")])
+print(before, "openai" in sys.modules, usage.calls)
+"""
+
+
+def test_a_worker_imports_the_llm_client_at_its_first_extraction_not_at_its_start() -> None:
+    """The client's import was a third of a worker's start (~0.5 s of CPU), paid again by every
+    restarted worker before it could claim: the chaos run's workers, killed every 2 s, never got
+    ready. The extract handler now builds its LLM backend when it first extracts."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with run_openai_server(answer_with(EMPTY_ANSWER)) as server:
+        result = subprocess.run([sys.executable, "-c", LAZY_CLIENT_PROBE, server.base_url], capture_output=True,
+                                text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True", "1"]
 
 
 @pytest.mark.parametrize(

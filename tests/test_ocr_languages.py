@@ -139,6 +139,31 @@ def test_detected_language_without_its_pack_is_recorded_and_falls_back(tmp_path:
     assert (choice.language, choice.languages, choice.source) == ("fra", "eng", "fallback")
 
 
+def test_the_identifier_decoded_once_into_the_cache_identifies_as_the_shipped_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decoding the shipped model (LZMA) was most of a worker's start, paid again by every restarted
+    worker (found by the chaos run, where workers are killed every 2 s); the first worker now keeps
+    the decoded model in its cache, and the processes after it read that copy instead. Same answers;
+    a damaged copy is decoded again, never used."""
+    texts = [" ".join(FRENCH), " ".join(GERMAN), " ".join(DUTCH), " ".join(ENGLISH)]
+
+    def identified(cache: Path | None) -> list[tuple[str, float] | None]:
+        monkeypatch.setattr(lang._Loaded, "identifier", None)  # a new process
+        lang.warm_up(cache)
+        return [lang.identify(text) for text in texts]
+
+    shipped = identified(None)
+    assert [found[0] if found else None for found in shipped] == ["fra", "deu", "nld", "eng"]
+    cache = tmp_path / "cache" / "models"
+    assert identified(cache) == shipped  # decoded now, and kept
+    [copy] = cache.glob(f"{lang.MODEL_CACHE_PREFIX}*.npz")
+    assert identified(cache) == shipped and list(cache.iterdir()) == [copy]  # read from the copy
+    copy.write_bytes(copy.read_bytes()[: copy.stat().st_size // 2])
+    assert identified(cache) == shipped  # a damaged copy: the shipped model, and the copy dropped
+    assert not copy.exists()  # (the next process writes it again)
+
+
 def test_language_names_are_checked_against_installed_packs() -> None:
     installed = frozenset({"eng", "fra", "deu"})
     assert parse_languages("fra+eng", installed) == "fra+eng"
@@ -338,15 +363,16 @@ def test_api_upload_languages_and_document_language(
         assert detail["requested_languages"] == "fra+eng"
 
 
-def test_workers_load_the_identifier_before_their_first_claim() -> None:
-    """The model costs ~0.7 s of CPU: a worker's warm-up pays it, not its first document."""
+def test_workers_load_the_identifier_before_their_first_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model costs ~0.7 s of CPU: a worker's warm-up pays it (from its cache), not its first document."""
     from tenderflow.handlers import warm_up
     from tenderflow.handlers.ocr import OcrPlanHandler
     from tenderflow.pdf import languages
     from tenderflow.pdf.probe import PdfLimits
 
-    languages._identifier.cache_clear()
-    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=False)])
-    assert languages._identifier.cache_info().currsize == 0, "no detection, nothing to load"
-    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=True)])
-    assert languages._identifier.cache_info().currsize == 1
+    monkeypatch.setattr(languages._Loaded, "identifier", None)
+    cache = tmp_path / "models"
+    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=False, model_cache=cache)])
+    assert languages._Loaded.identifier is None and not cache.exists(), "no detection, nothing to load"
+    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=True, model_cache=cache)])
+    assert languages._Loaded.identifier is not None and list(cache.glob(f"{languages.MODEL_CACHE_PREFIX}*.npz"))

@@ -95,3 +95,53 @@ def test_the_pdf_caches_lock_table_stays_bounded(tmp_path: Path) -> None:
         cache.local_path(f"tenants/acme/pdf/doc-{number}", lambda target: target.write_bytes(b"%PDF-1.4\n"))
     assert len(cache._key_locks) <= 64
     assert len(list((tmp_path / "cache").glob("*.pdf"))) == 4
+
+
+def _fetch_pdf(target: Path) -> None:
+    target.write_bytes(b"%PDF-1.4\n" + b"x" * 1000)
+
+
+def test_a_cached_pdf_a_job_reads_is_not_evicted_under_it_by_another_process(tmp_path: Path) -> None:
+    """Found by the chaos run: worker processes share the cache directory (the data dir), and one
+    evicted the PDF another's job was reading ("FileNotFoundError" mid-job). A thread's current copy
+    is pinned until that thread asks for its next one."""
+    from tenderflow.handlers.ocr import PdfCache
+
+    mine, theirs = PdfCache(tmp_path / "cache", max_files=2), PdfCache(tmp_path / "cache", max_files=2)
+    reading = mine.local_path("tenants/acme/pdf/mine", _fetch_pdf)
+    for number in range(6):
+        theirs.local_path(f"tenants/acme/pdf/theirs-{number}", _fetch_pdf)
+    assert reading.read_bytes().startswith(b"%PDF-")  # still there for the job reading it
+    assert len(list((tmp_path / "cache").glob("*.pdf"))) == 3  # the 2 newest, and the pinned one
+    mine.local_path("tenants/acme/pdf/next", _fetch_pdf)  # this thread's job moved on
+    theirs.local_path("tenants/acme/pdf/theirs-last", _fetch_pdf)
+    assert not reading.exists()
+    assert not list((tmp_path / "cache").glob(".*"))  # no partial fetch left behind
+
+
+def test_concurrent_fetches_and_evictions_across_processes_never_fail_a_job(tmp_path: Path) -> None:
+    """Eight threads over two caches sharing a directory, far more files than it keeps: before the
+    pins, about one fetch in thirty failed with FileNotFoundError (a copy evicted between its fetch
+    and its read, or vanished from under an eviction's listing)."""
+    import threading
+
+    from tenderflow.handlers.ocr import PdfCache
+
+    caches = [PdfCache(tmp_path / "cache", max_files=2) for _ in range(2)]
+    errors: list[str] = []
+
+    def fetch_many(thread: int) -> None:
+        for number in range(60):
+            try:
+                path = caches[thread % 2].local_path(f"tenants/acme/pdf/{thread}-{number}", _fetch_pdf)
+                assert path.read_bytes().startswith(b"%PDF-")
+            except Exception as exc:  # noqa: BLE001 - every failure is what this test counts
+                errors.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=fetch_many, args=(thread,)) for thread in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(list((tmp_path / "cache").glob("*.pdf"))) <= 2 + 8  # the newest, and each thread's pin

@@ -26,9 +26,10 @@ from tenderflow.queue import (
     fail,
     heartbeat,
     lock_owned,
+    reclaim,
     release,
 )
-from tenderflow.queue.jobs import get
+from tenderflow.queue.jobs import QUERIES, get, hold_liveness_lock, new_liveness_key
 from tests.conftest import wait_until
 
 Conn = psycopg.Connection[Any]
@@ -328,3 +329,39 @@ def test_a_job_given_back_at_shutdown_again_and_again_ends_failed_with_its_hooks
     assert row["state"] == "failed" and f"{MAX_RELEASES + 1} times" in row["last_error"]
     assert hooked == [job_id]
     assert claim(conn, worker_id="late", types=["ocr"], limit=1, lease_seconds=LEASE) == []
+
+
+def register_worker(conn: Conn, worker_id: str, *, liveness_lock: int | None, last_seen: datetime) -> None:
+    conn.execute(QUERIES["worker_register"], {
+        "id": worker_id, "host": "h", "pid": 1, "pools": ["ocr"], "threads": 1, "kind": "local", "now": last_seen,
+        "liveness_lock": liveness_lock})
+
+
+def test_reclaim_takes_back_the_jobs_of_a_worker_whose_session_died_before_their_leases_end(
+    conn: Conn, database_url: str
+) -> None:
+    """A worker's liveness lock is held by its own session while it lives (jobs.hold_liveness_lock).
+    Its jobs are reclaimed early only when that lock is gone AND its heartbeat is overdue: a worker
+    whose listener is only reconnecting still heartbeats; one holding its lock is alive however late
+    its heartbeat; one with no lock at all (a remote worker) waits for its leases."""
+    # for the first 2 x dead_after after the server started, leases alone decide (listeners reconnect)
+    wait_until(lambda: conn.execute("SELECT now() - pg_postmaster_start_time() > interval '3 s'").fetchone() == (True,),
+               timeout=10, message="the server has been up for 3 s")
+    enqueue_many(conn, [JobSpec("ocr", {"n": n}) for n in range(4)])
+    now = db_now(conn)
+    keys = {name: new_liveness_key() for name in ("alive", "dead", "reconnecting")}
+    register_worker(conn, "alive", liveness_lock=keys["alive"], last_seen=now - timedelta(minutes=1))
+    register_worker(conn, "dead", liveness_lock=keys["dead"], last_seen=now - timedelta(minutes=1))
+    register_worker(conn, "reconnecting", liveness_lock=keys["reconnecting"], last_seen=now)
+    register_worker(conn, "remote", liveness_lock=None, last_seen=now - timedelta(minutes=1))
+    owners = {name: claim_one(conn, name, now).id for name in ("alive", "dead", "reconnecting", "remote")}
+    with psycopg.connect(database_url, autocommit=True) as session:
+        assert hold_liveness_lock(session, keys["alive"])
+        assert reclaim(conn, now=now) == []  # no lease is over
+        moved = reclaim(conn, now=now, dead_after_seconds=1)
+        assert [(job.id, job.state) for job in moved] == [(owners["dead"], "queued")]
+        assert str(get(conn, owners["dead"])["last_error"]) == (
+            "worker dead died (its database session ended and it stopped heartbeating)")
+    # the session that held "alive"'s lock ended: that worker is dead too now
+    assert [job.id for job in reclaim(conn, now=now, dead_after_seconds=1)] == [owners["alive"]]
+    assert {get(conn, owners[name])["state"] for name in ("reconnecting", "remote")} == {"running"}

@@ -142,7 +142,8 @@ def test_job_that_sigkills_its_worker_ends_failed_after_max_attempts_while_other
     poison = get(conn, poison_id)
     assert poison["state"] == "failed"
     assert poison["attempts"] == poison["max_attempts"] == 3
-    assert "lease expired on final attempt" in poison["last_error"]
+    # its lease ran out, or its worker was found dead first (the worker's session gone: jobs.reclaim)
+    assert "lease expired on final attempt" in poison["last_error"] or "died on final attempt" in poison["last_error"]
     # The poison killed at least one worker process and the supervisor replaced it. (Not one per
     # attempt: under load a 1 s lease can run out before the kill, and the same process may claim
     # the job again and die once for two attempts.)
@@ -150,6 +151,28 @@ def test_job_that_sigkills_its_worker_ends_failed_after_max_attempts_while_other
     assert worker_pids is not None and worker_pids[0] >= 2 + 1
     runs = conn.execute("SELECT job_id, count(*) FROM test_runs GROUP BY job_id").fetchall()
     assert dict(runs) == {job_id: 1 for job_id in other_ids}
+
+
+def test_a_sigkilled_workers_job_is_taken_back_when_its_session_ends_not_when_its_lease_does(
+    conn: Conn, start_worker_process: Callable[..., WorkerProcess]
+) -> None:
+    """Found by the chaos run: a worker killed every 2 s left its jobs `running` until their leases
+    ran out, and meanwhile they filled their tenants' caps, so the live workers had little to claim.
+    PostgreSQL sees a dead process's session end at once: with its liveness lock gone and its
+    heartbeat overdue, the job is reclaimed, here 60 s before its lease would have run out."""
+    conn.execute(TEST_RUNS_DDL)
+    worker = start_worker_process("--handler", "sleep", "--threads", "1", "--lease-seconds", "60",
+                                  "--heartbeat-seconds", "0.3", "--poll-seconds", "0.1")
+    job_id = enqueue(conn, JobSpec(TASK_TYPE, {"seconds": 120}))
+    wait_until(lambda: job_state(conn, job_id) == "running", timeout=30, message="the job is running")
+    assert reclaim(conn, dead_after_seconds=0.6) == []  # alive: its lock is held, its heartbeat fresh
+    worker.send(signal.SIGKILL)
+    killed = time.monotonic()
+    moved = wait_until(lambda: reclaim(conn, dead_after_seconds=0.6), timeout=20, interval=0.2,
+                       message="the dead worker's job is reclaimed")
+    assert time.monotonic() - killed < 20 < 60  # long before its lease's 60 s
+    assert [(job.id, job.state) for job in moved] == [(job_id, "queued")]
+    assert "died (its database session ended" in str(get(conn, job_id)["last_error"])
 
 
 def test_sigterm_lets_the_running_job_finish_within_grace_and_exits_zero(

@@ -21,6 +21,7 @@ from tenderflow.queue import cancel, jobs
 from tenderflow.remote.worker import RemoteWorker, build_remote_worker
 from tests.api_harness import RunningApi, api_settings, serve_in_thread
 from tests.conftest import wait_until
+from tests.openai_server import rate_limited, run_openai_server
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 
@@ -135,3 +136,26 @@ def test_a_result_too_large_to_post_fails_its_job_for_good_at_once(
         state = conn.execute("SELECT state::text FROM document_versions WHERE document_id = %s",
                              (uploaded.document_id,)).fetchone()
         assert state == ("failed",)
+
+
+def test_an_llm_asking_to_wait_longer_than_a_day_gets_its_job_retried_not_abandoned(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Found by the chaos run (its huge_retry_after fault): an LLM's 429 with a Retry-After of 1e17 s
+    (review D1's R8) made the remote worker's failure report itself invalid (the protocol carries at
+    most a day), so the job was abandoned to its lease: an attempt lost, a lease's wait, and no
+    reason recorded. The report now carries the longest wait the protocol allows; the server caps it."""
+    storage = open_storage(settings.resolved_storage_url)
+    upload_file(conn, storage, text_pdf(tmp_path / "tender.pdf", [TENDER_PAGE]), max_bytes=10**7)
+    token = create_token(conn, "llm-box", ["all"]).raw
+    with run_openai_server(lambda _request: rate_limited(retry_after="100000000000000000")) as llm:
+        machine = remote_settings(tmp_path, llm_base_url=llm.base_url, llm_model="test-model", llm_max_retries=0)
+        worker = build_remote_worker(machine, url=api.url, token=token, pool="all", threads=1)
+        with running(worker):
+            # well within the lease (30 s): an abandoned job would show nothing until it expired
+            job = wait_until(lambda: conn.execute(
+                "SELECT attempts, last_error, extract(epoch FROM run_after - now()) FROM jobs"
+                " WHERE type = 'extract' AND last_error IS NOT NULL").fetchone(),
+                timeout=20, message="the extraction's failure to be reported")
+    assert job[0] == 1 and "the LLM endpoint is unavailable: HTTP 429" in job[1], job
+    assert job[2] <= settings.backoff_cap_seconds, job  # the server's cap, not the LLM's 1e17 s

@@ -69,6 +69,7 @@ def _register(services: ApiServices, caller: RemoteCaller, hello: WorkerHello) -
         conn.execute(jobs.QUERIES["worker_register"], {
             "id": caller.worker_id, "host": hello.host, "pid": hello.pid,
             "pools": list(POOLS.get(hello.pool, ())), "threads": hello.threads, "kind": "remote", "now": None,
+            "liveness_lock": None,  # no session of its own: a remote worker's jobs wait for their leases
         })
 
 

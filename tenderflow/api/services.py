@@ -75,7 +75,8 @@ class ApiServices:
         self.pool.close()
 
     def _maintenance_loop(self) -> None:
-        maintenance = Maintenance(self.job_types, retention_seconds=self.settings.retention_days * 86400)
+        maintenance = Maintenance(self.job_types, retention_seconds=self.settings.retention_days * 86400,
+                                  dead_after_seconds=2 * self.settings.heartbeat_seconds)
         while not self._stopping.wait(self.settings.maintenance_seconds):
             try:
                 with self.pool.connection() as conn:

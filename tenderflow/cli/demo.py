@@ -13,7 +13,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import psycopg
 import typer
@@ -29,7 +29,11 @@ from tenderflow.pipeline.documents import document_fields, get_document, readabl
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue.supervisor import self_command
-from tenderflow.samples import SampleTender, generate_samples
+
+if TYPE_CHECKING:
+    # reportlab and the layouts take a tenth of a second to import: every `tenderflow` process
+    # (each restarted worker among them) would pay it, for the demo alone
+    from tenderflow.samples import SampleTender
 
 DEMO_TENANT = "default"
 
@@ -101,6 +105,8 @@ def sample_dir(data_dir: Path) -> Path:
 
 
 def make_samples(data_dir: Path) -> list[SampleTender]:
+    from tenderflow.samples import generate_samples
+
     return generate_samples(sample_dir(data_dir))
 
 

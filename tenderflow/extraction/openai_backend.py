@@ -13,7 +13,8 @@ Tokens of all calls are summed.
 
 Failures (see backend.py for the classes):
 
-- 429, 408, 409, 5xx, timeouts and refused connections are retried here with exponential backoff
+- 429, 408, 409, 5xx, timeouts, refused connections and a 200 whose JSON body is cut off are
+  retried here with exponential backoff
   and jitter, honouring `Retry-After` / `retry-after-ms`, up to `max_retries` times; then
   ExtractionUnavailableError (retryable: the queue tries again later). A `Retry-After` longer than
   `max_retry_after_seconds` is not slept through in a worker: the error is raised at once, carrying
@@ -318,6 +319,11 @@ class OpenAIBackend:
                 reason = f"HTTP {error.status_code}"
             except openai.APITimeoutError as error:
                 retry_after, failure, reason = None, error, "request timed out"
+            except json.JSONDecodeError as error:
+                # A 200 whose JSON body is cut off or broken (a connection cut mid-answer, a proxy):
+                # the client raises the decoder's error as it is. Retried like a 5xx.
+                retry_after, failure = None, error
+                reason = f"its answer is not valid JSON ({error.msg} at character {error.pos})"
             except openai.APIConnectionError as error:
                 retry_after, failure, reason = None, error, f"connection failed ({error.__cause__ or error})"
             out_of_retries = attempt >= self._max_retries

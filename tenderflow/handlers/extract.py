@@ -7,6 +7,9 @@ backend (an OpenAI-compatible LLM, or the offline rules) — remote workers run 
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,15 +37,32 @@ class PageInput:
 
 
 class ExtractHandler:
-    def __init__(self, backend: ExtractionBackend, pool: ConnectionPool | None = None) -> None:
-        self.backend = backend
+    def __init__(
+        self, backend: ExtractionBackend | Callable[[], ExtractionBackend], pool: ConnectionPool | None = None
+    ) -> None:
+        """`backend`, or how to build it at the first extraction: an LLM backend's client takes ~0.5 s
+        of CPU to import, a third of a worker's start, which a worker need not pay before it claims
+        (the chaos run's restarted workers were killed before they ever got ready)."""
+        self._backend = None if callable(backend) else backend
+        self._build = backend if callable(backend) else None
+        self._lock = threading.Lock()
         self.pool = pool
+
+    @property
+    def backend(self) -> ExtractionBackend:
+        if self._backend is None:
+            with self._lock:
+                if self._backend is None:
+                    assert self._build is not None
+                    self._backend = self._build()
+        return self._backend
 
     def warm_up(self) -> None:
         """Before the first claim: one extraction of a small page, so the backend's lazily built
         tables (month names, compiled patterns) are ready before the first document."""
-        if self.backend.name == "rules":  # an LLM backend has nothing to prepare, and costs a call
-            extract_fields([PageInput(1, _WARM_UP_PAGE)], self.backend)
+        # an LLM backend (built at its first use) has nothing to prepare, and a call would cost
+        if self._backend is not None and self._backend.name == "rules":
+            extract_fields([PageInput(1, _WARM_UP_PAGE)], self._backend)
 
     def load_input(self, job: ClaimedJob) -> list[PageInput]:
         assert self.pool is not None, "a compute-only handler has no database"
@@ -90,6 +110,8 @@ def max_tokens_for(characters: int) -> int:
 def _build(resources: Resources) -> ExtractHandler:
     from tenderflow.extraction import build_backend
 
+    if resources.settings.extraction_backend == "openai":
+        return ExtractHandler(functools.partial(build_backend, resources.settings), resources.pool)
     return ExtractHandler(build_backend(resources.settings), resources.pool)
 
 

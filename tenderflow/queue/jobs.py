@@ -6,7 +6,8 @@
     complete     running              -> succeeded
     fail         running              -> queued (retry after backoff) | failed (permanent / out of attempts)
     release      running              -> queued       (shutdown; the attempt is not counted against it)
-    reclaim      running, lease over  -> queued | failed ("lease expired on final attempt")
+    reclaim      running, lease over  -> queued | failed ("lease expired on final attempt"); also, with
+                 dead_after_seconds, running jobs of a worker whose database session died
     cancel       queued | running     -> cancelled
     retry        failed | cancelled   -> queued
 
@@ -19,6 +20,7 @@ import enum
 import json
 import math
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -345,9 +347,30 @@ def release_ended(
     return _ended(conn.execute(QUERIES["job_release"], params).fetchall())
 
 
-def reclaim(conn: psycopg.Connection[Any], *, limit: int = 1000, now: datetime | None = None) -> list[EndedJob]:
-    """running with an expired lease -> queued (attempts remain) or failed. Returns the moved jobs."""
-    return _ended(conn.execute(QUERIES["job_reclaim"], {"limit": limit, "now": now}).fetchall())
+def reclaim(
+    conn: psycopg.Connection[Any], *, limit: int = 1000, now: datetime | None = None,
+    dead_after_seconds: float | None = None,
+) -> list[EndedJob]:
+    """running with an expired lease -> queued (attempts remain) or failed. Returns the moved jobs.
+
+    With `dead_after_seconds`, also the running jobs of a dead local worker, before their leases
+    end: one whose liveness lock (`hold_liveness_lock`) no session holds any more and whose last
+    heartbeat is older than that (see job_reclaim in queries.sql)."""
+    return _ended(conn.execute(QUERIES["job_reclaim"], {
+        "limit": limit, "now": now, "dead_after": dead_after_seconds}).fetchall())
+
+
+def new_liveness_key() -> int:
+    """A random advisory lock key for one worker process (positive, 62 bits): two workers sharing
+    one by chance only means one of them is taken for alive, and waits for its leases as before."""
+    return 1 + secrets.randbits(62)
+
+
+def hold_liveness_lock(conn: psycopg.Connection[Any], key: int) -> bool:
+    """Take the worker's liveness lock on `conn`, a session that lives as long as the worker (its
+    LISTEN connection); held until that session ends. False when another session holds the key."""
+    row = conn.execute(QUERIES["worker_hold_liveness_lock"], {"key": key}).fetchone()
+    return bool(row and row[0])
 
 
 def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None = None) -> EndedJob:

@@ -32,15 +32,18 @@ log = structlog.get_logger("tenderflow.maintenance")
 
 
 class Reclaimer:
-    """Expired leases: re-queue while attempts remain, else fail ('lease expired on final attempt')."""
+    """Expired leases: re-queue while attempts remain, else fail ('lease expired on final attempt');
+    with `dead_after_seconds`, also the jobs of a local worker that died (its database session
+    ended, no heartbeat for that long), without waiting for their leases (see jobs.reclaim)."""
 
-    def __init__(self, job_types: JobTypes, *, batch_size: int = 1000) -> None:
+    def __init__(self, job_types: JobTypes, *, batch_size: int = 1000, dead_after_seconds: float | None = None) -> None:
         self.job_types = job_types
         self.batch_size = batch_size
+        self.dead_after_seconds = dead_after_seconds
 
     def run_once(self, conn: psycopg.Connection[Any], *, now: datetime | None = None) -> list[jobs.EndedJob]:
         with conn.transaction():
-            moved = jobs.reclaim(conn, limit=self.batch_size, now=now)
+            moved = jobs.reclaim(conn, limit=self.batch_size, now=now, dead_after_seconds=self.dead_after_seconds)
             # Hooks (refunds) commit with the state change, or not at all.
             self.job_types.run_ended_hooks(conn, moved)
         for job in moved:
@@ -260,8 +263,10 @@ class Pruner:
 class Maintenance:
     """The passes a worker's maintenance thread runs on each tick."""
 
-    def __init__(self, job_types: JobTypes, *, retention_seconds: float | None = None) -> None:
-        self.reclaimer = Reclaimer(job_types)
+    def __init__(
+        self, job_types: JobTypes, *, retention_seconds: float | None = None, dead_after_seconds: float | None = None
+    ) -> None:
+        self.reclaimer = Reclaimer(job_types, dead_after_seconds=dead_after_seconds)
         self.scheduler = Scheduler(job_types)
         self.pruner = Pruner(retention_seconds) if retention_seconds else None
 

@@ -225,12 +225,29 @@ SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM
 -- name: job_reclaim
 -- Expired leases: back to queued while attempts remain, else failed. SKIP LOCKED: a job being
 -- completed right now is locked by its completion and is not reclaimed.
-WITH expired AS MATERIALIZED (
-    SELECT id FROM jobs
-     WHERE state = 'running' AND leased_until < coalesce(%(now)s::timestamptz, now())
-     ORDER BY id
+-- With %(dead_after)s (seconds), also the jobs of a dead local worker before their leases end: a
+-- worker whose liveness lock (0035) no session holds any more and whose last heartbeat is older
+-- than that; never in the first 2 x dead_after after the server started (every session was new
+-- then, and the workers' listeners may still be reconnecting).
+WITH held AS MATERIALIZED (
+    SELECT (l.classid::bigint << 32) | l.objid::bigint AS key
+      FROM pg_locks l
+     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+),
+expired AS MATERIALIZED (
+    SELECT j.id, j.leased_until < coalesce(%(now)s::timestamptz, now()) AS lease_over
+      FROM jobs j
+      LEFT JOIN workers w ON w.id = j.worker_id
+     WHERE j.state = 'running'
+       AND (j.leased_until < coalesce(%(now)s::timestamptz, now())
+            OR (%(dead_after)s::float8 IS NOT NULL AND w.liveness_lock IS NOT NULL
+                AND w.last_seen_at < coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after)s)
+                AND pg_postmaster_start_time() < now() - make_interval(secs => 2 * %(dead_after)s)
+                AND w.liveness_lock NOT IN (SELECT key FROM held)))
+     ORDER BY j.id
      LIMIT %(limit)s
-       FOR UPDATE SKIP LOCKED
+       FOR UPDATE OF j SKIP LOCKED
 ),
 ended AS (
     UPDATE jobs j
@@ -238,9 +255,13 @@ ended AS (
            run_after = coalesce(%(now)s::timestamptz, now()),
            finished_at = CASE WHEN j.attempts >= j.max_attempts THEN coalesce(%(now)s::timestamptz, now()) END,
            leased_until = NULL,
-           last_error = CASE WHEN j.attempts < j.max_attempts
+           last_error = CASE WHEN expired.lease_over AND j.attempts < j.max_attempts
                              THEN 'lease expired (worker ' || j.worker_id || ' stopped heartbeating)'
-                             ELSE 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
+                             WHEN expired.lease_over
+                             THEN 'lease expired on final attempt (worker ' || j.worker_id || ' stopped heartbeating)'
+                             ELSE 'worker ' || j.worker_id
+                                  || CASE WHEN j.attempts < j.max_attempts THEN ' died' ELSE ' died on final attempt' END
+                                  || ' (its database session ended and it stopped heartbeating)'
                         END
       FROM expired
      WHERE j.id = expired.id
@@ -406,10 +427,15 @@ UPDATE job_schedules SET last_run_at = %(run_at)s, last_job_id = %(job_id)s WHER
 -- name: worker_register
 -- A worker id names one process; once it said it stopped it stays stopped: a remote worker's
 -- heartbeat or claim that reaches the server after its stop request must not mark it live again.
-INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at)
+-- liveness_lock: the advisory lock key the worker holds while it lives (NULL: none; see 0035).
+INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at, liveness_lock)
 VALUES (%(id)s, %(host)s, %(pid)s, %(pools)s, %(threads)s, %(kind)s,
-        coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()))
+        coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()), %(liveness_lock)s)
 ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at;
+
+-- name: worker_hold_liveness_lock
+-- On the worker's own long-lived session: held until the session ends (the process with it).
+SELECT pg_try_advisory_lock(%(key)s);
 
 -- name: worker_heartbeat
 UPDATE workers SET last_seen_at = coalesce(%(now)s::timestamptz, now()) WHERE id = %(id)s;

@@ -11,8 +11,10 @@ Threads of one Worker:
                  (an executor thread takes its next job while the last one waits for the committer)
     heartbeat    renews every held lease in one statement and the worker's liveness row; a job
                  no longer owned (reclaimed, cancelled) is told to stop
-    listener     LISTENs for enqueue notifications on its own connection (a hint only)
-    maintenance  reclaims expired leases and fires recurring schedules (`Maintenance.run_once`)
+    listener     LISTENs for enqueue notifications on its own connection (a hint only), and holds
+                 the worker's liveness lock on it: once the process is gone, PostgreSQL knows
+    maintenance  reclaims expired leases (and the jobs of dead workers) and fires recurring
+                 schedules (`Maintenance.run_once`)
 
 Shutdown (`request_stop`): stop claiming, let running jobs finish within the grace period, then
 give the remaining leases back so other workers can take them at once.
@@ -166,7 +168,11 @@ class Worker:
         self.job_types = job_types
         self.config = config
         self.id = config.worker_id or new_worker_id()
-        self.maintenance = Maintenance(job_types, retention_seconds=config.retention_seconds)
+        # A worker whose session died and that missed two heartbeats is dead: its jobs go back then.
+        self.maintenance = Maintenance(job_types, retention_seconds=config.retention_seconds,
+                                       dead_after_seconds=2 * config.heartbeat_seconds)
+        # Held on the listener's session while this process lives (no listener, no lock: leases only).
+        self.liveness_key = jobs.new_liveness_key() if config.notify else None
         # Every job this worker holds a lease on, computing or waiting for the committer; and how
         # many of them are computing (each occupies one of the `threads` slots).
         self._slots: dict[tuple[int, int, str], _Slot] = {}
@@ -210,7 +216,7 @@ class Worker:
             conn.execute(jobs.QUERIES["worker_register"], {
                 "id": self.id, "host": socket.gethostname(), "pid": os.getpid(),
                 "pools": list(self.config.types), "threads": self.config.threads,
-                "kind": self.config.kind, "now": None,
+                "kind": self.config.kind, "now": None, "liveness_lock": self.liveness_key,
             })
         log.info("worker.started", worker_id=self.id, types=list(self.config.types), threads=self.config.threads)
         background = [
@@ -550,6 +556,8 @@ class Worker:
         while not self._stopped.is_set():
             try:
                 with psycopg.connect(self._listen_conninfo(), autocommit=True) as conn:
+                    if self.liveness_key is not None and not jobs.hold_liveness_lock(conn, self.liveness_key):
+                        log.warning("worker.liveness_lock_taken", worker_id=self.id)  # leases only, then
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     self._wake.set()  # notifications may have been missed while disconnected
                     delay = 0.5
@@ -561,7 +569,8 @@ class Worker:
                 log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}",
                             exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._stopped.wait(delay)
-                delay = min(delay * 2, 30.0)
+                # at most 5 s: while it reconnects, the worker holds no liveness lock
+                delay = min(delay * 2, 5.0)
 
     def _claim_on_notify(self) -> None:
         """A job of ours was enqueued: claim it from this thread unless a claim is under way (then

@@ -24,6 +24,8 @@ from pydantic import BaseModel
 from tenderflow.errors import LeaseLostError, TenderflowError
 from tenderflow.ids import process_instance_id
 from tenderflow.remote.protocol import (
+    MAX_ERROR_CHARS,
+    MAX_RETRY_AFTER_SECONDS,
     WORKER_INSTANCE_HEADER,
     ClaimRequest,
     ClaimResponse,
@@ -186,7 +188,11 @@ class RemoteQueueClient:
     def fail(
         self, job: RemoteJob, error: str, *, permanent: bool, retry_after_seconds: float | None
     ) -> CompletionResponse:
-        body = FailRequest(attempt=job.attempt, error=error[:10_000] or "failed", permanent=permanent,
+        # A server may ask for a wait of a year (or 1e17 s) in its Retry-After: carried as the
+        # protocol's longest, not refused here (the job would be abandoned to its lease).
+        if retry_after_seconds is not None:
+            retry_after_seconds = min(retry_after_seconds, MAX_RETRY_AFTER_SECONDS)
+        body = FailRequest(attempt=job.attempt, error=error[:MAX_ERROR_CHARS] or "failed", permanent=permanent,
                            retry_after_seconds=retry_after_seconds)
         return CompletionResponse.model_validate(self._send("POST", f"/v1/worker/jobs/{job.id}/fail", body).json())
 

@@ -28,6 +28,8 @@ WORKER_INSTANCE_HEADER = "X-Tenderflow-Worker"
 INSTANCE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}")
 MAX_CLAIM_WAIT_SECONDS = 30.0
 MAX_ERROR_CHARS = 10_000
+MAX_RETRY_AFTER_SECONDS = 86_400.0
+"""The longest wait a failure report carries; the server caps any wait at its backoff cap anyway."""
 
 
 
@@ -111,7 +113,7 @@ class FailRequest(_Message):
     attempt: int
     error: str = Field(min_length=1, max_length=MAX_ERROR_CHARS)
     permanent: bool = False
-    retry_after_seconds: float | None = Field(default=None, ge=0, le=86_400)
+    retry_after_seconds: float | None = Field(default=None, ge=0, le=MAX_RETRY_AFTER_SECONDS)
 
 
 class CompletionResponse(_Message):

@@ -1,0 +1,12 @@
+-- A local worker's liveness as PostgreSQL itself sees it (issue 11, found by the chaos run).
+--
+-- A worker killed with SIGKILL kept its jobs `running` until their leases expired, and meanwhile
+-- they counted against their tenants' caps: under a kill every 2 s, the dead leases held most of
+-- the tenants' running slots and the live workers had little left to claim. A local worker now
+-- holds a session-level advisory lock, keyed `liveness_lock`, on its LISTEN connection for as long
+-- as it lives; when a process dies the kernel closes its connections and PostgreSQL drops the lock
+-- at once. The reclaimer takes back the jobs of a worker whose lock is gone AND whose heartbeat is
+-- overdue (a listener that is only reconnecting keeps heartbeating through the pool), without
+-- waiting for their leases. NULL: the worker holds no such lock (remote workers, workers without a
+-- listener, older versions): its jobs wait for their leases, as before.
+ALTER TABLE workers ADD COLUMN liveness_lock bigint CHECK (liveness_lock > 0);
