@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from psycopg_pool import ConnectionPool
 from pypdf import PdfReader, PdfWriter
 
 from tenderflow.errors import DocumentNotFoundError, UploadRejectedError
+from tenderflow.handlers.results import PageRecord
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
@@ -152,6 +154,49 @@ def test_long_document_is_split_across_workers_with_one_extraction(
         assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'extract'").fetchone() == (1,)
         assert counts(conn)["batches"] == batch_jobs[0]
         assert [p["source"] for p in pages] == ["text_layer"] + ["ocr"] * 10
+
+
+def test_two_batch_commits_that_both_wrote_their_pages_take_the_version_lock_in_turn(
+    pool: ConnectionPool, database_url: str, storage: ObjectStorage, tmp_path: Path
+) -> None:
+    """Found by CI (deadlock detected, every batch retried to its last attempt, the document failed):
+    each batch's pages hold a KEY SHARE lock on the version row for their foreign key; a version lock
+    that conflicts with it made two commits that had both written their pages wait for each other."""
+    pdf = scanned_pdf(tmp_path / "two.pdf", numbered_pages(2))
+    with pool.connection() as conn:
+        outcome = upload_file(conn, storage, pdf, max_bytes=MAX_BYTES)
+    assert outcome.document_id is not None
+    ref = documents.VersionRef(outcome.document_id, 1)
+    first, second = psycopg.connect(database_url), psycopg.connect(database_url)
+    try:
+        for conn, number in ((first, 1), (second, 2)):
+            conn.execute("SET lock_timeout = '10s'")
+            page = PageRecord(number=number, text=f"page {number}", source="ocr", seconds=0.1)
+            documents.upsert_pages(conn, ref, [page])
+            conn.execute(documents.QUERIES["batch_record"], {**ref.params(), "first_page": number,
+                                                             "last_page": number})
+        assert first.execute(documents.QUERIES["version_lock"], ref.params()).fetchone() is not None
+        outcome_of_second: list[object] = []
+
+        def lock_second() -> None:
+            try:
+                outcome_of_second.append(second.execute(documents.QUERIES["version_lock"], ref.params()).fetchone())
+            except psycopg.Error as error:
+                outcome_of_second.append(error)
+
+        waiter = threading.Thread(target=lock_second)
+        waiter.start()
+        waiter.join(timeout=2.0)  # past the server's deadlock_timeout (1 s): a cycle would be broken by now
+        assert waiter.is_alive(), f"the second commit did not wait for the first: {outcome_of_second}"
+        first.commit()
+        waiter.join(timeout=10.0)
+        assert len(outcome_of_second) == 1 and isinstance(outcome_of_second[0], tuple), outcome_of_second
+        # the second commit, under the lock, sees both batches: it is the one that completes the set
+        assert second.execute(documents.QUERIES["batch_count_committed"], ref.params()).fetchone() == (2,)
+        second.commit()
+    finally:
+        first.close()
+        second.close()
 
 
 def test_rerunning_any_job_by_hand_changes_no_counts(

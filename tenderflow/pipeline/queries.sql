@@ -30,10 +30,15 @@ SELECT document_id, version, state::text AS state, start_from, pages_version, pa
  WHERE document_id = %(document_id)s AND version = %(version)s;
 
 -- name: version_lock
+-- The version row, locked against the other commits of the version until the transaction ends.
+-- NO KEY UPDATE, not UPDATE: a commit's own writes before this (its pages, its batch, its
+-- extraction) hold KEY SHARE locks on this row for their foreign keys, and FOR UPDATE conflicts
+-- with KEY SHARE: two batch commits of one version that had both written their pages then waited
+-- for each other's key share (a deadlock, every time the two interleaved so).
 SELECT state::text AS state, page_count, batch_count, pages_version
   FROM document_versions
  WHERE document_id = %(document_id)s AND version = %(version)s
-   FOR UPDATE;
+   FOR NO KEY UPDATE;
 
 -- name: version_plan
 -- ocr.plan's commit: the page count is known; batches are about to be enqueued.
