@@ -48,7 +48,14 @@ def _running(pids: list[int]) -> list[int]:
 
 
 def _tools_under(pid: int) -> list[psutil.Process]:
-    return [process for process in _descendants(pid) if process.name() in TOOLS]
+    tools = []
+    for process in _descendants(pid):
+        try:
+            if process.name() in TOOLS:
+                tools.append(process)
+        except psutil.NoSuchProcess:
+            pass  # ended between the listing and the look (a short-lived pdfinfo, say)
+    return tools
 
 
 def _the_server_of(pid: int) -> psutil.Process:

@@ -44,6 +44,7 @@ from tenderflow.queue import (
     enqueue_many,
     retry,
 )
+from tenderflow.queue import jobs as jobs_module
 from tenderflow.queue.jobs import get
 from tenderflow.queue.stats import list_workers
 from tests.conftest import wait_until
@@ -370,6 +371,38 @@ def test_stop_lets_a_job_finish_within_grace(pool: ConnectionPool, conn: Conn, r
         handler.release.set()
     assert get(conn, job_id)["state"] == "succeeded"
     assert result_rows(conn) == [(job_id, 1, "computed")]
+
+
+def test_a_stop_during_the_listeners_claim_waits_for_it_and_leaves_no_job_running(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """Found by CI (a double-SIGINT test's worker exited before its second signal): the listener
+    claims on a NOTIFY on its own thread; a stop that came while that claim was under way saw no
+    job held, so it neither waited for nor gave back the job that claim then took: it stayed
+    `running` under a stopped worker until its lease ran out."""
+    ran = threading.Event()
+
+    def note(job: ClaimedJob, context: JobContext) -> None:
+        ran.set()
+
+    blocker = psycopg.connect(conn.info.dsn, autocommit=True)
+    try:
+        with running_worker(pool, registry(quick=FunctionHandler(note)), poll_seconds=30.0) as worker:
+            wait_until(lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%%'"
+                                            ).fetchone() == (1,), message="the worker listens")
+            time.sleep(0.2)  # the claimer's first claim is over: it sleeps until a wake-up
+            blocker.execute("SELECT pg_advisory_lock(%s)", (jobs_module.CLAIM_LOCK_KEY,))
+            job_id = enqueue(conn, JobSpec("quick"))  # its NOTIFY: the listener claims, and waits for the lock
+            wait_until(lambda: conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
+            ).fetchone() == (1,), message="the listener's claim waits for the claim lock")
+            worker.request_stop()
+            threading.Timer(0.5, lambda: blocker.execute("SELECT pg_advisory_unlock_all()")).start()
+        row = get(conn, job_id)
+        assert row["state"] != "running", row
+        assert ran.is_set() == (row["state"] == "succeeded")
+    finally:
+        blocker.close()
 
 
 # --- a stale claim is never committed -------------------------------------------------------------

@@ -233,6 +233,11 @@ class Worker:
             threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
             self._claim_loop()
+            # A claim under way on the listener's thread holds the claim lock: once it is over, its
+            # jobs are held (and no later claim starts: each checks the stop under that lock), so
+            # the stop below waits for them or gives them back like any other.
+            with self._claiming:
+                pass
             if self.config.prefetch:
                 # Without prefetch every claimed job has an executor waiting for it: it starts
                 # (and gets the grace period) even if the stop came before an executor woke.
