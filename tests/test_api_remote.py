@@ -80,7 +80,7 @@ def test_worker_token_commands_create_once_list_without_secret_and_revoke(
     assert stored is not None and secret.encode() not in bytes(stored[0]) and stored[1] == ["ocr", "extract"]
 
     again = tenderflow(settings, "worker-tokens", "create", "scanner-pc")
-    assert again.returncode == 1 and "already named 'scanner-pc'" in again.stdout
+    assert again.returncode == 1 and "already named 'scanner-pc'" in again.stderr
     with pytest.raises(WorkerTokenError, match="unknown pool 'gpu'"):
         create_token(conn, "other", ["gpu"])
 

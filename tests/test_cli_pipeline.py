@@ -73,7 +73,7 @@ def test_show_status_list_and_reprocess_after_processing(
     assert "version 2 queued" in first.stdout
     assert "already in flight" in second.stdout
     missing = invoke(cli_env, "show", "999999")
-    assert missing.exit_code == 1 and "no document with id 999999" in missing.stdout
+    assert missing.exit_code == 1 and "no document with id 999999" in missing.stderr  # errors: on stderr
 
 
 def test_retrying_a_job_of_a_failed_document_says_to_reprocess(
@@ -159,6 +159,27 @@ def test_through_a_real_pipe_tables_are_tsv_and_notes_go_to_stderr(cli_env: dict
     assert "━" not in stats.stdout and "…" not in stats.stdout
 
 
+def test_errors_go_to_stderr_and_leave_stdout_empty(cli_env: dict[str, str]) -> None:
+    """`tenderflow show 7 --json | jq`: an error is one `error:` line on stderr, whether the command
+    says it (`fail`) or the entry point catches it (`run`: here an unreachable database), so what a
+    script reads on stdout is never an error message."""
+    import subprocess
+    import sys
+
+    def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        refused_port = closed.getsockname()[1]
+    for result in (run(cli_env, "show", "999999", "--json"),
+                   run({**cli_env, "DATABASE_URL": f"postgresql://u@127.0.0.1:{refused_port}/db"}, "status")):
+        assert result.returncode == 1 and result.stdout == "", result.stdout
+        [error] = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+        assert "no document with id 999999" in error or "Connection refused" in error, result.stderr
+
+
 def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_path: Path) -> None:
     """Issue 12: a wrong DATABASE_URL took 30 s to report ("pool initialization incomplete"); now a
     refused connection is said at once, and a server that never answers after CONNECT_TIMEOUT_SECONDS."""
@@ -209,4 +230,4 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
     refused = subprocess.run(
         [sys.executable, "-m", "tenderflow", "db", "stop"], env={**env, "DATABASE_URL": "postgresql://x@127.0.0.1/x"},
         capture_output=True, text=True, timeout=60, check=False)
-    assert refused.returncode == 1 and "stop it where it runs" in refused.stdout
+    assert refused.returncode == 1 and "stop it where it runs" in refused.stderr

@@ -70,7 +70,8 @@ def run_eval(
     if min_precision is not None and (totals["precision"] or 0.0) < min_precision:
         below.append(f"precision {totals['precision']} < {min_precision}")
     if below:
-        console.print(f"[red]below target:[/red] {'; '.join(below)}", highlight=False)
+        # on stderr: the JSON line stays the last line of stdout
+        output.err_console.print(f"[red]below target:[/red] {'; '.join(below)}", highlight=False)
         raise typer.Exit(1)
 
 
