@@ -157,6 +157,27 @@ def test_through_a_real_pipe_tables_are_tsv_and_notes_go_to_stderr(cli_env: dict
     assert stats.returncode == 0, stats.stderr
     assert stats.stdout.splitlines()[:2] == ["type\tqueued", "ocr.plan\t1"]
     assert "━" not in stats.stdout and "…" not in stats.stdout
+    assert "oldest queued job" in stats.stderr and "oldest queued job" not in stats.stdout
+
+    def piped(command: str) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(f"{sys.executable} -m tenderflow {command} | cat", shell=True, env=cli_env,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert not set("━┃│┏└…") & set(result.stdout), result.stdout  # no box, nothing cut
+        return result
+
+    status = piped("status")
+    # Two TSV tables, one after the other, each with its header line; the workers' line is for people.
+    lines = status.stdout.splitlines()
+    assert lines[:2] == ["state\tdocuments", "queued\t1"]
+    assert lines[2] == "type\tqueued\trunning\tfailed_last_hour\toldest_queued_seconds"
+    assert lines[3].split("\t")[:3] == ["ocr.plan", "1", "0"]
+    assert "workers: 0 live, 0 dead" in status.stderr and "workers:" not in status.stdout
+    job = piped("jobs show 1")
+    fields = dict(line.split("\t", 1) for line in job.stdout.splitlines())
+    assert fields["field"] == "value"  # the header line
+    assert (fields["id"], fields["type"], fields["state"], fields["tenant"]) == ("1", "ocr.plan", "queued", "default")
+    assert "object_key: tenants/default/pdf/" in fields["payload"]  # whole, on its one line
 
 
 def test_errors_go_to_stderr_and_leave_stdout_empty(cli_env: dict[str, str]) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
@@ -154,7 +155,10 @@ def status(
     interval: Annotated[float, typer.Option(min=0.2, help="Seconds between redraws with --watch.")] = 2.0,
     as_json: JsonOption = False,
 ) -> None:
-    """Documents by state and the queue's health."""
+    """Documents by state and the queue's health.
+
+    Piped or redirected, the tables are TSV (with --watch, one snapshot after another, a blank line
+    between them) and the workers' line goes to stderr."""
     import time
 
     from rich.console import Group
@@ -168,15 +172,23 @@ def status(
         with rt.connection() as conn:
             return document_counts(conn), queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
 
+    def tables(counts: dict[str, int], stats: Any) -> list[tuple[str, list[dict[str, Any]], list[str]]]:
+        return [("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"]),
+                ("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"])]
+
+    def workers_line(stats: Any) -> str:
+        return f"workers: {stats.live_workers} live, {stats.dead_workers} dead"
+
     def view() -> Group:
         counts, stats = snapshot()
-        return Group(
-            make_table("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"]),
-            make_table("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour",
-                                               "oldest_queued_seconds"]),
-            Text(f"workers: {stats.live_workers} live, {stats.dead_workers} dead"
-                 + (f"   (every {interval:g} s, Ctrl-C to stop)" if watch else "")),
-        )
+        return Group(*(make_table(title, rows, columns) for title, rows, columns in tables(counts, stats)),
+                     Text(workers_line(stats) + (f"   (every {interval:g} s, Ctrl-C to stop)" if watch else "")))
+
+    def print_snapshot() -> None:
+        counts, stats = snapshot()
+        for title, rows, columns in tables(counts, stats):
+            print_table(title, rows, columns)
+        print_note(workers_line(stats))
 
     if as_json:
         if watch:
@@ -184,10 +196,18 @@ def status(
         counts, stats = snapshot()
         print_json({"documents": counts, "queue": stats.as_dict()})
         return
-    if not watch:
-        console.print(view())
-        return
     try:
+        if not console.is_terminal:  # a pipe or a file: TSV, a snapshot per --interval with --watch
+            print_snapshot()
+            while watch:
+                sys.stdout.flush()
+                time.sleep(interval)
+                sys.stdout.write("\n")
+                print_snapshot()
+            return
+        if not watch:
+            console.print(view())
+            return
         with Live(view(), console=console, auto_refresh=False) as live:
             while True:
                 time.sleep(interval)
@@ -335,8 +355,6 @@ def documents_delete(
     """Delete documents with everything read from them: versions, pages, fields, search entries, and
     the stored PDF (by a job, once no other document refers to it). Unfinished work is cancelled and
     refunded; the credits ledger keeps its entries. Exit code 1 if an id was not found."""
-    import sys
-
     from tenderflow.pipeline.deletion import delete_document
 
     ids = list(dict.fromkeys(document_ids))

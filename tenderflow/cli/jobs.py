@@ -6,10 +6,9 @@ from typing import Annotated, Any
 
 import psycopg
 import typer
-from rich.table import Table
 
 from tenderflow import queue as job_queue
-from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_table
+from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.queue import jobs as queue_jobs
@@ -50,12 +49,10 @@ def jobs_show(ctx: typer.Context, job_id: int, as_json: JsonOption = False) -> N
     if as_json:
         print_json(row)
         return
-    table = Table(title=f"job {job_id}", show_header=False)
-    table.add_column("field", no_wrap=True)
-    table.add_column("value", overflow="fold")  # a long storage key wraps whole, never cut
-    for key, value in row.items():
-        table.add_row(key, "" if value is None else cell(value))
-    console.print(table)
+    # One row per column of the job, each value as `cell` writes it (times to the second); piped,
+    # `field<TAB>value` lines.
+    print_table(f"job {job_id}", [{"field": key, "value": None if value is None else cell(value)}
+                                  for key, value in row.items()], ["field", "value"])
 
 
 @jobs_app.command("stats")
@@ -77,8 +74,8 @@ def jobs_stats(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if stats.failures_by_hour:
         print_table("failures per hour (24 h)", stats.failures_by_hour, ["hour", "type", "failed"])
     oldest = "none" if stats.oldest_queued_seconds is None else f"{stats.oldest_queued_seconds:.1f} s"
-    console.print(f"oldest queued job: {oldest}   expired leases: {stats.expired_leases}   "
-                  f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
+    print_note(f"oldest queued job: {oldest}   expired leases: {stats.expired_leases}   "
+               f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
 
 
 @jobs_app.command("retry")
