@@ -93,6 +93,12 @@ def test_worker_token_commands_create_once_list_without_secret_and_revoke(
     listed_all = json.loads(tenderflow(settings, "worker-tokens", "list", "--all", "--json").stdout)
     assert [(t["name"], t["status"]) for t in listed_all] == [("scanner-pc", "revoked")]
 
+    # Plain: the token alone on stdout (TOKEN=$(tenderflow worker-tokens create …)), the prose on stderr.
+    plain = tenderflow(settings, "worker-tokens", "create", "office-pc", "--pools", "ocr")
+    assert plain.returncode == 0, plain.stderr
+    assert re.fullmatch(r"tfw_[a-z0-9]{12}_[A-Za-z0-9_\-]{43}\n", plain.stdout), plain.stdout
+    assert "shown once, store it now" in plain.stderr and plain.stdout.strip() not in plain.stderr
+
 
 def test_a_remote_claim_carries_the_token_registers_the_worker_and_records_use(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path

@@ -107,6 +107,32 @@ def test_what_a_tenant_supplied_is_shown_escaped_and_never_as_markup(
         assert "\\x1b[2J" in output and "[red]RED[/red]" in output
 
 
+def test_upload_of_a_missing_path_or_a_folder_without_pdfs_is_a_usage_error(
+    cli_env: dict[str, str], database_url: str, tmp_path: Path
+) -> None:
+    """Issue 12 (bad input): a missing path was a table row; now, like an empty folder, it is a usage
+    error (exit 2) said in one line, before anything is read or stored."""
+    good = text_pdf(tmp_path / "good.pdf", [TENDER_PAGE])
+    missing = invoke(cli_env, "upload", str(good), str(tmp_path / "nowhere.pdf"))
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert f"error: no such file or folder: {tmp_path / 'nowhere.pdf'}" in missing.stderr
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("not a PDF")
+    empty = invoke(cli_env, "upload", str(tmp_path / "empty"))
+    assert empty.exit_code == 2 and "no PDF found in" in empty.stderr
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)  # the good file was not taken
+
+
+def test_upload_for_an_unknown_tenant_says_so_once_and_exits_1(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """The tenant is checked once for the whole batch: one error line, not one row per file."""
+    files = [str(text_pdf(tmp_path / f"n{n}.pdf", [TENDER_PAGE, [f"Annex {n}"]])) for n in range(3)]
+    result = invoke(cli_env, "upload", *files, "--tenant", "nobody")
+    assert result.exit_code == 1 and result.stdout == ""
+    [line] = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("error: ") and "nobody" in line
+
+
 def test_max_attempts_from_the_settings_hold_for_every_job_of_the_pipeline(
     cli_env: dict[str, str], pool: ConnectionPool, database_url: str, tmp_path: Path
 ) -> None:
@@ -231,13 +257,18 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
     import subprocess
     import sys
 
+    # Without XDG_RUNTIME_DIR (root shells, containers, CI), as the review ran it: importing pgserver
+    # (both to start the server and to stop it) warned on stderr on every command. pytest's own
+    # warning filter hides that in process; here stderr is the real one.
     env = {key: value for key, value in os.environ.items()
-           if not key.startswith("TENDERFLOW_") and key != "DATABASE_URL"}
+           if not key.startswith("TENDERFLOW_") and key not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
     env["TENDERFLOW_DATA_DIR"] = str(tmp_path / "data")
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True, text=True,
-                              timeout=120, check=False)
+        result = subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True,
+                                text=True, timeout=120, check=False)
+        assert "XDG_RUNTIME_DIR" not in result.stderr and "Warning" not in result.stderr, result.stderr
+        return result
 
     pid_file = tmp_path / "data" / "postgres" / "postmaster.pid"
     try:

@@ -29,6 +29,7 @@ from tenderflow.handlers import build_job_types
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.queue import Worker, jobs
+from tests.conftest import wait_until
 from tests.pipeline_harness import pipeline_settings, worker_config
 from tests.tender_fixtures import TENDER_PAGE, text_pdf
 
@@ -123,6 +124,35 @@ def test_upload_wait_follows_documents_to_the_end_and_its_exit_code_says_if_any_
     assert mixed.exit_code == 1, mixed.output  # one of them failed
     assert "1 done, 1 failed" in mixed.output
     assert "cannot be read" in mixed.output  # the failed one's reason, in the final table
+
+
+def test_upload_wait_says_once_when_no_worker_runs_and_ends_when_one_has_done_the_work(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """`upload --wait` with no worker alive would wait for ever in silence: after 5 s it says so (on
+    stderr, once) and goes on waiting; a worker started then does the work and the wait ends, exit 0."""
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
+    notes = tmp_path / "upload.stderr"
+    with notes.open("wb") as stderr:
+        waiting = subprocess.Popen([sys.executable, "-m", "tenderflow", "upload", str(pdf), "--wait", "--json"],
+                                   env=cli_env, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True)
+    burst = None
+    try:
+        wait_until(lambda: "no worker is running" in notes.read_text(), timeout=60,
+                   message="upload --wait says no worker is running")
+        assert waiting.poll() is None  # still waiting
+        burst = worker(cli_env, tmp_path / "burst.log", "--burst")
+        stdout, _ = waiting.communicate(timeout=180)
+        assert waiting.returncode == 0, notes.read_text()
+        [row] = json.loads(stdout)
+        assert (row["status"], row["state"], row["pages"]) == ("created", "done", 1)
+        assert notes.read_text().count("no worker is running") == 1
+        assert "tenderflow worker --burst" in " ".join(notes.read_text().split())  # what to run
+    finally:
+        for process in (waiting, burst):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
 
 
 def test_a_document_waiting_to_be_retried_says_why(

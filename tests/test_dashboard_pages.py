@@ -21,7 +21,7 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, serve_in_thread
+from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.pipeline_harness import drain_in_workers
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
@@ -397,3 +397,29 @@ def test_documents_are_searchable_by_name_filterable_and_paged_with_a_cursor(
         assert len(failed) == 1 and failed[0] not in ids.values()
         assert client.get("/dashboard/documents?state=lost").status_code == 400
         assert listed(client, "/dashboard/documents?q=nothing-like-this")[0] == []
+
+
+def test_a_document_waiting_to_run_again_says_why_in_the_api_and_on_its_page(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 12: a document whose plan or extraction waits to be retried showed only its state; the
+    API's `retrying` and the dashboard's "Waiting to run again" say which attempt comes and why,
+    the operator's locations hidden from the tenant."""
+    key = tenant_with_key(conn, "acme")
+    document_id = upload_file(conn, open_storage(settings.resolved_storage_url),
+                              text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]), tenant="acme",
+                              max_bytes=10**7).document_id
+    [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    fail(conn, [Failure(job, "storage unreachable: s3://tenders-prod timed out", permanent=False,
+                        retry_seconds=600)])
+    shown = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+    assert (shown["state"], shown["retrying"]) == ("queued", "retry 2/5: storage unreachable: <internal> timed out")
+    with logged_in(api) as client:
+        page = client.get(f"/dashboard/documents/{document_id}").text
+    waiting = re.search(r"<dt>Waiting to run again</dt><dd[^>]*>(.*?)</dd>", page)
+    assert waiting, page
+    assert waiting[1] == "retry 2/5: storage unreachable: s3://tenders-prod timed out"  # the operator sees it all
+    settled = upload_file(conn, open_storage(settings.resolved_storage_url),
+                          text_pdf(tmp_path / "other.pdf", [TENDER_PAGE, ["Annex"]]), tenant="acme",
+                          max_bytes=10**7).document_id
+    assert api.client.get(f"/v1/documents/{settled}", headers=bearer(key)).json()["retrying"] is None

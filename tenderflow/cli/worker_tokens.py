@@ -45,7 +45,6 @@ def create(
                                      "token": created.raw}) + "\n")
         return
     whose = f"tenants {', '.join(created.token.tenants)}" if created.token.tenants else "every tenant"
-    # Token and tenant names are checked identifiers (no markup, no control characters).
     # The token alone on stdout (TOKEN=$(tenderflow worker-tokens create …) captures it), the prose on
     # stderr, as `keys create` does. Token and tenant names are checked identifiers (no markup).
     err_console.print(f"worker token [bold]{created.token.name}[/bold] for pools "
