@@ -440,3 +440,28 @@ def test_a_document_no_live_worker_can_move_on_says_so(
     assert api.client.get(document, headers=bearer(key)).json()["hint"] is None
     second = upload(api, key, text_pdf(tmp_path / "second.pdf", [TENDER_PAGE, ["Annex"]]))
     assert second.status_code == 201 and second.json()["hint"] is None
+
+
+def test_a_request_that_does_not_fit_its_route_is_answered_422_in_plain_words(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Issue 12: a bad choice was answered with pydantic's error objects (type, loc, msg, input, ctx,
+    url); now one sentence naming the allowed choices, and the same per field."""
+    key = tenant_with_key(conn, "acme")
+    document_id = upload(api, key, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])).json()["id"]
+    bad = api.client.post(f"/v1/documents/{document_id}/reprocess", headers=bearer(key), json={"start_from": "pages"})
+    assert bad.status_code == 422
+    assert bad.json() == {
+        "detail": "start_from (body): must be one of: ocr, extract (got 'pages')",
+        "errors": [{"field": "start_from", "source": "body", "problem": "must be one of: ocr, extract (got 'pages')"}],
+    }
+    listed = api.client.get("/v1/documents", headers=bearer(key), params={"state": "lost", "limit": 0})
+    assert listed.status_code == 422
+    assert listed.json()["detail"] == ("state (query): must be one of: queued, ocr, extracting, done, failed "
+                                       "(got 'lost'); limit (query): should be greater than or equal to 1")
+    garbled = api.client.post(f"/v1/documents/{document_id}/reprocess", headers={
+        **bearer(key), "Content-Type": "application/json"}, content=b'{"start_from": ')
+    assert garbled.status_code == 422 and garbled.json()["detail"].startswith("the body (body): is not valid JSON")
+    # The OpenAPI document describes the 422 answers as they are sent.
+    answer = api.client.get("/openapi.json").json()["components"]["schemas"]["HTTPValidationError"]
+    assert set(answer["properties"]) == {"detail", "errors"}
