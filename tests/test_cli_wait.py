@@ -106,7 +106,7 @@ def test_worker_burst_drains_every_stage_then_exits_0(
 
 def test_burst_refuses_a_remote_worker(cli_env: dict[str, str]) -> None:
     result = invoke(cli_env, "worker", "--remote", "http://127.0.0.1:9", "--token", "tfw_x", "--burst")
-    assert result.exit_code == 1 and "--burst needs the database" in result.output
+    assert result.exit_code == 2 and "--burst needs the database" in result.output  # a usage error
 
 
 def test_upload_wait_follows_documents_to_the_end_and_its_exit_code_says_if_any_failed(

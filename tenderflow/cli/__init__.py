@@ -84,7 +84,9 @@ app.command("demo", rich_help_panel=START)(demo.demo)
 app.command("upload", rich_help_panel=START, epilog=(
     "Examples: tenderflow upload tenders/ --tenant acme --wait  ·  tenderflow upload avis.pdf --languages fra+eng"
 ))(documents.upload)
-app.command("status", rich_help_panel=START)(documents.status)
+app.command("status", rich_help_panel=START, epilog=(
+    "Examples: tenderflow status  ·  tenderflow status --watch --interval 5  ·  tenderflow status --json"
+))(documents.status)
 app.command("show", rich_help_panel=START, epilog="Example: tenderflow show 42 --text")(documents.show)
 app.command("reprocess", rich_help_panel=START, epilog="Example: tenderflow reprocess 42 --from extract")(
     documents.reprocess_command)

@@ -41,7 +41,7 @@ documents_app = typer.Typer(help="Uploaded documents.", no_args_is_help=True)
 
 def upload(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="PDF files and folders (walked for *.pdf).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="PDF files and folders (walked for *.pdf).")],
     tenant: Annotated[str, typer.Option(help="Tenant the documents belong to.")] = "default",
     priority: Annotated[int, typer.Option(help="Higher runs first.")] = 0,
     reprocess_existing: Annotated[bool, typer.Option("--reprocess", help="Reprocess files already uploaded.")] = False,
@@ -222,7 +222,7 @@ def status(
 
     if as_json:
         if watch:
-            raise fail("--watch draws tables; without it, --json prints one snapshot")
+            raise fail("--watch draws tables; without it, --json prints one snapshot", code=2)
         counts, progress, stats = snapshot()
         print_json({"documents": counts, "progress": {
             "unfinished": progress.unfinished, "pages_left": progress.pages_left, "unplanned": progress.unplanned,
@@ -279,7 +279,9 @@ def about(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-@documents_app.command("list")
+@documents_app.command("list", epilog=(
+    "Examples: tenderflow documents list --state failed  ·  tenderflow documents list --tenant acme --limit 200 "
+    "--json  ·  tenderflow documents list | cut -f1,3,4"))
 def documents_list(
     ctx: typer.Context,
     state: Annotated[VersionState | None, typer.Option(help="Only documents in this state.")] = None,
@@ -329,7 +331,8 @@ def language_summary(document: dict[str, Any]) -> str:
     return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
 
 
-DocumentId = Annotated[int, typer.Argument(help="The document's id (`tenderflow documents list`).")]
+DocumentId = Annotated[int, typer.Argument(
+    metavar="DOCUMENT_ID", help="The document's id (`tenderflow documents list`).")]
 
 
 def show(
@@ -409,7 +412,8 @@ def reprocess_command(
 @documents_app.command("delete")
 def documents_delete(
     ctx: typer.Context,
-    document_ids: Annotated[list[int], typer.Argument(help="The documents' ids (`tenderflow documents list`).")],
+    document_ids: Annotated[list[int], typer.Argument(
+        metavar="DOCUMENT_ID...", help="The documents' ids (`tenderflow documents list`).")],
     tenant: Annotated[str | None, typer.Option(
         help="Only this tenant's documents: an id of another tenant's is not found (and not deleted).")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (needed when not on a terminal).")] = False,

@@ -179,8 +179,10 @@ def _described(comparison: Comparison) -> str:
 
 def evaluate(
     ctx: typer.Context,
-    key: Annotated[Path, typer.Argument(help="Answer key (JSON): file name -> field -> expected value.")],
-    pdf_dir: Annotated[Path | None, typer.Argument(help="Folder of the PDFs (default: the key's folder).")] = None,
+    key: Annotated[Path, typer.Argument(
+        metavar="KEY_FILE", help="Answer key (JSON): file name -> field -> expected value.")],
+    pdf_dir: Annotated[Path | None, typer.Argument(
+        metavar="PDF_DIR", help="Folder of the PDFs (default: the key's folder).")] = None,
     fields: Annotated[str | None, typer.Option(help="Score only these fields (comma-separated).")] = None,
     doc: Annotated[list[str] | None, typer.Option("--doc", help="Score only this document (repeatable).")] = None,
     details: Annotated[bool, typer.Option(help="Print every comparison that is not correct.")] = False,

@@ -16,9 +16,13 @@ from tenderflow.queue.jobs import JobState
 from tenderflow.queue.stats import list_workers, queue_stats
 
 jobs_app = typer.Typer(help="The job queue: list, inspect, retry, cancel, prune.", no_args_is_help=True)
+JobId = Annotated[int, typer.Argument(metavar="JOB_ID", help="The job's id (`tenderflow jobs list`).")]
+JobIds = Annotated[list[int], typer.Argument(metavar="JOB_ID...", help="The jobs' ids (`tenderflow jobs list`).")]
 
 
-@jobs_app.command("list")
+@jobs_app.command("list", epilog=(
+    "Examples: tenderflow jobs list --state failed  ·  tenderflow jobs list --type ocr.pages --tenant acme  ·  "
+    "tenderflow jobs show 17"))
 def jobs_list(
     ctx: typer.Context,
     state: Annotated[JobState | None, typer.Option(help="Only jobs in this state.")] = None,
@@ -39,7 +43,7 @@ def jobs_list(
 
 
 @jobs_app.command("show")
-def jobs_show(ctx: typer.Context, job_id: int, as_json: JsonOption = False) -> None:
+def jobs_show(ctx: typer.Context, job_id: JobId, as_json: JsonOption = False) -> None:
     """One job, every column."""
     try:
         with runtime(ctx).connection() as conn:
@@ -80,7 +84,7 @@ def jobs_stats(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 @jobs_app.command("retry")
 def jobs_retry(
-    ctx: typer.Context, job_ids: list[int],
+    ctx: typer.Context, job_ids: JobIds,
     attempts: Annotated[int, typer.Option(min=1, help="Attempts to grant.")] = 1,
 ) -> None:
     """Queue failed or cancelled jobs again."""
@@ -110,7 +114,7 @@ def pipeline_retry_note(conn: psycopg.Connection[Any], job_id: int) -> str | Non
 
 
 @jobs_app.command("cancel")
-def jobs_cancel(ctx: typer.Context, job_ids: list[int]) -> None:
+def jobs_cancel(ctx: typer.Context, job_ids: JobIds) -> None:
     """Cancel queued or running jobs (a running job's worker stops at its next heartbeat)."""
     from tenderflow.handlers import build_job_types
 
