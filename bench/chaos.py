@@ -717,15 +717,15 @@ class Run:
         def attempt() -> bool:
             if item.reprocess == "cli":
                 result = tenderflow(self.env, "reprocess", str(document_id), "--from", item.reprocess_from)
-                said = result.stdout + result.stderr  # the CLI prints its errors on stdout
+                # Its answer on stdout, its one-line error on stderr (among the log lines).
                 if result.returncode == 0:
-                    answer.append("in flight" if "already in flight" in said else "created")
-                elif "credit" in said:
+                    answer.append("in flight" if "already in flight" in result.stdout else "created")
+                elif "credit" in result.stderr:
                     answer.append("refused")
-                elif "no finished OCR" in said:
+                elif "no finished OCR" in result.stderr:
                     answer.append("no pages")
                 else:
-                    raise RuntimeError(said[-300:])
+                    raise RuntimeError((result.stdout + result.stderr)[-300:])
                 return True
             response = client.post(f"{self.api_url}/v1/documents/{document_id}/reprocess",
                                    headers={"Authorization": f"Bearer {self.keys[item.tenant]}"},

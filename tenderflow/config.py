@@ -31,16 +31,19 @@ class Settings(BaseSettings):
         description="PostgreSQL URL. Unset: an embedded PostgreSQL in data_dir is started or reused.",
     )
     data_dir: Path = Field(default_factory=default_data_dir, description="Embedded database and files.")
-    pool_min_size: int = 1
-    pool_max_size: int = 20
+    pool_min_size: int = Field(1, ge=0, description="Connections a CLI command or the API server keeps open.")
+    pool_max_size: int = Field(
+        20, ge=1, description="Connections a CLI command or the API server opens at most (a local worker opens "
+        "its --threads plus 6).")
 
     # --- queue ----------------------------------------------------------------------------------
     lease_seconds: float = Field(30.0, gt=0, description="A claim's lease; heartbeats renew it.")
     heartbeat_seconds: float = Field(10.0, gt=0, description="How often a worker renews its leases.")
     poll_seconds: float = Field(1.0, gt=0, description="Polling backstop when no NOTIFY arrives.")
     max_attempts: int = Field(5, gt=0, description="Default attempts per job.")
-    backoff_base_seconds: float = Field(2.0, gt=0)
-    backoff_cap_seconds: float = Field(600.0, gt=0)
+    backoff_base_seconds: float = Field(
+        2.0, gt=0, description="Wait before a failed job's second attempt; doubled after each (with jitter).")
+    backoff_cap_seconds: float = Field(600.0, gt=0, description="The longest wait between two attempts of a job.")
     tenant_max_running: int = Field(
         0, ge=0, description="Default cap on a tenant's running jobs across all pools (0 = no cap)."
     )
@@ -48,19 +51,23 @@ class Settings(BaseSettings):
     document_retention_days: int = Field(
         0, ge=0, description="Documents older than this many days are deleted, hourly, for tenants without "
         "their own period (`tenants limits --retention-days`); 0 = kept for ever.")
-    shutdown_grace_seconds: float = Field(30.0, ge=0, description="SIGTERM: time for running jobs.")
+    shutdown_grace_seconds: float = Field(
+        30.0, ge=0, description="On SIGTERM, how long a worker lets its running jobs finish before it hands them "
+        "back to the queue.")
     worker_dead_after_seconds: float = Field(60.0, gt=0, description="A worker silent this long is dead.")
-    notify: bool = Field(True, description="LISTEN/NOTIFY wake-ups (polling always runs).")
+    notify: bool = Field(
+        True, description="LISTEN/NOTIFY wake-ups, so a job starts within milliseconds of its enqueue (polling "
+        "every poll_seconds runs anyway).")
 
     # --- storage --------------------------------------------------------------------------------
     storage_url: str | None = Field(
         default=None, description="s3://bucket/prefix or file:///path. Unset: file storage in data_dir."
     )
     s3_endpoint_url: str | None = Field(default=None, description="For MinIO, R2, … (AWS: leave unset).")
-    s3_region: str | None = None
+    s3_region: str | None = Field(default=None, description="The bucket's region (unset: boto3's own lookup).")
 
     # --- uploads and OCR ------------------------------------------------------------------------
-    max_upload_bytes: int = Field(100 * 1024 * 1024, gt=0)
+    max_upload_bytes: int = Field(100 * 1024 * 1024, gt=0, description="The largest PDF an upload takes.")
     max_result_bytes: int = Field(
         64 * 1024 * 1024, gt=0,
         description="The largest result a remote worker may post (a 2,000-page plan with its text layer is ~20 MB).")
@@ -79,7 +86,8 @@ class Settings(BaseSettings):
     max_page_pixels: int = Field(
         200_000_000, gt=0, description="Pixels per rendered page (width x height at ocr_dpi)."
     )
-    ocr_dpi: int = Field(300, ge=50, le=1200)
+    ocr_dpi: int = Field(300, ge=50, le=1200, description="Resolution scanned pages are rendered at for OCR "
+                         "(a scan of lower resolution is read at its own).")
     ocr_languages: str = Field(
         "eng", pattern=r"^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$",
         description="Tesseract languages, e.g. eng+deu+fra: for documents whose language is neither asked for "
@@ -98,10 +106,12 @@ class Settings(BaseSettings):
     llm_base_url: str | None = Field(
         default=None, description="OpenAI-compatible endpoint. Unset (and no key): the offline rules."
     )
-    llm_api_key: str | None = None
-    llm_model: str = "gpt-4o-mini"
-    llm_timeout_seconds: float = Field(120.0, gt=0)
-    llm_max_retries: int = Field(5, ge=0)
+    llm_api_key: str | None = Field(
+        default=None, description="The endpoint's API key (set alone: OpenAI's own endpoint). Shown masked.")
+    llm_model: str = Field("gpt-4o-mini", description="The model extraction asks for.")
+    llm_timeout_seconds: float = Field(120.0, gt=0, description="The longest one LLM request may take.")
+    llm_max_retries: int = Field(
+        5, ge=0, description="Retries of one LLM request (429, 5xx, timeouts) before the job itself is retried.")
     llm_chunk_chars: int = Field(24_000, gt=1000, description="Text per LLM call for long documents.")
 
     # --- money ----------------------------------------------------------------------------------
@@ -138,7 +148,8 @@ class Settings(BaseSettings):
         default=25.0, ge=0, le=30, description="Longest a remote worker's claim is held open while no job is ready."
     )
     maintenance_seconds: float = Field(
-        default=5.0, gt=0, description="How often the API server reclaims expired leases and fires schedules."
+        default=5.0, gt=0, description="How often the API server and each local worker reclaim expired leases, "
+        "fire due schedules and prune old jobs."
     )
     dashboard_session_hours: float = Field(default=12.0, gt=0, description="Operator login lifetime.")
     dashboard_refresh_seconds: int = Field(default=10, ge=0, description="Dashboard auto-refresh (0 = off).")

@@ -13,9 +13,12 @@ import httpx
 import psycopg
 import pytest
 
+from tenderflow.api.worker_tokens import create_token
 from tenderflow.config import Settings
 from tenderflow.logs import configure_logging
 from tenderflow.pipeline.storage import open_storage
+from tenderflow.remote.client import RemoteQueueClient
+from tenderflow.remote.protocol import WorkerHello
 from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.pipeline_harness import drain
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
@@ -408,3 +411,57 @@ def test_every_request_is_logged_with_a_request_id_that_ties_an_upload_to_its_do
     assert "secret" not in json.dumps(lines)  # no query string in the log
     [library] = [line for line in lines if line.get("event") == "a library's line"]
     assert (library["logger"], library["level"]) == ("psycopg.pool", "warning")
+
+
+def test_a_document_no_live_worker_can_move_on_says_so(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Issue 12: the HTTP quick-start's documents stayed `queued` for ever, with no word of why
+    (`serve` runs no worker). The upload's answer and the document say which pool has no live worker,
+    until a worker of that pool (here a remote one, saying hello through its heartbeat) is alive."""
+    key = tenant_with_key(conn, "acme")
+    created = upload(api, key, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]))
+    assert created.status_code == 201, created.text
+    document = f"/v1/documents/{created.json()['id']}"
+    assert "no live worker serves the ocr pool" in created.json()["hint"]
+    assert "no live worker serves the ocr pool" in api.client.get(document, headers=bearer(key)).json()["hint"]
+
+    # A live worker of another pool does not serve this document's next step.
+    extract_token = create_token(conn, "llm-box", ["extract"]).raw
+    extract_worker = RemoteQueueClient(api.url, extract_token, instance="a")
+    extract_worker.heartbeat(WorkerHello(host="llm-box", pid=1, pool="extract", threads=1), [])
+    extract_worker.close()
+    assert "the ocr pool" in api.client.get(document, headers=bearer(key)).json()["hint"]
+
+    ocr_token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    ocr_worker = RemoteQueueClient(api.url, ocr_token, instance="b")
+    ocr_worker.heartbeat(WorkerHello(host="scanner-pc", pid=2, pool="ocr", threads=1), [])
+    ocr_worker.close()
+    assert api.client.get(document, headers=bearer(key)).json()["hint"] is None
+    second = upload(api, key, text_pdf(tmp_path / "second.pdf", [TENDER_PAGE, ["Annex"]]))
+    assert second.status_code == 201 and second.json()["hint"] is None
+
+
+def test_a_request_that_does_not_fit_its_route_is_answered_422_in_plain_words(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Issue 12: a bad choice was answered with pydantic's error objects (type, loc, msg, input, ctx,
+    url); now one sentence naming the allowed choices, and the same per field."""
+    key = tenant_with_key(conn, "acme")
+    document_id = upload(api, key, text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])).json()["id"]
+    bad = api.client.post(f"/v1/documents/{document_id}/reprocess", headers=bearer(key), json={"start_from": "pages"})
+    assert bad.status_code == 422
+    assert bad.json() == {
+        "detail": "start_from (body): must be one of: ocr, extract (got 'pages')",
+        "errors": [{"field": "start_from", "source": "body", "problem": "must be one of: ocr, extract (got 'pages')"}],
+    }
+    listed = api.client.get("/v1/documents", headers=bearer(key), params={"state": "lost", "limit": 0})
+    assert listed.status_code == 422
+    assert listed.json()["detail"] == ("state (query): must be one of: queued, ocr, extracting, done, failed "
+                                       "(got 'lost'); limit (query): should be greater than or equal to 1")
+    garbled = api.client.post(f"/v1/documents/{document_id}/reprocess", headers={
+        **bearer(key), "Content-Type": "application/json"}, content=b'{"start_from": ')
+    assert garbled.status_code == 422 and garbled.json()["detail"].startswith("the body (body): is not valid JSON")
+    # The OpenAPI document describes the 422 answers as they are sent.
+    answer = api.client.get("/openapi.json").json()["components"]["schemas"]["HTTPValidationError"]
+    assert set(answer["properties"]) == {"detail", "errors"}

@@ -80,7 +80,7 @@ def test_worker_token_commands_create_once_list_without_secret_and_revoke(
     assert stored is not None and secret.encode() not in bytes(stored[0]) and stored[1] == ["ocr", "extract"]
 
     again = tenderflow(settings, "worker-tokens", "create", "scanner-pc")
-    assert again.returncode == 1 and "already named 'scanner-pc'" in again.stdout
+    assert again.returncode == 1 and "already named 'scanner-pc'" in again.stderr
     with pytest.raises(WorkerTokenError, match="unknown pool 'gpu'"):
         create_token(conn, "other", ["gpu"])
 
@@ -92,6 +92,12 @@ def test_worker_token_commands_create_once_list_without_secret_and_revoke(
     assert revoked.returncode == 0, revoked.stderr
     listed_all = json.loads(tenderflow(settings, "worker-tokens", "list", "--all", "--json").stdout)
     assert [(t["name"], t["status"]) for t in listed_all] == [("scanner-pc", "revoked")]
+
+    # Plain: the token alone on stdout (TOKEN=$(tenderflow worker-tokens create …)), the prose on stderr.
+    plain = tenderflow(settings, "worker-tokens", "create", "office-pc", "--pools", "ocr")
+    assert plain.returncode == 0, plain.stderr
+    assert re.fullmatch(r"tfw_[a-z0-9]{12}_[A-Za-z0-9_\-]{43}\n", plain.stdout), plain.stdout
+    assert "shown once, store it now" in plain.stderr and plain.stdout.strip() not in plain.stderr
 
 
 def test_a_remote_claim_carries_the_token_registers_the_worker_and_records_use(

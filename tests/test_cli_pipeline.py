@@ -73,7 +73,7 @@ def test_show_status_list_and_reprocess_after_processing(
     assert "version 2 queued" in first.stdout
     assert "already in flight" in second.stdout
     missing = invoke(cli_env, "show", "999999")
-    assert missing.exit_code == 1 and "no document with id 999999" in missing.stdout
+    assert missing.exit_code == 1 and "no document with id 999999" in missing.stderr  # errors: on stderr
 
 
 def test_retrying_a_job_of_a_failed_document_says_to_reprocess(
@@ -105,6 +105,32 @@ def test_what_a_tenant_supplied_is_shown_escaped_and_never_as_markup(
         output = invoke({**cli_env, "COLUMNS": "300"}, *args).stdout
         assert "\x1b" not in output and "\x07" not in output
         assert "\\x1b[2J" in output and "[red]RED[/red]" in output
+
+
+def test_upload_of_a_missing_path_or_a_folder_without_pdfs_is_a_usage_error(
+    cli_env: dict[str, str], database_url: str, tmp_path: Path
+) -> None:
+    """Issue 12 (bad input): a missing path was a table row; now, like an empty folder, it is a usage
+    error (exit 2) said in one line, before anything is read or stored."""
+    good = text_pdf(tmp_path / "good.pdf", [TENDER_PAGE])
+    missing = invoke(cli_env, "upload", str(good), str(tmp_path / "nowhere.pdf"))
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert f"error: no such file or folder: {tmp_path / 'nowhere.pdf'}" in missing.stderr
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("not a PDF")
+    empty = invoke(cli_env, "upload", str(tmp_path / "empty"))
+    assert empty.exit_code == 2 and "no PDF found in" in empty.stderr
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)  # the good file was not taken
+
+
+def test_upload_for_an_unknown_tenant_says_so_once_and_exits_1(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """The tenant is checked once for the whole batch: one error line, not one row per file."""
+    files = [str(text_pdf(tmp_path / f"n{n}.pdf", [TENDER_PAGE, [f"Annex {n}"]])) for n in range(3)]
+    result = invoke(cli_env, "upload", *files, "--tenant", "nobody")
+    assert result.exit_code == 1 and result.stdout == ""
+    [line] = [line for line in result.stderr.splitlines() if line.strip()]
+    assert line.startswith("error: ") and "nobody" in line
 
 
 def test_max_attempts_from_the_settings_hold_for_every_job_of_the_pipeline(
@@ -157,6 +183,50 @@ def test_through_a_real_pipe_tables_are_tsv_and_notes_go_to_stderr(cli_env: dict
     assert stats.returncode == 0, stats.stderr
     assert stats.stdout.splitlines()[:2] == ["type\tqueued", "ocr.plan\t1"]
     assert "━" not in stats.stdout and "…" not in stats.stdout
+    assert "oldest queued job" in stats.stderr and "oldest queued job" not in stats.stdout
+
+    def piped(command: str) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(f"{sys.executable} -m tenderflow {command} | cat", shell=True, env=cli_env,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert not set("━┃│┏└…") & set(result.stdout), result.stdout  # no box, nothing cut
+        return result
+
+    status = piped("status")
+    # TSV tables one after the other, each with its header line; the summary lines are for people.
+    lines = status.stdout.splitlines()
+    assert lines[:2] == ["state\tdocuments", "queued\t1"]
+    assert lines[2:4] == ["document_id\tversion\ttenant\tfilename\tstate\tpages",
+                          "1\t1\tdefault\tnotice.pdf\tqueued\t0/?"]  # unfinished: pages read of ? (not planned)
+    assert lines[4] == "type\tqueued\trunning\tfailed_last_hour\toldest_queued_seconds"
+    assert lines[5].split("\t")[:3] == ["ocr.plan", "1", "0"]
+    assert "workers: 0 live, 0 dead" in status.stderr and "workers:" not in status.stdout
+    job = piped("jobs show 1")
+    fields = dict(line.split("\t", 1) for line in job.stdout.splitlines())
+    assert fields["field"] == "value"  # the header line
+    assert (fields["id"], fields["type"], fields["state"], fields["tenant"]) == ("1", "ocr.plan", "queued", "default")
+    assert "object_key: tenants/default/pdf/" in fields["payload"]  # whole, on its one line
+
+
+def test_errors_go_to_stderr_and_leave_stdout_empty(cli_env: dict[str, str]) -> None:
+    """`tenderflow show 7 --json | jq`: an error is one `error:` line on stderr, whether the command
+    says it (`fail`) or the entry point catches it (`run`: here an unreachable database), so what a
+    script reads on stdout is never an error message."""
+    import subprocess
+    import sys
+
+    def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        refused_port = closed.getsockname()[1]
+    for result in (run(cli_env, "show", "999999", "--json"),
+                   run({**cli_env, "DATABASE_URL": f"postgresql://u@127.0.0.1:{refused_port}/db"}, "status")):
+        assert result.returncode == 1 and result.stdout == "", result.stdout
+        [error] = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+        assert "no document with id 999999" in error or "Connection refused" in error, result.stderr
 
 
 def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_path: Path) -> None:
@@ -187,13 +257,18 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
     import subprocess
     import sys
 
+    # Without XDG_RUNTIME_DIR (root shells, containers, CI), as the review ran it: importing pgserver
+    # (both to start the server and to stop it) warned on stderr on every command. pytest's own
+    # warning filter hides that in process; here stderr is the real one.
     env = {key: value for key, value in os.environ.items()
-           if not key.startswith("TENDERFLOW_") and key != "DATABASE_URL"}
+           if not key.startswith("TENDERFLOW_") and key not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
     env["TENDERFLOW_DATA_DIR"] = str(tmp_path / "data")
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True, text=True,
-                              timeout=120, check=False)
+        result = subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True,
+                                text=True, timeout=120, check=False)
+        assert "XDG_RUNTIME_DIR" not in result.stderr and "Warning" not in result.stderr, result.stderr
+        return result
 
     pid_file = tmp_path / "data" / "postgres" / "postmaster.pid"
     try:
@@ -209,4 +284,4 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
     refused = subprocess.run(
         [sys.executable, "-m", "tenderflow", "db", "stop"], env={**env, "DATABASE_URL": "postgresql://x@127.0.0.1/x"},
         capture_output=True, text=True, timeout=60, check=False)
-    assert refused.returncode == 1 and "stop it where it runs" in refused.stdout
+    assert refused.returncode == 1 and "stop it where it runs" in refused.stderr

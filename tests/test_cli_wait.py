@@ -1,25 +1,36 @@
 """Knowing when work is done (issue 12): `worker --burst` drains what its pool has to run and exits 0,
-`upload --wait` follows its documents to the end and says in its exit code whether any failed, and a
-document waiting to be retried says why."""
+`upload --wait` follows its documents to the end and says in its exit code whether any failed, a
+document waiting to be retried says why, and `status` shows the unfinished documents' pages, the
+pace and when their pages should be read (redrawn with --watch)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import select
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
+from tenderflow.handlers import build_job_types
 from tenderflow.pipeline import documents
-from tenderflow.queue import jobs
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.queue import Worker, jobs
+from tests.conftest import wait_until
+from tests.pipeline_harness import pipeline_settings, worker_config
 from tests.tender_fixtures import TENDER_PAGE, text_pdf
 
 
@@ -95,7 +106,7 @@ def test_worker_burst_drains_every_stage_then_exits_0(
 
 def test_burst_refuses_a_remote_worker(cli_env: dict[str, str]) -> None:
     result = invoke(cli_env, "worker", "--remote", "http://127.0.0.1:9", "--token", "tfw_x", "--burst")
-    assert result.exit_code == 1 and "--burst needs the database" in result.output
+    assert result.exit_code == 2 and "--burst needs the database" in result.output  # a usage error
 
 
 def test_upload_wait_follows_documents_to_the_end_and_its_exit_code_says_if_any_failed(
@@ -115,6 +126,35 @@ def test_upload_wait_follows_documents_to_the_end_and_its_exit_code_says_if_any_
     assert "cannot be read" in mixed.output  # the failed one's reason, in the final table
 
 
+def test_upload_wait_says_once_when_no_worker_runs_and_ends_when_one_has_done_the_work(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """`upload --wait` with no worker alive would wait for ever in silence: after 5 s it says so (on
+    stderr, once) and goes on waiting; a worker started then does the work and the wait ends, exit 0."""
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
+    notes = tmp_path / "upload.stderr"
+    with notes.open("wb") as stderr:
+        waiting = subprocess.Popen([sys.executable, "-m", "tenderflow", "upload", str(pdf), "--wait", "--json"],
+                                   env=cli_env, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True)
+    burst = None
+    try:
+        wait_until(lambda: "no worker is running" in notes.read_text(), timeout=60,
+                   message="upload --wait says no worker is running")
+        assert waiting.poll() is None  # still waiting
+        burst = worker(cli_env, tmp_path / "burst.log", "--burst")
+        stdout, _ = waiting.communicate(timeout=180)
+        assert waiting.returncode == 0, notes.read_text()
+        [row] = json.loads(stdout)
+        assert (row["status"], row["state"], row["pages"]) == ("created", "done", 1)
+        assert notes.read_text().count("no worker is running") == 1
+        assert "tenderflow worker --burst" in " ".join(notes.read_text().split())  # what to run
+    finally:
+        for process in (waiting, burst):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+
+
 def test_a_document_waiting_to_be_retried_says_why(
     cli_env: dict[str, str], conn: psycopg.Connection[Any], tmp_path: Path
 ) -> None:
@@ -127,3 +167,84 @@ def test_a_document_waiting_to_be_retried_says_why(
     [progress] = documents.versions_progress(conn, [documents.VersionRef(uploaded["document_id"], 1)])
     assert (progress.state, progress.finished, progress.retrying) == (
         documents.VersionState.QUEUED, False, "retry 2/5: storage unreachable: timed out")
+
+
+def test_status_shows_unfinished_pages_the_pace_and_when_they_should_be_read(
+    cli_env: dict[str, str], pool: ConnectionPool, conn: psycopg.Connection[Any], database_url: str, tmp_path: Path
+) -> None:
+    # Three pages with text and a blank one the plan leaves to OCR: after the plan alone, 3 of 4 are read.
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE, TENDER_PAGE, TENDER_PAGE, []])
+    uploaded = json.loads(invoke(cli_env, "upload", str(pdf), "--json").stdout)[0]
+    queued = json.loads(invoke(cli_env, "status", "--json").stdout)["progress"]
+    assert (queued["unfinished"], queued["pages_left"], queued["unplanned"], queued["eta_seconds"]) == (1, 0, 1, None)
+    settings = pipeline_settings(database_url, tmp_path)
+    job_types = build_job_types(settings, pool=pool, storage=open_storage(settings.resolved_storage_url),
+                                cache_dir=tmp_path / "cache")
+    assert Worker(pool, job_types, replace(worker_config(), types=(documents.JOB_OCR_PLAN,))).run_once()
+
+    progress = json.loads(invoke(cli_env, "status", "--json").stdout)["progress"]
+    assert [(row["document_id"], row["state"], row["pages_done"], row["page_count"]) for row in progress["shown"]] == [
+        (uploaded["document_id"], "ocr", 3, 4)]
+    assert (progress["pages_left"], progress["unplanned"]) == (1, 0)
+    assert progress["pages_per_minute"] > 0 and progress["eta_seconds"] > 0
+    piped = invoke(cli_env, "status")
+    assert f"{uploaded['document_id']}\t1\tdefault\tnotice.pdf\tocr\t3/4" in piped.stdout.splitlines()
+    assert re.search(r"pace: [\d.]+ pages/min \(last 5 min\); 1 page\(s\) left, read in about \d+ s", piped.stderr)
+
+    # The pace over the window, from the first page stored in it: a minute later, 3 pages a minute,
+    # so the page left in 20 s; past the window nothing was read lately, and no time is promised.
+    [stored] = conn.execute("SELECT min(created_at) FROM pages").fetchone() or [None]
+    assert stored is not None
+    later = documents.pipeline_progress(conn, now=stored + timedelta(minutes=1))
+    assert (later.pages_per_minute, later.eta_seconds) == (3.0, 20.0)
+    idle = documents.pipeline_progress(conn, now=stored + timedelta(minutes=6))
+    assert (idle.pages_per_minute, idle.eta_seconds, idle.pages_left) == (None, None, 1)
+
+
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
+
+
+def test_status_watch_redraws_what_changed_on_a_terminal_until_ctrl_c(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """`status --watch` on a real terminal (a pseudo-terminal: Rich's live view, not TSV) shows a
+    change made after its first draw, and Ctrl-C ends it with exit code 0."""
+    import pty
+
+    invoke(cli_env, "upload", str(text_pdf(tmp_path / "first.pdf", [TENDER_PAGE])))
+    primary, secondary = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "tenderflow", "status", "--watch", "--interval", "0.3"],
+                               env={**cli_env, "COLUMNS": "120", "LINES": "60", "TERM": "xterm"},
+                               stdin=secondary, stdout=secondary, stderr=secondary, start_new_session=True)
+    os.close(secondary)
+    seen = bytearray()
+
+    def screen_until(pattern: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            text = _TERMINAL_CODES.sub("", seen.decode(errors="replace"))
+            if re.search(pattern, text):
+                return text
+            if time.monotonic() > deadline:
+                pytest.fail(f"no {pattern!r} on the screen of status --watch: {text[-3000:]}")
+            if select.select([primary], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # EIO: the process closed the terminal
+                    chunk = b""
+                if not chunk:
+                    pytest.fail(f"status --watch ended (exit {process.wait()}): {text[-3000:]}")
+                seen.extend(chunk)
+
+    try:
+        first = screen_until(r"Ctrl-C to stop")
+        assert re.search(r"queued\s*│\s*1\s*│", first) and "┏" in first  # a table for a person
+        seen.clear()
+        invoke(cli_env, "upload", str(text_pdf(tmp_path / "second.pdf", [TENDER_PAGE, ["Annex"]])))
+        screen_until(r"queued\s*│\s*2\s*│")  # the count, redrawn
+        screen_until(r"second\.pdf")  # and the new document among those in progress
+        process.send_signal(signal.SIGINT)
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+        os.close(primary)

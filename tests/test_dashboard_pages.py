@@ -21,8 +21,8 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, serve_in_thread
-from tests.pipeline_harness import drain_in_workers
+from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.pipeline_harness import drain, drain_in_workers
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 
@@ -397,3 +397,62 @@ def test_documents_are_searchable_by_name_filterable_and_paged_with_a_cursor(
         assert len(failed) == 1 and failed[0] not in ids.values()
         assert client.get("/dashboard/documents?state=lost").status_code == 400
         assert listed(client, "/dashboard/documents?q=nothing-like-this")[0] == []
+
+
+def test_a_document_waiting_to_run_again_says_why_in_the_api_and_on_its_page(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 12: a document whose plan or extraction waits to be retried showed only its state; the
+    API's `retrying` and the dashboard's "Waiting to run again" say which attempt comes and why,
+    the operator's locations hidden from the tenant."""
+    key = tenant_with_key(conn, "acme")
+    document_id = upload_file(conn, open_storage(settings.resolved_storage_url),
+                              text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]), tenant="acme",
+                              max_bytes=10**7).document_id
+    [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    fail(conn, [Failure(job, "storage unreachable: s3://tenders-prod timed out", permanent=False,
+                        retry_seconds=600)])
+    shown = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+    assert (shown["state"], shown["retrying"]) == ("queued", "retry 2/5: storage unreachable: <internal> timed out")
+    with logged_in(api) as client:
+        page = client.get(f"/dashboard/documents/{document_id}").text
+    waiting = re.search(r"<dt>Waiting to run again</dt><dd[^>]*>(.*?)</dd>", page)
+    assert waiting, page
+    assert waiting[1] == "retry 2/5: storage unreachable: s3://tenders-prod timed out"  # the operator sees it all
+    settled = upload_file(conn, open_storage(settings.resolved_storage_url),
+                          text_pdf(tmp_path / "other.pdf", [TENDER_PAGE, ["Annex"]]), tenant="acme",
+                          max_bytes=10**7).document_id
+    assert api.client.get(f"/v1/documents/{settled}", headers=bearer(key)).json()["retrying"] is None
+
+
+def test_a_document_page_links_its_pdf_and_searchable_copy_for_the_operator_only(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 12: the dashboard showed a document's pages but no way to its PDF. It links the
+    original (any state) and, once a version is finished, the searchable copy: the tenant API's
+    own answers, for any tenant's document, behind the operator's login."""
+    storage = open_storage(settings.resolved_storage_url)
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE, ["Annex", "page 2"]])
+    done = upload_file(conn, storage, pdf, tenant="default", max_bytes=10**7).document_id
+    drain(api.services.pool, settings, storage)
+    queued = upload_file(conn, storage, text_pdf(tmp_path / "later.pdf", [TENDER_PAGE]), max_bytes=10**7).document_id
+    original_url, searchable_url = f"/dashboard/documents/{done}/pdf", f"/dashboard/documents/{done}/searchable.pdf"
+    with logged_in(api) as client:
+        page = client.get(f"/dashboard/documents/{done}").text
+        assert f'href="{original_url}"' in page and f'href="{searchable_url}"' in page
+        original = client.get(original_url)
+        assert original.status_code == 200 and original.headers["content-type"] == "application/pdf"
+        assert original.content == pdf.read_bytes()
+        assert 'filename="notice.pdf"' in original.headers["content-disposition"]
+        searchable = client.get(searchable_url)
+        assert searchable.status_code == 200 and searchable.content.startswith(b"%PDF-")
+        assert 'filename="notice-searchable.pdf"' in searchable.headers["content-disposition"]
+
+        waiting = client.get(f"/dashboard/documents/{queued}").text
+        assert f'href="/dashboard/documents/{queued}/pdf"' in waiting and "searchable.pdf" not in waiting
+        not_yet = client.get(f"/dashboard/documents/{queued}/searchable.pdf")
+        assert not_yet.status_code == 409 and "no finished version yet" in not_yet.json()["detail"]
+        assert client.get(f"/dashboard/documents/{queued}/pdf").status_code == 200
+        assert client.get("/dashboard/documents/999999/pdf").status_code == 404
+    for url in (original_url, searchable_url):
+        assert api.client.get(url).status_code == 303  # no session: to the login page

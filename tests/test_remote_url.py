@@ -42,7 +42,7 @@ def test_the_worker_command_warns_then_goes_on_and_refuses_a_bad_url(tmp_path: P
     warned = CliRunner().invoke(app, ["worker", "--remote", "http://tenders.example.com", "--token", "tfw_x",
                                       "--pool", "ocr", "--burst"], env=env)
     assert "warning: http://tenders.example.com is plain http to another machine" in warned.output
-    assert warned.exit_code == 1 and "--burst needs the database" in warned.output
+    assert warned.exit_code == 2 and "--burst needs the database" in warned.output  # a usage error
     quiet = CliRunner().invoke(app, ["worker", "--remote", "https://tenders.example.com", "--token", "tfw_x",
                                      "--pool", "ocr", "--burst"], env=env)
     assert "warning" not in quiet.output and "--burst needs the database" in quiet.output

@@ -61,6 +61,17 @@ def test_create_list_show_and_cap(tenderflow: Any, conn: Conn) -> None:
     assert table.exit_code == 0 and "default (3)" in table.output and "unlimited" in table.output
 
 
+def test_a_tenant_created_without_credits_is_told_its_uploads_will_be_refused(tenderflow: Any) -> None:
+    bare = tenderflow("tenants", "create", "acme")
+    assert bare.exit_code == 0, bare.output
+    said = " ".join(bare.stderr.split())  # a note for the person, not output to parse
+    assert "acme has no credits yet, so its uploads will be refused" in said
+    assert "tenderflow tenants credits add acme N" in said
+    for args in (("--credits", "5"), ("--unlimited",)):
+        funded = tenderflow("tenants", "create", f"beta{len(args)}", *args)
+        assert funded.exit_code == 0 and "no credits yet" not in funded.output
+
+
 def test_refusals_say_why(tenderflow: Any) -> None:
     assert tenderflow("tenants", "create", "acme").exit_code == 0
     again = tenderflow("tenants", "create", "acme")

@@ -14,7 +14,8 @@
 
 Endpoints are synchronous and run on the thread pool, borrowing connections from the one psycopg
 pool (see STYLE.md); the pool size and the thread count are settings. Errors are JSON with a
-`detail` saying what went wrong; tenderflow's own errors map to status codes below.
+`detail` saying what went wrong; tenderflow's own errors map to status codes below, and a request
+that does not fit its route answers 422 in words (tenderflow.api.validation).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import anyio.to_thread
 import psycopg
 import structlog
 from fastapi import Depends, FastAPI, Request, status
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
@@ -46,6 +48,7 @@ from tenderflow.api.http_metrics import http_registry
 from tenderflow.api.limits import BodySizeLimit
 from tenderflow.api.metrics import metrics_registry
 from tenderflow.api.services import open_services
+from tenderflow.api.validation import document_validation_answers, validation_error
 from tenderflow.config import Settings
 from tenderflow.errors import (
     TenderflowError,
@@ -132,6 +135,15 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(remote_workers.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
+
+    # A parameter or body that does not fit: 422 in plain words, naming the choices (not pydantic's dump).
+    app.add_exception_handler(RequestValidationError, validation_error)
+    default_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        return document_validation_answers(default_openapi())
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema
 
     @app.exception_handler(TenderflowError)
     def tenderflow_error(request: Request, exc: TenderflowError) -> JSONResponse:

@@ -8,6 +8,8 @@
     /dashboard/documents/{id}    one document: its fields as a table, each page's picture beside its
                                  text with the fields' quotes marked
     /dashboard/documents/{id}/pages/{n}.png   one page as a PNG (rendered on demand, kept in memory)
+    /dashboard/documents/{id}/pdf, …/searchable.pdf   its PDF as uploaded, and the searchable copy
+                                 (tenderflow.api.document_pdfs: what the tenant's API sends)
     /dashboard/search            full-text search over every tenant's documents (tenderflow.pipeline.search):
                                  pages best first, the snippet's matches marked, each a link to its page
     /dashboard/upload            POST: a PDF uploaded from the browser for a tenant (the API's
@@ -30,10 +32,11 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request, status
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from tenderflow.api import document_pdfs
 from tenderflow.api.auth import SESSION_COOKIE, OperatorSession, Services, Sessions
 from tenderflow.api.document_view import field_rows, marked_page_text, quotes_by_page
 from tenderflow.api.worker_tokens import list_tokens
@@ -419,6 +422,19 @@ def document_page_image(document_id: int, page: int, services: Services, session
                             detail=f"document {document_id} has no page {page} (or its pages are not counted yet)")
     png = services.page_images.png(document["tenant"], document["sha256"], page)
     return Response(png, media_type="image/png")
+
+
+@router.get("/documents/{document_id}/pdf", response_class=FileResponse)
+def document_pdf(document_id: int, services: Services, session: OperatorSession) -> FileResponse:
+    """The document's PDF as it was uploaded (what the tenant's GET /v1/documents/{id}/pdf sends)."""
+    return document_pdfs.original_pdf_response(services, document_id, tenant=None)
+
+
+@router.get("/documents/{document_id}/searchable.pdf", response_class=FileResponse)
+async def document_searchable_pdf(document_id: int, services: Services, session: OperatorSession) -> FileResponse:
+    """Its newest finished version's pages with an invisible text layer where OCR read them (made on
+    the first request, then stored); 409 while no version is finished."""
+    return await document_pdfs.searchable_pdf_response(services, document_id, tenant=None)
 
 
 @router.get("/documents/{document_id}/thumbnail.png", response_class=Response)

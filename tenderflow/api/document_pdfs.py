@@ -3,6 +3,9 @@
     GET /v1/documents/{id}/pdf              the PDF as uploaded (any state)
     GET /v1/documents/{id}/searchable.pdf   its pages with an invisible text layer where OCR read them
 
+The dashboard serves the same to the operator, for any tenant's document (`*_pdf_response` with no
+tenant), at /dashboard/documents/{id}/pdf and …/searchable.pdf.
+
 Another tenant's document answers 404, like an id that does not exist. A document without a finished
 version answers 409, with Retry-After while it is still being processed. The searchable copy is made
 on the first request (in the tool sandbox, like OCR) and stored; later requests read it back.
@@ -44,22 +47,16 @@ def _send(services: ApiServices, stored: pdfs.StoredPdf) -> FileResponse:
                         headers={"Cache-Control": "private, max-age=3600"}, background=BackgroundTask(clean_up))
 
 
-@router.get("/{document_id}/pdf", response_class=FileResponse, responses=_PDF_RESPONSES,
-            summary="The document's PDF as it was uploaded")
-def get_original_pdf(document_id: int, tenant: Tenant, services: Services) -> FileResponse:
+def original_pdf_response(services: ApiServices, document_id: int, *, tenant: str | None) -> FileResponse:
+    """The uploaded PDF of the document (`tenant`'s only; None: the operator, any tenant's)."""
     with services.pool.connection() as conn:
         stored = pdfs.original_pdf(conn, document_id, tenant=tenant)
     return _send(services, stored)
 
 
-@router.get("/{document_id}/searchable.pdf", response_class=FileResponse,
-            responses={**_PDF_RESPONSES, 409: {"description": "No finished version yet (with Retry-After while it "
-                                                                "is being processed), or read before word positions "
-                                                                "were kept (reprocess it)"}},
-            summary="The document's pages with an invisible text layer where they were OCRed")
-async def get_searchable_pdf(document_id: int, tenant: Tenant, services: Services) -> FileResponse:
-    """Selectable, searchable text at the place of each word OCR read; pages that had their own text
-    layer are as they were. Made on the first request (seconds for a long scan), then stored."""
+async def searchable_pdf_response(services: ApiServices, document_id: int, *, tenant: str | None) -> FileResponse:
+    """The searchable copy of the document's newest finished version, made now if it was not yet
+    (`tenant`'s only; None: the operator, any tenant's); 409 without a finished version."""
 
     def make() -> pdfs.StoredPdf:
         with services.pool.connection() as conn:
@@ -72,3 +69,20 @@ async def get_searchable_pdf(document_id: int, tenant: Tenant, services: Service
                             headers={"Retry-After": str(NOT_READY_RETRY_SECONDS)} if error.processing else None
                             ) from error
     return await run_in_threadpool(_send, services, stored)
+
+
+@router.get("/{document_id}/pdf", response_class=FileResponse, responses=_PDF_RESPONSES,
+            summary="The document's PDF as it was uploaded")
+def get_original_pdf(document_id: int, tenant: Tenant, services: Services) -> FileResponse:
+    return original_pdf_response(services, document_id, tenant=tenant)
+
+
+@router.get("/{document_id}/searchable.pdf", response_class=FileResponse,
+            responses={**_PDF_RESPONSES, 409: {"description": "No finished version yet (with Retry-After while it "
+                                                                "is being processed), or read before word positions "
+                                                                "were kept (reprocess it)"}},
+            summary="The document's pages with an invisible text layer where they were OCRed")
+async def get_searchable_pdf(document_id: int, tenant: Tenant, services: Services) -> FileResponse:
+    """Selectable, searchable text at the place of each word OCR read; pages that had their own text
+    layer are as they were. Made on the first request (seconds for a long scan), then stored."""
+    return await searchable_pdf_response(services, document_id, tenant=tenant)

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import psycopg
 import structlog
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, Field
@@ -20,10 +21,13 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+from tenderflow.config import Settings
+from tenderflow.handlers import stage_named
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
+from tenderflow.queue.stats import live_worker_count
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
 
@@ -34,6 +38,10 @@ router = APIRouter(prefix="/v1/documents", tags=["documents"])
 DocumentState = Literal["queued", "ocr", "extracting", "done", "failed"]
 
 
+_HINT_DESCRIPTION = ("Set while the document cannot move on by itself: no live worker serves the pool its next "
+                     "step runs in (it stays where it is until one starts).")
+
+
 class UploadResult(BaseModel):
     id: int
     status: Literal["created", "existing", "reprocessing", "in flight"] = Field(
@@ -42,6 +50,7 @@ class UploadResult(BaseModel):
     )
     version: int | None
     size_bytes: int
+    hint: str | None = Field(default=None, description=_HINT_DESCRIPTION)
 
 
 class DocumentSummary(BaseModel):
@@ -80,6 +89,7 @@ class DocumentDetail(DocumentSummary):
     retrying: str | None = Field(
         default=None, description="Why the document's OCR plan or extraction is waiting to run again, if it is: "
         "'retry 2/5: <the last error>'.")
+    hint: str | None = Field(default=None, description=_HINT_DESCRIPTION)
 
 
 class PageText(BaseModel):
@@ -123,6 +133,22 @@ def _summary(row: dict[str, Any]) -> DocumentSummary:
 def as_utc(moment: datetime | None) -> datetime | None:
     """A time given without a zone is taken as UTC (the API's times are all UTC)."""
     return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
+
+
+_NEXT_STEP = {"queued": documents.JOB_OCR_PLAN, "ocr": documents.JOB_OCR_PAGES, "extracting": documents.JOB_EXTRACT}
+"""The job type a version in each unfinished state waits for."""
+
+
+def waiting_hint(conn: psycopg.Connection[Any], settings: Settings, state: str) -> str | None:
+    """What to say of a version in `state` whose next step no live worker runs (the HTTP
+    quick-start's documents stayed `queued` for ever, silently, when no worker was started)."""
+    job_type = _NEXT_STEP.get(state)
+    if job_type is None or live_worker_count(conn, dead_after_seconds=settings.worker_dead_after_seconds,
+                                             job_type=job_type):
+        return None
+    pool = stage_named(job_type).pool.value
+    return (f"no live worker serves the {pool} pool, so this document waits ({state}) until one starts "
+            f"(`tenderflow worker --pool {pool}`, or `--pool all`)")
 
 
 def _store_upload(
@@ -197,13 +223,21 @@ async def upload_document(
             _store_upload, services, tenant, spooled.path, spooled.filename, priority, reprocess_existing, languages
         )
     assert outcome.document_id is not None
+    hint = None
+    if outcome.status in ("created", "reprocessing"):  # a new version, queued for its OCR plan
+        hint = await run_in_threadpool(_upload_hint, services)
     log.info("document.uploaded", tenant=tenant, document_id=outcome.document_id, version=outcome.version,
              status=outcome.status, size_bytes=outcome.size_bytes)
     if outcome.status != "created":
         response.status_code = status.HTTP_200_OK
     response.headers["Location"] = f"/v1/documents/{outcome.document_id}"
     return UploadResult.model_validate({"id": outcome.document_id, "status": outcome.status,
-                                        "version": outcome.version, "size_bytes": outcome.size_bytes})
+                                        "version": outcome.version, "size_bytes": outcome.size_bytes, "hint": hint})
+
+
+def _upload_hint(services: ApiServices) -> str | None:
+    with services.pool.connection() as conn:
+        return waiting_hint(conn, services.settings, "queued")
 
 
 @router.get("", response_model=DocumentList, summary="List documents, newest first")
@@ -236,11 +270,12 @@ def list_documents(
 def get_document(document_id: int, tenant: Tenant, services: Services) -> DocumentDetail:
     with services.pool.connection() as conn:
         row = documents.get_document(conn, document_id, tenant=tenant)
+        hint = waiting_hint(conn, services.settings, row["state"])
     return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
                           pages_done=row["pages_done"], pages_total=row["page_count"],
                           requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
                           languages_source=row["languages_source"], language_confidence=row["language_confidence"],
-                          script=row["script"], retrying=tenant_visible_error(row["retrying"]))
+                          script=row["script"], retrying=tenant_visible_error(row["retrying"]), hint=hint)
 
 
 NOT_READY_RETRY_SECONDS = 5

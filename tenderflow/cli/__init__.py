@@ -43,7 +43,7 @@ from tenderflow.cli import (
 from tenderflow.cli import schedules as schedule_commands
 from tenderflow.cli import watch as watch_commands
 from tenderflow.cli import webhooks as webhook_commands
-from tenderflow.cli.output import console
+from tenderflow.cli.output import err_console
 from tenderflow.cli.runtime import Runtime
 from tenderflow.config import Settings
 from tenderflow.errors import TenderflowError
@@ -84,7 +84,9 @@ app.command("demo", rich_help_panel=START)(demo.demo)
 app.command("upload", rich_help_panel=START, epilog=(
     "Examples: tenderflow upload tenders/ --tenant acme --wait  ·  tenderflow upload avis.pdf --languages fra+eng"
 ))(documents.upload)
-app.command("status", rich_help_panel=START)(documents.status)
+app.command("status", rich_help_panel=START, epilog=(
+    "Examples: tenderflow status  ·  tenderflow status --watch --interval 5  ·  tenderflow status --json"
+))(documents.status)
 app.command("show", rich_help_panel=START, epilog="Example: tenderflow show 42 --text")(documents.show)
 app.command("reprocess", rich_help_panel=START, epilog="Example: tenderflow reprocess 42 --from extract")(
     documents.reprocess_command)
@@ -128,9 +130,9 @@ app.add_typer(schedule_commands.schedules_app, name="schedules", rich_help_panel
 
 
 def run() -> None:
-    """Console entry point: a deliberate error prints one clear line, not a traceback."""
+    """Console entry point: a deliberate error prints one clear line on stderr, not a traceback."""
     try:
         app()
     except TenderflowError as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(1)

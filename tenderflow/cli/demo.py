@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 import psycopg
 import typer
 from rich.progress import BarColumn, Progress, TextColumn
-from rich.table import Table
 
-from tenderflow.cli.output import console, fail
+from tenderflow.cli.output import console, fail, print_note, print_table
 from tenderflow.cli.runtime import runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.display import format_value
@@ -188,27 +187,29 @@ def demo(
     finally:
         stop_workers(workers)
     elapsed = time.monotonic() - started
-    table = Table(title=f"extracted fields ({backend} backend)")
-    for column in ["doc", "sample", "state", "reference", "buyer", "deadline", "value", "CPV", "procedure", "key"]:
-        table.add_column(column, overflow="fold")
+    shown: list[dict[str, Any]] = []
     matched = 0
     for row in rows:
         facts = extracted_facts(row.fields)
         hits = matching_facts(row)
         matched += hits
-        value = format_value(field_value(row.fields, "estimated_value"))  # 4,850,000.00 EUR
-        table.add_row(
-            str(row.document_id), f"{row.sample.language} {row.sample.kind.replace('_', '-')} {row.pages or '?'}p",
-            row.state if not row.error else f"{row.state}: {row.error}",
-            facts["reference_number"] or "", facts["buyer_name"] or "", facts["submission_deadline"] or "",
-            value, facts["main_cpv_code"] or "", facts["procedure_type"] or "",
-            f"{hits}/{len(row.sample.expected)}",
-        )
-    console.print(table)
+        shown.append({
+            "doc": row.document_id, "sample": f"{row.sample.language} {row.sample.kind.replace('_', '-')} "
+                                              f"{row.pages or '?'}p",
+            "state": row.state, "error": row.error,
+            "reference": facts["reference_number"], "buyer": facts["buyer_name"],
+            "deadline": facts["submission_deadline"],
+            "value": format_value(field_value(row.fields, "estimated_value")),  # 4,850,000.00 EUR
+            "CPV": facts["main_cpv_code"], "procedure": facts["procedure_type"],
+            "key": f"{hits}/{len(row.sample.expected)}",
+        })
+    print_table(f"extracted fields ({backend} backend)", shown,
+                ["doc", "sample", "state", "reference", "buyer", "deadline", "value", "CPV", "procedure", "key"]
+                + (["error"] if any(row.error for row in rows) else []), optional=["error"])
     total = sum(len(r.sample.expected) for r in rows)
     pages = sum(r.pages or 0 for r in rows)
-    console.print(f"{sum(r.state == 'done' for r in rows)}/{len(rows)} documents done, {pages} pages, "
-                  f"{elapsed:.1f} s on {count} worker process(es); {matched}/{total} answer-key facts extracted.")
-    console.print("see one in full: tenderflow show <doc> --text")
+    print_note(f"{sum(r.state == 'done' for r in rows)}/{len(rows)} documents done, {pages} pages, "
+               f"{elapsed:.1f} s on {count} worker process(es); {matched}/{total} answer-key facts extracted.")
+    print_note("see one in full: tenderflow show <doc> --text")
     if any(r.state != "done" for r in rows):
         raise typer.Exit(1)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +25,14 @@ from tenderflow.cli.output import (
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
-from tenderflow.pipeline.documents import StartPoint, VersionProgress, VersionRef, VersionState, read_document
+from tenderflow.pipeline.documents import (
+    PipelineProgress,
+    StartPoint,
+    VersionProgress,
+    VersionRef,
+    VersionState,
+    read_document,
+)
 from tenderflow.queue.stats import queue_stats
 from tenderflow.tenants.credits import Prices
 
@@ -33,7 +41,7 @@ documents_app = typer.Typer(help="Uploaded documents.", no_args_is_help=True)
 
 def upload(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(help="PDF files and folders (walked for *.pdf).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="PDF files and folders (walked for *.pdf).")],
     tenant: Annotated[str, typer.Option(help="Tenant the documents belong to.")] = "default",
     priority: Annotated[int, typer.Option(help="Higher runs first.")] = 0,
     reprocess_existing: Annotated[bool, typer.Option("--reprocess", help="Reprocess files already uploaded.")] = False,
@@ -116,14 +124,23 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
     finished; says so once when no worker is alive to do the work. Ctrl-C stops waiting only."""
     import time
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from tenderflow.pipeline.documents import versions_progress
     from tenderflow.queue.stats import live_worker_count
 
     warned_idle = False
     started = time.monotonic()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    # The time left is Rich's estimate from the pace so far (pages: once every document's count is known).
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("[dim]elapsed[/dim]"),
+               TimeElapsedColumn(), TextColumn("[dim]left[/dim]"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
         pages = progress.add_task("pages read", total=None)
         docs = progress.add_task("documents finished", total=len(refs))
@@ -148,46 +165,83 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
             time.sleep(poll_seconds)
 
 
+STATUS_SHOWN = 10
+"""Unfinished versions `status` lists (those at work first); `documents list --state …` has the rest."""
+
+
 def status(
     ctx: typer.Context,
     watch: Annotated[bool, typer.Option("--watch", help="Redraw every --interval seconds until Ctrl-C.")] = False,
     interval: Annotated[float, typer.Option(min=0.2, help="Seconds between redraws with --watch.")] = 2.0,
     as_json: JsonOption = False,
 ) -> None:
-    """Documents by state and the queue's health."""
+    """Documents by state, the unfinished ones' pages read of how many, the pace (pages stored per
+    minute over the last 5 minutes) and when their pages should all be read, and the queue's health.
+
+    Piped or redirected, the tables are TSV (with --watch, one snapshot after another, a blank line
+    between them) and the summary lines go to stderr."""
     import time
 
     from rich.console import Group
     from rich.live import Live
 
-    from tenderflow.pipeline.documents import document_counts
+    from tenderflow.pipeline.documents import document_counts, pipeline_progress
 
     rt = runtime(ctx)
 
-    def snapshot() -> tuple[dict[str, int], Any]:
+    def snapshot() -> tuple[dict[str, int], PipelineProgress, Any]:
         with rt.connection() as conn:
-            return document_counts(conn), queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+            return (document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN),
+                    queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds))
+
+    def tables(counts: dict[str, int], progress: PipelineProgress,
+               stats: Any) -> list[tuple[str, list[dict[str, Any]], list[str], dict[str, str]]]:
+        unfinished = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}"} for row in progress.shown]
+        return [("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"], {}),
+                *([("in progress", unfinished, ["document_id", "version", "tenant", "filename", "state", "pages"],
+                    {"filename": "file"})] if unfinished else []),
+                ("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"],
+                 {})]
+
+    def lines(progress: PipelineProgress, stats: Any) -> list[str]:
+        return [*progress_lines(progress), f"workers: {stats.live_workers} live, {stats.dead_workers} dead"]
 
     def view() -> Group:
-        counts, stats = snapshot()
-        return Group(
-            make_table("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"]),
-            make_table("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour",
-                                               "oldest_queued_seconds"]),
-            Text(f"workers: {stats.live_workers} live, {stats.dead_workers} dead"
-                 + (f"   (every {interval:g} s, Ctrl-C to stop)" if watch else "")),
-        )
+        counts, progress, stats = snapshot()
+        return Group(*(make_table(title, rows, columns, labels)
+                       for title, rows, columns, labels in tables(counts, progress, stats)),
+                     *(Text(line) for line in lines(progress, stats)),
+                     *([Text(f"(every {interval:g} s, Ctrl-C to stop)")] if watch else []))
+
+    def print_snapshot() -> None:
+        counts, progress, stats = snapshot()
+        for title, rows, columns, labels in tables(counts, progress, stats):
+            print_table(title, rows, columns, labels)
+        for line in lines(progress, stats):
+            print_note(line)
 
     if as_json:
         if watch:
-            raise fail("--watch draws tables; without it, --json prints one snapshot")
-        counts, stats = snapshot()
-        print_json({"documents": counts, "queue": stats.as_dict()})
-        return
-    if not watch:
-        console.print(view())
+            raise fail("--watch draws tables; without it, --json prints one snapshot", code=2)
+        counts, progress, stats = snapshot()
+        print_json({"documents": counts, "progress": {
+            "unfinished": progress.unfinished, "pages_left": progress.pages_left, "unplanned": progress.unplanned,
+            "pages_per_minute": progress.pages_per_minute, "eta_seconds": progress.eta_seconds,
+            "window_seconds": progress.window_seconds, "shown": progress.shown,
+        }, "queue": stats.as_dict()})
         return
     try:
+        if not console.is_terminal:  # a pipe or a file: TSV, a snapshot per --interval with --watch
+            print_snapshot()
+            while watch:
+                sys.stdout.flush()
+                time.sleep(interval)
+                sys.stdout.write("\n")
+                print_snapshot()
+            return
+        if not watch:
+            console.print(view())
+            return
         with Live(view(), console=console, auto_refresh=False) as live:
             while True:
                 time.sleep(interval)
@@ -196,7 +250,38 @@ def status(
         return
 
 
-@documents_app.command("list")
+def progress_lines(progress: PipelineProgress) -> list[str]:
+    """What `status` says under its tables of a `PipelineProgress`: the pace, the pages left and when
+    they should be read; nothing when no version is unfinished."""
+    if not progress.unfinished:
+        return []
+    minutes = f"{progress.window_seconds / 60:g} min"
+    more = progress.unfinished - len(progress.shown)
+    said = [f"and {more} more unfinished (`tenderflow documents list --state queued`, or ocr, extracting)"
+            if more > 0 else ""]
+    pace = (f"pace: {progress.pages_per_minute:.3g} pages/min (last {minutes})" if progress.pages_per_minute
+            else f"pace: no page read in the last {minutes}")
+    left = []
+    if progress.pages_left:
+        left.append(f"{progress.pages_left} page(s) left" + (
+            f", read in about {about(progress.eta_seconds)} at that pace" if progress.eta_seconds is not None else ""))
+    if progress.unplanned:
+        left.append(f"{progress.unplanned} document(s) not planned yet (their pages not counted)")
+    return [line for line in (*said, "; ".join([pace, *left])) if line]
+
+
+def about(seconds: float) -> str:
+    """A rough duration: '40 s', '7 min', '2.5 h'."""
+    if seconds < 90:
+        return f"{max(round(seconds), 1)} s"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+@documents_app.command("list", epilog=(
+    "Examples: tenderflow documents list --state failed  ·  tenderflow documents list --tenant acme --limit 200 "
+    "--json  ·  tenderflow documents list | cut -f1,3,4"))
 def documents_list(
     ctx: typer.Context,
     state: Annotated[VersionState | None, typer.Option(help="Only documents in this state.")] = None,
@@ -246,7 +331,8 @@ def language_summary(document: dict[str, Any]) -> str:
     return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
 
 
-DocumentId = Annotated[int, typer.Argument(help="The document's id (`tenderflow documents list`).")]
+DocumentId = Annotated[int, typer.Argument(
+    metavar="DOCUMENT_ID", help="The document's id (`tenderflow documents list`).")]
 
 
 def show(
@@ -326,7 +412,8 @@ def reprocess_command(
 @documents_app.command("delete")
 def documents_delete(
     ctx: typer.Context,
-    document_ids: Annotated[list[int], typer.Argument(help="The documents' ids (`tenderflow documents list`).")],
+    document_ids: Annotated[list[int], typer.Argument(
+        metavar="DOCUMENT_ID...", help="The documents' ids (`tenderflow documents list`).")],
     tenant: Annotated[str | None, typer.Option(
         help="Only this tenant's documents: an id of another tenant's is not found (and not deleted).")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask (needed when not on a terminal).")] = False,
@@ -335,8 +422,6 @@ def documents_delete(
     """Delete documents with everything read from them: versions, pages, fields, search entries, and
     the stored PDF (by a job, once no other document refers to it). Unfinished work is cancelled and
     refunded; the credits ledger keeps its entries. Exit code 1 if an id was not found."""
-    import sys
-
     from tenderflow.pipeline.deletion import delete_document
 
     ids = list(dict.fromkeys(document_ids))

@@ -15,7 +15,7 @@ from tenderflow.pipeline import pdfs
 
 def download(
     ctx: typer.Context,
-    document_id: Annotated[int, typer.Argument(help="The document's id.", min=1)],
+    document_id: Annotated[int, typer.Argument(metavar="DOCUMENT_ID", help="The document's id.", min=1)],
     searchable: Annotated[bool, typer.Option("--searchable", help="Its pages with an invisible text layer where "
                                              "they were OCRed (made now if it was not yet).")] = False,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here (default: the upload's file "

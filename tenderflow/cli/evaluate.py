@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from tenderflow.cli import output
 from tenderflow.cli.output import JsonOption
@@ -70,7 +69,8 @@ def run_eval(
     if min_precision is not None and (totals["precision"] or 0.0) < min_precision:
         below.append(f"precision {totals['precision']} < {min_precision}")
     if below:
-        console.print(f"[red]below target:[/red] {'; '.join(below)}", highlight=False)
+        # on stderr: the JSON line stays the last line of stdout
+        output.err_console.print(f"[red]below target:[/red] {'; '.join(below)}", highlight=False)
         raise typer.Exit(1)
 
 
@@ -124,26 +124,21 @@ def _print_report(console: Console, scores: list[DocumentScore], summary: dict[s
     if details:
         for score in scores:
             _print_details(console, score)
-    by_field = Table(title=f"by field ({summary['backend']} backend)")
-    for column in ("field", "required", "correct", "wrong", "missed", "spurious", "recall", "precision"):
-        by_field.add_column(column, justify="left" if column == "field" else "right", no_wrap=True)
-    for name, tally in summary["fields"].items():
-        by_field.add_row(name, str(tally["required"]), str(tally["correct"]), str(tally["wrong"]), str(tally["missed"]),
-                         str(tally["spurious"]), _ratio(tally["recall"]), _ratio(tally["precision"]))
-    console.print(by_field)
-    by_document = Table(title="by document")
-    for column in ("document", "pages", "ocr", "language", "correct", "wrong", "missed", "spurious", "recall",
-                   "precision", "s"):
-        by_document.add_column(column, justify="left" if column == "document" else "right", no_wrap=True)
-    for score in scores:
-        tally = score.tally
-        by_document.add_row(
-            score.name + (" [red](error)[/red]" if score.error else ""), str(len(score.pages)), str(score.ocr_pages),
-            score.language or "–",
-            str(tally.correct), str(tally.wrong), str(tally.missed), str(tally.spurious), _ratio(tally.recall),
-            _ratio(tally.precision), f"{score.read_seconds + score.extract_seconds:.1f}",
-        )
-    console.print(by_document)
+    # Through print_table: on a terminal a table, piped TSV (the JSON line still comes last).
+    output.print_table(f"by field ({summary['backend']} backend)", [
+        {"field": name, **{column: tally[column] for column in ("required", "correct", "wrong", "missed", "spurious")},
+         "recall": _ratio(tally["recall"]), "precision": _ratio(tally["precision"])}
+        for name, tally in summary["fields"].items()
+    ], ["field", "required", "correct", "wrong", "missed", "spurious", "recall", "precision"])
+    output.print_table("by document", [
+        {"document": score.name + (" (error)" if score.error else ""), "pages": len(score.pages),
+         "ocr": score.ocr_pages, "language": score.language or "–", "correct": score.tally.correct,
+         "wrong": score.tally.wrong, "missed": score.tally.missed, "spurious": score.tally.spurious,
+         "recall": _ratio(score.tally.recall), "precision": _ratio(score.tally.precision),
+         "seconds": f"{score.read_seconds + score.extract_seconds:.1f}"}
+        for score in scores
+    ], ["document", "pages", "ocr", "language", "correct", "wrong", "missed", "spurious", "recall", "precision",
+        "seconds"], labels={"seconds": "s"})
     totals = summary["totals"]
     console.print(
         f"{summary['documents']} documents, {summary['pages']} pages ({summary['ocr_pages']} OCR): "
@@ -184,8 +179,10 @@ def _described(comparison: Comparison) -> str:
 
 def evaluate(
     ctx: typer.Context,
-    key: Annotated[Path, typer.Argument(help="Answer key (JSON): file name -> field -> expected value.")],
-    pdf_dir: Annotated[Path | None, typer.Argument(help="Folder of the PDFs (default: the key's folder).")] = None,
+    key: Annotated[Path, typer.Argument(
+        metavar="KEY_FILE", help="Answer key (JSON): file name -> field -> expected value.")],
+    pdf_dir: Annotated[Path | None, typer.Argument(
+        metavar="PDF_DIR", help="Folder of the PDFs (default: the key's folder).")] = None,
     fields: Annotated[str | None, typer.Option(help="Score only these fields (comma-separated).")] = None,
     doc: Annotated[list[str] | None, typer.Option("--doc", help="Score only this document (repeatable).")] = None,
     details: Annotated[bool, typer.Option(help="Print every comparison that is not correct.")] = False,

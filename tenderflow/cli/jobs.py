@@ -6,10 +6,9 @@ from typing import Annotated, Any
 
 import psycopg
 import typer
-from rich.table import Table
 
 from tenderflow import queue as job_queue
-from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_table
+from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.queue import jobs as queue_jobs
@@ -17,9 +16,13 @@ from tenderflow.queue.jobs import JobState
 from tenderflow.queue.stats import list_workers, queue_stats
 
 jobs_app = typer.Typer(help="The job queue: list, inspect, retry, cancel, prune.", no_args_is_help=True)
+JobId = Annotated[int, typer.Argument(metavar="JOB_ID", help="The job's id (`tenderflow jobs list`).")]
+JobIds = Annotated[list[int], typer.Argument(metavar="JOB_ID...", help="The jobs' ids (`tenderflow jobs list`).")]
 
 
-@jobs_app.command("list")
+@jobs_app.command("list", epilog=(
+    "Examples: tenderflow jobs list --state failed  ·  tenderflow jobs list --type ocr.pages --tenant acme  ·  "
+    "tenderflow jobs show 17"))
 def jobs_list(
     ctx: typer.Context,
     state: Annotated[JobState | None, typer.Option(help="Only jobs in this state.")] = None,
@@ -40,7 +43,7 @@ def jobs_list(
 
 
 @jobs_app.command("show")
-def jobs_show(ctx: typer.Context, job_id: int, as_json: JsonOption = False) -> None:
+def jobs_show(ctx: typer.Context, job_id: JobId, as_json: JsonOption = False) -> None:
     """One job, every column."""
     try:
         with runtime(ctx).connection() as conn:
@@ -50,12 +53,10 @@ def jobs_show(ctx: typer.Context, job_id: int, as_json: JsonOption = False) -> N
     if as_json:
         print_json(row)
         return
-    table = Table(title=f"job {job_id}", show_header=False)
-    table.add_column("field", no_wrap=True)
-    table.add_column("value", overflow="fold")  # a long storage key wraps whole, never cut
-    for key, value in row.items():
-        table.add_row(key, "" if value is None else cell(value))
-    console.print(table)
+    # One row per column of the job, each value as `cell` writes it (times to the second); piped,
+    # `field<TAB>value` lines.
+    print_table(f"job {job_id}", [{"field": key, "value": None if value is None else cell(value)}
+                                  for key, value in row.items()], ["field", "value"])
 
 
 @jobs_app.command("stats")
@@ -77,13 +78,13 @@ def jobs_stats(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if stats.failures_by_hour:
         print_table("failures per hour (24 h)", stats.failures_by_hour, ["hour", "type", "failed"])
     oldest = "none" if stats.oldest_queued_seconds is None else f"{stats.oldest_queued_seconds:.1f} s"
-    console.print(f"oldest queued job: {oldest}   expired leases: {stats.expired_leases}   "
-                  f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
+    print_note(f"oldest queued job: {oldest}   expired leases: {stats.expired_leases}   "
+               f"workers: {stats.live_workers} live, {stats.dead_workers} dead")
 
 
 @jobs_app.command("retry")
 def jobs_retry(
-    ctx: typer.Context, job_ids: list[int],
+    ctx: typer.Context, job_ids: JobIds,
     attempts: Annotated[int, typer.Option(min=1, help="Attempts to grant.")] = 1,
 ) -> None:
     """Queue failed or cancelled jobs again."""
@@ -113,7 +114,7 @@ def pipeline_retry_note(conn: psycopg.Connection[Any], job_id: int) -> str | Non
 
 
 @jobs_app.command("cancel")
-def jobs_cancel(ctx: typer.Context, job_ids: list[int]) -> None:
+def jobs_cancel(ctx: typer.Context, job_ids: JobIds) -> None:
     """Cancel queued or running jobs (a running job's worker stops at its next heartbeat)."""
     from tenderflow.handlers import build_job_types
 

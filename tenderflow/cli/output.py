@@ -159,7 +159,9 @@ def print_note(message: str) -> None:
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    """Print `message` as one `error:` line on stderr (stdout stays what a script reads: a table, TSV,
+    JSON) and return the exit to raise: `raise fail("…", code=2)`."""
+    err_console.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 

@@ -17,7 +17,7 @@ from tenderflow.queue import Scheduler, ScheduleRow
 schedules_app = typer.Typer(help="Recurring schedules on the queue: list, add, retime, pause, resume, run now.",
                             no_args_is_help=True)
 
-NameArgument = Annotated[str, typer.Argument(help="The schedule's name (`tenderflow schedules list`).")]
+NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The schedule's name (`tenderflow schedules list`).")]
 EveryOption = Annotated[str | None, typer.Option("--every", help="Run this often: 30s, 5m, 1h, 1d.")]
 CronOption = Annotated[str | None, typer.Option(
     "--cron", help='Run at these times instead, a cron expression read in UTC ("0 6 * * 1-5").')]

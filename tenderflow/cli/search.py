@@ -17,7 +17,7 @@ from tenderflow.pipeline.search import MAX_RESULTS, SearchFilters, search
 
 def search_command(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help='Words (all of them), "a phrase", or, -without.')],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help='Words (all of them), "a phrase", or, -without.')],
     tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
     state: Annotated[VersionState | None, typer.Option(help="Only documents in this state.")] = None,
     deadline_after: Annotated[datetime | None, typer.Option(

@@ -32,7 +32,7 @@ credits_app = typer.Typer(help="A tenant's credits.", no_args_is_help=True)
 keys_app = typer.Typer(help="Tenant API keys for the HTTP API (shown once, stored hashed).", no_args_is_help=True)
 tenants_app.add_typer(credits_app, name="credits")
 
-TenantArgument = Annotated[str, typer.Argument(help="The tenant's name.")]
+TenantArgument = Annotated[str, typer.Argument(metavar="NAME", help="The tenant's name.")]
 LanguagesOption = Annotated[str | None, typer.Option(
     help="Tesseract languages its uploads are OCRed with unless an upload names its own, e.g. fra+eng "
          "(default: auto, each document's language is detected).")]
@@ -53,7 +53,9 @@ def _tenant_row(tenant: tenants.Tenant, default_cap: int) -> dict[str, Any]:
 # --- tenants ----------------------------------------------------------------------------------
 
 
-@tenants_app.command("create")
+@tenants_app.command("create", epilog=(
+    "Examples: tenderflow tenants create acme --credits 1000  ·  tenderflow tenants create internal --unlimited "
+    "--max-running 4  ·  tenderflow tenants create ville-de-lyon --credits 500 --languages fra+eng"))
 def tenants_create(
     ctx: typer.Context,
     name: TenantArgument,
@@ -120,7 +122,8 @@ def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption =
 @tenants_app.command("max-running")
 def tenants_max_running(
     ctx: typer.Context, name: TenantArgument,
-    max_running: Annotated[int, typer.Argument(min=0, help="Most jobs running at once (0 = no cap).")],
+    max_running: Annotated[int, typer.Argument(
+        metavar="MAX_RUNNING", min=0, help="Most jobs running at once (0 = no cap).")],
 ) -> None:
     """Set a tenant's cap on running jobs across all pools; workers apply it at their next claim."""
     try:
@@ -134,7 +137,8 @@ def tenants_max_running(
 @tenants_app.command("priority")
 def tenants_priority(
     ctx: typer.Context, name: TenantArgument,
-    priority: Annotated[int, typer.Argument(min=-1000, max=1000, help="Higher runs first (default 0).")],
+    priority: Annotated[int, typer.Argument(
+        metavar="PRIORITY", min=-1000, max=1000, help="Higher runs first (default 0).")],
 ) -> None:
     """Set the priority of a tenant's jobs over other tenants' (the operator's call: an upload's own
     priority only orders that tenant's jobs)."""
@@ -214,6 +218,7 @@ def tenants_limits(
 def tenants_languages(
     ctx: typer.Context, name: TenantArgument,
     languages: Annotated[str, typer.Argument(
+        metavar="LANGUAGES",
         help="Tesseract languages joined by '+', e.g. fra+eng, or 'auto' to detect each document's language.")],
 ) -> None:
     """Set the OCR languages of a tenant's uploads that name none; versions started from then on use them."""
@@ -268,7 +273,7 @@ def tenants_usage(
 @credits_app.command("add")
 def credits_add(
     ctx: typer.Context, name: TenantArgument,
-    amount: Annotated[int, typer.Argument(min=1, help="Credits to add.")],
+    amount: Annotated[int, typer.Argument(metavar="AMOUNT", min=1, help="Credits to add.")],
 ) -> None:
     """Add credits to a tenant's balance."""
     try:
@@ -282,7 +287,8 @@ def credits_add(
 @credits_app.command("set")
 def credits_set(
     ctx: typer.Context, name: TenantArgument,
-    amount: Annotated[int | None, typer.Argument(min=0, help="The new balance (the tenant becomes limited).")]
+    amount: Annotated[int | None, typer.Argument(
+        metavar="AMOUNT", min=0, help="The new balance (the tenant becomes limited).")]
     = None,
     unlimited: Annotated[bool, typer.Option("--unlimited", help="Never refuse this tenant's work.")] = False,
 ) -> None:
@@ -303,7 +309,9 @@ def credits_set(
 # --- keys -------------------------------------------------------------------------------------
 
 
-@keys_app.command("create")
+@keys_app.command("create", epilog=(
+    "Examples: KEY=$(tenderflow keys create --tenant acme --name bid-portal)  ·  "
+    "tenderflow keys create --tenant acme --scope read --expires-after-days 90"))
 def keys_create(
     ctx: typer.Context,
     tenant: Annotated[str, typer.Option(help="The tenant the key acts as.")],
@@ -350,7 +358,8 @@ def keys_list(
 
 
 @keys_app.command("revoke")
-def keys_revoke(ctx: typer.Context, key_id: Annotated[str, typer.Argument(help="The key's id.")]) -> None:
+def keys_revoke(ctx: typer.Context, key_id: Annotated[str, typer.Argument(
+    metavar="KEY_ID", help="The key's id.")]) -> None:
     """Revoke an API key: it is refused from its next request on."""
     try:
         with runtime(ctx).connection() as conn:

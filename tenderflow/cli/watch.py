@@ -17,7 +17,7 @@ from tenderflow.pipeline import watches
 watches_app = typer.Typer(help="Watched folders and S3 prefixes: list them, their files, poll now, pause, remove.",
                           no_args_is_help=True)
 
-WatchArgument = Annotated[int, typer.Argument(help="The watch's id (`tenderflow watches list`).")]
+WatchArgument = Annotated[int, typer.Argument(metavar="WATCH_ID", help="The watch's id (`tenderflow watches list`).")]
 EveryOption = Annotated[str | None, typer.Option(
     "--every", help="Poll this often: 30s, 5m, 1h (default 1m).")]
 CronOption = Annotated[str | None, typer.Option(
@@ -32,7 +32,7 @@ def _watch_row(watch: watches.Watch) -> dict[str, Any]:
 
 def watch_command(
     ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help="A folder (on the workers' machines) or s3://bucket/prefix.")],
+    source: Annotated[str, typer.Argument(metavar="SOURCE", help="A folder (on the workers' machines) or s3://bucket/prefix.")],
     tenant: Annotated[str, typer.Option(help="Whose documents its files become.")] = "default",
     every: EveryOption = None,
     cron: CronOption = None,

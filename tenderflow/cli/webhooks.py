@@ -17,7 +17,8 @@ webhooks_app = typer.Typer(
     help="Webhooks: URLs told when a tenant's documents are done or failed (signed POSTs, retried).",
     no_args_is_help=True)
 
-EndpointArgument = Annotated[int, typer.Argument(help="The endpoint's id (`tenderflow webhooks list`).")]
+EndpointArgument = Annotated[int, typer.Argument(
+    metavar="ENDPOINT_ID", help="The endpoint's id (`tenderflow webhooks list`).")]
 EventsOption = Annotated[str | None, typer.Option(
     help=f"Comma-separated event types: {', '.join(endpoints.EVENT_TYPES)} (default: both).")]
 
@@ -34,7 +35,7 @@ def _endpoint_row(endpoint: endpoints.Endpoint) -> dict[str, Any]:
 @webhooks_app.command("add")
 def webhooks_add(
     ctx: typer.Context,
-    url: Annotated[str, typer.Argument(help="Where to POST events: https://… (or http://).")],
+    url: Annotated[str, typer.Argument(metavar="URL", help="Where to POST events: https://… (or http://).")],
     tenant: Annotated[str, typer.Option(help="The tenant whose documents it is told of.")] = "default",
     events: EventsOption = None,
     description: Annotated[str, typer.Option(help="A note for people (at most 200 characters).")] = "",
@@ -184,7 +185,8 @@ def webhooks_deliveries(
 @webhooks_app.command("delivery")
 def webhooks_delivery(
     ctx: typer.Context,
-    delivery_id: Annotated[int, typer.Argument(help="The delivery's id (`tenderflow webhooks deliveries`).")],
+    delivery_id: Annotated[int, typer.Argument(
+        metavar="DELIVERY_ID", help="The delivery's id (`tenderflow webhooks deliveries`).")],
     as_json: JsonOption = False,
 ) -> None:
     """One delivery with every attempt: when, the address connected to, the answer, how long it took."""
@@ -202,7 +204,8 @@ def webhooks_delivery(
 @webhooks_app.command("redeliver")
 def webhooks_redeliver(
     ctx: typer.Context,
-    delivery_ids: Annotated[list[int] | None, typer.Argument(help="Deliveries to send again.")] = None,
+    delivery_ids: Annotated[list[int] | None, typer.Argument(
+        metavar="DELIVERY_ID...", help="Deliveries to send again.")] = None,
     endpoint: Annotated[int | None, typer.Option(
         help="Send again every failed and cancelled delivery of this endpoint.")] = None,
 ) -> None:

@@ -25,7 +25,7 @@ worker_tokens_app = typer.Typer(
 @worker_tokens_app.command("create")
 def create(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="What the token is for, e.g. office-scanner-pc.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="What the token is for, e.g. office-scanner-pc.")],
     pools: Annotated[str, typer.Option(help=f"Comma-separated: {', '.join(TOKEN_POOLS)} or all.")] = "ocr",
     tenants: Annotated[str | None, typer.Option(
         help="Comma-separated tenant names: the token takes only their jobs (default: every tenant's).")] = None,
@@ -45,7 +45,6 @@ def create(
                                      "token": created.raw}) + "\n")
         return
     whose = f"tenants {', '.join(created.token.tenants)}" if created.token.tenants else "every tenant"
-    # Token and tenant names are checked identifiers (no markup, no control characters).
     # The token alone on stdout (TOKEN=$(tenderflow worker-tokens create …) captures it), the prose on
     # stderr, as `keys create` does. Token and tenant names are checked identifiers (no markup).
     err_console.print(f"worker token [bold]{created.token.name}[/bold] for pools "
@@ -72,7 +71,7 @@ def list_command(
 
 
 @worker_tokens_app.command("revoke")
-def revoke(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The token's name.")]) -> None:
+def revoke(ctx: typer.Context, name: Annotated[str, typer.Argument(metavar="NAME", help="The token's name.")]) -> None:
     """Revoke a token: its worker's next call is refused (its jobs' leases expire and are reclaimed)."""
     with runtime(ctx).connection() as conn:
         try:

@@ -48,14 +48,14 @@ def worker(
         if warning:
             err_console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False, soft_wrap=True)
             structlog.get_logger("tenderflow.remote").warning("remote.plain_http", url=remote)
+        if burst:  # a usage error: said before anything is checked or connected
+            raise fail("--burst needs the database (a remote worker cannot see what is left to run)", code=2)
     refuse_unless_ready(rt, pool, local=remote is None)
     if remote is not None:
         from tenderflow.remote.worker import build_remote_worker
 
         if not token:
             raise fail("--remote needs --token (or TENDERFLOW_WORKER_TOKEN)")
-        if burst:
-            raise fail("--burst needs the database (a remote worker cannot see what is left to run)")
         if processes > 1:
             import os
 

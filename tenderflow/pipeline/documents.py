@@ -616,6 +616,51 @@ def versions_progress(conn: psycopg.Connection[Any], refs: Sequence[VersionRef])
     return [VersionProgress(**{**row, "state": VersionState(row["state"])}) for row in rows]
 
 
+@dataclass(frozen=True)
+class PipelineProgress:
+    """The unfinished versions (`tenderflow status`): the first `shown` of them with their pages read
+    of how many, the pages they still have to read (of those whose page count is known) and the pace
+    of the last minutes, whence an estimate of when those pages will be read (extraction not counted)."""
+
+    unfinished: int
+    shown: list[dict[str, Any]]
+    pages_left: int
+    unplanned: int  # versions whose plan has not run: their page count is not known yet
+    pages_per_minute: float | None  # None: no page stored within the window
+    window_seconds: float
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Seconds until the known pages left are read at the recent pace; None when nothing was read
+        lately, or when no page is known to be left while some versions' page count is not known yet."""
+        if not self.pages_left:
+            return None if self.unplanned else 0.0
+        return None if not self.pages_per_minute else 60.0 * self.pages_left / self.pages_per_minute
+
+
+PACE_MIN_SECONDS = 15.0
+"""The shortest span a pace is measured over: one batch of pages stored a second ago is not a
+pace of thousands of pages a minute."""
+
+
+def pipeline_progress(conn: psycopg.Connection[Any], *, shown: int = 10, window_seconds: float = 300.0,
+                      now: datetime | None = None) -> PipelineProgress:
+    """Where the unfinished versions stand and the pages stored per minute within the last
+    `window_seconds` (measured from the first of them, over at least PACE_MIN_SECONDS)."""
+    cursor = conn.cursor(row_factory=dict_row)
+    rows = cursor.execute(QUERIES["versions_in_progress"]).fetchall()
+    pace = cursor.execute(QUERIES["pages_read_lately"], {"window_seconds": window_seconds, "now": now}).fetchone()
+    assert pace is not None
+    pages_per_minute = (60.0 * pace["pages"] / max(pace["span_seconds"], PACE_MIN_SECONDS)
+                        if pace["pages"] else None)
+    return PipelineProgress(
+        unfinished=len(rows), shown=rows[:shown],
+        pages_left=sum(max(row["page_count"] - row["pages_done"], 0) for row in rows if row["page_count"]),
+        unplanned=sum(1 for row in rows if row["page_count"] is None),
+        pages_per_minute=pages_per_minute, window_seconds=window_seconds,
+    )
+
+
 def list_documents(
     conn: psycopg.Connection[Any], *, tenant: str | None = None, state: str | None = None,
     limit: int = 50, before_id: int | None = None, filename: str | None = None,

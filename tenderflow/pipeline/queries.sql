@@ -171,6 +171,29 @@ SELECT w.document_id, w.version, v.state::text AS state, v.page_count, v.error,
   JOIN document_versions v ON v.document_id = w.document_id AND v.version = w.version
  ORDER BY w.document_id, w.version;
 
+-- name: versions_in_progress
+-- Every version not done or failed (`tenderflow status`), those at work first (extracting, then
+-- OCR, then queued: the enum's order), each with its pages read of how many (the count unknown
+-- before its plan ran).
+SELECT v.document_id, v.version, d.tenant, d.filename, v.state::text AS state, v.page_count,
+       (SELECT count(*) FROM pages p WHERE p.document_id = v.document_id AND p.version = v.pages_version) AS pages_done
+  FROM document_versions v
+  JOIN documents d ON d.id = v.document_id
+ WHERE v.state NOT IN ('done', 'failed')
+ ORDER BY v.state DESC, v.document_id, v.version;
+
+-- name: pages_read_lately
+-- Pages stored in the last `window_seconds`, and how long ago the first of them was: the pipeline's
+-- pace. The pages table has no index on its time, so the versions that can have written them
+-- (unfinished, or finished within the window) are found first, their pages by the primary key.
+SELECT count(*) AS pages,
+       extract(epoch FROM coalesce(%(now)s::timestamptz, now()) - min(p.created_at))::float8 AS span_seconds
+  FROM document_versions v
+  JOIN pages p ON p.document_id = v.document_id AND p.version = v.version
+ WHERE (v.finished_at IS NULL
+        OR v.finished_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(window_seconds)s))
+   AND p.created_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(window_seconds)s);
+
 -- name: document_list
 -- Newest first, `before_id` the cursor; `filename` matches a part of the file name, any case
 -- (its wildcards are escaped by the caller); uploaded at or after `created_after`, before `created_before`.

@@ -454,6 +454,13 @@ SELECT id, host, pid, pools, threads, kind, started_at, last_seen_at, stopped_at
  WHERE stopped_at IS NULL OR stopped_at > coalesce(%(now)s::timestamptz, now()) - interval '1 day'
  ORDER BY started_at DESC;
 
+-- name: worker_live_count
+-- Workers (local or remote) that heartbeat and have not stopped; with `type`, those that run it.
+SELECT count(*) FROM workers
+ WHERE stopped_at IS NULL
+   AND last_seen_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s)
+   AND (%(type)s::text IS NULL OR %(type)s::text = ANY (pools));
+
 -- name: worker_prune
 DELETE FROM workers
  WHERE coalesce(stopped_at, last_seen_at) < coalesce(%(now)s::timestamptz, now()) - interval '7 days';

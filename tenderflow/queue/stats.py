@@ -46,9 +46,14 @@ def workers_on_host(
     return int(row[0]), int(row[1])
 
 
-def live_worker_count(conn: psycopg.Connection[Any], *, dead_after_seconds: float) -> int:
-    """Workers (local or remote) that heartbeat and have not stopped."""
-    return sum(1 for w in list_workers(conn, dead_after_seconds=dead_after_seconds) if w["status"] == "live")
+def live_worker_count(conn: psycopg.Connection[Any], *, dead_after_seconds: float, job_type: str | None = None,
+                      now: datetime | None = None) -> int:
+    """Workers (local or remote) that heartbeat and have not stopped; with `job_type`, those of them
+    whose pool runs that type (an `ocr.plan` waits for an OCR worker however many extract ones run)."""
+    row = conn.execute(QUERIES["worker_live_count"],
+                       {"dead_after_seconds": dead_after_seconds, "type": job_type, "now": now}).fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _numeric_as_float(row: dict[str, Any]) -> dict[str, Any]:
