@@ -7,7 +7,7 @@ import io
 import queue
 import threading
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
@@ -34,10 +34,14 @@ def export_documents(
         description="csv / xlsx: a row per document with page references; jsonl: every field with its "
                     "page and quote; ocds: an OCDS 1.1 release package, a release per document with a "
                     "readable version")] = "csv",
-    since: Annotated[datetime | None, Query(description="Only documents uploaded since then.")] = None,
+    since: Annotated[datetime | None, Query(
+        description="Only documents uploaded since then (ISO 8601; without a UTC offset it is UTC).")] = None,
     state: VersionState | None = None,
 ) -> Response:
     """Oldest first. CSV, JSON Lines and OCDS stream as they are read; an XLSX workbook is built whole."""
+    # A time without an offset is UTC, as the CLI reads it, not the database session's zone.
+    if since is not None and since.tzinfo is None:
+        since = since.replace(tzinfo=UTC)
     selection = ExportFilter(tenant=tenant, state=state, since=since)
     headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{_SUFFIX[format]}"'}
     if format == "xlsx":
