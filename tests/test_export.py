@@ -14,6 +14,7 @@ from typing import Any
 import psycopg
 import pytest
 from openpyxl import load_workbook
+from psycopg import sql
 from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
@@ -115,6 +116,89 @@ def test_the_api_exports_a_tenants_own_documents_as_xlsx_and_csv(
     assert as_csv.status_code == 200 and as_csv.headers["content-type"].startswith("text/csv")
     assert [int(row["document_id"]) for row in csv.DictReader(io.StringIO(as_csv.text))] == [exported["other"]]
     assert api.client.get("/v1/export", params={"format": "pdf"}, headers=bearer(key)).status_code == 422
+
+
+def uploaded_at(conn: psycopg.Connection[Any], times: dict[int, str]) -> None:
+    """Backdate documents: document id -> when it was uploaded."""
+    for document_id, moment in times.items():
+        conn.execute("UPDATE documents SET created_at = %s::timestamptz WHERE id = %s", (moment, document_id))
+
+
+def test_export_since_keeps_documents_uploaded_since_then_read_as_utc(
+    database_url: str, settings: Settings, conn: psycopg.Connection[Any], exported: dict[str, int]
+) -> None:
+    uploaded_at(conn, {exported["formula"]: "2026-01-10T00:00:00Z", exported["notice"]: "2026-01-10T12:00:00Z",
+                       exported["other"]: "2026-01-11T00:00:00Z"})
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
+
+    def exported_ids(*options: str) -> list[int]:
+        result = CliRunner().invoke(app, ["export", "--format", "jsonl", *options], env=env)
+        assert result.exit_code == 0, result.output
+        return [json.loads(line)["document_id"] for line in result.stdout.splitlines()]
+
+    assert exported_ids("--since", "2026-01-10T06:00:00") == [exported["notice"], exported["other"]]
+    assert exported_ids("--since", "2026-01-11") == [exported["other"]]
+    assert exported_ids("--since", "2026-01-10", "--tenant", "acme") == [exported["notice"], exported["formula"]]
+    assert exported_ids("--since", "2026-01-12") == []
+    as_csv = CliRunner().invoke(app, ["export", "--since", "2026-01-12"], env=env)
+    assert as_csv.exit_code == 0 and as_csv.stdout.splitlines() == [",".join(HEADER)]
+
+
+def test_the_api_exports_since_a_time_read_as_utc_whatever_the_database_zone(
+    database_url: str, settings: Settings, conn: psycopg.Connection[Any], exported: dict[str, int]
+) -> None:
+    """`?since=` without an offset is UTC, as the CLI reads it: the database's sessions are put 14 hours
+    ahead (Pacific/Kiritimati) to show that the API's own zone is not what decides."""
+    uploaded_at(conn, {exported["formula"]: "2026-01-10T00:00:00Z", exported["notice"]: "2026-01-10T12:00:00Z"})
+    dbname = conn.execute("SELECT current_database()").fetchone()
+    assert dbname is not None
+    conn.execute(sql.SQL("ALTER DATABASE {} SET timezone TO 'Pacific/Kiritimati'").format(sql.Identifier(dbname[0])))
+    key = create_api_key(conn, "acme", name="since").key
+    with serve_in_thread(settings) as api:
+        with api.services.pool.connection() as served:
+            assert served.execute("SHOW timezone").fetchone() == ("Pacific/Kiritimati",)
+
+        def exported_ids(since: str) -> list[int]:
+            answer = api.client.get("/v1/export", params={"format": "jsonl", "since": since}, headers=bearer(key))
+            assert answer.status_code == 200, answer.text
+            assert answer.headers["content-type"].startswith("application/x-ndjson")
+            return [json.loads(line)["document_id"] for line in answer.text.splitlines()]
+
+        assert exported_ids("2026-01-10T06:00:00") == [exported["notice"]]  # 06:00 UTC, not 06:00 in Kiritimati
+        assert exported_ids("2026-01-10T06:00:00Z") == [exported["notice"]]
+        assert exported_ids("2026-01-10T06:00:00+08:00") == [exported["notice"], exported["formula"]]  # in id order
+        assert exported_ids("2026-01-10") == [exported["notice"], exported["formula"]]
+        assert api.client.get("/v1/export", params={"since": "last week"}, headers=bearer(key)).status_code == 422
+
+
+def test_the_api_exports_jsonl_with_every_field_and_its_page(
+    api: RunningApi, conn: psycopg.Connection[Any], exported: dict[str, int]
+) -> None:
+    key = create_api_key(conn, "acme", name="jsonl").key
+    answer = api.client.get("/v1/export", params={"format": "jsonl"}, headers=bearer(key))
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-disposition"] == 'attachment; filename="tenderflow-export.jsonl"'
+    lines = [json.loads(line) for line in answer.text.splitlines()]
+    assert [line["document_id"] for line in lines] == [exported["notice"], exported["formula"]]  # acme's only
+    reference = lines[0]["fields"]["reference_number"]
+    assert (reference["value"], reference["page"]) == ("EH-2026-0417", 1) and "EH-2026-0417" in reference["quote"]
+
+
+def test_the_api_exports_nothing_as_headers_an_empty_file_or_a_header_row(
+    api: RunningApi, conn: psycopg.Connection[Any], exported: dict[str, int]
+) -> None:
+    """A tenant without documents, and a filter nothing matches: never an error."""
+    nobody = tenant_with_key(conn, "initech")
+    acme = create_api_key(conn, "acme", name="nothing").key
+    for key, params in ((nobody, {}), (acme, {"state": "failed"}), (acme, {"since": "2100-01-01T00:00:00Z"})):
+        as_csv = api.client.get("/v1/export", params={**params, "format": "csv"}, headers=bearer(key))
+        assert as_csv.status_code == 200 and as_csv.text.splitlines() == [",".join(HEADER)]
+        as_jsonl = api.client.get("/v1/export", params={**params, "format": "jsonl"}, headers=bearer(key))
+        assert as_jsonl.status_code == 200 and as_jsonl.content == b""
+        as_xlsx = api.client.get("/v1/export", params={**params, "format": "xlsx"}, headers=bearer(key))
+        assert as_xlsx.status_code == 200, as_xlsx.text
+        sheet = load_workbook(io.BytesIO(as_xlsx.content), read_only=True)["documents"]
+        assert [list(row) for row in sheet.iter_rows(values_only=True)] == [list(HEADER)]
 
 
 # --- OCDS ---------------------------------------------------------------------------------------
