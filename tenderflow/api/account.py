@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.documents import as_utc
 from tenderflow.tenants import credits, limits
 
 router = APIRouter(prefix="/v1/account", tags=["account"])
@@ -61,6 +62,7 @@ def get_account(
     = None,
 ) -> Account:
     settings = services.settings
+    since = as_utc(since)  # not the database session's zone
     with services.pool.connection() as conn:
         used = credits.usage(conn, tenant, since=since)
         upload_limits = limits.limits_of(conn, tenant, default_per_minute=settings.tenant_uploads_per_minute,

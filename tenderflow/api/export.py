@@ -7,13 +7,14 @@ import io
 import queue
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response, StreamingResponse
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.documents import as_utc
 from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
 from tenderflow.pipeline.ocds import write_ocds
@@ -40,9 +41,7 @@ def export_documents(
 ) -> Response:
     """Oldest first. CSV, JSON Lines and OCDS stream as they are read; an XLSX workbook is built whole."""
     # A time without an offset is UTC, as the CLI reads it, not the database session's zone.
-    if since is not None and since.tzinfo is None:
-        since = since.replace(tzinfo=UTC)
-    selection = ExportFilter(tenant=tenant, state=state, since=since)
+    selection = ExportFilter(tenant=tenant, state=state, since=as_utc(since))
     headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{_SUFFIX[format]}"'}
     if format == "xlsx":
         buffer = io.BytesIO()
