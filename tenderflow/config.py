@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     )
     retention_days: float = Field(14.0, gt=0, description="Finished jobs older than this are pruned.")
     document_retention_days: int = Field(
-        0, ge=0, description="Documents older than this many days are deleted, hourly, for tenants without "
+        0, ge=0, le=36_500, description="Documents older than this many days are deleted, hourly, for tenants without "
         "their own period (`tenants limits --retention-days`); 0 = kept for ever.")
     shutdown_grace_seconds: float = Field(
         30.0, ge=0, description="On SIGTERM, how long a worker lets its running jobs finish before it hands them "

@@ -141,3 +141,26 @@ def test_readyz_says_whether_the_database_and_the_storage_answer(
         assert down.json() == {"status": "unavailable", "database": "ok", "storage": "unavailable"}
         assert "127.0.0.1" not in down.text
         assert api.client.get("/healthz").status_code == 200  # alive all the same: nothing to restart
+
+
+def test_the_accounts_since_without_an_offset_is_utc_whatever_the_database_zone(
+    database_url: str, settings: Settings, conn: psycopg.Connection[Any]
+) -> None:
+    """`?since=` without an offset is UTC, as documented: the database's sessions are put 14 hours ahead
+    (Pacific/Kiritimati), where the same wall time is 14 hours earlier and would count today's grant."""
+    from psycopg import sql
+
+    key = tenant_with_key(conn, "acme", credits=100)
+    dbname = conn.execute("SELECT current_database()").fetchone()
+    assert dbname is not None
+    conn.execute(sql.SQL("ALTER DATABASE {} SET timezone TO 'Pacific/Kiritimati'").format(sql.Identifier(dbname[0])))
+    in_an_hour = (datetime.now(UTC) + timedelta(hours=1)).replace(tzinfo=None).isoformat()
+    an_hour_ago = (datetime.now(UTC) - timedelta(hours=1)).replace(tzinfo=None).isoformat()
+    with serve_in_thread(settings) as api:
+        def granted(since: str) -> int:
+            answer = api.client.get("/v1/account", headers=bearer(key), params={"since": since})
+            assert answer.status_code == 200, answer.text
+            return int(answer.json()["usage"]["granted"])
+
+        assert granted(in_an_hour) == 0
+        assert granted(an_hour_ago) == 100

@@ -293,8 +293,8 @@ def test_an_operator_searches_the_documents_text_and_opens_the_matching_page(
     database_url: str, tmp_path: Path, conn: psycopg.Connection[Any]
 ) -> None:
     """The dashboard's full-text search: results best first with their snippet's matches marked and
-    the page number, each a link to that page of the document; the filters; a bad filter said on
-    the page; the results at a phone's 390 px."""
+    the page number, each a link to that page of the document; a match in an extracted field named;
+    the filters; a bad filter said on the page; the results at a phone's 390 px."""
     from playwright.sync_api import expect, sync_playwright
 
     settings = api_settings(database_url, tmp_path, dashboard_refresh_seconds=0)
@@ -337,6 +337,9 @@ def test_an_operator_searches_the_documents_text_and_opens_the_matching_page(
                 expect(page.locator("#search-results .hit-link")).to_have_text(["bridge.pdf · page 1"])
                 page.goto(f"{api.url}/dashboard/search?q=roads&cpv=9091")  # the notice's CPV code
                 expect(page.locator("#search-results .hit-link")).to_have_text(["roads-2026.pdf · page 2"])
+                page.goto(f"{api.url}/dashboard/search?q=cleaning")  # the notice's title: a field, ranked first
+                expect(page.locator("#search-results .hit-link")).to_have_text(
+                    ["roads-2026.pdf · title, page 1", "roads-2026.pdf · page 1"])
                 page.goto(f"{api.url}/dashboard/search?q=%22bridge+deck")  # an unbalanced quote is still a query
                 expect(page.locator("#search-results .hit-link")).to_have_text(["bridge.pdf · page 1"])
                 answer = page.goto(f"{api.url}/dashboard/search?q=roads&cpv=roads")

@@ -2,7 +2,7 @@
 document, its versions, pages, fields, search entries, thumbnail, stored PDF) and what stays (the
 credits ledger); unfinished work cancelled and refunded; a running job's commit writes nothing; an
 object shared with a newer upload of the same bytes kept; another tenant's document a 404; the
-retention schedule deleting what is too old."""
+retention schedule deleting what is too old, its period set by the operator through the CLI or the API."""
 
 from __future__ import annotations
 
@@ -29,9 +29,9 @@ from tenderflow.pipeline.storage import object_key, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.conftest import wait_until
-from tests.pipeline_harness import drain, worker_config
+from tests.pipeline_harness import drain, drain_with, worker_config
 from tests.tenants_harness import assert_ledger_balanced
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
@@ -338,3 +338,70 @@ def test_retention_deletes_documents_older_than_their_tenants_period_on_a_schedu
     CliRunner().invoke(app, ["tenants", "limits", "acme", "--retention-days", "default"], env=off)
     conn.execute("UPDATE documents SET created_at = now() - interval '4000 days'")
     assert json.loads(CliRunner().invoke(app, ["documents", "expire", "--dry-run", "--json"], env=off).stdout) == []
+
+
+def test_the_operator_sets_a_tenants_retention_over_the_api_and_the_retention_job_deletes_by_it(
+    api: RunningApi, conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, uploaded: dict[str, int]
+) -> None:
+    """`PATCH /v1/tenants/{name}/limits` (the admin token) sets what `tenants limits --retention-days` sets; the
+    tenant reads its period at GET /v1/account; the retention job, run through /v1/schedules, deletes by it."""
+    admin = bearer(ADMIN_TOKEN)
+    acme = create_api_key(conn, "acme", name="retention").key
+    limits_url = "/v1/tenants/acme/limits"
+    before = api.client.get(limits_url, headers=admin)
+    assert before.status_code == 200, before.text
+    assert (before.json()["retention_days"], before.json()["own_retention"]) == (0, False)  # the default: for ever
+    assert api.client.get(limits_url).status_code == 401
+    assert api.client.get(limits_url, headers=bearer(acme)).status_code == 401  # a tenant's key is no operator's
+    assert api.client.patch(limits_url, headers=bearer(acme), json={"retention_days": 1}).status_code == 401
+
+    changed = api.client.patch(limits_url, headers=admin, json={"retention_days": 7, "uploads_per_minute": 30})
+    assert changed.status_code == 200, changed.text
+    assert {key: changed.json()[key] for key in ("retention_days", "own_retention", "uploads_per_minute",
+                                                 "own_rate", "own_quota")} == {
+        "retention_days": 7, "own_retention": True, "uploads_per_minute": 30, "own_rate": True, "own_quota": False}
+    only_retention = api.client.patch(limits_url, headers=admin, json={"retention_days": 7}).json()
+    assert only_retention["uploads_per_minute"] == 30  # a limit left out stays as it is
+    account = api.client.get("/v1/account", headers=bearer(acme))
+    assert account.status_code == 200 and account.json()["limits"]["retention_days"] == 7
+    for refused in ({"retention_days": -1}, {"retention_days": 36_501}, {"retention_days": "a week"},
+                    {"keep_for": 7}):
+        assert api.client.patch(limits_url, headers=admin, json=refused).status_code == 422, refused
+    missing = api.client.patch("/v1/tenants/nobody/limits", headers=admin, json={"retention_days": 7})
+    assert missing.status_code == 404 and "nobody" in missing.json()["detail"]
+
+    # acme's notice is 8 days old (past its 7), its other 6 (kept); globex keeps its documents for ever.
+    for name, days in (("notice", 8), ("other", 6), ("theirs", 400)):
+        conn.execute("UPDATE documents SET created_at = now() - make_interval(days => %s) WHERE id = %s",
+                     (days, uploaded[name]))
+    job_types = build_job_types(settings, pool=pool, storage=open_storage(settings.resolved_storage_url))
+    ensure_task_schedules(conn, job_types)  # as a worker does when it starts
+    run = api.client.post("/v1/schedules/documents.retention/run", headers=admin)
+    assert run.status_code == 202, run.text
+    conn.execute("UPDATE jobs SET run_after = now() WHERE id = %s", (run.json()["job_id"],))
+    drain_with(pool, job_types)
+    assert api.client.get(f"/v1/documents/{uploaded['notice']}", headers=bearer(acme)).status_code == 404
+    assert api.client.get(f"/v1/documents/{uploaded['other']}", headers=bearer(acme)).status_code == 200
+    assert rows_of(conn, uploaded["notice"]) == dict.fromkeys(DOCUMENT_TABLES, 0)
+    assert rows_of(conn, uploaded["theirs"])["documents"] == 1
+    assert conn.execute("SELECT document_id, reason FROM document_deletions").fetchall() == [
+        (uploaded["notice"], "retention")]
+
+    # null: back to the settings' default (here 0, kept for ever); the CLI sees what the API set.
+    reset = api.client.patch(limits_url, headers=admin, json={"retention_days": None}).json()
+    assert (reset["retention_days"], reset["own_retention"], reset["uploads_per_minute"]) == (0, False, 30)
+    conn.execute("UPDATE documents SET created_at = now() - interval '4000 days' WHERE id = %s", (uploaded["other"],))
+    assert deletion.expired_documents(conn, default_days=0) == []
+
+
+def test_a_retention_period_past_a_hundred_years_is_refused_as_it_would_break_the_sweep(
+    database_url: str, conn: psycopg.Connection[Any], settings: Settings, uploaded: dict[str, int]
+) -> None:
+    """A period so long that the cut-off falls before the earliest time PostgreSQL holds made the sweep's
+    query fail ("timestamp out of range"), for every tenant at once."""
+    env = env_of(database_url, settings)
+    refused = CliRunner().invoke(app, ["tenants", "limits", "acme", "--retention-days", "99999999"], env=env)
+    assert refused.exit_code != 0 and "at most 36,500 days" in refused.output
+    accepted = CliRunner().invoke(app, ["tenants", "limits", "acme", "--retention-days", "36500"], env=env)
+    assert accepted.exit_code == 0, accepted.output
+    assert deletion.expired_documents(conn, default_days=0) == []  # the sweep's query runs

@@ -1,4 +1,5 @@
-"""`GET /v1/account`: a tenant's own credits, usage, prices and limits, read with its API key.
+"""`GET /v1/account`: a tenant's own credits, usage, prices and limits (its retention period
+among them), read with its API key.
 
 The same figures as the operator's `tenderflow tenants usage` and `tenants limits`, for the tenant
 the key belongs to only: a tenant can see what it has left and what its documents cost without
@@ -14,6 +15,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.documents import as_utc
 from tenderflow.tenants import credits, limits
 
 router = APIRouter(prefix="/v1/account", tags=["account"])
@@ -39,6 +41,8 @@ class AccountLimits(BaseModel):
     uploads_per_minute: int = Field(description="0: no limit.")
     max_stored_bytes: int = Field(description="0: no limit.")
     stored_bytes: int = Field(description="Bytes of this tenant's stored PDFs now, failed documents included.")
+    retention_days: int = Field(description="Days your documents are kept after their upload, then deleted with "
+                                            "everything read from them; 0: kept for ever.")
 
 
 class Account(BaseModel):
@@ -58,10 +62,12 @@ def get_account(
     = None,
 ) -> Account:
     settings = services.settings
+    since = as_utc(since)  # not the database session's zone
     with services.pool.connection() as conn:
         used = credits.usage(conn, tenant, since=since)
         upload_limits = limits.limits_of(conn, tenant, default_per_minute=settings.tenant_uploads_per_minute,
-                                         default_max_stored_bytes=settings.tenant_max_stored_bytes)
+                                         default_max_stored_bytes=settings.tenant_max_stored_bytes,
+                                         default_retention_days=settings.document_retention_days)
         stored = limits.stored_bytes(conn, tenant)
     prices = credits.Prices.from_settings(settings)
     return Account(
@@ -72,5 +78,6 @@ def get_account(
         prices=AccountPrices(per_document=prices.price_per_document, per_page=prices.price_per_page,
                              per_1k_llm_tokens=prices.price_per_1k_tokens),
         limits=AccountLimits(uploads_per_minute=upload_limits.uploads_per_minute,
-                             max_stored_bytes=upload_limits.max_stored_bytes, stored_bytes=stored),
+                             max_stored_bytes=upload_limits.max_stored_bytes, stored_bytes=stored,
+                             retention_days=upload_limits.retention_days),
     )

@@ -5,6 +5,7 @@
     /v1/webhooks…    tenants' webhook endpoints and deliveries (tenderflow.api.webhooks)
     /v1/watches…     tenants' watched folders and S3 prefixes (tenderflow.api.watches)
     /v1/schedules…   operators: the queue's recurring schedules (tenderflow.api.schedules)
+    /v1/tenants/…    operators: a tenant's upload limits and retention period (tenderflow.api.tenant_limits)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
     /dashboard…      operators (tenderflow.api.dashboard)
     /metrics         Prometheus (tenderflow.api.metrics)
@@ -38,7 +39,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from tenderflow.api import account, dashboard, document_pdfs, documents, export, remote_workers, search
+from tenderflow.api import account, dashboard, document_pdfs, documents, export, remote_workers, search, tenant_limits
 from tenderflow.api import schedules as schedule_routes
 from tenderflow.api import watches as watch_routes
 from tenderflow.api import webhooks as webhook_routes
@@ -132,6 +133,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(webhook_routes.router)
     app.include_router(watch_routes.router)
     app.include_router(schedule_routes.router)
+    app.include_router(tenant_limits.router)
     app.include_router(remote_workers.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")

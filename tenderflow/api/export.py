@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response, StreamingResponse
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.documents import as_utc
 from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
 from tenderflow.pipeline.ocds import write_ocds
@@ -34,11 +35,13 @@ def export_documents(
         description="csv / xlsx: a row per document with page references; jsonl: every field with its "
                     "page and quote; ocds: an OCDS 1.1 release package, a release per document with a "
                     "readable version")] = "csv",
-    since: Annotated[datetime | None, Query(description="Only documents uploaded since then.")] = None,
+    since: Annotated[datetime | None, Query(
+        description="Only documents uploaded since then (ISO 8601; without a UTC offset it is UTC).")] = None,
     state: VersionState | None = None,
 ) -> Response:
     """Oldest first. CSV, JSON Lines and OCDS stream as they are read; an XLSX workbook is built whole."""
-    selection = ExportFilter(tenant=tenant, state=state, since=since)
+    # A time without an offset is UTC, as the CLI reads it, not the database session's zone.
+    selection = ExportFilter(tenant=tenant, state=state, since=as_utc(since))
     headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{_SUFFIX[format]}"'}
     if format == "xlsx":
         buffer = io.BytesIO()

@@ -1,4 +1,5 @@
-"""`tenderflow search`: full-text search over the documents' pages (tenderflow.pipeline.search)."""
+"""`tenderflow search`: full-text search over the documents' pages and extracted fields
+(tenderflow.pipeline.search)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ def search_command(
         formats=["%Y-%m-%d"], help="Submission deadline before this day (YYYY-MM-DD).")] = None,
     cpv: Annotated[str | None, typer.Option(help="CPV code prefix, e.g. 4523.")] = None,
     buyer: Annotated[str | None, typer.Option(help="Part of the buyer's name.")] = None,
-    limit: Annotated[int, typer.Option(min=1, max=MAX_RESULTS, help="At most this many pages.")] = 20,
+    limit: Annotated[int, typer.Option(min=1, max=MAX_RESULTS, help="At most this many hits.")] = 20,
     as_json: JsonOption = False,
 ) -> None:
-    """Search the text of every document's readable version: pages best first, with a snippet."""
+    """Search the text and extracted fields of every document's readable version: best first, with a snippet."""
     filters = SearchFilters(state=state, deadline_after=deadline_after.date() if deadline_after else None,
                             deadline_before=deadline_before.date() if deadline_before else None,
                             cpv_prefix=cpv, buyer=buyer)
@@ -43,15 +44,16 @@ def search_command(
         return
     if not console.is_terminal:
         print_table("search", [vars(hit) for hit in hits],
-                    ["document_id", "page", "rank", "tenant", "filename", "state", "snippet"])
+                    ["document_id", "page", "field", "rank", "tenant", "filename", "state", "snippet"])
         return
     if not hits:
-        console.print(f"no page matches {query!r}", highlight=False)
+        console.print(f"no page or field matches {query!r}", highlight=False)
         return
     for hit in hits:
         snippet = safe(hit.snippet)
         for start, end in hit.highlights:
             snippet.stylize("bold yellow", start, end)
-        console.print(Text.assemble((f"document {hit.document_id}", "bold"), f" page {hit.page}  ",
+        where = f" {hit.field} (page {hit.page})  " if hit.field else f" page {hit.page}  "
+        console.print(Text.assemble((f"document {hit.document_id}", "bold"), where,
                                     safe(hit.filename), f"  [{hit.state}, {hit.tenant}]  rank {hit.rank:g}"))
         console.print(Text("  ") + snippet)

@@ -355,24 +355,79 @@ SELECT b.document_id, d.tenant, d.filename, v.state::text AS state, b.version, b
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
  ORDER BY b.rank DESC, b.document_id DESC, b.page_number;
 
+-- name: search_fields
+-- The documents whose extracted fields match the query (search_documents.fields_search: the query
+-- under every configuration and the tenant in one scan of its GIN index, then in the document's own
+-- configuration) and pass the filters; the newest %(cap)s of them ranked (ts_rank_cd over the
+-- weighted fields: A 1.0, B 0.4, C 0.2, where a page's words weigh D 0.1), the best %(limit)s each
+-- with the first field that matches on its own (search_field_texts' order: A before B before C), the
+-- page it was read on, and its value as the snippet, matches wrapped in U+E000 … U+E001. A document
+-- whose fields match only together (a phrase across two of them) has no such field, and no hit.
+WITH matched AS MATERIALIZED (
+    SELECT sd.document_id, sd.version, sd.search_config, sd.fields_search
+      FROM search_documents sd
+     WHERE sd.fields_search @@ search_query(%(query)s)
+       AND (%(tenant)s::text IS NULL OR ARRAY[sd.tenant] @> ARRAY[%(tenant)s::text])
+       AND sd.fields_search @@ search_query_in(sd.search_config, %(query)s)
+       AND (%(state)s::version_state IS NULL OR EXISTS (
+            SELECT 1 FROM documents d
+              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
+       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
+       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
+       AND (%(cpv)s::text IS NULL OR EXISTS (
+            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
+       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+     ORDER BY sd.document_id DESC
+     LIMIT %(cap)s
+),
+best AS (
+    SELECT m.document_id, m.version, m.search_config,
+           ts_rank_cd(m.fields_search, search_query_in(m.search_config, %(query)s)) AS rank
+      FROM matched m
+     ORDER BY rank DESC, m.document_id DESC
+     LIMIT %(limit)s
+)
+SELECT b.document_id, d.tenant, d.filename, v.state::text AS state, b.version,
+       coalesce(f.page, 1) AS page_number, b.rank, f.name AS field,
+       ts_headline(b.search_config, f.value, search_query_in(b.search_config, %(query)s),
+                   'StartSel=' || chr(57344) || ', StopSel=' || chr(57345) || ', HighlightAll=true') AS snippet
+  FROM best b
+  JOIN documents d ON d.id = b.document_id
+  JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+  JOIN extractions e ON e.document_id = b.document_id AND e.version = b.version
+  CROSS JOIN LATERAL (SELECT t.name, t.value, t.page
+                        FROM search_field_texts(e.fields) AS t
+                       WHERE to_tsvector(b.search_config, t.value) @@ search_query_in(b.search_config, %(query)s)
+                       ORDER BY t.ordinal
+                       LIMIT 1) f
+ ORDER BY b.rank DESC, b.document_id DESC;
+
 -- name: search_document_index
 -- Promoted (or deleted meanwhile: then nothing): the documents' search row from their readable
--- version — tenant, the fields the filters read — replacing the one of an older version.
-INSERT INTO search_documents (document_id, tenant, version, pages_version, deadline, cpv_codes, buyer)
+-- version — tenant, the fields the filters read, the words of the fields search finds (weighted, in
+-- the configuration of the pages' language: search_fields_vector, migration 0045) — replacing the one
+-- of an older version.
+INSERT INTO search_documents (document_id, tenant, version, pages_version, deadline, cpv_codes, buyer,
+                              search_config, fields_search)
 SELECT d.id, d.tenant, d.current_version, cv.pages_version,
        e.fields->'submission_deadline'->>'value',
        coalesce(ARRAY(SELECT c->>'value' FROM jsonb_array_elements(
                           CASE jsonb_typeof(e.fields->'cpv_codes') WHEN 'array' THEN e.fields->'cpv_codes'
                                ELSE '[]'::jsonb END) c
                        WHERE c->>'value' IS NOT NULL), '{}'),
-       e.fields->'buyer'->'name'->>'value'
+       e.fields->'buyer'->'name'->>'value',
+       c.config, search_fields_vector(c.config, e.fields)
   FROM documents d
   JOIN document_versions cv ON cv.document_id = d.id AND cv.version = d.current_version
+  JOIN document_versions pv ON pv.document_id = d.id AND pv.version = cv.pages_version
+  CROSS JOIN LATERAL (SELECT search_config_for(pv.language) AS config) c
   LEFT JOIN extractions e ON e.document_id = d.id AND e.version = d.current_version
  WHERE d.id = ANY(%(document_ids)s::bigint[])
 ON CONFLICT (document_id) DO UPDATE
    SET version = excluded.version, pages_version = excluded.pages_version, deadline = excluded.deadline,
-       cpv_codes = excluded.cpv_codes, buyer = excluded.buyer;
+       cpv_codes = excluded.cpv_codes, buyer = excluded.buyer, search_config = excluded.search_config,
+       fields_search = excluded.fields_search;
 
 -- name: search_pages_unindex_stale
 -- Entries of pages from another version than the documents' readable one (a reprocess that read

@@ -1,17 +1,24 @@
-"""Full-text search over the pages of documents' readable versions, with the fields as filters.
+"""Full-text search over the pages of documents' readable versions and their extracted fields,
+with the fields as filters too.
 
 Each page of a document's readable version has a search entry (migration 0021, written by
 `pipeline.documents.index_for_search` when a version is promoted for readers): a `tsvector` in the
-configuration of the document's language, in one GIN index with the tenant. Queries use
-PostgreSQL's `websearch_to_tsquery` syntax: `road resurfacing` (both words), `"winter maintenance"`
-(the phrase), `asphalt or concrete`, `bridge -rail` (without). Results are pages, best first
-(`ts_rank_cd`), each with a snippet whose matches are marked, and the page number to open.
+configuration of the document's language, in one GIN index with the tenant. Each document's search
+row holds the words of its extracted fields (migration 0045): the title, the buyer's name and the
+reference number weighted A, the place of performance, the buyer's address and the lots' titles B,
+the award criteria's names C, in a GIN index of their own. Queries use PostgreSQL's
+`websearch_to_tsquery` syntax: `road resurfacing` (both words), `"winter maintenance"` (the phrase),
+`asphalt or concrete`, `bridge -rail` (without). Results are pages and fields, best first
+(`ts_rank_cd`: a page's words weigh D, so a match in a title outranks the same match in running
+text), each with a snippet whose matches are marked and the page number to open: a field's hit names
+the field, its snippet is the field's value and its page the one the value was read on.
 
-What is ranked: the newest `RANKED` pages that match and pass the filters, every one of them when
-fewer match (ranking all 99,000 pages that hold a common word would cost seconds). Which they are
-is found either through the words' index (every match, for rare words) or newest document first
-(for common ones), whichever the planner's estimate says is cheaper (see `_candidates`); the
-answer is the same. A tenant sees only its own documents.
+What is ranked: of the pages, the newest `RANKED` that match and pass the filters, every one of them
+when fewer match (ranking all 99,000 pages that hold a common word would cost seconds). Which they
+are is found either through the words' index (every match, for rare words) or newest document first
+(for common ones), whichever the planner's estimate says is cheaper (see `_candidates`); the answer
+is the same. Of the fields, the newest `RANKED` documents whose fields match and pass the filters,
+found through their index. A tenant sees only its own documents.
 """
 
 from __future__ import annotations
@@ -62,14 +69,18 @@ class SearchHit:
     snippet: str
     highlights: list[tuple[int, int]]
     """(start, end) offsets in `snippet` of the words that matched."""
+    field: str | None = None
+    """The extracted field that matched (title, buyer_name, reference_number, place_of_performance,
+    buyer_address, lot_title, award_criterion): `snippet` is its value, `page` the page it was read on.
+    None for a match in a page's text."""
 
 
 def search(
     conn: psycopg.Connection[Any], query: str, *, tenant: str | None = None,
     filters: SearchFilters = SearchFilters(), limit: int = 20,
 ) -> list[SearchHit]:
-    """The pages that match `query`, best first. Raises SearchQueryError for a query or filter
-    that cannot be used (empty, too long, a CPV prefix that is not digits)."""
+    """The pages and extracted fields that match `query`, best first. Raises SearchQueryError for a
+    query or filter that cannot be used (empty, too long, a CPV prefix that is not digits)."""
     query = query.strip()
     if not query:
         raise SearchQueryError("the search query is empty")
@@ -93,20 +104,24 @@ def search(
         # The nested loops below look costly to a planner that cannot see where they stop, and past
         # jit_above_cost the JIT compiler would spend 20 ms making them faster by less than that.
         conn.execute("SET LOCAL jit = off")
+        limit = max(1, min(limit, MAX_RESULTS))
         keys = _candidates(conn, query, tenant, params)
-        if not keys:
-            return []
         rows = conn.cursor(row_factory=dict_row).execute(QUERIES["search_rank"], {
-            "query": query, "limit": max(1, min(limit, MAX_RESULTS)),
+            "query": query, "limit": limit,
             "document_ids": [key[0] for key in keys], "pages": [key[1] for key in keys],
-        }, prepare=False).fetchall()
+        }, prepare=False).fetchall() if keys else []
+        # The fields' index, whatever the planner would prefer for a few rows (as _probe does for pages).
+        conn.execute("SET LOCAL enable_seqscan = off")
+        rows += conn.cursor(row_factory=dict_row).execute(
+            QUERIES["search_fields"], {**params, "limit": limit}, prepare=False).fetchall()
+    rows.sort(key=lambda row: (-row["rank"], -row["document_id"], row["page_number"], row.get("field") or ""))
     hits = []
-    for row in rows:
+    for row in rows[:limit]:
         snippet, highlights = _unmark(row["snippet"])
         hits.append(SearchHit(
             document_id=row["document_id"], tenant=row["tenant"], filename=row["filename"], state=row["state"],
             version=row["version"], page=row["page_number"], rank=round(float(row["rank"]), 4),
-            snippet=snippet, highlights=highlights,
+            snippet=snippet, highlights=highlights, field=row.get("field"),
         ))
     return hits
 

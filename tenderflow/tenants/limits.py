@@ -26,6 +26,9 @@ from tenderflow.errors import StorageQuotaExceededError, TenantNotFoundError, Up
 from tenderflow.tenants.queries import QUERIES
 
 RATE_WINDOW_SECONDS = 60.0
+MAX_RETENTION_DAYS = 36_500
+"""A hundred years. Far more would put the retention sweep's cut-off before the earliest time
+PostgreSQL can hold, and its query would fail for every tenant."""
 
 
 @dataclass(frozen=True)
@@ -67,10 +70,13 @@ def set_limits(
     max_stored_bytes: int | None = _UNCHANGED, retention_days: int | None = _UNCHANGED,
 ) -> None:
     """Set the tenant's own limits (None: back to the settings' default; 0: no limit); a limit not
-    passed stays as it is. Raises TenantNotFoundError, ValueError for a negative limit."""
+    passed stays as it is. Raises TenantNotFoundError, ValueError for a negative limit or a retention
+    period over MAX_RETENTION_DAYS."""
     for value in (uploads_per_minute, max_stored_bytes, retention_days):
         if value is not _UNCHANGED and value is not None and value < 0:
             raise ValueError("a limit is 0 (none) or more")
+    if retention_days is not _UNCHANGED and retention_days is not None and retention_days > MAX_RETENTION_DAYS:
+        raise ValueError(f"a retention period is at most {MAX_RETENTION_DAYS:,} days (0 keeps documents for ever)")
     with conn.transaction():
         if conn.execute(QUERIES["tenant_lock"], {"name": tenant}).fetchone() is None:
             raise TenantNotFoundError(f"no tenant named {tenant!r}")
