@@ -21,6 +21,7 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.tenants.tenants import create_tenant
 from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.pipeline_harness import drain, drain_in_workers
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
@@ -456,3 +457,23 @@ def test_a_document_page_links_its_pdf_and_searchable_copy_for_the_operator_only
         assert client.get("/dashboard/documents/999999/pdf").status_code == 404
     for url in (original_url, searchable_url):
         assert api.client.get(url).status_code == 303  # no session: to the login page
+
+
+def test_the_operators_api_takes_a_change_with_the_session_cookie_only_with_its_csrf_token(
+    api: RunningApi, conn: psycopg.Connection[Any]
+) -> None:
+    """/v1/schedules and /v1/tenants/{name}/limits answer the admin token or the operator's session: a
+    page of another site can make the browser send the cookie with a PATCH, not the CSRF token."""
+    create_tenant(conn, "acme", credits=10)
+    with logged_in(api) as client:
+        token = csrf_of(client.get("/dashboard").text)
+        assert client.get("/v1/tenants/acme/limits").status_code == 200  # reading needs the cookie alone
+        forged = client.patch("/v1/tenants/acme/limits", json={"retention_days": 1})
+        assert forged.status_code == 403 and "X-CSRF-Token" in forged.json()["detail"]
+        wrong = client.patch("/v1/tenants/acme/limits", json={"retention_days": 1}, headers={"X-CSRF-Token": "x"})
+        assert wrong.status_code == 403
+        assert client.get("/v1/tenants/acme/limits").json()["retention_days"] == 0  # nothing changed
+        changed = client.patch("/v1/tenants/acme/limits", json={"retention_days": 3}, headers={"X-CSRF-Token": token})
+        assert changed.status_code == 200 and changed.json()["retention_days"] == 3
+        assert client.delete("/v1/schedules/documents.retention").status_code == 403
+        assert client.post("/v1/schedules/documents.retention/run").status_code == 403

@@ -25,6 +25,8 @@ from tenderflow.remote.protocol import INSTANCE_PATTERN, WORKER_INSTANCE_HEADER
 from tenderflow.tenants.keys import check_api_key
 
 SESSION_COOKIE = "tenderflow_session"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def get_services(request: Request) -> ApiServices:
@@ -159,7 +161,8 @@ def operator_or_scraper(
     services: Services,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Security(operator_bearer)],
 ) -> None:
-    """/metrics: the admin token as a Bearer token (Prometheus) or an operator's session cookie.
+    """/metrics and the operators' API (schedules, tenants' limits): the admin token as a Bearer
+    token (Prometheus, scripts) or an operator's session cookie (with its CSRF token for a change).
     Wrong tokens count against the client like wrong logins (429 past the limit)."""
     client = request.client.host if request.client else "unknown"
     wait = sessions.throttle.wait_seconds(client)
@@ -174,6 +177,16 @@ def operator_or_scraper(
     session = sessions.verify(request.cookies.get(SESSION_COOKIE))
     if session is not None:
         with services.pool.connection() as conn:
-            if not sessions.is_ended(conn, session):
-                return
+            if sessions.is_ended(conn, session):
+                session = None
+    if session is not None:
+        # A browser sends the cookie with any request a page makes to this origin: a change asked
+        # for with the cookie alone must also carry the session's CSRF token (the dashboard's
+        # forms carry it as a field), or another site's page could make it.
+        if request.method not in SAFE_METHODS and not sessions.csrf_matches(
+                session, request.headers.get(CSRF_HEADER, "")):
+            raise HTTPException(status.HTTP_403_FORBIDDEN, detail=(
+                f"a change made with the operator's session cookie needs its CSRF token in the {CSRF_HEADER} "
+                "header; or send the admin token: 'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'"))
+        return
     raise _unauthorized("send the admin token: 'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'")
