@@ -158,3 +158,34 @@ def test_every_verb_that_ends_a_job_counts_it_once_and_no_other_transition_does(
     row = conn.execute("SELECT sum(seconds_le[array_length(seconds_le, 1)]) FROM job_outcome_counts "
                        "WHERE type = 'done'").fetchone()
     assert row is not None and row[0] == 3  # every timed success is in the histogram's last bucket
+
+
+def test_the_duration_histogram_puts_each_job_in_the_first_bucket_whose_bound_it_is_at_most(conn: Conn) -> None:
+    """job_outcomes_add (migration 0050: one bucket per duration, by width_bucket) counts as the
+    Prometheus `le` buckets mean: a duration equal to a bound is in that bound's bucket, one past the
+    last bound in none (but the totals), an untimed job in the totals only; groups stay apart and
+    calls add up."""
+    bounds = conn.execute("SELECT job_duration_bounds()").fetchone()[0]
+    calls = [
+        [("a", "succeeded", 0.0), ("a", "succeeded", 0.1), ("a", "succeeded", 0.10000001), ("a", "succeeded", 1.0),
+         ("a", "succeeded", 1800.0), ("a", "succeeded", 1800.5), ("a", "succeeded", None), ("a", "failed", 2.5),
+         ("b", "succeeded", -0.2)],
+        [("a", "succeeded", 0.5), ("a", "succeeded", 29.9), ("b", "cancelled", None)],
+    ]
+    for call in calls:
+        types, outcomes, seconds = (list(column) for column in zip(*call, strict=True))
+        conn.execute("SELECT job_outcomes_add(%s::text[], %s::text[], %s::float8[])", (types, outcomes, seconds))
+    expected: dict[tuple[str, str], tuple[int, int, float, list[int]]] = {}
+    for call in calls:
+        for job_type, outcome, duration in call:
+            jobs, timed, total, le = expected.get((job_type, outcome), (0, 0, 0.0, [0] * len(bounds)))
+            if duration is not None:
+                le = [count + (duration <= bound) for count, bound in zip(le, bounds, strict=True)]
+            expected[(job_type, outcome)] = (jobs + 1, timed + (duration is not None), total + (duration or 0.0), le)
+    rows = conn.execute(
+        "SELECT type, outcome, sum(jobs)::int, sum(timed)::int, sum(seconds_sum), "
+        "       array_agg(seconds_le) FROM job_outcome_counts GROUP BY 1, 2").fetchall()
+    found = {(t, o): (jobs, timed, round(total, 6), [sum(column) for column in zip(*les, strict=True)])
+             for t, o, jobs, timed, total, les in rows}
+    assert found == {key: (jobs, timed, round(total, 6), le) for key, (jobs, timed, total, le) in expected.items()}
+    assert found[("a", "succeeded")][3][:3] == [2, 4, 5]  # 0 and 0.1 by 0.1; 0.10000001 and 0.5 by 0.5; 1.0 by 1

@@ -690,3 +690,20 @@ def test_a_worker_whose_claim_and_commit_connections_are_killed_goes_on_with_new
         after = enqueue_many(conn, [JobSpec("fine") for _ in range(5)])
         for job_id in after:
             wait_for_job(conn, job_id, "succeeded", attempts=1)
+
+
+def test_a_job_context_wakes_a_wait_whether_the_claim_was_lost_before_or_during_it() -> None:
+    """JobContext makes its Event only when a handler waits (most never do): a loss marked before the
+    first wait, or while a handler waits, still ends the wait at once."""
+    job = ClaimedJob(1, "t", {}, "default", 0, 1, 5, datetime.now(), "w")
+    early = JobContext(job)
+    early.mark_lost("reclaimed")
+    started = time.monotonic()
+    assert early.wait(5.0) and early.lost and time.monotonic() - started < 1.0
+    with pytest.raises(LeaseLostError, match="reclaimed"):
+        early.check()
+    waiting = JobContext(job)
+    threading.Timer(0.2, waiting.mark_lost, args=("cancelled",)).start()
+    started = time.monotonic()
+    assert waiting.wait(5.0) and time.monotonic() - started < 2.0
+    assert not JobContext(job).wait(0.05)  # nobody marked it: the wait runs out

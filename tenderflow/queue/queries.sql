@@ -1,5 +1,7 @@
 -- Named queries of the job queue. Every query that reads the clock takes %(now)s: NULL means the
 -- database clock (production); tests pass a time to move the clock without sleeping.
+-- The claims' tokens (ids, attempts, worker_ids) go as binary arrays (%(ids)b): psycopg dumps a
+-- list as a text array with a regular expression per element, most of a batch's cost in Python.
 
 -- name: job_enqueue
 -- Many jobs in one statement, and their wake-up: one round trip. A unique_key already present is
@@ -136,7 +138,7 @@ RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attem
 -- Renew every lease a worker holds in one statement; the ids returned are the ones still owned.
 UPDATE jobs j
    SET leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
-  FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+  FROM unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[]) AS held(id, attempts, worker_id)
  WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
 RETURNING j.id;
 
@@ -144,7 +146,7 @@ RETURNING j.id;
 -- First statement of a completion transaction: lock the jobs this worker still owns. A job
 -- reclaimed (attempts moved on) or cancelled is not returned, and nothing is written for it.
 SELECT j.id FROM jobs j
-  JOIN unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+  JOIN unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[]) AS held(id, attempts, worker_id)
     ON j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id
  WHERE j.state = 'running'
  ORDER BY j.id
@@ -156,7 +158,7 @@ WITH ended AS (
     UPDATE jobs j
        SET state = 'succeeded', leased_until = NULL, last_error = NULL,
            finished_at = coalesce(%(now)s::timestamptz, now())
-      FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+      FROM unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[]) AS held(id, attempts, worker_id)
      WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
     RETURNING j.id, j.type, j.state, j.started_at, j.finished_at
 ),
@@ -179,7 +181,7 @@ WITH ended AS (
                               THEN coalesce(%(now)s::timestamptz, now()) END,
            leased_until = NULL,
            last_error = f.error
-      FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[], %(errors)s::text[],
+      FROM unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[], %(errors)s::text[],
                   %(permanent)s::boolean[], %(at_commit)s::boolean[], %(retry_seconds)s::double precision[])
            AS f(id, attempts, worker_id, error, permanent, at_commit, retry_seconds)
      WHERE j.id = f.id AND j.attempts = f.attempts AND j.worker_id = f.worker_id AND j.state = 'running'
@@ -211,7 +213,7 @@ WITH ended AS (
                              ELSE 'given back at worker shutdown ' || (j.releases + 1) || ' times: the job never '
                                   || 'finishes before its workers stop'
                         END
-      FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[], %(worker_ids)s::text[]) AS held(id, attempts, worker_id)
+      FROM unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[]) AS held(id, attempts, worker_id)
      WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
     RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
 ),

@@ -52,8 +52,9 @@ log = structlog.get_logger("tenderflow.worker")
 _T = TypeVar("_T")
 
 # Jobs whose compute step is over wait for the committer, which takes them in batches of up to this
-# many; at most one such batch waits, so that a slow database slows claiming instead of piling up
-# leases (and a busy committer gets batches big enough to keep up).
+# many (with prefetch, up to half the prefetch when that is more); at most one such batch waits, so
+# that a slow database slows claiming instead of piling up leases (and a busy committer gets batches
+# big enough to keep up).
 COMMIT_BATCH_MAX = 500
 
 
@@ -180,11 +181,18 @@ class Worker:
         if config.prefetch < 0:
             raise ValueError("prefetch must be 0 or more")
         self._claim_room = config.threads + config.prefetch
-        self._max_held = self._claim_room + COMMIT_BATCH_MAX
+        # With prefetch, the claimer is woken once the jobs waiting in the worker fall to half the
+        # prefetch: the next claim then overlaps the executors' work instead of following it.
+        self._refill_at = config.threads + config.prefetch // 2 if config.prefetch else -1
+        self._commit_batch_max = max(COMMIT_BATCH_MAX, config.prefetch // 2)
+        self._max_held = self._claim_room + self._commit_batch_max
         self._slots_lock = threading.Lock()
         self._claiming = threading.Lock()
         self._claim_connection = _HeldConnection(pool)  # used under _claiming only
-        self._commit_connection = _HeldConnection(pool)  # the committer thread's
+        # One committer thread per connection here. With prefetch (many short jobs), two: a batch's
+        # commit then overlaps the next one's instead of the claims waiting for it. Without, one,
+        # so that the commit steps of one worker's batches never wait for each other's row locks.
+        self._commit_connections = [_HeldConnection(pool) for _ in range(2 if config.prefetch else 1)]
         self._wake = threading.Event()
         self._backlog = False  # the last claim filled every free slot: more jobs are likely waiting
         self._stopping = threading.Event()
@@ -220,7 +228,8 @@ class Worker:
             })
         log.info("worker.started", worker_id=self.id, types=list(self.config.types), threads=self.config.threads)
         background = [
-            threading.Thread(target=self._commit_loop, name="committer", daemon=True),
+            *(threading.Thread(target=self._commit_loop, args=(held,), name=f"committer-{number}", daemon=True)
+              for number, held in enumerate(self._commit_connections)),
             threading.Thread(target=self._heartbeat_loop, name="heartbeat", daemon=True),
         ]
         if self.config.notify:
@@ -248,7 +257,8 @@ class Worker:
             with self._claiming:
                 self._claim_connection.give_back()
             self._stopped.set()
-            self._finished.put(None)
+            for _ in self._commit_connections:
+                self._finished.put(None)
             for _ in range(self.config.threads):
                 self._runnable.put(None)
             with self.pool.connection() as conn:
@@ -270,7 +280,7 @@ class Worker:
             self._execute(slot)
         batch = _take_all(self._finished)
         if batch:
-            self._commit_batch_with_retry(batch)
+            self._commit_batch_with_retry(batch, self._commit_connections[0])
         self.claimed_total += len(claimed)
         return len(claimed)
 
@@ -387,11 +397,13 @@ class Worker:
         finished = _Finished(slot)
         try:
             handler = self.job_types.handler(job.type)
-            attributes = ({"tenderflow.job.id": job.id, "tenderflow.job.attempt": job.attempts,
-                           "tenderflow.tenant": job.tenant,
-                           **{f"tenderflow.{key}": value for key, value in self.job_types.describe(job).items()}}
-                          if tracing.enabled() else {})
-            with tracing.job_span(job.type, job.payload, attributes):
+            if tracing.enabled():
+                attributes = {"tenderflow.job.id": job.id, "tenderflow.job.attempt": job.attempts,
+                              "tenderflow.tenant": job.tenant,
+                              **{f"tenderflow.{key}": value for key, value in self.job_types.describe(job).items()}}
+                with tracing.job_span(job.type, job.payload, attributes):
+                    finished.result = handler.run(job, slot.context)
+            else:  # no span to open: no context manager per job
                 finished.result = handler.run(job, slot.context)
         except LeaseLostError:
             pass  # reported below as lost
@@ -415,13 +427,15 @@ class Worker:
         with self._slots_lock:
             self._computing -= 1
             executors_idle = self._computing == 0
+            refill = self._computing == self._refill_at
             if lost:
                 self._slots.pop(job.token, None)
         # The claimer is woken when jobs are committed (`_free`: that also frees room under the
-        # tenants' caps), and here only once every executor is idle while more jobs are likely
-        # waiting. Either way the next claim is a batch, and a claim takes turns between tenants
-        # within its batch: a claim per finished job would take the oldest job every time.
-        if lost or (executors_idle and self._backlog):
+        # tenants' caps), and here only once every executor is idle (or, with prefetch, once half
+        # the prefetched jobs are taken) while more jobs are likely waiting. Either way the next
+        # claim is a batch, and a claim takes turns between tenants within its batch: a claim per
+        # finished job would take the oldest job every time.
+        if lost or (self._backlog and (executors_idle or refill)):
             self._wake.set()
 
     def _free(self, slots: Sequence[_Slot]) -> None:
@@ -444,14 +458,14 @@ class Worker:
 
     # --- committing -----------------------------------------------------------------------------
 
-    def _commit_loop(self) -> None:
+    def _commit_loop(self, held: _HeldConnection) -> None:
         while True:
             first = self._finished.get()
             if first is None:
-                self._commit_connection.give_back()
+                held.give_back()
                 return
             batch = [first]
-            while len(batch) < COMMIT_BATCH_MAX:
+            while len(batch) < self._commit_batch_max:
                 try:
                     item = self._finished.get_nowait()
                 except stdlib_queue.Empty:
@@ -460,9 +474,9 @@ class Worker:
                     self._finished.put(None)
                     break
                 batch.append(item)
-            self._commit_batch_with_retry(batch)
+            self._commit_batch_with_retry(batch, held)
 
-    def _commit_batch_with_retry(self, batch: list[_Finished]) -> None:
+    def _commit_batch_with_retry(self, batch: list[_Finished], held: _HeldConnection) -> None:
         """Commit `batch`; a lost connection is retried with backoff until it works (or our leases
         expire and the ownership check drops the jobs), any other error splits the batch.
 
@@ -475,13 +489,13 @@ class Worker:
         delay = 0.1
         while True:
             try:
-                outcomes = self._commit_batch(batch)
+                outcomes = self._commit_batch(batch, held)
                 break
             except Exception as exc:
                 if not is_transient(exc):
                     log.error("worker.commit_rejected", error=f"{type(exc).__name__}: {exc}", jobs=len(batch),
                               job_ids=[item.slot.job.id for item in batch], exc_info=True)
-                    self._commit_apart(batch)
+                    self._commit_apart(batch, held)
                     return
                 # The database is unreachable or the transaction broke: nothing was written. Try
                 # again; if our leases expire meanwhile, the ownership check drops those jobs.
@@ -496,10 +510,10 @@ class Worker:
                 self._log_finished(item.slot, outcome, error)
         self._free([item.slot for item in batch])
 
-    def _commit_apart(self, batch: list[_Finished]) -> None:
+    def _commit_apart(self, batch: list[_Finished], held: _HeldConnection) -> None:
         if len(batch) > 1:
             for item in batch:
-                self._commit_batch_with_retry([item])
+                self._commit_batch_with_retry([item], held)
             return
         (item,) = batch
         attempt = FinishedAttempt(item.slot.job, item.result, item.failure)
@@ -517,9 +531,9 @@ class Worker:
         self._log_finished(item.slot, outcome.outcome, outcome.error)
         self._free([item.slot])
 
-    def _commit_batch(self, batch: list[_Finished]) -> list[tuple[str, str | None]]:
+    def _commit_batch(self, batch: list[_Finished], held: _HeldConnection) -> list[tuple[str, str | None]]:
         attempts = [FinishedAttempt(item.slot.job, item.result, item.failure) for item in batch]
-        with self._commit_connection.connection() as conn:
+        with held.connection() as conn:
             outcomes = commit_attempts(conn, self.job_types, attempts, backoff=self.config.backoff)
         return [(o.outcome, o.error) for o in outcomes]
 
