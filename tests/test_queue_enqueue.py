@@ -3,6 +3,7 @@ bad input refused with nothing written, NOTIFY delivered only when the caller co
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -171,3 +172,22 @@ def test_single_enqueue_on_an_autocommit_connection_is_one_round_trip(
     assert sent.count("Sync") + sent.count("Query") == 1 and sent.count("Execute") == 1, sent
     assert notifications(listener, timeout=2.0) == ["ocr"]
     assert job_count(conn) == 1
+
+
+def test_the_database_takes_exactly_the_job_types_of_the_rule_a_letter_then_letters_digits_and_dots(
+    conn: Conn,
+) -> None:
+    """jobs_type_check (migration 0055: no regular expression) lets in what '^[a-z][a-z0-9_.-]{0,62}$'
+    does, whatever the database's collation: no capital, no accent, no space, 63 characters at most."""
+    rule = re.compile(r"[a-z][a-z0-9_.-]{0,62}")
+    candidates = ["ocr.pages", "a", "webhook.deliver", "x" * 63, "x" * 64, "", "Ocr", "ocR", "1ocr", "_ocr",
+                  ".ocr", "-a", "ocr pages", "ocré", "éocr", "ocr/pages", "a" + "b" * 62, "zz-9_.x", "ocr\n",
+                  "B", "b", "ocr.pages.", "ǆ", "a\u0301"]
+    for candidate in candidates:
+        try:
+            with conn.transaction():
+                conn.execute("INSERT INTO jobs (type) VALUES (%s)", (candidate,))
+            taken = True
+        except psycopg.errors.CheckViolation:
+            taken = False
+        assert taken == bool(rule.fullmatch(candidate)), candidate
