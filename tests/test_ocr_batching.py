@@ -51,3 +51,25 @@ def test_a_short_scan_is_cut_into_one_job_per_page_for_two_live_ocr_workers(
                                " AND (payload->>'document_id')::bigint = %s ORDER BY id", (short,)).fetchall()
         assert [row[0] for row in batches] == [[1], [2], [3], [4]]
         assert documents.get_document(conn, short)["state"] == "done"
+        # a job per page: each page looks at its orientation before it is read
+        assert conn.execute("SELECT bool_and(payload->'look_first' = 'true') FROM jobs WHERE type = 'ocr.pages'"
+                            " AND (payload->>'document_id')::bigint = %s", (short,)).fetchone() == (True,)
+
+
+def test_a_document_longer_than_a_job_per_page_reads_first_and_looks_only_at_bad_reads(
+    pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    """Past two jobs per OCR slot the pages are batched and read first (the upright fast path: a
+    look costs every page a quarter of a read); only a short document's pages look first."""
+    settings = pipeline_settings(database_url, tmp_path, ocr_batch_pages=4)
+    storage: ObjectStorage = open_storage(settings.resolved_storage_url)
+    with pool.connection() as conn:
+        _register(conn, "ocr-1", pools=["ocr.plan", "ocr.pages"], threads=1, seen="1 second")
+        longer = upload_file(conn, storage, scanned_pdf(tmp_path / "longer.pdf", numbered_pages(5)),
+                             max_bytes=10**7).document_id
+    drain(pool, settings, storage)
+    with pool.connection() as conn:
+        jobs = conn.execute("SELECT payload->'pages', payload ? 'look_first' FROM jobs WHERE type = 'ocr.pages'"
+                            " AND (payload->>'document_id')::bigint = %s ORDER BY id", (longer,)).fetchall()
+        assert [(pages, looks) for pages, looks in jobs] == [([1, 2, 3], False), ([4, 5], False)]
+        assert documents.get_document(conn, longer)["state"] == "done"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -266,3 +267,42 @@ def test_an_ocred_page_keeps_where_each_word_was_read() -> None:
     assert ocr.page_layout("\n".join([header, *rows]), turned=180) == {
         "width": 900, "height": 1200, "turned": 180, "words": [[10, 20, 30, 40, "Sealed"]]}
     assert ocr.page_layout(header, turned=0) is None
+
+
+def test_a_page_that_looks_first_is_read_once_set_upright(tmp_path: Path, tool_log: fixtures.ToolLog) -> None:
+    """look_first (a short document's pages): orientation detection, then one read, upright, where
+    the page read first would have cost a bad read, a detection and a second read."""
+    upside_down = _portrait_image().rotate(180)
+    path = fixtures.scanned_pdf(tmp_path / "turned.pdf", [upside_down])
+    [page] = read_pages(path, [1], replace(OPTIONS, look_first=True))
+    assert page.rotation == 180
+    _assert_words(page.text)
+    tesseract = [call for call in tool_log.calls() if call[0] == "tesseract"]
+    assert ["--psm" in call and call[call.index("--psm") + 1] for call in tesseract] == ["0", "3"]
+
+
+def test_a_look_that_turns_an_upright_page_wrong_is_overruled_by_reading_it_as_it_came(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found on the dev set's tenders: orientation detection took two sparse upright pages for upside
+    down, and the page was kept read upside down. A turned read that reads badly is now compared with
+    the page read as it came, and the better one kept. Here tesseract's detection is made to lie."""
+    import os
+    import shutil
+
+    real = shutil.which("tesseract")
+    bin_dir = tmp_path / "lying-bin"
+    bin_dir.mkdir()
+    lying = bin_dir / "tesseract"
+    lying.write_text(
+        "#!/bin/sh\n"
+        'case " $* " in *" --psm 0 "*) printf "Page number: 0\\nOrientation in degrees: 180\\nRotate: 180\\n'
+        'Orientation confidence: 20.00\\nScript: Latin\\nScript confidence: 9.00\\n" > "$2.osd"; exit 0;; esac\n'
+        f"exec '{real}' \"$@\"\n")
+    lying.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', os.defpath)}")
+    path = fixtures.scanned_pdf(tmp_path / "upright.pdf", [_portrait_image()])
+    [page] = read_pages(path, [1], replace(OPTIONS, look_first=True))
+    assert page.rotation == 0 and page.confidence is not None and page.confidence > ocr.MIN_UPRIGHT_CONFIDENCE
+    _assert_words(page.text)
+    assert page.layout is not None and page.layout["turned"] == 0

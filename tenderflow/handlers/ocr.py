@@ -310,12 +310,15 @@ class OcrPagesHandler:
 
     def options_for(self, job: ClaimedJob) -> OcrOptions:
         """The worker's options with the languages the plan chose for the document (its payload's);
-        a job enqueued before plans chose languages carries none and gets the worker's own."""
+        a job enqueued before plans chose languages carries none and gets the worker's own. A job
+        whose document is read in one wave (`look_first` in its payload) looks at each page's
+        orientation before reading it."""
+        options = replace(self.options, look_first=True) if job.payload.get("look_first") is True else self.options
         languages = job.payload.get("languages")
         if not languages:
-            return self.options
+            return options
         try:
-            return replace(self.options, languages=str(languages))
+            return replace(options, languages=str(languages))
         except ValueError as error:
             raise PermanentError(f"bad OCR languages {languages!r} in job payload") from error
 

@@ -88,6 +88,11 @@ class OcrOptions:
     timeout_seconds: float = 120.0
     memory_bytes: int = 2 * 1024**3
     max_page_pixels: int = 200_000_000
+    look_first: bool = False
+    """Detect every scanned page's orientation before reading it (on a reduced copy, about a quarter
+    of a read), instead of only after a bad read: set for a short document, a job per page (see
+    tenderflow.pipeline.documents.record_plan), whose time is its slowest slot's, and where a page
+    read upside down first costs that slot a second read."""
 
     def __post_init__(self) -> None:
         if not 50 <= self.dpi <= 1200:
@@ -237,7 +242,8 @@ def _read_pages_here(
                 check_languages(options)
                 page = _ocr_page(path, sizes[number], options, Path(workdir),
                                  dpi=render_dpi(options, resolutions.get(number)),
-                                 look_first=portrait_document and _shown_landscape(sizes[number]))
+                                 look_first=options.look_first or (portrait_document
+                                                                   and _shown_landscape(sizes[number])))
                 if _layer_says_the_same(text, page.text):
                     page = replace(page, text=tidy_text_layer(text), source="text_layer", confidence=None, rotation=0,
                                    layout=None)
@@ -298,6 +304,14 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path, *,
         words_tsv = recognize(upright or image, number, options)
         text, confidence = text_from_tsv(words_tsv)
         rotation = turn or (SIDEWAYS_READ_ROTATION if lines_run_vertically(words_tsv) else 0)
+        if turn and confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE:
+            # The look was wrong (on the dev set's tenders it took two sparse upright pages for upside
+            # down) or the page reads badly either way: read it as it came too, keep the better reading.
+            as_is_tsv = recognize(image, number, options)
+            as_is_text, as_is_confidence = text_from_tsv(as_is_tsv)
+            if (as_is_confidence or 0.0) > confidence:
+                text, confidence, words_tsv, turn = as_is_text, as_is_confidence, as_is_tsv, 0
+                rotation = SIDEWAYS_READ_ROTATION if lines_run_vertically(words_tsv) else 0
         if not look_first and confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE:
             second = detect_orientation_quickly(image, number, dpi, options).rotate
             if second:

@@ -297,9 +297,14 @@ def record_plan(
     ref = VersionRef.of(job)
     if not hold_document(conn, ref.document_id):
         return []  # deleted: nothing to record
+    one_wave = False
     if live_within_seconds is not None and ocr_pages:
         slots = ocr_slots(conn, live_within_seconds=live_within_seconds)
         batch_pages = pages_per_batch(len(ocr_pages), slots, batch_pages)
+        # A short document (a job per page): it takes as long as its slowest slot, and a page read
+        # turned costs that slot a second read, so each page looks at its orientation first (a
+        # quarter of a read on a reduced copy), as OCRmyPDF's --rotate-pages does on every page.
+        one_wave = 0 < len(ocr_pages) <= JOBS_PER_OCR_SLOT * slots
     batches = page_batches(ocr_pages, batch_pages)
     updated = conn.execute(QUERIES["version_plan"], {
         **ref.params(), "page_count": page_count, "batch_count": len(batches) or None,
@@ -325,7 +330,8 @@ def record_plan(
         JobSpec(
             type=JOB_OCR_PAGES, tenant=job.tenant, priority=job.priority, max_attempts=job.max_attempts,
             payload={**ref.params(), "object_key": job.payload["object_key"], "pages": batch,
-                     **({"languages": languages["languages"]} if languages else {})},
+                     **({"languages": languages["languages"]} if languages else {}),
+                     **({"look_first": True} if one_wave else {})},
             unique_key=f"{JOB_OCR_PAGES}:{ref.document_id}:{ref.version}:{batch[0]}",
         )
         for batch in batches
