@@ -17,6 +17,7 @@ from tenderflow.queue import (
     Failure,
     JobSpec,
     claim,
+    claim_named,
     enqueue,
     enqueue_many,
     fail,
@@ -252,3 +253,69 @@ def test_the_operators_tenant_priority_puts_a_tenant_first(conn: Conn) -> None:
     set_tenant_priority(conn, "big", 20)
     enqueue_many(conn, [JobSpec("ocr", tenant="urgent") for _ in range(5)])
     assert Counter(job.tenant for job in claim_for(conn, limit=10)) == {"big": 10}
+
+
+def claim_named_for(conn: Conn, job_id: int, *, types: list[str] | None = None, now: datetime | None = None,
+                    default_tenant_cap: int = 0, tenants: list[str] | None = None,
+                    worker_id: str = "w1") -> list[ClaimedJob]:
+    return claim_named(conn, job_id, worker_id=worker_id, types=types or ["ocr"], lease_seconds=LEASE,
+                       default_tenant_cap=default_tenant_cap, tenants=tenants, now=now)
+
+
+def test_a_named_claim_takes_that_job_alone_leased_like_any_claim(conn: Conn) -> None:
+    older = enqueue(conn, JobSpec("ocr", {"n": "older"}))
+    named = enqueue(conn, JobSpec("ocr", {"n": "named"}))
+    start = db_now(conn)
+    [job] = claim_named_for(conn, named, worker_id="w7")
+    assert (job.id, job.payload, job.attempts, job.worker_id) == (named, {"n": "named"}, 1, "w7")
+    row = get(conn, named)
+    assert row["state"] == "running" and row["leased_until"] >= start + timedelta(seconds=LEASE)
+    assert get(conn, older)["state"] == "queued"  # only the job named
+    assert claim_named_for(conn, named) == []  # running already: nobody takes it twice
+
+
+def test_a_named_claim_keeps_the_claims_rules_type_due_tenant_filter(conn: Conn) -> None:
+    other_type = enqueue(conn, JobSpec("extract"))
+    later = enqueue(conn, JobSpec("ocr", run_after=db_now(conn) + timedelta(minutes=5)))
+    of_beta = enqueue(conn, JobSpec("ocr", tenant="beta"))
+    assert claim_named_for(conn, other_type) == []
+    assert claim_named_for(conn, later) == []
+    assert [job.id for job in claim_named_for(conn, later, now=db_now(conn) + timedelta(minutes=6))] == [later]
+    assert claim_named_for(conn, of_beta, tenants=["alpha"]) == []
+    assert [job.id for job in claim_named_for(conn, of_beta, tenants=["beta"])] == [of_beta]
+    assert claim_named_for(conn, 10**12) == []  # no such job
+
+
+def test_a_named_claim_respects_the_tenants_cap_and_the_default_cap(conn: Conn) -> None:
+    set_tenant_cap(conn, "capped", 1)
+    first, second = (enqueue(conn, JobSpec("ocr", {"n": n}, tenant="capped")) for n in range(2))
+    assert len(claim_named_for(conn, first)) == 1
+    assert claim_named_for(conn, second) == []  # capped tenant at its cap
+    by_default = [enqueue(conn, JobSpec("ocr", {"n": n}, tenant="plain")) for n in range(3)]
+    assert [len(claim_named_for(conn, job_id, default_tenant_cap=2)) for job_id in by_default] == [1, 1, 0]
+    set_tenant_cap(conn, "plain", 0)  # an explicit 0 lifts the default cap
+    assert len(claim_named_for(conn, by_default[2], default_tenant_cap=2)) == 1
+
+
+def test_a_named_claim_waits_for_the_claims_lock_so_its_cap_count_sees_every_earlier_claim(
+    database_url: str, conn: Conn
+) -> None:
+    """The cap is exact only if a named claim counts a tenant's running jobs after every claim
+    before it committed: it takes the same advisory lock first."""
+    set_tenant_cap(conn, "capped", 1)
+    job_id = enqueue(conn, JobSpec("ocr", tenant="capped"))
+    outcome: list[list[ClaimedJob]] = []
+    with psycopg.connect(database_url) as holder:  # a claim in progress elsewhere holds the lock
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (CLAIM_LOCK_KEY,))
+
+        def named_claim() -> None:
+            with psycopg.connect(database_url, autocommit=True) as connection:
+                outcome.append(claim_named_for(connection, job_id))
+
+        thread = threading.Thread(target=named_claim)
+        thread.start()
+        thread.join(0.5)
+        assert thread.is_alive() and get(conn, job_id)["state"] == "queued", "it must wait for the lock"
+        holder.commit()
+    thread.join(30)
+    assert [[job.id for job in jobs] for jobs in outcome] == [[job_id]]

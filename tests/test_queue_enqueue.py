@@ -12,7 +12,7 @@ import pytest
 
 from tenderflow.errors import EnqueueError
 from tenderflow.queue import JobSpec, JobTypes, enqueue, enqueue_many
-from tenderflow.queue.jobs import NOTIFY_CHANNEL, get
+from tenderflow.queue.jobs import NOTIFY_CHANNEL, get, parse_notification
 
 Conn = psycopg.Connection[Any]
 
@@ -131,9 +131,9 @@ def test_bad_input_raises_enqueue_error_and_writes_nothing(
 
 def test_notify_is_delivered_only_when_the_enqueue_commits(conn: Conn, job_types: JobTypes, listener: Conn) -> None:
     with conn.transaction():
-        enqueue(conn, JobSpec("ocr"), known_types=job_types)
+        job_id = enqueue(conn, JobSpec("ocr"), known_types=job_types)
         assert notifications(listener, timeout=0.3) == []  # nothing while the transaction is open
-    assert notifications(listener, timeout=5) == ["ocr"]
+    assert notifications(listener, timeout=5) == [f"ocr:{job_id}"]
 
 
 def test_rolled_back_enqueue_notifies_nobody(conn: Conn, job_types: JobTypes, listener: Conn) -> None:
@@ -141,14 +141,21 @@ def test_rolled_back_enqueue_notifies_nobody(conn: Conn, job_types: JobTypes, li
         enqueue(conn, JobSpec("extract"), known_types=job_types)
         raise psycopg.Rollback()
     assert notifications(listener, timeout=0.5) == []
-    enqueue(conn, JobSpec("ocr"), known_types=job_types)  # the channel itself works
-    assert notifications(listener, timeout=5) == ["ocr"]
+    job_id = enqueue(conn, JobSpec("ocr"), known_types=job_types)  # the channel itself works
+    assert notifications(listener, timeout=5) == [f"ocr:{job_id}"]
 
 
 def test_enqueue_notifies_once_per_job_type_in_the_batch(conn: Conn, listener: Conn) -> None:
     enqueue_many(conn, [JobSpec("ocr"), JobSpec("extract"), JobSpec("ocr")])
     payloads = [n.payload for n in listener.notifies(timeout=0.5, stop_after=3)]
-    assert sorted(payloads) == ["extract", "ocr"]
+    assert sorted(payloads) == ["extract", "ocr"]  # no ids: a batch is claimed by the usual search
+
+
+def test_a_notification_names_the_type_and_for_a_job_enqueued_alone_its_id() -> None:
+    assert parse_notification("ocr.pages:1234") == ("ocr.pages", 1234)
+    assert parse_notification("ocr.pages") == ("ocr.pages", None)
+    assert parse_notification("extract:") == ("extract", None)
+    assert parse_notification("extract:12x") == ("extract", None)  # not an id: claimed as usual
 
 
 def statements_sent(conn: Conn, tmp_path: Any, action: Any) -> list[str]:
@@ -170,7 +177,8 @@ def test_single_enqueue_on_an_autocommit_connection_is_one_round_trip(
     sent = statements_sent(conn, tmp_path, lambda: enqueue(conn, JobSpec("ocr", {"document": 7})))
     # One statement (Parse/Bind/Describe/Execute once, one Sync): the insert and its NOTIFY, no BEGIN/COMMIT.
     assert sent.count("Sync") + sent.count("Query") == 1 and sent.count("Execute") == 1, sent
-    assert notifications(listener, timeout=2.0) == ["ocr"]
+    job_id = conn.execute("SELECT id FROM jobs").fetchone()
+    assert job_id is not None and notifications(listener, timeout=2.0) == [f"ocr:{job_id[0]}"]
     assert job_count(conn) == 1
 
 

@@ -455,6 +455,44 @@ def test_notify_wakes_an_idle_worker_long_before_its_poll_interval(pool: Connect
     assert started_at[0] - enqueued_at < 2.0
 
 
+def test_an_idle_worker_claims_the_job_a_notification_names_and_searches_on_a_batchs(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """An idle worker (its last claim left slots free) claims the job a notification names by its
+    id: a job slipped in without a notification is not taken with it (the claim after the named
+    job's commit, or the 30 s poll, would); a batch's notification names no job, and the worker's
+    claim then searches and takes the slipped-in job too."""
+    started: list[str] = []
+    release = threading.Event()
+
+    def note(job: ClaimedJob, context: JobContext) -> None:
+        started.append(job.payload["n"])
+        release.wait(10)  # nothing commits (and so wakes the claimer) until the test has looked
+
+    def slip_in(name: str) -> int:  # queued, but no NOTIFY
+        row = conn.execute("INSERT INTO jobs (type, payload) VALUES ('ping', %s) RETURNING id",
+                           (psycopg.types.json.Jsonb({"n": name}),)).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    try:
+        with running_worker(pool, registry(ping=FunctionHandler(note)), poll_seconds=30.0, threads=4):
+            wait_until(lambda: listening_sessions(conn) == 1, message="the worker LISTENs")
+            time.sleep(0.3)  # the claimer's first claim is over: it sleeps until a wake-up
+            silent = slip_in("silent")
+            named = enqueue(conn, JobSpec("ping", {"n": "named"}))
+            wait_until(lambda: started == ["named"], timeout=10, message="the named job started")
+            time.sleep(0.3)
+            assert get(conn, silent)["state"] == "queued" and started == ["named"]
+            enqueue_many(conn, [JobSpec("ping", {"n": "batch"})])
+            wait_until(lambda: sorted(started) == ["batch", "named", "silent"], timeout=10,
+                       message="the batch's notification: a searching claim takes the silent job too")
+            release.set()
+            wait_for_job(conn, named, "succeeded", timeout=10)
+    finally:
+        release.set()
+
+
 def test_polling_alone_drains_the_queue_without_notify(pool: ConnectionPool, conn: Conn) -> None:
     with running_worker(pool, registry(ping=FunctionHandler(do_nothing)), poll_seconds=0.2, notify=False,
                         threads=4) as worker:

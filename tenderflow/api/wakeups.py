@@ -17,7 +17,7 @@ import psycopg
 import structlog
 from psycopg import sql
 
-from tenderflow.queue.jobs import NOTIFY_CHANNEL
+from tenderflow.queue.jobs import NOTIFY_CHANNEL, parse_notification
 
 log = structlog.get_logger("tenderflow.api.wakeups")
 
@@ -73,7 +73,7 @@ class JobWakeups:
                     delay = 0.5
                     while not self._closing.is_set():
                         for notify in conn.notifies(timeout=1.0):
-                            self._bump(notify.payload)
+                            self._bump(parse_notification(notify.payload)[0])
             except Exception as exc:  # any error: logged, then listen again after a backoff (review D4)
                 self.listening.clear()
                 log.warning("api.listen_failed", error=f"{type(exc).__name__}: {exc}", retry_in_seconds=delay,

@@ -17,6 +17,7 @@ from tenderflow.queue.jobs import (
     cancel,
     cancel_many,
     claim,
+    claim_named,
     complete,
     enqueue,
     enqueue_many,
@@ -37,6 +38,6 @@ from tenderflow.queue.worker import Worker, WorkerConfig
 __all__ = [
     "Backoff", "ClaimedJob", "EndedJob", "Failure", "FunctionHandler", "Handler", "JobContext",
     "JobSpec", "JobState", "JobTypes", "Maintenance", "Reclaimer", "Schedule", "ScheduleRow", "Scheduler", "Worker",
-    "WorkerConfig", "cancel", "cancel_many", "claim", "complete", "enqueue", "enqueue_many", "fail", "heartbeat",
-    "lock_owned", "prune", "reclaim", "release", "retry", "set_tenant_cap", "set_tenant_priority",
+    "WorkerConfig", "cancel", "cancel_many", "claim", "claim_named", "complete", "enqueue", "enqueue_many", "fail",
+    "heartbeat", "lock_owned", "prune", "reclaim", "release", "retry", "set_tenant_cap", "set_tenant_priority",
 ]

@@ -237,17 +237,59 @@ def claim(
         "lease_seconds": lease_seconds, "default_tenant_cap": default_tenant_cap, "now": now,
         "tenants": list(tenants) if tenants is not None else None,
     }
-    # In the claim's own transaction, one round trip: the statements a pipeline sends before its
-    # Sync run in one implicit transaction, which the Sync at the end of the block commits (releasing
-    # the lock). Inside a caller's transaction: a savepoint of it, without the claim's own settings.
+    return _claim_under_lock(conn, "job_claim", params)
+
+
+def _claim_under_lock(
+    conn: psycopg.Connection[Any], query: str, params: dict[str, Any], *,
+    own_lock: str = "job_claim_lock_own_transaction",
+) -> list[ClaimedJob]:
+    """Run a claim statement after the claims' advisory lock. In the claim's own transaction, one
+    round trip: the statements a pipeline sends before its Sync run in one implicit transaction,
+    which the Sync at the end of the block commits (releasing the lock). Inside a caller's
+    transaction: a savepoint of it, without the claim's own settings."""
     own_transaction = conn.autocommit and conn.info.transaction_status == TransactionStatus.IDLE
     block: AbstractContextManager[Any] = conn.pipeline() if own_transaction else conn.transaction()
     cursor = conn.cursor()
     with block:
-        conn.execute(QUERIES["job_claim_lock_own_transaction" if own_transaction else "job_claim_lock"], params)
-        cursor.execute(QUERIES["job_claim"], params)
-    # job_claim returns ClaimedJob's fields in its order: tuples, not a dict per row.
+        conn.execute(QUERIES[own_lock if own_transaction else "job_claim_lock"], params)
+        cursor.execute(QUERIES[query], params)
+    # The claim statements return ClaimedJob's fields in its order: tuples, not a dict per row.
     return [ClaimedJob(*row) for row in cursor.fetchall()]
+
+
+def claim_named(
+    conn: psycopg.Connection[Any],
+    job_id: int,
+    *,
+    worker_id: str,
+    types: Sequence[str],
+    lease_seconds: float,
+    default_tenant_cap: int = 0,
+    tenants: Sequence[str] | None = None,
+    now: datetime | None = None,
+) -> list[ClaimedJob]:
+    """queued -> running for the one job `job_id` if it may run now (of `types`, due, of `tenants`
+    when given, its tenant under its cap), in one round trip; else nothing.
+
+    For a worker that a notification told of this job while nothing else was runnable for it: the
+    claim order of `claim` is not consulted (see job_claim_named in queries.sql).
+    """
+    if not types:
+        return []
+    params = {
+        "lock_key": CLAIM_LOCK_KEY, "id": job_id, "types": list(types), "worker_id": worker_id,
+        "lease_seconds": lease_seconds, "default_tenant_cap": default_tenant_cap, "now": now,
+        "tenants": list(tenants) if tenants is not None else None,
+    }
+    return _claim_under_lock(conn, "job_claim_named", params, own_lock="job_claim_named_lock")
+
+
+def parse_notification(payload: str) -> tuple[str, int | None]:
+    """(job type, job id) of a notification on NOTIFY_CHANNEL: 'type:id' for a job enqueued alone
+    (job_enqueue_one), 'type' for a batch or a job made runnable again (no id: claim as usual)."""
+    job_type, _, named = payload.partition(":")
+    return job_type, int(named) if named.isdigit() else None
 
 
 def _token_params(jobs: Iterable[ClaimedJob]) -> dict[str, list[Any]]:
