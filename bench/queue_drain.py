@@ -252,8 +252,8 @@ CONTENDERS: dict[str, Callable[..., other_queues.Contender]] = {
 }
 # Each at the best configuration found for this 2-core machine (`--peer` tries others; bench/README.md
 # says what was tried and what each measured).
-BEST = ("tenderflow:processes=1,threads=64,prefetch=4000",
-        "graphile-worker:processes=1,concurrency=32,local_queue=4000",
+BEST = ("tenderflow:processes=2,threads=64,prefetch=4000",
+        "graphile-worker:processes=2,concurrency=32,local_queue=4000",
         "pg-boss:processes=2,batch_size=100,local_concurrency=2", "pgqueuer:processes=1,batch_size=100",
         "procrastinate:processes=1,concurrency=64")
 
