@@ -89,7 +89,9 @@ def test_retrying_a_job_of_a_failed_document_says_to_reprocess(
     assert row is not None
     result = invoke(cli_env, "jobs", "retry", str(row[0]))
     assert result.exit_code == 0
-    assert f"tenderflow reprocess {document_id} --from ocr" in " ".join(result.stdout.split())
+    # piped: stdout holds what a script reads (the job queued again), the advice goes to stderr
+    assert result.stdout.split() == ["job", str(row[0]), "queued", "again"]
+    assert f"tenderflow reprocess {document_id} --from ocr" in " ".join(result.stderr.split())
 
 
 def test_what_a_tenant_supplied_is_shown_escaped_and_never_as_markup(

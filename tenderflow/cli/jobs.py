@@ -97,7 +97,7 @@ def jobs_retry(
                 raise fail(str(exc)) from exc
             note = pipeline_retry_note(conn, job_id)
             if note:
-                console.print(f"[yellow]note:[/yellow] {note}", highlight=False)
+                print_note(f"note: {note}")
 
 
 def pipeline_retry_note(conn: psycopg.Connection[Any], job_id: int) -> str | None:
