@@ -12,6 +12,7 @@ import logging
 import os
 import tempfile
 import uuid
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +29,8 @@ def server() -> Iterator[tuple[str, str]]:
     if configured:
         yield configured, "DATABASE_URL"
         return
+    # as tenderflow.database does: without XDG_RUNTIME_DIR (root shells) pgserver's import warns
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     import pgserver
 
     logging.getLogger("pgserver").setLevel(logging.WARNING)
