@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -149,6 +150,19 @@ def test_enqueue_notifies_once_per_job_type_in_the_batch(conn: Conn, listener: C
     enqueue_many(conn, [JobSpec("ocr"), JobSpec("extract"), JobSpec("ocr")])
     payloads = [n.payload for n in listener.notifies(timeout=0.5, stop_after=3)]
     assert sorted(payloads) == ["extract", "ocr"]  # no ids: a batch is claimed by the usual search
+
+
+def test_a_job_due_later_wakes_nobody_and_a_batch_notifies_only_the_types_due_now(conn: Conn, listener: Conn) -> None:
+    """A wake-up for a job not yet due finds nothing to claim: the workers' polls take it when due."""
+    later = datetime.now(UTC) + timedelta(hours=1)
+    enqueue(conn, JobSpec("ocr", run_after=later))
+    enqueue_many(conn, [JobSpec("ocr", run_after=later), JobSpec("extract", run_after=later)])
+    assert notifications(listener, timeout=0.5) == []
+    enqueue_many(conn, [JobSpec("ocr", run_after=later), JobSpec("extract")])
+    assert [n.payload for n in listener.notifies(timeout=0.5, stop_after=2)] == ["extract"]
+    # the clock a test passes decides what is due, as it does for claims
+    job_id = enqueue(conn, JobSpec("ocr", run_after=later), now=later)
+    assert notifications(listener, timeout=5) == [f"ocr:{job_id}"]
 
 
 def test_a_notification_names_the_type_and_for_a_job_enqueued_alone_its_id() -> None:

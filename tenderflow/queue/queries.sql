@@ -7,7 +7,8 @@
 -- Many jobs in one statement, and their wake-up: one round trip. A unique_key already present is
 -- skipped (idempotent enqueue): its job's id is not returned here (see job_ids_by_unique_key).
 -- Payloads arrive as JSON text, parsed once, here. The NOTIFY (one per job type, only when a job
--- was inserted) is sent by the server when the transaction commits.
+-- was inserted that may run now: one due later is found by the workers' polls, a wake-up for it would
+-- find nothing) is sent by the server when the transaction commits.
 WITH inserted AS (
     INSERT INTO jobs (type, payload, tenant, priority, max_attempts, run_after, unique_key)
     SELECT t.type, t.payload, t.tenant, t.priority, t.max_attempts,
@@ -16,10 +17,11 @@ WITH inserted AS (
                   %(max_attempts)s::integer[], %(run_afters)s::timestamptz[], %(unique_keys)s::text[])
            AS t(type, payload, tenant, priority, max_attempts, run_after, unique_key)
     ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
-    RETURNING id, unique_key, type
+    RETURNING id, unique_key, type, run_after
 ),
 woken AS (
-    SELECT count(pg_notify(%(channel)s, w.type)) AS sent FROM (SELECT DISTINCT type FROM inserted) w
+    SELECT count(pg_notify(%(channel)s, w.type)) AS sent
+      FROM (SELECT DISTINCT type FROM inserted WHERE run_after <= coalesce(%(now)s::timestamptz, now())) w
 )
 SELECT i.id, i.unique_key FROM inserted i CROSS JOIN woken ORDER BY i.id;
 
@@ -31,10 +33,11 @@ WITH inserted AS (
             %(max_attempts)s::integer, coalesce(%(run_after)s::timestamptz, %(now)s::timestamptz, now()),
             %(unique_key)s::text)
     ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL DO NOTHING
-    RETURNING id, type
+    RETURNING id, type, run_after
 ),
-woken AS (  -- 'type:id': an idle worker claims the job it names by its id (job_claim_named)
-    SELECT count(pg_notify(%(channel)s, type || ':' || id)) AS sent FROM inserted
+woken AS (  -- 'type:id': an idle worker claims the job it names by its id (job_claim_named); due now only
+    SELECT count(pg_notify(%(channel)s, type || ':' || id)) AS sent
+      FROM inserted WHERE run_after <= coalesce(%(now)s::timestamptz, now())
 )
 SELECT i.id FROM inserted i CROSS JOIN woken;
 
