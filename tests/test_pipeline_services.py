@@ -10,11 +10,13 @@ import boto3
 import pytest
 from psycopg_pool import ConnectionPool
 
+from tenderflow.errors import JobStateError
 from tenderflow.extraction.schema import Sourced, TenderFields
 from tenderflow.pipeline import documents
+from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tests.openai_server import RecordedRequest, answer_with, run_openai_server
+from tests.openai_server import RecordedRequest, answer_with, error_reply, in_order, run_openai_server
 from tests.pipeline_harness import drain, pipeline_settings
 from tests.s3_server import fake_aws_credentials, run_s3_server
 from tests.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
@@ -84,6 +86,49 @@ def test_extraction_through_an_openai_compatible_server_is_validated_and_keeps_t
     assert extraction["fields"]["reference_number"]["value"] == "EH-2026-0417"
     assert extraction["fields"]["title"] is None  # its quote is not on page 1: dropped …
     assert any("title" in flag for flag in extraction["flags"])  # … and flagged
+
+
+def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pages_already_read(
+    pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    """Found by the chaos run: a first version failed at extraction (the LLM answered 400) could not
+    be reprocessed from extraction ('no finished OCR to extract from') though every page had been
+    read, and `jobs retry` advises exactly that. A version whose pages were never all read still is
+    refused."""
+    replies = in_order(error_reply(400, "bad request: the model refused the input"), answer_with(llm_answer))
+    with run_openai_server(replies) as server:
+        settings = pipeline_settings(database_url, tmp_path, llm_base_url=server.base_url, llm_api_key="test-key",
+                                     llm_model="test-model")
+        storage = open_storage(settings.resolved_storage_url)
+        corrupt = tmp_path / "corrupt.pdf"
+        corrupt.write_bytes(text_pdf(tmp_path / "whole.pdf", [TENDER_PAGE]).read_bytes()[:300])
+        with pool.connection() as conn:
+            outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE, ["Annex"]]),
+                                  max_bytes=MAX_BYTES)
+            unread = upload_file(conn, storage, corrupt, max_bytes=MAX_BYTES)
+        assert outcome.document_id is not None and unread.document_id is not None
+        drain(pool, settings, storage)
+        with pool.connection() as conn:
+            first = documents.get_document(conn, outcome.document_id)
+            assert (first["state"], first["current_version"]) == ("failed", None)
+            assert "400" in first["error"]
+            again = reprocess(conn, outcome.document_id, start_from="extract")
+            assert (again.version, again.created) == (2, True)
+            assert documents.get_document(conn, unread.document_id)["state"] == "failed"
+            with pytest.raises(JobStateError, match="no finished OCR"):
+                reprocess(conn, unread.document_id, start_from="extract")
+        drain(pool, settings, storage)
+        assert len(server.requests) == 2
+    with pool.connection() as conn:
+        done = documents.get_document(conn, outcome.document_id)
+        assert (done["state"], done["current_version"]) == ("done", 2)
+        assert documents.document_pages(conn, outcome.document_id, 2) == documents.document_pages(
+            conn, outcome.document_id, 1)
+        # the pages were read once: version 2 extracted from version 1's
+        assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s AND version = 2",
+                            (outcome.document_id,)).fetchone() == (0,)
+        fields = documents.document_fields(conn, outcome.document_id, 2)
+        assert fields is not None and fields["fields"]["reference_number"]["value"] == "EH-2026-0417"
 
 
 def test_the_pdf_caches_lock_table_stays_bounded(tmp_path: Path) -> None:

@@ -29,6 +29,19 @@ SELECT document_id, version, state::text AS state, start_from, pages_version, pa
   FROM document_versions
  WHERE document_id = %(document_id)s AND version = %(version)s;
 
+-- name: version_newest_failed_with_pages
+-- The newest FAILED version of a document whose pages are all read: it started from extraction
+-- (its pages are an earlier version's, complete), or every OCR batch of it committed (the condition
+-- that enqueued its extraction). What a reprocess from extraction reads when no version is done.
+SELECT v.version FROM document_versions v
+ WHERE v.document_id = %(document_id)s AND v.state = 'failed'
+   AND (v.start_from = 'extract'
+        OR (v.batch_count IS NOT NULL
+            AND (SELECT count(*) FROM ocr_batches b
+                  WHERE b.document_id = v.document_id AND b.version = v.version) = v.batch_count))
+ ORDER BY v.version DESC
+ LIMIT 1;
+
 -- name: version_lock
 -- The version row, locked against the other commits of the version until the transaction ends.
 -- NO KEY UPDATE, not UPDATE: a commit's own writes before this (its pages, its batch, its

@@ -50,9 +50,12 @@ def reprocess(
     tenant's default, else detected); `languages` (tesseract's form, already checked: see
     tenderflow.pdf.languages.parse_languages) replaces the document's own first.
 
+    A version from extraction reads the pages of the version readers see, or, when none is done yet,
+    of the newest failed version whose OCR finished.
+
     Raises DocumentNotFoundError (also for another tenant's document), JobStateError when
-    extraction is asked for but no version has pages yet, and InsufficientCreditsError; each with
-    nothing written.
+    extraction is asked for but no version has all its pages yet, and InsufficientCreditsError;
+    each with nothing written.
     """
     if start_from not in START_POINTS:
         raise ValueError(f"start_from must be one of {START_POINTS}, not {start_from!r}")
@@ -68,11 +71,15 @@ def reprocess(
             documents.set_document_languages(conn, document_id, languages)
         ref = documents.VersionRef(document_id, document.latest_version + 1)
         if start_from == "extract":
-            if document.current_version is None:
+            # The version readers see; before any version is done, the newest that failed after its
+            # OCR finished (its extraction failed: the LLM refused it, the budget ran out), so that
+            # extracting again never costs reading the pages again.
+            source_version = document.current_version or documents.newest_failed_version_with_pages(conn, document_id)
+            if source_version is None:
                 raise JobStateError(
                     f"document {document_id} has no finished OCR to extract from; reprocess from ocr"
                 )
-            source = documents.get_version(conn, documents.VersionRef(document_id, document.current_version))
+            source = documents.get_version(conn, documents.VersionRef(document_id, source_version))
             assert source is not None
             documents.insert_version(conn, ref, start_from="extract", pages_version=source.pages_version,
                                      page_count=source.page_count, batch_count=source.batch_count)
