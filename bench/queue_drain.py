@@ -5,6 +5,7 @@ PgQueuer's and a raw INSERT, all in the same run.
 
     .venv/bin/python bench/queue_drain.py [--jobs 20000] [--rounds 5] [--side-rounds 3] [--no-others]
     .venv/bin/python bench/queue_drain.py --only-side --peer graphile-worker:processes=2,concurrency=32
+    .venv/bin/python bench/queue_drain.py --only-side --peer tenderflow:threads=64,prefetch=4000,completion=history
 
 Each contender drains its own fresh database holding the same jobs, in its own process:
     tenderflow     a `Worker` (FunctionHandler no-op, logging at WARNING), started as the CLI starts
@@ -18,6 +19,13 @@ Each contender drains its own fresh database holding the same jobs, in its own p
 Throughput is jobs / (last commit - first claim), both read from the jobs' own timestamps
 (min(started_at), max(finished_at): the database clock) so that tenderflow and the raw loops are
 timed by the same clock. Rounds alternate the contenders; the medians are reported.
+
+`completion=` (tenderflow in the side-by-side only) measures what a different end of a job would
+buy, issue 14's open question, without changing the product: `keep` (the default: the product's
+job_complete, the row updated to `succeeded` and kept, its outcome counted for /metrics),
+`history` (the row deleted, a copy appended to an unindexed `job_history` table the bench creates,
+the outcome counted as today) or `delete` (the row deleted without trace and nothing counted, as
+graphile-worker completes: an upper bound). The worker processes swap `jobs.complete` for it.
 
 The side-by-side (other_queues.py installs the peers into .scratch/bench-peers/ the first time):
 tenderflow and each peer at its best configuration for this machine (said in the output; `--peer`
@@ -56,6 +64,7 @@ from scratch_database import scratch_database, server  # noqa: E402
 from tenderflow.database import open_pool  # noqa: E402
 from tenderflow.logs import configure_logging  # noqa: E402
 from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue, enqueue_many  # noqa: E402
+from tenderflow.queue import jobs as queue_jobs  # noqa: E402
 from tenderflow.queue.supervisor import run_worker_in_process  # noqa: E402
 
 JOB_TYPE = "noop"
@@ -217,9 +226,60 @@ def drain_raw(admin_url: str, jobs: int, batch: int, *, asynchronous_claim: bool
 # --- the side-by-side: tenderflow timed as the peers are -------------------------------------------
 
 
+HISTORY_TABLE = """
+CREATE TABLE job_history (
+    id bigint NOT NULL, type text NOT NULL, payload jsonb NOT NULL, tenant text NOT NULL, priority smallint NOT NULL,
+    attempts integer NOT NULL, max_attempts integer NOT NULL, unique_key text, worker_id text,
+    created_at timestamptz NOT NULL, started_at timestamptz, finished_at timestamptz NOT NULL
+)"""
+COMPLETE_INTO_HISTORY = """
+WITH ended AS (
+    DELETE FROM jobs j
+      USING unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[]) AS held(id, attempts, worker_id)
+     WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
+    RETURNING j.*
+),
+kept AS (
+    INSERT INTO job_history (id, type, payload, tenant, priority, attempts, max_attempts, unique_key, worker_id,
+                             created_at, started_at, finished_at)
+    SELECT id, type, payload, tenant, priority, attempts, max_attempts, unique_key, worker_id,
+           created_at, started_at, coalesce(%(now)s::timestamptz, now()) FROM ended
+),
+counted AS MATERIALIZED (
+    SELECT job_outcomes_add(array_agg(e.type), array_agg('succeeded'::text),
+                            array_agg(extract(epoch FROM coalesce(%(now)s::timestamptz, now()) - e.started_at)::float8))
+      FROM ended e
+)
+SELECT e.id FROM ended e CROSS JOIN counted"""
+COMPLETE_BY_DELETE = """
+DELETE FROM jobs j
+ USING unnest(%(ids)b::bigint[], %(attempts)b::integer[], %(worker_ids)b::text[]) AS held(id, attempts, worker_id)
+ WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
+RETURNING j.id"""
+COMPLETIONS = ("keep", "history", "delete")
+
+
+def use_completion(completion: str) -> None:
+    """In this worker process, end jobs the way `completion` says (see the module's docstring)."""
+    if completion == "keep":
+        return
+    statement = COMPLETE_INTO_HISTORY if completion == "history" else COMPLETE_BY_DELETE
+
+    def complete(conn: psycopg.Connection[Any], claimed: Any, *, now: Any = None) -> set[int]:
+        claimed = list(claimed)
+        if not claimed:
+            return set()
+        params = {"ids": [job.id for job in claimed], "attempts": [job.attempts for job in claimed],
+                  "worker_ids": [job.worker_id for job in claimed], "now": now}
+        return {row[0] for row in conn.execute(statement, params).fetchall()}
+
+    queue_jobs.complete = complete  # type: ignore[assignment]  # completion.py calls jobs.complete
+
+
 def tenderflow_side_process(url: str, options: dict[str, Any], index: int, first_starts: Any, counts: Any) -> None:
     """A tenderflow worker process whose no-op handler notes its first call and counts its calls."""
     configure_logging(json=True, level="WARNING")
+    use_completion(options["completion"])
 
     def noop(job: object, context: object) -> None:
         if counts[index] == 0:
@@ -231,13 +291,25 @@ def tenderflow_side_process(url: str, options: dict[str, Any], index: int, first
     _run_tenderflow_worker(url, job_types, options["threads"], options["prefetch"])
 
 
-def tenderflow_contender(processes: int = 1, threads: int = 64, prefetch: int = 0) -> other_queues.Contender:
+def tenderflow_contender(processes: int = 1, threads: int = 64, prefetch: int = 0,
+                         completion: str = "keep") -> other_queues.Contender:
+    if completion not in COMPLETIONS:
+        raise SystemExit(f"completion={completion!r}: one of {', '.join(COMPLETIONS)}")
+
+    def enqueue_jobs(url: str, count: int) -> None:
+        if completion == "history":
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(HISTORY_TABLE)
+        enqueue_noops(url, count)
+
+    ending = "" if completion == "keep" else f", completion {completion} (NOT the product's)"
     return other_queues.Contender(
         name="tenderflow", migrated=True,
-        configuration=f"{processes} worker process(es) x {threads} threads, prefetch {prefetch} (WorkerConfig)",
-        enqueue=enqueue_noops,
+        configuration=f"{processes} worker process(es) x {threads} threads, prefetch {prefetch} (WorkerConfig){ending}",
+        enqueue=enqueue_jobs,
         start=lambda url: other_queues.python_workers(tenderflow_side_process, url, processes,
-                                                      {"threads": threads, "prefetch": prefetch}),
+                                                      {"threads": threads, "prefetch": prefetch,
+                                                       "completion": completion}),
         unfinished_query="SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'queued')"
                          "    OR EXISTS (SELECT 1 FROM jobs WHERE state = 'running')",
     )
@@ -263,8 +335,14 @@ def parse_contender(spec: str) -> tuple[str, other_queues.Contender]:
     name, _, settings = spec.partition(":")
     if name not in CONTENDERS:
         raise SystemExit(f"unknown contender {name!r}; known: {', '.join(CONTENDERS)}")
-    options = {key.strip(): int(value) for key, value in (item.split("=") for item in settings.split(",") if item)}
-    return spec, CONTENDERS[name](**options)
+    options: dict[str, Any] = {}
+    for item in filter(None, settings.split(",")):
+        key, _, value = item.partition("=")
+        options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    try:
+        return spec, CONTENDERS[name](**options)
+    except TypeError as exc:  # an option the contender does not take
+        raise SystemExit(f"{spec}: {exc}") from exc
 
 
 # --- single enqueue -------------------------------------------------------------------------------
