@@ -266,11 +266,9 @@ def use_completion(completion: str) -> None:
     statement = COMPLETE_INTO_HISTORY if completion == "history" else COMPLETE_BY_DELETE
 
     def complete(conn: psycopg.Connection[Any], claimed: Any, *, now: Any = None) -> set[int]:
-        claimed = list(claimed)
-        if not claimed:
+        params: dict[str, Any] = {**queue_jobs._token_params(claimed), "now": now}  # as jobs.complete builds them
+        if not params["ids"]:
             return set()
-        params = {"ids": [job.id for job in claimed], "attempts": [job.attempts for job in claimed],
-                  "worker_ids": [job.worker_id for job in claimed], "now": now}
         return {row[0] for row in conn.execute(statement, params).fetchall()}
 
     queue_jobs.complete = complete  # type: ignore[assignment]  # completion.py calls jobs.complete
