@@ -527,6 +527,7 @@ class Outcome:
     upload_errors: list[str] = field(default_factory=list)
     reprocessed: int = 0  # reprocesses that started a new version
     reprocess_answers: dict[str, int] = field(default_factory=dict)  # created, in flight, refused, no pages
+    reprocess_log: list[str] = field(default_factory=list)  # "document tenant way from: answer", each answer
     versions: dict[int, int] = field(default_factory=dict)  # document id -> versions it should have
     deleted: set[int] = field(default_factory=set)  # documents the workload deleted (answered)
     delete_answers: dict[str, int] = field(default_factory=dict)  # deleted, not found (an earlier try did)
@@ -744,6 +745,8 @@ class Run:
             return "unanswered"
         with self.outcome.lock:
             self.outcome.reprocess_answers[answer[0]] = self.outcome.reprocess_answers.get(answer[0], 0) + 1
+            self.outcome.reprocess_log.append(f"{document_id} {item.tenant} {item.reprocess} from "
+                                              f"{item.reprocess_from}: {answer[0]}")
             if answer[0] == "created":
                 self.outcome.reprocessed += 1
                 self.outcome.versions[document_id] = self.outcome.versions.get(document_id, 1) + 1
@@ -832,7 +835,13 @@ class Run:
                     pending += [requests.submit(ask, client, *entry) for entry in todo]
                     for future in [future for future in pending if future.done()]:
                         pending.remove(future)
-                        item, document_id, asked, answer = future.result()
+                        try:
+                            item, document_id, asked, answer = future.result()
+                        except Exception as exc:  # noqa: BLE001 - counted (unanswered), never the end of the others
+                            error = f"reprocess or delete: {type(exc).__name__}: {exc}"
+                            with self.outcome.lock:
+                                self.outcome.upload_errors.append(error[:300])
+                            continue
                         if answer != "in flight":
                             continue
                         if time.monotonic() - asked < self.answer_deadline:
@@ -917,6 +926,8 @@ class Run:
             report = check_state(conn, keys, bucket=self.bucket, expected=expected)
             failed = conn.execute("SELECT d.sha256, v.error FROM document_versions v"
                                   " JOIN documents d ON d.id = v.document_id WHERE v.state = 'failed'").fetchall()
+            report["balances"] = dict(conn.execute("SELECT name, balance FROM tenants WHERE NOT unlimited"
+                                                   " ORDER BY name").fetchall())
         kinds = {item.sha256: item.kind for item in items}
         unexpected = [f"{kinds.get(sha, '?')}: {error[:200]}" for sha, error in failed
                       if not expected_failure(kinds.get(sha, "?"), str(error))]
@@ -1259,6 +1270,7 @@ def main() -> int:
             "fault_errors": injector.errors, "upload_errors": chaos.run.outcome.upload_errors[:10],
             "baseline_upload_errors": baseline.run.outcome.upload_errors[:10],
             "reprocess_answers": chaos.run.outcome.reprocess_answers,
+            "reprocesses": chaos.run.outcome.reprocess_log, "baseline_reprocesses": baseline.run.outcome.reprocess_log,
             "delete_answers": chaos.run.outcome.delete_answers,
             "baseline_reprocess_answers": baseline.run.outcome.reprocess_answers,
             "exits": chaos.exits, "baseline_exits": baseline.exits,
@@ -1272,6 +1284,7 @@ def main() -> int:
             "documents": args.documents, "seed": args.seed, "faster": args.faster,
             "uploaded": chaos.run.outcome.attempted, "accepted": len(chaos.run.outcome.accepted),
             "refused": chaos.run.outcome.refused, "reprocessed": chaos.run.outcome.reprocessed,
+            "reprocess_answers": chaos.run.outcome.reprocess_answers,
             "deleted": len(chaos.run.outcome.deleted),
             "done": report["versions"].get("done", 0), "failed": report["versions"].get("failed", 0),
             "lost": counts["lost"],

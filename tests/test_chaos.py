@@ -29,7 +29,8 @@ def test_chaos_run_loses_duplicates_strands_and_leaks_nothing() -> None:
     assert lines, result.stderr[-3000:]
     summary = json.loads(lines[-1])
     print(lines[-1])  # the run's figures, shown by `pytest -rP`
-    report = "\n".join(lines[-250:]) + result.stderr[-3000:]
+    # the summary first (a CI log shows a failure's first lines): its answers say what went wrong
+    report = "\n".join([lines[-1], *lines[-250:]]) + result.stderr[-3000:]
     assert {name: summary[name] for name in COUNTS} == dict.fromkeys(COUNTS, 0), report
     assert summary["baseline_clean"], report
     # Every declared fault happened (faults_missing == 0 says so; these name them): 2 PostgreSQL

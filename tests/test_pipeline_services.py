@@ -88,13 +88,18 @@ def test_extraction_through_an_openai_compatible_server_is_validated_and_keeps_t
     assert any("title" in flag for flag in extraction["flags"])  # … and flagged
 
 
+@pytest.mark.parametrize("annex", [
+    pytest.param(["Annex"], id="a-page-read-by-OCR"),  # too little text for its layer: one OCR batch
+    pytest.param(TENDER_PAGE, id="every-page-from-its-text-layer"),  # no OCR batch at all
+])
 def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pages_already_read(
-    pool: ConnectionPool, database_url: str, tmp_path: Path
+    pool: ConnectionPool, database_url: str, tmp_path: Path, annex: list[str]
 ) -> None:
     """Found by the chaos run: a first version failed at extraction (the LLM answered 400) could not
     be reprocessed from extraction ('no finished OCR to extract from') though every page had been
-    read, and `jobs retry` advises exactly that. A version whose pages were never all read still is
-    refused."""
+    read, and `jobs retry` advises exactly that; the second time (a later CI run), for a document
+    whose every page came from its text layer (no OCR batch). A version whose pages were never all
+    read still is refused."""
     replies = in_order(error_reply(400, "bad request: the model refused the input"), answer_with(llm_answer))
     with run_openai_server(replies) as server:
         settings = pipeline_settings(database_url, tmp_path, llm_base_url=server.base_url, llm_api_key="test-key",
@@ -103,7 +108,7 @@ def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pa
         corrupt = tmp_path / "corrupt.pdf"
         corrupt.write_bytes(text_pdf(tmp_path / "whole.pdf", [TENDER_PAGE]).read_bytes()[:300])
         with pool.connection() as conn:
-            outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE, ["Annex"]]),
+            outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE, annex]),
                                   max_bytes=MAX_BYTES)
             unread = upload_file(conn, storage, corrupt, max_bytes=MAX_BYTES)
         assert outcome.document_id is not None and unread.document_id is not None
@@ -112,6 +117,8 @@ def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pa
             first = documents.get_document(conn, outcome.document_id)
             assert (first["state"], first["current_version"]) == ("failed", None)
             assert "400" in first["error"]
+            read = documents.get_version(conn, documents.VersionRef(outcome.document_id, 1))
+            assert read is not None and read.batch_count == (1 if annex == ["Annex"] else None)
             again = reprocess(conn, outcome.document_id, start_from="extract")
             assert (again.version, again.created) == (2, True)
             assert documents.get_document(conn, unread.document_id)["state"] == "failed"

@@ -261,8 +261,8 @@ def get_version(conn: psycopg.Connection[Any], ref: VersionRef) -> VersionRow | 
 
 
 def newest_failed_version_with_pages(conn: psycopg.Connection[Any], document_id: int) -> int | None:
-    """The newest failed version of the document whose OCR finished (it failed at extraction, say the
-    LLM refused it), or None: see version_newest_failed_with_pages."""
+    """The newest failed version of the document whose pages were all read (it failed at extraction,
+    say the LLM refused it), or None: see version_newest_failed_with_pages."""
     row = conn.execute(QUERIES["version_newest_failed_with_pages"], {"document_id": document_id}).fetchone()
     return None if row is None else int(row[0])
 

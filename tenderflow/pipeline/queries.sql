@@ -31,14 +31,16 @@ SELECT document_id, version, state::text AS state, start_from, pages_version, pa
 
 -- name: version_newest_failed_with_pages
 -- The newest FAILED version of a document whose pages are all read: it started from extraction
--- (its pages are an earlier version's, complete), or every OCR batch of it committed (the condition
--- that enqueued its extraction). What a reprocess from extraction reads when no version is done.
+-- (its pages are an earlier version's, complete), or its plan counted its pages and every one of
+-- them is stored (read from its text layer by the plan, or by an OCR batch; a document with no page
+-- to OCR has no batch at all, and a plan stopped unpaid stored none). What a reprocess from
+-- extraction reads when no version is done.
 SELECT v.version FROM document_versions v
  WHERE v.document_id = %(document_id)s AND v.state = 'failed'
    AND (v.start_from = 'extract'
-        OR (v.batch_count IS NOT NULL
-            AND (SELECT count(*) FROM ocr_batches b
-                  WHERE b.document_id = v.document_id AND b.version = v.version) = v.batch_count))
+        OR (v.page_count IS NOT NULL
+            AND (SELECT count(*) FROM pages p
+                  WHERE p.document_id = v.document_id AND p.version = v.version) = v.page_count))
  ORDER BY v.version DESC
  LIMIT 1;
 

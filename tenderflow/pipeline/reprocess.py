@@ -51,7 +51,7 @@ def reprocess(
     tenderflow.pdf.languages.parse_languages) replaces the document's own first.
 
     A version from extraction reads the pages of the version readers see, or, when none is done yet,
-    of the newest failed version whose OCR finished.
+    of the newest failed version whose pages were all read (from their text layer or by OCR).
 
     Raises DocumentNotFoundError (also for another tenant's document), JobStateError when
     extraction is asked for but no version has all its pages yet, and InsufficientCreditsError;
@@ -71,8 +71,8 @@ def reprocess(
             documents.set_document_languages(conn, document_id, languages)
         ref = documents.VersionRef(document_id, document.latest_version + 1)
         if start_from == "extract":
-            # The version readers see; before any version is done, the newest that failed after its
-            # OCR finished (its extraction failed: the LLM refused it, the budget ran out), so that
+            # The version readers see; before any version is done, the newest that failed after all
+            # its pages were read (its extraction failed: the LLM refused it, the budget ran out), so that
             # extracting again never costs reading the pages again.
             source_version = document.current_version or documents.newest_failed_version_with_pages(conn, document_id)
             if source_version is None:
