@@ -88,3 +88,14 @@ def test_the_api_is_healthy_while_healthz_answers(env: dict[str, str], tmp_path:
         server.wait(30)
     nothing = health(env, "--port", str(port), "--host", "no-such-host")
     assert nothing.exit_code == 1 and "nothing runs here" in nothing.output
+
+
+def test_serve_that_cannot_reach_its_database_says_so_in_one_line(env: dict[str, str]) -> None:
+    """Every command reports an unreachable database as one `error:` line and exit 1; `serve` printed
+    uvicorn's lifespan traceback (a screen of frames, in one JSON log line) and exited 3."""
+    dead = {**env, "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{free_port()}/nothing"}
+    started = subprocess.run([sys.executable, "-m", "tenderflow", "serve", "--port", str(free_port())], env=dead,
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert started.returncode == 1, started.stderr
+    assert "error: cannot connect to PostgreSQL" in started.stderr
+    assert "Traceback" not in started.stderr + started.stdout

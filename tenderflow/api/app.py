@@ -48,7 +48,7 @@ from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scrape
 from tenderflow.api.http_metrics import http_registry
 from tenderflow.api.limits import BodySizeLimit
 from tenderflow.api.metrics import metrics_registry
-from tenderflow.api.services import open_services
+from tenderflow.api.services import ApiServices, open_services
 from tenderflow.api.validation import document_validation_answers, validation_error
 from tenderflow.config import Settings
 from tenderflow.errors import (
@@ -96,14 +96,16 @@ def body_limit_for(settings: Settings) -> Any:
     return limit_for
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The application for `settings`; nothing is opened until its lifespan starts."""
+def create_app(settings: Settings, *, opened: ApiServices | None = None) -> FastAPI:
+    """The application for `settings`. Its lifespan opens its services, or takes `opened` (what
+    `tenderflow serve` opened before uvicorn, so that a database it cannot reach is one line on
+    stderr, not a traceback), and closes them when it ends."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Each waiting remote claim holds a thread (not a connection): make room for them.
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.api_threads
-        services = await run_in_threadpool(open_services, settings)
+        services = opened if opened is not None else await run_in_threadpool(open_services, settings)
         app.state.services = services
         app.state.metrics = metrics_registry(services.pool, dead_after_seconds=settings.worker_dead_after_seconds)
         try:

@@ -29,16 +29,26 @@ class ApiServer(uvicorn.Server):
 
 
 def serve(settings: Settings, *, host: str, port: int) -> int:
-    """Run the API with uvicorn until SIGTERM/SIGINT; returns the exit code."""
-    from tenderflow.api.app import create_app
+    """Run the API with uvicorn until SIGTERM/SIGINT; returns the exit code.
 
-    config = uvicorn.Config(
-        create_app(settings), host=host, port=port, proxy_headers=True, log_config=None,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
-        timeout_graceful_shutdown=10, access_log=False,
-    )
-    server = ApiServer(config)
-    log.info("api.starting", host=host, port=port, docs=f"http://{host}:{port}/docs")
-    server.run()
+    The services (the database pool, migrations checked, the storage) are opened first, outside
+    uvicorn: a database that does not answer or is not migrated raises its TenderflowError here, one
+    line on stderr and exit 1 like every command, instead of uvicorn's lifespan traceback and exit 3.
+    """
+    from tenderflow.api.app import create_app
+    from tenderflow.api.services import open_services
+
+    services = open_services(settings)
+    try:
+        config = uvicorn.Config(
+            create_app(settings, opened=services), host=host, port=port, proxy_headers=True, log_config=None,
+            forwarded_allow_ips=settings.forwarded_allow_ips,
+            timeout_graceful_shutdown=10, access_log=False,
+        )
+        server = ApiServer(config)
+        log.info("api.starting", host=host, port=port, docs=f"http://{host}:{port}/docs")
+        server.run()
+    finally:
+        services.close()  # the lifespan's end closed them already, unless uvicorn never started it
     log.info("api.stopped")
     return 0 if server.started else 1
