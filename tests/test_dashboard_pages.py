@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,10 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.queue.worker import Worker
 from tenderflow.tenants.tenants import create_tenant
 from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain, drain_in_workers
+from tests.pipeline_harness import drain, drain_in_workers, worker_config
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 
@@ -477,3 +479,50 @@ def test_the_operators_api_takes_a_change_with_the_session_cookie_only_with_its_
         assert changed.status_code == 200 and changed.json()["retention_days"] == 3
         assert client.delete("/v1/schedules/documents.retention").status_code == 403
         assert client.post("/v1/schedules/documents.retention/run").status_code == 403
+
+
+
+def test_a_document_whose_extraction_failed_is_extracted_again_from_its_pages(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """The dashboard offered only 'Reprocess' (from OCR) for a failed document; one whose pages were
+    all read and whose extraction failed (the LLM refused it) can be extracted again without reading
+    them again, as `tenderflow reprocess --from extract` can. One whose pages were never read cannot."""
+    storage = open_storage(settings.resolved_storage_url)
+    job_types = build_job_types(settings)
+    refused = upload_file(conn, storage, text_pdf(tmp_path / "refused.pdf", [TENDER_PAGE]), max_bytes=10**7).document_id
+    # Its plan runs for real (its one page read from the text layer: no OCR batch), then the LLM refuses it.
+    planning = build_job_types(settings, pool=api.services.pool, storage=storage, cache_dir=tmp_path / "cache")
+    Worker(api.services.pool, planning, replace(worker_config(), types=("ocr.plan",))).run_once()
+    [extract] = claim(conn, worker_id="dashboard-test", types=["extract"], limit=1, lease_seconds=60)
+    refusal = Failure(extract, "the LLM endpoint rejected the request: HTTP 400", permanent=True, retry_seconds=0)
+    commit_attempts(conn, job_types, [FinishedAttempt(extract, failure=refusal)], backoff=Backoff())
+    # The other's plan fails for want of the storage: its pages never read.
+    unread = upload_file(conn, storage, text_pdf(tmp_path / "unread.pdf", [["q"]]), max_bytes=10**7).document_id
+    [plan] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
+    conn.execute("UPDATE jobs SET max_attempts = 1 WHERE id = %s", (plan.id,))
+    commit_attempts(conn, job_types, [FinishedAttempt(
+        plan, failure=Failure(plan, "storage unreachable", permanent=False, retry_seconds=0))], backoff=Backoff())
+    assert version_state(conn, VersionRef(refused, 1)) == version_state(conn, VersionRef(unread, 1)) == "failed"
+    with logged_in(api) as client:
+        refused_page = client.get(f"/dashboard/documents/{refused}").text
+        assert 'id="extract-again"' in refused_page and 'name="start_from" value="extract"' in refused_page
+        unread_page = client.get(f"/dashboard/documents/{unread}").text
+        assert 'id="extract-again"' not in unread_page
+        assert f'action="/dashboard/documents/{unread}/reprocess"' in unread_page  # from OCR: offered
+
+        token = csrf_of(refused_page)
+        again = client.post(f"/dashboard/documents/{refused}/reprocess",
+                            data={"csrf_token": token, "start_from": "extract"})
+        assert again.status_code == 303 and "notice=reprocessing" in again.headers["location"]
+        assert conn.execute("SELECT start_from, pages_version FROM document_versions WHERE document_id = %s"
+                            " AND version = 2", (refused,)).fetchone() == ("extract", 1)
+        assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'ocr.plan' AND payload->>'document_id' = %s",
+                            (str(refused),)).fetchone() == (1,)  # no page read again
+
+        no_pages = client.post(f"/dashboard/documents/{unread}/reprocess",
+                               data={"csrf_token": token, "start_from": "extract"}, follow_redirects=True)
+        assert no_pages.status_code == 200 and f"Document {unread} was not extracted again" in no_pages.text
+        assert conn.execute("SELECT latest_version FROM documents WHERE id = %s", (unread,)).fetchone() == (1,)
+        wrong = client.post(f"/dashboard/documents/{unread}/reprocess", data={"csrf_token": token, "start_from": "x"})
+        assert wrong.status_code == 422

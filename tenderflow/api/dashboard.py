@@ -67,6 +67,7 @@ NOTICES = {
     "reprocessing": "Document {id}: a new version is queued.",
     "in-flight": "Document {id}: a version is already being processed.",
     "no-credits": "Document {id} was not reprocessed: its tenant has not enough credits.",
+    "no-pages": "Document {id} was not extracted again: no version has all its pages read; reprocess it from OCR.",
 }
 
 
@@ -400,13 +401,17 @@ def document_page(request: Request, document_id: int, services: Services, sessio
         readable = documents.readable_version(document)
         extraction = documents.document_fields(conn, document_id, readable) if readable is not None else None
         has_thumbnail = documents.read_thumbnail(conn, document_id) is not None
+        # A failed document whose pages were all read (its extraction failed) can be extracted
+        # again without reading them again, as `reprocess --from extract` would.
+        extract_again = document["state"] == "failed" and (
+            readable is not None or documents.newest_failed_version_with_pages(conn, document_id) is not None)
     rows = field_rows(extraction["fields"]) if extraction else []
     quotes = quotes_by_page(rows)
     texts = {page["page_number"]: marked_page_text(page["text"], quotes.get(page["page_number"], []))
              for page in pages}
     return _page(request, "document.html", services, session, document=document, pages=pages, texts=texts,
                  extraction=extraction, field_rows=rows, readable_version=readable, has_thumbnail=has_thumbnail,
-                 notice=UPLOAD_NOTICES.get(uploaded or ""))
+                 extract_again=extract_again, notice=UPLOAD_NOTICES.get(uploaded or ""))
 
 
 @router.get("/documents/{document_id}/pages/{page}.png", response_class=Response)
@@ -476,16 +481,21 @@ def retry_job(
 def reprocess_document(
     document_id: int, services: Services, sessions: Sessions, session: OperatorSession,
     csrf_token: Annotated[str, Form()],
+    start_from: Annotated[documents.StartPoint, Form()] = documents.StartPoint.OCR,
 ) -> RedirectResponse:
-    """A new version of the document from OCR (as `tenderflow reprocess`)."""
+    """A new version of the document, from OCR or, reading the pages already read, from extraction
+    (as `tenderflow reprocess --from`)."""
     _check_csrf(sessions, session, csrf_token)
     with services.pool.connection() as conn:
         try:
-            outcome = reprocess(conn, document_id, prices=Prices.from_settings(services.settings),
+            outcome = reprocess(conn, document_id, start_from=start_from,
+                                prices=Prices.from_settings(services.settings),
                                 max_attempts=services.settings.max_attempts)
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
         except InsufficientCreditsError:
             return _redirect(f"/dashboard?notice=no-credits&subject={document_id}")
+        except JobStateError:  # from extraction, but no version has all its pages
+            return _redirect(f"/dashboard?notice=no-pages&subject={document_id}")
     notice = "reprocessing" if outcome.created else "in-flight"
     return _redirect(f"/dashboard?notice={notice}&subject={document_id}")
