@@ -20,7 +20,8 @@
                                  newest ledger entries
     /dashboard/login, /logout    the admin token (TENDERFLOW_ADMIN_TOKEN) buys a signed session cookie
 
-Writes (retry a job, reprocess a document, upload a PDF, log out) are POSTed forms that carry a CSRF token
+Writes (retry a job, reprocess a document from OCR or from its pages already read, upload a PDF,
+log out) are POSTed forms that carry a CSRF token
 derived from the session; the session cookie is HttpOnly and SameSite=Strict. Without an admin
 token configured, every page answers 404 saying how to turn the dashboard on.
 """
