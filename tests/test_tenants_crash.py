@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,12 @@ def jobs_left_running_by(conn: Conn, pid: int) -> Orphans:
     return [(int(a), int(b), int(c)) for a, b, c in rows]
 
 
+def sessions_gone(conn: Conn, pid: int) -> bool:
+    """Whether the server has ended every session of the worker process `pid` (named "<pool>:<pid>")."""
+    return conn.execute("SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name LIKE %s",
+                        (f"%:{pid}",)).fetchone() == (True,)
+
+
 def kill_during_ocr_of(conn: Conn, start_worker: Callable[[], WorkerProcess], document_id: int) -> Orphans:
     """Start a worker, SIGKILL it while it reads a page of `document_id`; the jobs it left running."""
     for _ in range(3):  # a page might commit between seeing it run and the kill: then try again
@@ -110,6 +117,10 @@ def kill_during_ocr_of(conn: Conn, start_worker: Callable[[], WorkerProcess], do
         wait_until(lambda: page_being_read_by(conn, pid, document_id), timeout=60,  # noqa: B023 (used at once)
                    message=f"a page of document {document_id} is being read")
         worker.kill()
+        # A COMMIT the worker sent just before its death still lands: read what it left only once the
+        # server has ended its sessions (named "<pool>:<pid>"), or a job seen running here may then
+        # turn out succeeded at its first attempt.
+        wait_until(partial(sessions_gone, conn, pid), timeout=30, message=f"the killed worker {pid}'s sessions ended")
         orphans = jobs_left_running_by(conn, worker.popen.pid)
         if any(doc == document_id for _, doc, _ in orphans):
             return orphans
