@@ -56,6 +56,13 @@ DUTCH = (
     "uiterlijk vrijdag binnen zijn.",
 )
 ENGLISH = fixtures.TENDER_LINES
+AFRIKAANS = (  # a language tesseract has a pack for (afr) that `make` does not install
+    "Kennisgewing van tender: die munisipaliteit",
+    "nooi aanbiedinge vir die instandhouding van",
+    "die straatligte in die middestad. Aanbiedinge",
+    "moet voor Vrydag om twaalfuur by die kantoor",
+    "ingedien word. Die dokumente is gratis.",
+)
 
 
 def french_scan(tmp_path: Path) -> Path:
@@ -281,10 +288,10 @@ def test_bad_languages_are_refused_at_upload_with_the_installed_ones(
     conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path
 ) -> None:
     pdf = fixtures.born_digital_pdf(tmp_path / "notice.pdf", [ENGLISH])
-    with pytest.raises(UploadRejectedError, match=r"unknown OCR language 'klingon'.*installed here: .*deu, eng, fra"):
+    with pytest.raises(UploadRejectedError, match=r"unknown OCR language 'klingon'.*installed here: .*deu, .*eng, .*fra"):
         upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="eng+klingon")
-    with pytest.raises(UploadRejectedError, match=r"'jpn' is not installed here.*installed: .*eng"):
-        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="jpn")
+    with pytest.raises(UploadRejectedError, match=r"'khm' is not installed here.*installed: .*eng"):
+        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="khm")
     assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
     with pytest.raises(ValueError, match="unknown OCR language"):
         create_tenant(conn, "nowhere", languages="elvish")
@@ -311,7 +318,7 @@ def test_cli_upload_tenants_and_show_say_the_language(
         assert run("tenants", "create", "lyon", "--unlimited", "--languages", "fr").exit_code == 0
         shown = run("tenants", "show", "lyon", "--json")
         assert json.loads(shown.stdout)["ocr_languages"] == "fra"
-        missing = run("tenants", "languages", "lyon", "jpn")
+        missing = run("tenants", "languages", "lyon", "khm")
         assert missing.exit_code == 1 and "not installed" in missing.output
         assert run("tenants", "languages", "lyon", "auto").exit_code == 0
         assert "auto" in run("tenants", "show", "lyon").output
@@ -376,3 +383,35 @@ def test_workers_load_the_identifier_before_their_first_claim(tmp_path: Path, mo
     assert languages._Loaded.identifier is None and not cache.exists(), "no detection, nothing to load"
     warm_up([OcrPlanHandler(PdfLimits(), 4, detect=True, model_cache=cache)])
     assert languages._Loaded.identifier is not None and list(cache.glob(f"{languages.MODEL_CACHE_PREFIX}*.npz"))
+
+
+def test_a_language_without_its_pack_is_said_in_show_and_the_api_not_read_silently(
+    database_url: str, pool: ConnectionPool, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """An Afrikaans document is detected as afr, whose pack is not installed: it is read with the fallback,
+    and `show`, the API and the dashboard's page say so, naming the pack to install (issue 22)."""
+    from tests.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
+
+    assert "afr" not in lang.installed_languages(), "this test needs a language whose pack is not installed"
+    settings = api_settings(database_url, tmp_path)
+    key = tenant_with_key(conn, "acme")
+    pdf = fixtures.born_digital_pdf(tmp_path / "kennisgewing.pdf", [AFRIKAANS])
+    with serve_in_thread(settings) as api:
+        with pdf.open("rb") as handle:
+            created = api.client.post("/v1/documents", headers=bearer(key),
+                                      files={"file": (pdf.name, handle, "application/pdf")})
+        assert created.status_code == 201, created.text
+        document_id = created.json()["id"]
+        drain(pool, settings, open_storage(settings.resolved_storage_url))
+        detail = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+    assert (detail["language"], detail["ocr_languages"], detail["languages_source"]) == ("afr", "eng", "fallback")
+    assert "afr, whose tesseract pack is not installed" in detail["language_note"]
+    assert "read as eng" in detail["language_note"] and "tesseract-ocr-afr" in detail["language_note"]
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": settings.resolved_storage_url,
+           "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "300"}
+    try:
+        shown = CliRunner().invoke(app, ["show", str(document_id)], env=env)
+    finally:
+        configure_logging(level="WARNING")
+    assert "whose tesseract pack is not installed" in " ".join(shown.output.split()), shown.output
+    assert lang.missing_pack_note("fra", "fra+eng") is None and lang.missing_pack_note(None, "eng") is None

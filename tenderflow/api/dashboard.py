@@ -48,6 +48,7 @@ from tenderflow.errors import (
     JobStateError,
     SearchQueryError,
 )
+from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, SearchFilters, SearchHit, search
@@ -60,6 +61,7 @@ router = APIRouter(prefix="/dashboard", include_in_schema=False)
 templates = Jinja2Templates(env=Environment(
     loader=PackageLoader("tenderflow.api", "templates"), autoescape=select_autoescape(default=True),
 ))
+templates.env.globals["missing_pack_note"] = missing_pack_note
 
 NOTICES = {
     "retried": "Job {id} is queued again.",

@@ -23,6 +23,7 @@ from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.config import Settings
 from tenderflow.handlers import stage_named
+from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
@@ -86,6 +87,9 @@ class DocumentDetail(DocumentSummary):
         "the first scanned page, or the fallback when nothing was detected.")
     language_confidence: float | None = Field(description="The identifier's probability for a detected language.")
     script: str | None = Field(description="The script a first OCR pass saw ('Latin', 'Arabic', …).")
+    language_note: str | None = Field(
+        default=None, description="Set when the document's language had no tesseract pack where it was read: "
+        "which language, and what its scanned pages were read as instead.")
     retrying: str | None = Field(
         default=None, description="Why the document's OCR plan or extraction is waiting to run again, if it is: "
         "'retry 2/5: <the last error>'.")
@@ -275,7 +279,8 @@ def get_document(document_id: int, tenant: Tenant, services: Services) -> Docume
                           pages_done=row["pages_done"], pages_total=row["page_count"],
                           requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
                           languages_source=row["languages_source"], language_confidence=row["language_confidence"],
-                          script=row["script"], retrying=tenant_visible_error(row["retrying"]), hint=hint)
+                          script=row["script"], retrying=tenant_visible_error(row["retrying"]), hint=hint,
+                          language_note=missing_pack_note(row["language"], row["ocr_languages"]))
 
 
 NOT_READY_RETRY_SECONDS = 5

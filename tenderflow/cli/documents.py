@@ -25,6 +25,7 @@ from tenderflow.cli.output import (
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
+from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline.documents import (
     PipelineProgress,
     StartPoint,
@@ -328,7 +329,9 @@ def language_summary(document: dict[str, Any]) -> str:
         extra.append(f"script {document['script']}")
     if document.get("language_confidence") is not None:
         extra.append(f"p={document['language_confidence']:.2f}")
-    return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
+    summary = f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
+    note = missing_pack_note(document.get("language"), document.get("ocr_languages"))
+    return f"{summary}; {note}" if note else summary
 
 
 DocumentId = Annotated[int, typer.Argument(

@@ -35,6 +35,9 @@ class Check:
     name: str
     ok: bool
     detail: str
+    warning: bool = False
+    """Passed, but something a person should know (a recommended language pack missing): doctor says
+    'warn' and still exits 0; a worker starts."""
 
 
 def check_programs(programs: Sequence[str] = OCR_PROGRAMS) -> list[Check]:
@@ -60,6 +63,13 @@ def check_language_packs(settings: Settings) -> Check:
         return Check("tesseract language packs", False,
                      f"missing {', '.join(missing)} (apt-get install tesseract-ocr-<name>); installed: "
                      f"{', '.join(sorted(installed)) or 'none'}")
+    unread = [name for name in ocr_languages.RECOMMENDED_PACKS if name != "osd" and name not in installed]
+    if unread:
+        return Check("tesseract language packs", True, warning=True, detail=(
+            f"{len(installed)} installed; missing {len(unread)} of the recommended: {', '.join(unread)}. Scanned "
+            f"pages in those languages are read as {settings.ocr_languages} (a document's `show` says so): "
+            f"`make runtime-deps`, or apt-get install "
+            + " ".join(f"tesseract-ocr-{name.replace('_', '-')}" for name in unread)))
     return Check("tesseract language packs", True, f"{len(installed)} installed: {', '.join(sorted(installed))}")
 
 

@@ -117,6 +117,28 @@ TESSERACT_LANGUAGE: Mapping[str, str] = {
     "ug": "uig", "uk": "ukr", "ur": "urd", "uz": "uzb", "vi": "vie", "yo": "yor", "zh": "chi_sim",
 }
 
+RECOMMENDED_PACKS: tuple[str, ...] = (
+    # Western and Central Europe, the Americas; Arabic; Hindi (the first set, 2026-11)
+    "eng", "deu", "fra", "spa", "ita", "por", "nld", "pol", "ara", "hin",
+    # the other EU (and EEA) languages
+    "ces", "slk", "slv", "hrv", "hun", "ron", "swe", "dan", "fin", "est", "lav", "lit", "mlt", "gle", "cat",
+    "eus", "glg", "nor", "ell",
+    # Cyrillic
+    "rus", "ukr", "bel", "kaz", "srp", "bul", "mkd",
+    # East and South-East Asia (with tesseract's models for vertical CJK text)
+    "jpn", "jpn_vert", "chi_sim", "chi_sim_vert", "chi_tra", "chi_tra_vert", "kor", "kor_vert", "vie", "tha",
+    "ind", "msa",
+    # Turkish, Hebrew, the Indic scripts beyond Hindi
+    "tur", "heb", "ben", "guj", "mar", "tam", "tel",
+    # orientation and script detection
+    "osd",
+)
+"""The tesseract packs `make`, the Dockerfile and `tenderflow doctor` expect: every language public tenders
+are commonly published in. What it costs decided the set: Debian's packs are tesseract's fast models, 0.4-3
+MB each to download (these 56: about 65 MB, 160 MB installed, 20 s of apt on a 2-core machine), and a pack
+costs nothing until a document in its language is read. Left out: tesseract's `script-*` models (30 MB for
+Latin alone, and slower) and the historic and minor languages; any of them can be installed and asked for."""
+
 KNOWN_LANGUAGES = frozenset(TESSERACT_LANGUAGE.values()) | {
     "chi_tra", "chi_sim_vert", "chi_tra_vert", "jpn_vert", "kor_vert", "deu_latf", "frk", "enm", "frm", "gle_uncial",
     "grc", "ita_old", "spa_old", "kat_old", "dzo", "syr", "tir", "bod", "chr", "ceb", "iku", "kmr", "snd", "sun",
@@ -160,6 +182,20 @@ class LanguageChoice:
     def as_payload(self) -> dict[str, Any]:
         return {"languages": self.languages, "language": self.language, "source": self.source,
                 "script": self.script, "confidence": self.confidence}
+
+
+def missing_pack_note(language: str | None, ocr_languages: str | None) -> str | None:
+    """What a person must know when a document's language has no pack where it was read: 'jpn has no
+    tesseract pack on the OCR worker: its scanned pages were read as eng'; None when the pack was used
+    (or nothing was detected). Said by `show`, the API's document and the dashboard, never silently."""
+    if not language or not ocr_languages or language in ocr_languages.split("+"):
+        return None
+    if language not in KNOWN_LANGUAGES:
+        return f"the document is in {language!r}, which tesseract has no pack for: its scanned pages were read as " \
+               f"{ocr_languages}"
+    return (f"the document is in {language}, whose tesseract pack is not installed where it was read: its scanned "
+            f"pages were read as {ocr_languages} (apt-get install tesseract-ocr-{language.replace('_', '-')}, "
+            "then reprocess it)")
 
 
 # --- installed packs and what a person asks for --------------------------------------------------
