@@ -288,7 +288,8 @@ def test_bad_languages_are_refused_at_upload_with_the_installed_ones(
     conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path
 ) -> None:
     pdf = fixtures.born_digital_pdf(tmp_path / "notice.pdf", [ENGLISH])
-    with pytest.raises(UploadRejectedError, match=r"unknown OCR language 'klingon'.*installed here: .*deu, .*eng, .*fra"):
+    with pytest.raises(UploadRejectedError,
+                       match=r"unknown OCR language 'klingon'.*installed here: .*deu, .*eng, .*fra"):
         upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="eng+klingon")
     with pytest.raises(UploadRejectedError, match=r"'khm' is not installed here.*installed: .*eng"):
         upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="khm")
