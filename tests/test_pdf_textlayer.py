@@ -150,3 +150,9 @@ def test_tidy_text_layer_drops_padding_and_keeps_indentation() -> None:
     padded = "\n\n  Lot 1     Works   \n\n   Value: EUR 10  \n\n\n"
     assert tidy_text_layer(padded) == "  Lot 1     Works\n\n   Value: EUR 10"
     assert tidy_text_layer("   \n \n") == ""
+
+
+def test_tidy_text_layer_drops_the_direction_marks_around_right_to_left_runs() -> None:
+    # pdftotext wraps every Arabic or Hebrew run in embedding marks: they split words and numbers apart.
+    raw = "\u202b\u202a5/1/25\u202c\u202c   \u202bرقم الكراسة \u202a:2000000583\u202c\u202c\n"
+    assert tidy_text_layer(raw) == "5/1/25   رقم الكراسة :2000000583"

@@ -94,6 +94,7 @@ def extract_fields(
         completion_tokens=reading.usage.completion_tokens,
         flags=flags,
         confidence={path: round(value, 3) for path, value in reading.confidence.items() if path in kept},
+        rules={path: rule for path, rule in reading.rules.items() if path in kept},
         candidates=dict(reading.candidates),
     )
 

@@ -185,6 +185,9 @@ class ExtractionResult(BaseModel):
     confidence: dict[str, float] = Field(
         default_factory=dict, description="How sure the extractor was of each returned value, 0..1, by field path "
         "('buyer.name', 'submission_deadline'); empty for backends that do not say.")
+    rules: dict[str, str] = Field(
+        default_factory=dict, description="Which of the extractor's rules found each returned value, by field path "
+        "(\"label 'reference no.'\", 'letterhead'): what a person checks first when a value is wrong.")
     candidates: dict[str, Sourced[Any]] = Field(
         default_factory=dict, description="For fields left empty: the best value the extractor found that stayed "
         "below its confidence threshold. Shown as a candidate, never returned as the field.")

@@ -106,9 +106,15 @@ def extract_text_layer(
     ]
 
 
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+"""Invisible direction marks pdftotext writes around every right-to-left run (Arabic, Hebrew): they
+carry no text and cut words and numbers apart for anything that reads the page."""
+
+
 def tidy_text_layer(text: str) -> str:
-    """Drop the trailing spaces and blank lines pdftotext -layout pads with; keep the indentation."""
-    return "\n".join(line.rstrip() for line in text.splitlines()).strip("\n")
+    """Drop the trailing spaces and blank lines pdftotext -layout pads with, and its bidirectional
+    control marks; keep the indentation."""
+    return "\n".join(line.rstrip() for line in text.translate(_BIDI_CONTROLS).splitlines()).strip("\n")
 
 
 _ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON = 1, 2, 4, 8, 16
