@@ -4,9 +4,9 @@ FROM python:3.11-slim-bookworm
 # OCR and PDF tools, from Debian: tesseract with the language packs a tender pipeline reads (the Makefile's
 # OCR_LANGUAGES, tenderflow.pdf.languages.RECOMMENDED_PACKS: EU/EEA, Arabic, Indic, Cyrillic, CJK with
 # vertical models, Vietnamese, Thai, Indonesian/Malay, Turkish, Hebrew; about 65 MB) and orientation/script
-# data (osd), poppler.
+# data (osd), poppler with its CJK encodings and a CJK font (non-embedded Asian fonts read and render).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tesseract-ocr poppler-utils \
+ && apt-get install -y --no-install-recommends tesseract-ocr poppler-utils poppler-data fonts-wqy-microhei \
       tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por \
       tesseract-ocr-nld tesseract-ocr-pol tesseract-ocr-ara tesseract-ocr-hin \
       tesseract-ocr-ces tesseract-ocr-slk tesseract-ocr-slv tesseract-ocr-hrv tesseract-ocr-hun tesseract-ocr-ron \

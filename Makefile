@@ -15,8 +15,11 @@ OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin \
   tur heb ben guj mar tam tel \
   osd
 # What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
-RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(subst _,-,$(OCR_LANGUAGES))) poppler-utils
-TEST_APT := $(RUNTIME_APT) chromium
+# poppler-data and a CJK font: PDFs whose Chinese, Japanese or Korean fonts are not embedded (common in
+# Asian public documents) have no text layer and render blank without them (about 3 MB).
+RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(subst _,-,$(OCR_LANGUAGES))) poppler-utils \
+  poppler-data fonts-wqy-microhei
+TEST_APT := $(RUNTIME_APT) chromium fonts-dejavu-core  # DejaVu: Cyrillic and Greek test scans
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
@@ -41,6 +44,7 @@ typecheck: install
 define apt_if_missing
 	@need=""; \
 	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
+	dpkg -s $(filter-out tesseract-ocr%,$(2)) >/dev/null 2>&1 || need=1; \
 	if [ -z "$$need" ]; then \
 	  have=$$(tesseract --list-langs 2>/dev/null); \
 	  for lang in $(OCR_LANGUAGES); do printf '%s\n' "$$have" | grep -qx $$lang || need=1; done; \

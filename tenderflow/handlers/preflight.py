@@ -17,6 +17,7 @@ import shutil
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
@@ -80,6 +81,28 @@ def _has_osd() -> bool:
     return "osd" in result.stdout.decode("utf-8", errors="replace").split()
 
 
+POPPLER_DATA = Path("/usr/share/poppler/cMap")
+"""Where Debian's poppler-data puts the CJK character maps (poppler looks there)."""
+
+
+def check_cjk_fonts(poppler_data: Path = POPPLER_DATA) -> Check:
+    """A PDF whose Chinese, Japanese or Korean font is not embedded needs poppler's character maps to have
+    a text layer, and a CJK font to be drawn for OCR: without them it reads as blank. A warning."""
+    from tenderflow.pdf.tools import run_tool
+
+    missing = [] if poppler_data.is_dir() else ["poppler-data"]
+    if shutil.which("fc-list") is not None:
+        listed = run_tool(["fc-list", ":lang=ja"], timeout_seconds=30, memory_bytes=1024**3)
+        if not listed.stdout.strip():
+            missing.append("a CJK font (fonts-wqy-microhei)")
+    if missing:
+        return Check("CJK fonts", True, warning=True, detail=(
+            f"missing {' and '.join(missing)}: a PDF whose Chinese, Japanese or Korean fonts are not embedded "
+            "has no text layer and renders blank (`make runtime-deps`, or apt-get install poppler-data "
+            "fonts-wqy-microhei)"))
+    return Check("CJK fonts", True, "poppler's CJK character maps and a CJK font are installed")
+
+
 def check_sandbox() -> Check:
     """The tool sandbox (the process that starts every tool run with its limits) starts, with the OCR
     libraries (pytesseract, pdf2image) imported."""
@@ -135,6 +158,7 @@ def preflight(settings: Settings, pool: Pool, storage: ObjectStorage | None) -> 
     if pool in (Pool.OCR, Pool.ALL):
         checks += check_programs()
         checks.append(check_language_packs(settings))
+        checks.append(check_cjk_fonts())
         checks.append(check_sandbox())
         if storage is not None:
             checks.append(check_storage(storage))
