@@ -170,3 +170,13 @@ def test_the_makefile_and_the_image_install_the_recommended_language_packs() -> 
     dockerfile = (root / "Dockerfile").read_text(encoding="utf-8")
     installed = set(re.findall(r"tesseract-ocr-([a-z-]+)", dockerfile))
     assert installed == {name.replace("_", "-") for name in RECOMMENDED_PACKS}
+
+
+def test_doctor_warns_when_pdfs_with_cjk_fonts_not_embedded_cannot_be_read(tmp_path: Path) -> None:
+    from tenderflow.handlers.preflight import check_cjk_fonts
+
+    here = check_cjk_fonts()
+    assert here.ok and not here.warning, here.detail  # `make` installs poppler-data and a CJK font
+    without = check_cjk_fonts(poppler_data=tmp_path / "no-cmaps")
+    assert without.ok and without.warning
+    assert "missing poppler-data" in without.detail and "renders blank" in without.detail
