@@ -513,3 +513,26 @@ def test_d2_a_token_scoped_to_tenants_claims_only_their_jobs(
                         ([str(d) for d in betas],)).fetchone() == (3,)
     listed = tenderflow(settings, "worker-tokens", "list", "--json")
     assert [row["tenants"] for row in json.loads(listed.stdout)] == [["alpha"]]
+
+
+def test_a_remote_extractions_confidence_and_candidates_are_checked_like_its_values(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 22: a candidate is shown to people next to the fields, so a remote worker's candidate must
+    quote its page as a value must; confidence is about values returned, within 0..1."""
+    client, job, document_id = _extract_job_of_a_real_plan(api, conn, settings, tmp_path)
+    honest = {"value": "EH-2026-0417", "page": 1, "quote": "Reference number: EH-2026-0417"}
+    invented = {"value": "helpdesk@example.org", "page": 1, "quote": "Write to helpdesk@example.org"}
+    with pytest.raises(ResultRefusedError, match="candidate for 'buyer.email'"):
+        client.complete(job, {**_fields(reference_number=honest), "candidates": {"buyer.email": invented}})
+    [job] = _reclaim(conn, client, job)
+    with pytest.raises(ResultRefusedError, match="confidence 7.0 for 'reference_number'"):
+        client.complete(job, {**_fields(reference_number=honest), "confidence": {"reference_number": 7.0}})
+    [job] = _reclaim(conn, client, job)
+    with pytest.raises(ResultRefusedError, match="confidence 0.9 for 'title'"):
+        client.complete(job, {**_fields(reference_number=honest), "confidence": {"title": 0.9}})
+    [job] = _reclaim(conn, client, job)
+    assert client.complete(job, {**_fields(reference_number=honest),
+                                 "confidence": {"reference_number": 0.9}}).outcome == "succeeded"
+    stored = conn.execute("SELECT provenance FROM extractions WHERE document_id = %s", (document_id,)).fetchone()
+    assert stored is not None and stored[0] == {"confidence": {"reference_number": 0.9}, "rules": {}, "candidates": {}}

@@ -3,7 +3,10 @@ a value that stayed below its field's threshold is kept as a candidate, never re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from tenderflow.extraction import extract_fields
 from tenderflow.extraction.backend import BackendReading, Interrupt, Page, PageLike, ReadingBackend, Usage
@@ -66,3 +69,45 @@ def test_a_value_below_its_threshold_is_a_candidate_not_the_field() -> None:
     assert "buyer.email" not in reading.confidence
     result = extract_fields(pages, OfflineBackend())
     assert result.fields.buyer.email is None and result.candidates["buyer.email"].value == candidate.value
+
+
+def test_show_the_api_and_the_dashboard_give_each_values_confidence_and_the_candidates(
+    database_url: str, pool: Any, conn: Any, tmp_path: Path
+) -> None:
+    import httpx
+    import pdf_fixtures as fixtures
+    from typer.testing import CliRunner
+
+    from tenderflow.cli import app
+    from tenderflow.logs import configure_logging
+    from tenderflow.pipeline.storage import open_storage
+    from tests.api_harness import ADMIN_TOKEN, api_settings, bearer, serve_in_thread, tenant_with_key
+    from tests.pipeline_harness import drain
+
+    settings = api_settings(database_url, tmp_path)
+    key = tenant_with_key(conn, "acme")
+    pdf = fixtures.born_digital_pdf(tmp_path / "notice.pdf", [NOTICE.splitlines(), [
+        "The survey of the road was prepared", "in 2024 with info@hr.example.org", "and its partners."]])
+    with serve_in_thread(settings) as api:
+        with pdf.open("rb") as handle:
+            created = api.client.post("/v1/documents", headers=bearer(key),
+                                      files={"file": (pdf.name, handle, "application/pdf")})
+        document_id = created.json()["id"]
+        drain(pool, settings, open_storage(settings.resolved_storage_url))
+        fields = api.client.get(f"/v1/documents/{document_id}/fields", headers=bearer(key)).json()
+        with httpx.Client(base_url=api.url, timeout=30) as operator:
+            assert operator.post("/dashboard/login", data={"token": ADMIN_TOKEN}).status_code == 303
+            page = operator.get(f"/dashboard/documents/{document_id}").text
+    assert fields["fields"]["reference_number"]["value"] == "RS-2026-015"
+    assert 0.5 <= fields["confidence"]["reference_number"] <= 1.0 and "reference" in fields["rules"]["reference_number"]
+    assert fields["fields"]["buyer"]["email"] is None
+    assert fields["candidates"]["buyer.email"]["value"] == "info@hr.example.org"
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": settings.resolved_storage_url,
+           "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "200"}
+    try:
+        shown = CliRunner().invoke(app, ["show", str(document_id)], env=env).output
+    finally:
+        configure_logging(level="WARNING")
+    assert "sure" in shown and "Buyer email (candidate)" in shown, shown
+    assert '<table class="fields" id="candidates">' in page and "info@hr.example.org" in page
+    assert re.search(r"RS-2026-015</td>\s*<td class=\"num\">\d+%</td>", page), "no confidence beside the value"

@@ -116,6 +116,14 @@ class DocumentFields(BaseModel):
     flags: list[Any]
     backend: str
     model: str | None
+    confidence: dict[str, float] = Field(
+        default_factory=dict, description="How sure the extractor was of each returned value, 0..1, by field path "
+        "('buyer.name', 'submission_deadline'); empty for extractions that do not say (an LLM's).")
+    rules: dict[str, str] = Field(
+        default_factory=dict, description="Which of the offline extractor's rules found each value, by field path.")
+    candidates: dict[str, Any] = Field(
+        default_factory=dict, description="For fields left empty: the value the extractor found but was not sure "
+        "enough of, with its page and quote. Never a field's value: shown to a person to check.")
 
 
 class ReprocessRequest(BaseModel):
@@ -323,8 +331,11 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
         extraction = documents.document_fields(conn, document_id, version)
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
+    provenance = extraction.get("provenance") or {}
     return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
-                          backend=extraction["backend"], model=extraction["model"])
+                          backend=extraction["backend"], model=extraction["model"],
+                          confidence=provenance.get("confidence") or {}, rules=provenance.get("rules") or {},
+                          candidates=provenance.get("candidates") or {})
 
 
 @router.get("/{document_id}/thumbnail", response_class=Response,

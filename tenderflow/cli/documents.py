@@ -363,14 +363,20 @@ def show(
     if doc.get("retrying"):
         console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
     if report["fields"]:
-        from tenderflow.api.document_view import field_rows
+        from tenderflow.api.document_view import candidate_rows, field_rows
 
-        rows = [vars(row) for row in field_rows(report["fields"]["fields"])]
+        provenance = report["fields"].get("provenance")
+        rows = [{**vars(row), "sure": f"{row.confidence:.0%}" if row.confidence is not None else None}
+                for row in field_rows(report["fields"]["fields"], provenance)]
         if rows:
-            print_table("fields", rows, ["field", "value", "page", "quote"])
+            print_table("fields", rows, ["field", "value", "sure", "page", "quote"], optional=["sure"])
         else:
             print_note(f"no field found in version {report['readable_version']} "
                        f"({report['fields']['backend']} backend)")
+        candidates = [vars(row) for row in candidate_rows(provenance)]
+        if candidates:
+            print_note("candidates: values found but not sure enough to be returned as the field")
+            print_table("candidates", candidates, ["field", "value", "page", "quote"])
         for flag in report["fields"]["flags"]:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:

@@ -47,6 +47,7 @@ __all__ = [
     "Usage",
     "build_backend",
     "extract_fields",
+    "returned_paths",
     "strict_json_schema",
     "validate_fields",
 ]
@@ -85,7 +86,7 @@ def extract_fields(
     else:
         reading = BackendReading(*backend.extract(pages, interrupt=interrupt))
     validated, flags = validate_fields(reading.fields, pages)
-    kept = set(_returned_paths(validated))
+    kept = set(returned_paths(validated))
     return ExtractionResult(
         fields=validated,
         backend=backend.name,
@@ -99,7 +100,7 @@ def extract_fields(
     )
 
 
-def _returned_paths(fields: TenderFields) -> Iterator[str]:
+def returned_paths(fields: TenderFields) -> Iterator[str]:
     """The paths of the fields that hold a value ("buyer.name", "cpv_codes")."""
     for name, value in fields:
         if name == "buyer":

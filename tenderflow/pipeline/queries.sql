@@ -102,13 +102,14 @@ UPDATE document_versions SET state = 'extracting'
  WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('queued', 'ocr', 'extracting');
 
 -- name: extraction_upsert
-INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens)
+INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens,
+                         provenance)
 VALUES (%(document_id)s, %(version)s, %(fields)s, %(flags)s, %(backend)s, %(model)s, %(prompt_tokens)s,
-        %(completion_tokens)s)
+        %(completion_tokens)s, %(provenance)s)
 ON CONFLICT (document_id, version) DO UPDATE
    SET fields = excluded.fields, flags = excluded.flags, backend = excluded.backend, model = excluded.model,
        prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-       created_at = now();
+       provenance = excluded.provenance, created_at = now();
 
 -- name: version_done
 UPDATE document_versions SET state = 'done', error = NULL, finished_at = coalesce(finished_at, now())
@@ -238,7 +239,7 @@ SELECT v.state::text AS state, count(*) AS documents
  GROUP BY v.state ORDER BY v.state;
 
 -- name: extraction_get
-SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at
+SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at, provenance
   FROM extractions
  WHERE document_id = %(document_id)s AND version = %(version)s;
 
