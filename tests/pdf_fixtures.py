@@ -217,7 +217,7 @@ def png_file(path: Path) -> Path:
     return path
 
 
-CID_FONTS = {"ja": "HeiseiMin-W3", "zh": "STSong-Light", "ko": "HYSMyeongJo-Medium"}
+CID_FONTS = {"ja": "HeiseiMin-W3", "zh": "STSong-Light", "zh-tw": "MSung-Light", "ko": "HYSMyeongJo-Medium"}
 """Adobe's standard CJK fonts, which reportlab references without embedding them: what many Asian public
 PDFs do. Reading them needs poppler-data (and a CJK font to draw them), which `make` installs."""
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # Cyrillic and Greek (fonts-dejavu-core)
@@ -225,10 +225,14 @@ CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")  # Han, kana, 
 
 
 def scripts_pdf(path: Path, pages: Sequence[tuple[str, Sequence[str]]]) -> Path:
-    """Born-digital pages in other scripts, one per (script, lines): "ja", "zh", "ko" in a non-embedded CID
+    """Born-digital pages in other scripts, one per (script, lines): "ja", "zh", "zh-tw", "ko" in a non-embedded CID
     font, "cyrl" (Cyrillic, Greek, Latin) in DejaVu Sans, embedded."""
+    from reportlab.pdfbase import cidfonts
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 
+    # reportlab pairs its Traditional Chinese font with the Simplified encoding (UniGB): poppler then
+    # finds no map for its characters. Its own encoding is UniCNS.
+    cidfonts.defaultUnicodeEncodings["MSung-Light"] = ("cht", "UniCNS-UCS2-H")
     pdf = canvas.Canvas(str(path), pagesize=PAGE_POINTS)
     for script, lines in pages:
         if script in CID_FONTS:

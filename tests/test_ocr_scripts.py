@@ -26,6 +26,8 @@ JAPANESE = ("一般競争入札公告", "件名　市役所庁舎の清掃業務
             "午後5時まで。郵送は認めません。", "某市総務部契約課")
 CHINESE = ("招标公告", "项目名称：某市第一中学教学楼维修", "投标截止时间：2026年3月15日9时30分",
            "采购人：某市教育局", "联系电话：0571-12345678")
+TRADITIONAL = ("投標須知", "本案採購標的為資訊設備", "投標廠商應於截止時間前", "將投標文件送達本機關，逾期不予受理。",
+               "開標時間：民國一一五年三月十五日")
 KOREAN = ("입찰공고 제2026-15호", "공사명: 시청 청사 보수공사", "입찰서 제출 마감: 2026. 4. 2. 10:00",
           "추정가격: 1,250,000,000원", "계약담당: 재무과")
 RUSSIAN = ("Извещение о проведении", "электронного аукциона", "Заказчик: Администрация", "Срок подачи заявок:",
@@ -107,3 +109,15 @@ def test_a_pack_that_does_not_load_is_named_and_the_pages_are_read_with_the_othe
     finally:
         ocr.installed_languages.cache_clear()
         ocr.pack_loads.cache_clear()
+
+
+def test_traditional_chinese_is_read_with_its_own_pack_from_a_text_layer_and_a_scan(tmp_path: Path) -> None:
+    """The identifier names Simplified and Traditional Chinese alike ('zh'): Taiwan's and Hong Kong's tenders
+    are told apart by their characters (text layer) or by which model reads the page surer (a scan)."""
+    layered = fixtures.scripts_pdf(tmp_path / "layer.pdf", [("zh-tw", TRADITIONAL)])
+    assert choose_ocr_languages(layered, OPTIONS).language == "chi_tra"
+    simplified = fixtures.scripts_pdf(tmp_path / "simplified.pdf", [("zh", CHINESE)])
+    assert choose_ocr_languages(simplified, OPTIONS).language == "chi_sim"
+    scan = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.script_image(TRADITIONAL, font=fixtures.CJK_FONT)])
+    choice = choose_ocr_languages(scan, OPTIONS)
+    assert choice.language == "chi_tra" and choice.languages.startswith("chi_tra"), choice

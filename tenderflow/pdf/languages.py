@@ -362,7 +362,23 @@ def identify(text: str) -> tuple[str, float] | None:
     label, probability = identifier.classify(text)
     if probability < MIN_CONFIDENCE:
         return None
-    return TESSERACT_LANGUAGE.get(str(label), str(label)), float(probability)
+    language = TESSERACT_LANGUAGE.get(str(label), str(label))
+    if language == "chi_sim" and _traditional(text):
+        language = "chi_tra"
+    return language, float(probability)
+
+
+_SIMPLIFIED_ONLY = frozenset("们这为与学标购务会国个来时说对经发动种实现点进过关开区单项价设务报应书议务电资产县")
+_TRADITIONAL_ONLY = frozenset("們這為與學標購務會國個來時說對經發動種實現點進過關開區單項價設報應書議電資產縣")
+"""Frequent characters written differently in Simplified and Traditional Chinese (the identifier names
+both 'zh'): Taiwan's and Hong Kong's tenders are read with chi_tra."""
+
+
+def _traditional(text: str) -> bool:
+    """Whether Chinese `text` is written in Traditional characters (more of its tell-tale characters)."""
+    simplified = sum(character in _SIMPLIFIED_ONLY for character in text)
+    traditional = sum(character in _TRADITIONAL_ONLY for character in text)
+    return traditional > simplified
 
 
 def identify_languages(texts: Sequence[str]) -> list[tuple[str, float, float]]:
@@ -481,6 +497,11 @@ def _read_in_its_script(
         except ConfigurationError:  # the script's pack is listed but does not load: the page is read as Latin
             reader = SECOND_LANGUAGE
             text, confidence = text_from_tsv(recognize(upright, number, replace(quick, languages=reader)))
+        if reader == "chi_sim" and "chi_tra" in installed:
+            # Han: Simplified or Traditional characters, which each model reads badly in the other's place.
+            traditional = text_from_tsv(recognize(upright, number, replace(quick, languages="chi_tra")))
+            if (traditional[1] or 0.0) > (confidence or 0.0):
+                text, confidence = traditional
         if reader != SECOND_LANGUAGE:
             # OSD that misnames the script often misjudges the turn too: the page as it came is read as well.
             as_latin = [text_from_tsv(recognize(page, number, replace(quick, languages=SECOND_LANGUAGE)))
