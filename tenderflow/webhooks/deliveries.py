@@ -3,6 +3,8 @@
     emit(conn, tenant=…, event_type="document.done", document_id=42, version=1)
         in the caller's transaction (the one that makes the version done or failed): one event, one
         delivery per endpoint of the tenant that wants it, one `webhook.deliver` job per delivery
+    emit_tender(conn, tenant=…, event_type="tender.updated", tender_id=7, revision=3)
+        the same for a tender's event, in the transaction of the merge that made the revision
     load(conn, delivery_id)                   what an attempt sends, and to where
     request_for(target, data, now=…)          the body and the signed headers of one attempt
     record_attempt(conn, target, job_id, outcome, …)   the attempt's log row; the delivery's and
@@ -74,6 +76,21 @@ def emit(
     return ids
 
 
+def emit_tender(
+    conn: psycopg.Connection[Any], *, tenant: str, event_type: str, tender_id: int, revision: int
+) -> list[int]:
+    """`emit` for a tender's event (tender.updated, tender.deadline_changed), naming the tender's
+    revision that caused it; in the caller's transaction (the merge's)."""
+    in_transaction = conn.info.transaction_status == TransactionStatus.INTRANS
+    with contextlib.nullcontext() if in_transaction else conn.transaction():
+        rows = conn.execute(QUERIES["event_emit_tender"], {
+            "tenant": tenant, "type": event_type, "tender_id": tender_id, "revision": revision}).fetchall()
+        ids = [int(row[0]) for row in rows]
+        if ids:
+            _enqueue(conn, [(delivery_id, delivery_spec(delivery_id, tenant)) for delivery_id in ids])
+    return ids
+
+
 @dataclass(frozen=True)
 class DeliveryTarget:
     """One delivery as an attempt sees it: where it goes, signed with what, telling which event."""
@@ -93,6 +110,8 @@ class DeliveryTarget:
     event_created_at: datetime
     document_id: int | None
     version: int | None
+    tender_id: int | None = None
+    revision: int | None = None
 
     @property
     def signing_secrets(self) -> list[str]:
