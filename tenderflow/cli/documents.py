@@ -51,9 +51,14 @@ def upload(
     wait: Annotated[bool, typer.Option(
         "--wait", help="Then follow the documents through OCR and extraction (a progress bar over pages and "
                        "documents) until each is done or failed; the exit code is 1 if any failed.")] = False,
+    tender: Annotated[str | None, typer.Option(
+        "--tender", metavar="NEW|ID", help="Upload them as one package into a tender: NEW makes one, an id adds to "
+        "that one (all or nothing, one transaction). ZIP files are packages, unpacked safely; a ZIP given without "
+        "--tender becomes a new tender of its own.")] = None,
+    name: Annotated[str | None, typer.Option(help="With --tender NEW: the new tender's name.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction.
+    """Upload tender PDFs (and ZIP packages): each is stored, recorded and queued for OCR in one transaction.
 
     Exit code: 0 when every file was taken, 2 when a file was refused (not a PDF, empty, too large),
     1 when the tenant cannot take uploads (unknown, no credits) or, with --wait, a document failed.
@@ -61,7 +66,16 @@ def upload(
     from rich.progress import Progress
 
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
+    from tenderflow.tenders.packages import is_zip
 
+    packages = [path for path in paths if path.is_file() and is_zip(path)]
+    if tender is not None or packages:
+        from tenderflow.cli.tenders import upload_into_tenders
+
+        upload_into_tenders(ctx, paths, packages, tender=tender, name=name, tenant=tenant, priority=priority,
+                            languages=languages, wait=wait, as_json=as_json, reprocess_existing=reprocess_existing,
+                            wait_for_versions=wait_for_versions)
+        return
     try:
         languages = check_languages(languages)
         files = list(find_pdfs(paths))

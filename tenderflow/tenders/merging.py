@@ -177,6 +177,8 @@ def nested_fields(fields: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     quote, document_id…}}, "cpv_codes": [{value, page, quote, document_id}…]}, what the exports read."""
     nested: dict[str, Any] = {}
     for name, entry in fields.items():
+        if "value" not in entry:
+            continue  # read from a document deleted since (records.refresh_stale scrubbed it)
         *parents, leaf = name.split(".")
         node = nested
         for parent in parents:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Final, Literal
 
+from tenderflow.config import Settings
 from tenderflow.errors import PackageRejectedError
 
 ZIP_MAGIC: Final = b"PK\x03\x04"
@@ -66,6 +67,11 @@ class PackageLimits:
     max_entry_bytes: int = 100 * 1024 * 1024
     max_total_bytes: int = 2 * 1024 * 1024 * 1024
     max_ratio: float = 100.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> PackageLimits:
+        return cls(max_entries=settings.package_max_entries, max_entry_bytes=settings.max_upload_bytes,
+                   max_total_bytes=settings.package_max_unpacked_bytes, max_ratio=settings.package_max_ratio)
 
 
 DEFAULT_PACKAGE_LIMITS: Final = PackageLimits()

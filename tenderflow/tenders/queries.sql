@@ -237,8 +237,12 @@ SELECT tenant, digest FROM calendar_tokens WHERE id = %(id)s AND revoked_at IS N
 
 -- name: calendar_events
 -- Every tender of the tenant with a deadline: what its events are made of.
+-- `stamp` and `created` are written as iCalendar's UTC date-times here: 20,000 strftime calls cost
+-- the feed more than the query does.
 SELECT id, coalesce(name, title) AS title, reference, buyer_name, country, submission_deadline, questions_deadline,
-       submission_sequence, questions_sequence, conflicts, updated_at, created_at
+       submission_sequence, questions_sequence, conflicts,
+       to_char(updated_at AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISS"Z"') AS stamp,
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYYMMDD"T"HH24MISS"Z"') AS created
   FROM tenders
  WHERE tenant = %(tenant)s AND (submission_deadline IS NOT NULL OR questions_deadline IS NOT NULL)
  ORDER BY id;
