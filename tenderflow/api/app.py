@@ -9,7 +9,7 @@
     /v1/schedules…   operators: the queue's recurring schedules (tenderflow.api.schedules)
     /v1/tenants/…    operators: a tenant's upload limits and retention period (tenderflow.api.tenant_limits)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
-    /dashboard…      operators (tenderflow.api.dashboard)
+    /dashboard…      operators (tenderflow.api.dashboard; its tenders' pages tenderflow.api.dashboard_tenders)
     /metrics         Prometheus (tenderflow.api.metrics)
     /healthz         liveness + database reachability, for load balancers and compose
     /readyz          readiness: the database and the object storage both answer
@@ -44,6 +44,7 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api import (
     account,
     dashboard,
+    dashboard_tenders,
     document_pdfs,
     documents,
     export,
@@ -152,6 +153,7 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
     app.include_router(schedule_routes.router)
     app.include_router(tenant_limits.router)
     app.include_router(remote_workers.router)
+    app.include_router(dashboard_tenders.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
 

@@ -118,6 +118,9 @@ def show(
         rows.append({"field": name, "value": _value_text(entry), "from": entry.get("label"), "page": entry.get("page"),
                      "quote": entry.get("quote"), "note": ", ".join(note)})
     print_table("merged fields", rows, ["field", "value", "from", "page", "note", "quote"], optional=["quote"])
+    for member in tender["members"]:
+        if member["effect"]:
+            print_note(member["effect"])
     for conflict in tender["conflict_list"]:
         print_note(describe_conflict(conflict["field"], conflict))
     for name, entry in tender["fields"].items():

@@ -153,21 +153,33 @@ def title_lines(first_page: str) -> list[str]:
 
 
 def _title_kind(lines: Iterable[str]) -> KindReading | None:
-    """The kind the first title-like line that names one names (_ORDER when it names two)."""
-    patterns = _patterns()
+    """The kind the title lines name: an addendum when any of them says so (a print form's 'Печатная
+    форма' header comes before 'Изменения извещения…'), else what the first one that names a kind
+    names (_ORDER when it names two)."""
+    lines = list(lines)
+    first: KindReading | None = None
     for line in lines:
-        folded = fold(line)
-        found: list[tuple[int, Kind, str]] = []
-        for kind in _ORDER:
-            match = patterns[kind].search(folded)
-            if match is None or _IN_A_SENTENCE.search(folded[:match.start()]):
-                continue
-            if match.start() < _TITLE_START or len(folded) <= _SHORT_LINE:
-                found.append((match.start(), kind, line))
-        if found:
-            _, kind, evidence = min(found, key=lambda item: _ORDER.index(item[1]))
-            return KindReading(kind, "title", evidence[:200])
-    return None
+        reading = _line_kind(line)
+        if reading is not None and reading.kind == Kind.ADDENDUM:
+            return reading
+        first = first or reading
+    return first
+
+
+def _line_kind(line: str) -> KindReading | None:
+    """The kind one title line names, if it is title-like where it names it (_ORDER when it names two)."""
+    patterns = _patterns()
+    folded = fold(line)
+    found: list[Kind] = []
+    for kind in _ORDER:
+        match = patterns[kind].search(folded)
+        if match is None or _IN_A_SENTENCE.search(folded[:match.start()]):
+            continue
+        if match.start() < _TITLE_START or len(folded) <= _SHORT_LINE:
+            found.append(kind)
+    if not found:
+        return None
+    return KindReading(min(found, key=_ORDER.index), "title", line[:200])
 
 
 def _filename_kind(filename: str) -> KindReading | None:

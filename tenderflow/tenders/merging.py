@@ -162,6 +162,8 @@ class MergedTender:
     fields: dict[str, dict[str, Any]] = field(default_factory=dict)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     members: list[MemberReading] = field(default_factory=list)
+    effects: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    """What each addendum did, by document: the fields it `changes` and those it `restates` (agrees on)."""
 
     def value(self, name: str) -> Any:
         entry = self.fields.get(name)
@@ -169,7 +171,8 @@ class MergedTender:
 
     def as_json(self) -> dict[str, Any]:
         return {"fields": self.fields, "conflicts": self.conflicts,
-                "members": [member.as_json() for member in self.members]}
+                "members": [{**member.as_json(), **self.effects.get(member.document_id, {})}
+                            for member in self.members]}
 
 
 def nested_fields(fields: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
@@ -369,8 +372,10 @@ def merge(members: Sequence[Member], *, choices: Mapping[str, int] | None = None
     addenda = sorted((pair for pair in readable if pair[0].kind == Kind.ADDENDUM),
                      key=lambda pair: pair[0].order_key())
     chosen = dict(choices or {})
+    for reading, _ in addenda:
+        merged.effects[reading.document_id] = {"changes": [], "restates": []}
     for spec in MERGED_FIELDS:
-        entry = _merge_field(spec, base, addenda, chosen.get(spec.name))
+        entry = _merge_field(spec, base, addenda, chosen.get(spec.name), merged.effects)
         if entry is None:
             continue
         merged.fields[spec.name] = entry
@@ -386,7 +391,7 @@ def _descending(key: tuple[int, date, datetime]) -> tuple[int, int, float]:
 
 def _merge_field(
     spec: FieldSpec, base: Sequence[tuple[MemberReading, Any]], addenda: Sequence[tuple[MemberReading, Any]],
-    chosen_document: int | None,
+    chosen_document: int | None, effects: dict[int, dict[str, list[str]]],
 ) -> dict[str, Any] | None:
     base_candidates = [c for c in (_candidate(reading, fields, spec) for reading, fields in base) if c]
     addendum_candidates = [c for c in (_candidate(reading, fields, spec) for reading, fields in addenda) if c]
@@ -410,10 +415,13 @@ def _merge_field(
         if tied:
             conflict = {"reason": f"addenda of the same date disagree on the {spec.label}",
                         "values": [candidate.entry(), *(other.entry() for other in tied)], "resolved": False}
+        effect = effects[candidate.member.document_id]
         if current is not None and agree(spec.compare, candidate.value, current.value):
+            effect["restates"].append(spec.name)
             continue  # a restatement: the value stays as it was read
         if current is not None:
             history.append(current.entry())
+        effect["changes"].append(spec.name)
         current = candidate
     assert current is not None
     all_candidates = [*base_candidates, *addendum_candidates]
@@ -515,6 +523,19 @@ def describe_conflict(name: str, conflict: Mapping[str, Any] | None) -> str:
     values = "; ".join(f"{display_value(value['value'])} ({_where(value)})" for value in conflict["values"])
     state = "resolved by a choice" if conflict.get("resolved") else "unresolved"
     return f"conflict on the {label} ({state}): {values}"
+
+
+def addendum_sentence(member: Mapping[str, Any]) -> str | None:
+    """What an addendum did to the tender, in words ('addendum 1 (a.pdf) changes the submission deadline;
+    restates the reference number'), from a member of MergedTender.as_json; None for other kinds."""
+    if member.get("kind") != "addendum" or not member.get("readable"):
+        return None
+    labels = {name: _SPECS[name].label for name in FIELD_NAMES}
+    changes = [labels.get(name, name) for name in member.get("changes", [])]
+    restates = [labels.get(name, name) for name in member.get("restates", [])]
+    said = f"changes the {', the '.join(changes)}" if changes else "changes none of the merged fields"
+    return f"{member.get('label')} ({member.get('filename')}) {said}" + (
+        f"; restates the {', the '.join(restates)}" if restates else "")
 
 
 def history_sentences(name: str, entry: Mapping[str, Any]) -> list[str]:

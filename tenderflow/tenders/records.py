@@ -43,6 +43,7 @@ from tenderflow.tenders.merging import (
     DEADLINES,
     FIELD_NAMES,
     Member,
+    addendum_sentence,
     merge,
     revision_changes,
 )
@@ -382,7 +383,8 @@ def get_tender(conn: psycopg.Connection[Any], tender_id: int, *, tenant: str | N
             "kind_source": member["kind_source"], "kind_evidence": member["kind_evidence"],
             "kind_override": member["kind_override"], "number": reading.get("number"), "issued": reading.get("issued"),
             "label": reading.get("label"), "package_path": member["package_path"], "added_by": member["added_by"],
-            "added_at": member["added_at"], "uploaded_at": member["uploaded_at"]})
+            "added_at": member["added_at"], "uploaded_at": member["uploaded_at"],
+            "effect": addendum_sentence(reading)})
     return {**row, "fields": merged.get("fields", {}), "conflict_list": merged.get("conflicts", []),
             "members": members, "display_name": row["name"] or row["title"] or f"tender {tender_id}"}
 
