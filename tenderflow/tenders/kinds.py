@@ -128,10 +128,11 @@ class KindReading:
 def _patterns() -> dict[Kind, re.Pattern[str]]:
     compiled = {}
     for kind, words in _WORDS.items():
-        alternatives = sorted({fold(word) for word in words}, key=len, reverse=True)
-        # Letters on either side make another word ('form' in 'information'); CJK has no spaces to look for.
-        parts = [re.escape(word) if _is_cjk(word) else rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])"
-                 for word in alternatives]
+        # Letters on either side make another word ('form' in 'information'); CJK has no spaces to look
+        # for (and folding takes Hangul apart into its letters, so that is asked of the word as written).
+        alternatives = sorted({(fold(word), _is_cjk(word)) for word in words}, key=lambda item: -len(item[0]))
+        parts = [re.escape(word) if cjk else rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])"
+                 for word, cjk in alternatives]
         compiled[kind] = re.compile("|".join(parts))
     return compiled
 
