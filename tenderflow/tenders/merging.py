@@ -520,9 +520,9 @@ def describe_conflict(name: str, conflict: Mapping[str, Any] | None) -> str:
     label = _SPECS[name].label if name in _SPECS else name
     if not conflict:
         return f"the conflict on the {label} is gone"
-    values = "; ".join(f"{display_value(value['value'])} ({_where(value)})" for value in conflict["values"])
+    values = "; ".join(f"{display_value(value.get('value'))} ({_where(value)})" for value in conflict["values"])
     state = "resolved by a choice" if conflict.get("resolved") else "unresolved"
-    return f"conflict on the {label} ({state}): {values}"
+    return f"{conflict.get('reason') or f'conflict on the {label}'} ({state}): {values}"
 
 
 def addendum_sentence(member: Mapping[str, Any]) -> str | None:
