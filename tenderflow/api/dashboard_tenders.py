@@ -137,7 +137,7 @@ async def _upload(request: Request, services: Any, sessions: Any, session: str, 
                         name=_blank_as_none(spooled.fields.get("name")), filenames=[spooled.filename],
                         package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
                         prices=Prices.from_settings(settings), max_attempts=settings.max_attempts,
-                        max_stored_bytes=settings.tenant_max_stored_bytes)
+                        max_stored_bytes=settings.tenant_max_stored_bytes, work_dir=services.upload_spool_dir)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return again(str(exc), code if code < 500 else status.HTTP_400_BAD_REQUEST)

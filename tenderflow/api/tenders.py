@@ -269,7 +269,8 @@ def _upload(services: ApiServices, tenant: str, tender_id: int, path: Any, filen
             conn, services.storage, [path], tenant=tenant, tender=tender_id, filenames=[filename],
             package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
             priority=priority, prices=Prices.from_settings(settings), languages=languages,
-            max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes)
+            max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes,
+            work_dir=services.upload_spool_dir)
     return {"tender_id": uploaded.tender_id, "created_tender": uploaded.created_tender,
             "documents": uploaded.documents, "outcomes": [vars(outcome) for outcome in uploaded.outcomes]}
 

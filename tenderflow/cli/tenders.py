@@ -418,7 +418,8 @@ def upload_into_tenders(
     options: dict[str, Any] = {
         "tenant": tenant, "max_bytes": settings.max_upload_bytes, "priority": priority,
         "prices": Prices.from_settings(settings), "languages": asked, "max_attempts": settings.max_attempts,
-        "max_stored_bytes": settings.tenant_max_stored_bytes, "package_limits": PackageLimits.from_settings(settings)}
+        "max_stored_bytes": settings.tenant_max_stored_bytes, "package_limits": PackageLimits.from_settings(settings),
+        "work_dir": settings.data_dir / "spool"}
     groups = [(None if tender.upper() == "NEW" else int(tender), [*loose, *packages], name)] if tender else \
         [(None, [package], package.stem) for package in packages]
     rows: list[dict[str, Any]] = []

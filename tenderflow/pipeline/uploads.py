@@ -202,15 +202,16 @@ def _record_upload(
 
 def _accept_first_version(
     conn: psycopg.Connection[Any], document_id: int, *, tenant: str, key: str, display_name: str, prices: Prices,
-    priority: int, max_attempts: int | None,
+    priority: int, max_attempts: int | None, languages: tuple[str | None, str | None] | None = None,
 ) -> JobSpec:
     """In the upload's transaction: a new document's version 1 and its reservation; returns its
-    ocr.plan job, for the caller to enqueue in the same transaction."""
+    ocr.plan job, for the caller to enqueue in the same transaction. `languages`: the (languages,
+    source) its OCR is asked for, when the caller knows them (a batch's are all the same)."""
     ref = documents.VersionRef(document_id, 1)
     documents.insert_version(conn, ref)
     credits.reserve_accepted(conn, tenant, document_id=ref.document_id, version=ref.version, prices=prices,
                              what=f"uploading {display_name}")
-    ocr_languages, source = documents.requested_languages(conn, document_id)
+    ocr_languages, source = languages or documents.requested_languages(conn, document_id)
     return documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key, languages=ocr_languages,
                                    languages_source=source, max_attempts=max_attempts)
 
@@ -224,6 +225,8 @@ class BatchFile:
     filename: str
     source: str
     sha256: str | None = None
+    consumable: bool = False
+    """The caller is done with the file once stored (a package's member): it may be moved, not copied."""
 
 
 BatchHook = Callable[[psycopg.Connection[Any], list[UploadOutcome]], None]
@@ -279,10 +282,11 @@ def upload_batch(
     conn.execute(documents.QUERIES["objects_lock"], lock)
     stored_now: list[str] = []
     try:
-        missing = {key: file.path for file, _, sha256, key in staged if sha256 in new_sizes}
-        missing = {key: path for key, path in missing.items() if not storage.exists(key)}
+        missing = {key: file for file, _, sha256, key in staged if sha256 in new_sizes}
+        missing = {key: file for key, file in missing.items() if not storage.exists(key)}
         with ThreadPoolExecutor(max_workers=STORE_THREADS, thread_name_prefix="store") as pool:
-            puts = {pool.submit(storage.put_file, key, path): key for key, path in missing.items()}
+            puts = {pool.submit(storage.put_file, key, file.path, consume=file.consumable): key
+                    for key, file in missing.items()}
         stored_now += [key for put, key in puts.items() if put.exception() is None]
         try:
             failed = next((put.exception() for put in puts if put.exception() is not None), None)
@@ -311,6 +315,7 @@ def _record_batch(
     """The batch's one transaction (see `upload_batch`)."""
     outcomes: list[UploadOutcome] = []
     specs: list[JobSpec] = []
+    languages: tuple[str | None, str | None] | None = None
     with conn.transaction():
         decided: dict[str, int] = {}
         for file, size, sha256, key in staged:
@@ -330,9 +335,11 @@ def _record_batch(
                 outcomes.append(UploadOutcome(file.source, "existing", decided[sha256], None, size))
                 continue
             decided[sha256] = int(inserted[0])
+            # The same upload's languages and tenant for every document: asked once.
+            languages = languages or documents.requested_languages(conn, decided[sha256])
             specs.append(_accept_first_version(conn, decided[sha256], tenant=tenant, key=key,
                                                display_name=display_name, prices=prices, priority=priority,
-                                               max_attempts=max_attempts))
+                                               max_attempts=max_attempts, languages=languages))
             outcomes.append(UploadOutcome(file.source, "created", decided[sha256], 1, size))
         if specs:
             limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=max_stored_bytes, lock=True)

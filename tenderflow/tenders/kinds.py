@@ -57,6 +57,8 @@ _TITLE_START = 12
 """A kind word counts in a title line when it starts within this many characters of the line, or
 anywhere in a line of at most _SHORT_LINE characters…"""
 _SHORT_LINE = 60
+_LONGEST_WORD = 40
+"""Longer than any word of _WORDS, folded."""
 _IN_A_SENTENCE = re.compile(r"(?:any|all|each|every|an|no|of|the|this|jede[rsn]?|alle|tout|tous|toute|les|des|"
                             r"cualquier|todas|los|las|ogni|tutti)\s+$")
 """… unless a determiner leads to it: 'any addendum issued', 'all forms' are sentences, not titles."""
@@ -130,10 +132,10 @@ def _patterns() -> dict[Kind, re.Pattern[str]]:
     for kind, words in _WORDS.items():
         # Letters on either side make another word ('form' in 'information'); CJK has no spaces to look
         # for (and folding takes Hangul apart into its letters, so that is asked of the word as written).
-        alternatives = sorted({(fold(word), _is_cjk(word)) for word in words}, key=lambda item: -len(item[0]))
-        parts = [re.escape(word) if cjk else rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])"
-                 for word, cjk in alternatives]
-        compiled[kind] = re.compile("|".join(parts))
+        folded = sorted({(fold(word), _is_cjk(word)) for word in words}, key=lambda item: -len(item[0]))
+        spaced = "|".join(re.escape(word) for word, cjk in folded if not cjk)
+        cjk = "|".join(re.escape(word) for word, cjk in folded if cjk)
+        compiled[kind] = re.compile(rf"(?<![^\W\d_])(?:{spaced})(?![^\W\d_])" + (f"|{cjk}" if cjk else ""))
     return compiled
 
 
@@ -171,9 +173,11 @@ def _line_kind(line: str) -> KindReading | None:
     """The kind one title line names, if it is title-like where it names it (_ORDER when it names two)."""
     patterns = _patterns()
     folded = fold(line)
+    # A long line counts only a word near its start: the rest of it need not be searched.
+    window = folded if len(folded) <= _SHORT_LINE else folded[:_TITLE_START + _LONGEST_WORD + 1]
     found: list[Kind] = []
     for kind in _ORDER:
-        match = patterns[kind].search(folded)
+        match = patterns[kind].search(window)
         if match is None or _IN_A_SENTENCE.search(folded[:match.start()]):
             continue
         if match.start() < _TITLE_START or len(folded) <= _SHORT_LINE:

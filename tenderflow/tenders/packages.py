@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import stat
+import threading
 import zipfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Final, Literal
@@ -192,6 +194,18 @@ def _refusal(member_path: str, info: zipfile.ZipInfo, limits: PackageLimits) -> 
     return None
 
 
+UNPACK_THREADS: Final = 4
+"""Members unpacked at once: zlib's inflate and SHA-256 release the GIL, so a package of scans is
+read on every core."""
+
+
+@dataclass(frozen=True)
+class _Unpacked:
+    target: Path
+    head: bytes
+    sha256: str
+
+
 def unpack(zip_path: Path, directory: Path, limits: PackageLimits = DEFAULT_PACKAGE_LIMITS) -> Package:
     """Unpack the package's members into `directory` (which the caller removes), deciding on each.
     Raises PackageRejectedError for a package refused whole (see the module's docstring)."""
@@ -200,25 +214,46 @@ def unpack(zip_path: Path, directory: Path, limits: PackageLimits = DEFAULT_PACK
     seen: dict[str, str] = {}
     with _open_archive(zip_path, what=what) as archive:
         infos = _check_directory(archive, limits, what=what)
-        for index, info in enumerate(infos):
-            member_path = safe_member_path(info.filename)
-            reason = _refusal(member_path, info, limits)
-            if reason is not None:
-                package.members.append(PackageMember(member_path, "refused", info.file_size, reason))
-                continue
-            # The member's own suffix (letters and digits only): openpyxl goes by it.
-            suffix = "".join(c for c in PurePosixPath(member_path).suffix.casefold() if c.isalnum())[:5]
-            target = directory / f"{index:05d}.{suffix or 'member'}"
-            digest = hashlib.sha256()
-            head = b""
-            with target.open("wb") as sink:
-                for chunk in _stream(archive, info, limits.max_entry_bytes, what=what):
-                    if len(head) < 8:
-                        head += chunk[:8]
-                    digest.update(chunk)
-                    sink.write(chunk)
-            package.members.append(_decide(member_path, info, target, head, digest.hexdigest(), seen, limits,
-                                           directory / f"{index:05d}.pdf"))
+    decided: list[tuple[int, zipfile.ZipInfo, str, str | None]] = []
+    for index, info in enumerate(infos):
+        member_path = safe_member_path(info.filename)
+        decided.append((index, info, member_path, _refusal(member_path, info, limits)))
+    readers = threading.local()
+    opened: list[zipfile.ZipFile] = []
+
+    def read(item: tuple[int, zipfile.ZipInfo, str, str | None]) -> _Unpacked:
+        index, info, member_path, _ = item
+        archive = getattr(readers, "archive", None)
+        if archive is None:  # a ZipFile reads with one file position: one per thread
+            archive = readers.archive = _open_archive(zip_path, what=what)
+            opened.append(archive)
+        # The member's own suffix (letters and digits only): openpyxl goes by it.
+        suffix = "".join(c for c in PurePosixPath(member_path).suffix.casefold() if c.isalnum())[:5]
+        target = directory / f"{index:05d}.{suffix or 'member'}"
+        digest = hashlib.sha256()
+        head = b""
+        with target.open("wb") as sink:
+            for chunk in _stream(archive, info, limits.max_entry_bytes, what=what):
+                if len(head) < 8:
+                    head += chunk[:8]
+                digest.update(chunk)
+                sink.write(chunk)
+        return _Unpacked(target, head, digest.hexdigest())
+
+    try:
+        with ThreadPoolExecutor(max_workers=UNPACK_THREADS, thread_name_prefix="unpack") as pool:
+            unpacked = dict(zip((item[0] for item in decided if item[3] is None),
+                                pool.map(read, [item for item in decided if item[3] is None]), strict=True))
+    finally:
+        for archive in opened:
+            archive.close()
+    for index, info, member_path, reason in decided:
+        if reason is not None:
+            package.members.append(PackageMember(member_path, "refused", info.file_size, reason))
+            continue
+        member = unpacked[index]
+        package.members.append(_decide(member_path, info, member.target, member.head, member.sha256, seen, limits,
+                                       directory / f"{index:05d}.pdf"))
     if not package.documents:
         refused = "; ".join(f"{m.path}: {m.reason}" for m in package.members[:5] if m.reason)
         raise PackageRejectedError(f"{what} holds no PDF tenderflow can read" + (f" ({refused})" if refused else ""))

@@ -66,9 +66,12 @@ def upload_to_tender(
     languages: str | None = None,
     max_attempts: int | None = None,
     max_stored_bytes: int = 0,
+    work_dir: Path | None = None,
 ) -> TenderUpload:
     """Upload PDFs and ZIP packages into `tender` (None: a new one, named `name`), as one transaction.
     `filenames` names each path as recorded (an API upload's own name), else the path's name.
+    `work_dir` is where packages are unpacked (on the storage's filesystem, a file storage moves the
+    members into place instead of copying them).
 
     Raises PackageRejectedError (a package refused whole), UploadRejectedError (nothing left to
     upload: every file refused), TenderNotFoundError (no such tender of this tenant),
@@ -79,7 +82,9 @@ def upload_to_tender(
     outcomes: list[UploadOutcome] = []
     batch: list[BatchFile] = []
     package_paths: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="tenderflow-package-") as work:
+    if work_dir is not None:
+        work_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="tenderflow-package-", dir=work_dir) as work:
         for index, (path, filename) in enumerate(zip(paths, names, strict=True)):
             if path.is_file() and is_zip(path):
                 directory = Path(work) / f"{index:04d}"
@@ -91,7 +96,7 @@ def upload_to_tender(
                         assert member.file is not None
                         leaf = member.path.rsplit("/", 1)[-1]
                         batch.append(BatchFile(member.file, leaf + (".pdf" if member.converted_from else ""), source,
-                                               member.sha256))
+                                               member.sha256, consumable=True))
                         package_paths[source] = member.path
                     else:
                         status = "duplicate" if member.status == "duplicate" else "rejected"
