@@ -108,19 +108,21 @@ def bench_package(url: str, work: Path, documents: int) -> dict[str, float]:
         create_tenant(conn, "acme", unlimited=True)
         create_tenant(conn, "loose", unlimited=True)
         storage = open_storage((work / "objects").as_uri())
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         uploaded = upload_to_tender(conn, storage, [package], tenant="acme", max_bytes=100 * 1024 * 1024,
                                     work_dir=work / "spool")
-        accepted = time.perf_counter() - started
+        accepted, accepted_cpu = time.perf_counter() - started, time.process_time() - cpu
         assert len(uploaded.documents) == documents, uploaded.outcomes[:3]
         started = time.perf_counter()
         loose = list(upload_paths(conn, storage, files, tenant="loose", max_bytes=100 * 1024 * 1024))
         one_by_one = time.perf_counter() - started
         assert sum(o.status == "created" for o in loose) == documents
     print(f"package: {documents} documents, {size / 1e6:.1f} MB zipped, accepted into a new tender in "
-          f"{accepted:.2f} s (target < 2 s); floor (unzip + hash only) {floor:.2f} s; the same PDFs uploaded "
-          f"one by one (upload_paths) {one_by_one:.2f} s")
-    return {"package_accept_seconds": round(accepted, 3), "package_floor_seconds": round(floor, 3),
+          f"{accepted:.2f} s (target < 2 s; {uploaded.unpack_seconds:.2f} s of it unpacking and checking, the rest "
+          f"storing and the transaction; this process's CPU {accepted_cpu:.2f} s); floor (unzip + hash only, one "
+          f"thread) {floor:.2f} s; the same PDFs uploaded one by one (upload_paths) {one_by_one:.2f} s")
+    return {"package_accept_seconds": round(accepted, 3), "package_unpack_seconds": round(uploaded.unpack_seconds, 3),
+            "package_accept_cpu_seconds": round(accepted_cpu, 3), "package_floor_seconds": round(floor, 3),
             "package_one_by_one_seconds": round(one_by_one, 3), "package_documents": documents,
             "package_megabytes": round(size / 1e6, 1)}
 
