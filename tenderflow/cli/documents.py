@@ -437,6 +437,7 @@ def documents_delete(
     the stored PDF (by a job, once no other document refers to it). Unfinished work is cancelled and
     refunded; the credits ledger keeps its entries. Exit code 1 if an id was not found."""
     from tenderflow.pipeline.deletion import delete_document
+    from tenderflow.tenders.records import refresh_stale
 
     ids = list(dict.fromkeys(document_ids))
     if not yes:
@@ -456,6 +457,7 @@ def documents_delete(
             rows.append({"id": document_id, "result": "deleted", "tenant": deleted.tenant,
                          "jobs_cancelled": deleted.jobs_cancelled, "refunded": deleted.refunded,
                          "deleted_at": deleted.deleted_at})
+        refresh_stale(conn, tenant=tenant)  # their tenders, merged without them (tenderflow.tenders)
     if as_json:
         print_json(rows)
     else:
@@ -477,6 +479,7 @@ def documents_expire(
     documents uploaded longer ago than their tenant's `--retention-days` (`tenants limits`), else
     TENDERFLOW_DOCUMENT_RETENTION_DAYS; 0 keeps them for ever."""
     from tenderflow.pipeline.deletion import expire_documents, expired_documents
+    from tenderflow.tenders.records import refresh_stale
 
     rt = runtime(ctx)
     days = rt.settings.document_retention_days
@@ -485,6 +488,7 @@ def documents_expire(
             rows = [vars(document) for document in expired_documents(conn, default_days=days, limit=10000)]
         else:
             rows = [vars(deleted) for deleted in expire_documents(conn, default_days=days)]
+            refresh_stale(conn)
     if as_json:
         print_json(rows)
         return
