@@ -235,3 +235,6 @@ def test_the_dashboard_shows_a_tender_its_history_and_settles_a_conflict_with_a_
                            data={**form, "csrf_token": "forged", "document_id": "1"}).status_code == 403
         settled = client.get(f"/dashboard/tenders/{tender_id}").text
         assert "2026-04-02 12:00" in settled and "(chosen)" in settled
+        # …and the calendar event it is in the tenant's feed as (Country: NL)
+        assert ("DTSTART;TZID=Europe/Amsterdam:20260402T120000</code> (Europe/Amsterdam, the buyer&#39;s "
+                f"country&#39;s time) · event <code>tender-{tender_id}-submission@tenderflow</code>") in settled

@@ -30,7 +30,7 @@ from tenderflow.api.dashboard import _blank_as_none, _check_csrf, _page, _redire
 from tenderflow.errors import TenderflowError
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
-from tenderflow.tenders import proposals, records
+from tenderflow.tenders import calendar, proposals, records
 from tenderflow.tenders.kinds import Kind
 from tenderflow.tenders.merging import FIELD_NAMES, describe_conflict, display_value, history_sentences
 from tenderflow.tenders.packages import PackageLimits
@@ -80,7 +80,9 @@ def _tender_page(request: Request, services: Any, session: str, tender_id: int, 
                   "choices": [{"document_id": v["document_id"], "label": v.get("label"),
                                "value": display_value(v.get("value"))} for v in c.get("values", [])]}
                  for c in tender["conflict_list"]]
+    events = calendar.events_of(tender, domain=calendar.calendar_domain(services.settings.public_url))
     response = _page(request, "tender.html", services, session, tender=tender, fields=fields, conflicts=conflicts,
+                     events=events,
                      revisions=list(reversed(revisions)), kinds=[kind.value for kind in Kind], notice=notice,
                      upload_error=upload_error, field_names=FIELD_NAMES,
                      max_package_bytes=services.settings.package_max_bytes)

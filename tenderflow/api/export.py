@@ -21,13 +21,13 @@ from tenderflow.pipeline.ocds import write_ocds
 
 router = APIRouter(prefix="/v1", tags=["export"])
 
-_MEDIA = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
+MEDIA_TYPES = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
           "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "ocds": "application/json"}
-_SUFFIX = {"csv": "csv", "jsonl": "jsonl", "xlsx": "xlsx", "ocds": "ocds.json"}
+SUFFIXES = {"csv": "csv", "jsonl": "jsonl", "xlsx": "xlsx", "ocds": "ocds.json"}
 
 
 @router.get("/export", summary="Your documents' fields as CSV, XLSX, JSON Lines or an OCDS release package",
-            responses={200: {"content": {media: {} for media in _MEDIA.values()}}})
+            responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()}}})
 def export_documents(
     tenant: Tenant,
     services: Services,
@@ -42,12 +42,12 @@ def export_documents(
     """Oldest first. CSV, JSON Lines and OCDS stream as they are read; an XLSX workbook is built whole."""
     # A time without an offset is UTC, as the CLI reads it, not the database session's zone.
     selection = ExportFilter(tenant=tenant, state=state, since=as_utc(since))
-    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{_SUFFIX[format]}"'}
+    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{SUFFIXES[format]}"'}
     if format == "xlsx":
         buffer = io.BytesIO()
         with services.pool.connection() as conn:
             write_xlsx(exported_documents(conn, selection), buffer)
-        return Response(buffer.getvalue(), media_type=_MEDIA["xlsx"], headers=headers)
+        return Response(buffer.getvalue(), media_type=MEDIA_TYPES["xlsx"], headers=headers)
 
     def produce(conn: Any, put: Callable[[str], None]) -> None:
         documents = exported_documents(conn, selection)
@@ -58,7 +58,7 @@ def export_documents(
         else:
             (write_csv if format == "csv" else write_jsonl)(documents, put)
 
-    return StreamingResponse(streamed(services, produce), media_type=_MEDIA[format], headers=headers)
+    return StreamingResponse(streamed(services, produce), media_type=MEDIA_TYPES[format], headers=headers)
 
 
 class _CancelledError(Exception):

@@ -34,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from tenderflow.api.auth import Services, Tenant, current_tenant, tenant_bearer
 from tenderflow.api.documents import as_utc
-from tenderflow.api.export import streamed
+from tenderflow.api.export import MEDIA_TYPES, SUFFIXES, streamed
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.tenants import limits
@@ -169,13 +169,8 @@ def search(
             for hit in hits]
 
 
-_MEDIA = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
-          "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "ocds": "application/json"}
-_SUFFIX = {"csv": "csv", "jsonl": "jsonl", "xlsx": "xlsx", "ocds": "ocds.json"}
-
-
 @router.get("/v1/tenders/export", summary="Your tenders as CSV, XLSX, JSON Lines or OCDS (a release per change)",
-            responses={200: {"content": {media: {} for media in _MEDIA.values()}}})
+            responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()}}})
 def export(
     tenant: Tenant, services: Services,
     format: Literal["csv", "xlsx", "jsonl", "ocds"] = "csv",  # noqa: A002 (the parameter's name)
@@ -184,19 +179,19 @@ def export(
     settings = services.settings
     options: dict[str, Any] = {"prefix": settings.ocds_ocid_prefix, "publisher": settings.ocds_publisher_name,
                                "public_url": settings.public_url}
-    headers = {"Content-Disposition": f'attachment; filename="tenderflow-tenders.{_SUFFIX[format]}"'}
+    headers = {"Content-Disposition": f'attachment; filename="tenderflow-tenders.{SUFFIXES[format]}"'}
     revisions = format in ("ocds", "jsonl")
     if format == "xlsx":
         buffer = io.BytesIO()
         with services.pool.connection() as conn:
             write_tenders(exported_tenders(conn, tenant=tenant, since=as_utc(since)), buffer, "xlsx", **options)
-        return Response(buffer.getvalue(), media_type=_MEDIA["xlsx"], headers=headers)
+        return Response(buffer.getvalue(), media_type=MEDIA_TYPES["xlsx"], headers=headers)
 
     def produce(conn: Any, put: Any) -> None:
         write_tenders(exported_tenders(conn, tenant=tenant, since=as_utc(since), with_revisions=revisions), put,
                       format, **options)
 
-    return StreamingResponse(streamed(services, produce), media_type=_MEDIA[format], headers=headers)
+    return StreamingResponse(streamed(services, produce), media_type=MEDIA_TYPES[format], headers=headers)
 
 
 # --- tenders ------------------------------------------------------------------------------------

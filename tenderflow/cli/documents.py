@@ -74,7 +74,7 @@ def upload(
 
         upload_into_tenders(ctx, paths, packages, tender=tender, name=name, tenant=tenant, priority=priority,
                             languages=languages, wait=wait, as_json=as_json, reprocess_existing=reprocess_existing,
-                            wait_for_versions=wait_for_versions)
+                            wait_for_rows=wait_for_rows)
         return
     try:
         languages = check_languages(languages)
@@ -105,13 +105,7 @@ def upload(
     rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
     failed = False
     if wait:
-        refs = list(dict.fromkeys(VersionRef(o.document_id, o.version) for o in outcomes
-                                  if o.document_id is not None and o.version is not None))
-        finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=as_json)}
-        for row in rows:
-            end = finished.get((row["document_id"], row["version"]))
-            if end is not None:
-                row.update(state=end.state.value, pages=end.page_count, error=end.error)
+        finished = wait_for_rows(rt, rows, quiet=as_json)
         failed = any(p.state == VersionState.FAILED for p in finished.values())
     if as_json:
         print_json(rows)
@@ -130,6 +124,19 @@ def upload(
         raise typer.Exit(1)
     if rejected:
         raise typer.Exit(2)
+
+
+def wait_for_rows(rt: Runtime, rows: list[dict[str, Any]], *, quiet: bool) -> dict[tuple[int, int], VersionProgress]:
+    """`upload --wait`: follow the versions the upload rows name until each is done or failed, and
+    write each row's end into it (state, pages, error); returns the ends by (document, version)."""
+    refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
+                              if row["document_id"] is not None and row["version"] is not None))
+    finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=quiet)}
+    for row in rows:
+        end = finished.get((row["document_id"], row["version"]))
+        if end is not None:
+            row.update(state=end.state.value, pages=end.page_count, error=end.error)
+    return finished
 
 
 def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,

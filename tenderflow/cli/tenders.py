@@ -391,14 +391,14 @@ def calendar_command(
 def upload_into_tenders(
     ctx: typer.Context, paths: list[Path], packages: list[Path], *, tender: str | None, name: str | None, tenant: str,
     priority: int, languages: str | None, wait: bool, as_json: bool, reprocess_existing: bool,
-    wait_for_versions: Callable[..., list[Any]],
+    wait_for_rows: Callable[..., dict[Any, Any]],
 ) -> None:
     """`upload … --tender NEW|ID`, or ZIP packages: everything into one tender (or each ZIP into its own
     and the PDFs as they are), each tender's upload one transaction. Exit codes as `upload`'s;
-    `wait_for_versions` is `upload --wait`'s (tenderflow.cli.documents)."""
+    `wait_for_rows` is `upload --wait`'s (tenderflow.cli.documents)."""
     from tenderflow.cli.runtime import storage_of
     from tenderflow.errors import TenderflowError
-    from tenderflow.pipeline.documents import VersionRef, VersionState
+    from tenderflow.pipeline.documents import VersionState
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
     from tenderflow.tenants.credits import Prices
     from tenderflow.tenders.packages import PackageLimits
@@ -438,13 +438,7 @@ def upload_into_tenders(
     refused = sum(row["status"] in ("rejected", "skipped") for row in rows)
     failed = False
     if wait:
-        refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
-                                  if row["document_id"] is not None and row["version"] is not None))
-        finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=as_json)}
-        for row in rows:
-            end = finished.get((row["document_id"], row["version"]))
-            if end is not None:
-                row.update(state=end.state.value, pages=end.page_count, error=end.error)
+        finished = wait_for_rows(rt, rows, quiet=as_json)
         failed = any(p.state == VersionState.FAILED for p in finished.values())
     if as_json:
         print_json(rows)

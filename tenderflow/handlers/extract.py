@@ -100,7 +100,8 @@ class ExtractHandler:
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ExtractResult) -> None:
         documents.record_extraction(conn, job, result.model_dump(mode="json"))
-        tender_records.announce_finished(conn, documents.VersionRef.of(job), tenant=job.tenant, priority=job.priority)
+        tender_records.announce_finished(conn, documents.VersionRef.of(job), tenant=job.tenant, priority=job.priority,
+                                         max_attempts=job.max_attempts)
 
 
 def max_tokens_for(characters: int) -> int:

@@ -215,6 +215,21 @@ def write_feed(
     return "".join(_fold(line) for line in head_lines) + "".join(zones) + "".join(out) + "END:VCALENDAR\r\n"
 
 
+def events_of(tender: Mapping[str, Any], *, domain: str = "tenderflow") -> list[dict[str, str]]:
+    """The calendar events a tender (a row with its deadlines and country) is in the feed as: each
+    with its UID, the DTSTART it is written with and how its time zone was decided (the dashboard's
+    tender page shows them)."""
+    zone = zone_of(tender.get("country"))
+    found = []
+    for kind, label in _DEADLINES:
+        value = tender.get(f"{kind}_deadline")
+        start = _start(value, zone) if value else None
+        if start is not None:
+            found.append({"uid": f"tender-{tender['id']}-{kind}@{domain}", "label": label,
+                          "dtstart": f"DTSTART{start[0]}", "time": start[1]})
+    return found
+
+
 def feed(
     conn: psycopg.Connection[Any], tenant: str, *, domain: str = "tenderflow", public_url: str | None = None,
 ) -> str:

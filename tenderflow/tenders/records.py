@@ -326,15 +326,18 @@ JOB_TENDER_DOCUMENT: Final = "tender.document"
 """The task that runs `document_finished` (tenderflow.handlers.tenders)."""
 
 
-def announce_finished(conn: psycopg.Connection[Any], ref: VersionRef, *, tenant: str, priority: int = 0) -> list[int]:
+def announce_finished(
+    conn: psycopg.Connection[Any], ref: VersionRef, *, tenant: str, priority: int = 0, max_attempts: int | None = None,
+) -> list[int]:
     """In the commit that may have made the version done (the extract stage's): when it did, a
     `tender.document` job, which merges the document's tenders (or proposes it) in transactions of
     its own, so that the completion transaction, committing a batch of documents, takes no tender's
-    lock. Returns the job's id (none: the version is not done)."""
+    lock. `max_attempts`: the extract job's (TENDERFLOW_MAX_ATTEMPTS holds for the whole pipeline).
+    Returns the job's id (none: the version is not done)."""
     if version_state(conn, ref) != VersionState.DONE:
         return []
     return [enqueue(conn, JobSpec(
-        type=JOB_TENDER_DOCUMENT, tenant=tenant, priority=priority, payload=ref.params(),
+        type=JOB_TENDER_DOCUMENT, tenant=tenant, priority=priority, payload=ref.params(), max_attempts=max_attempts,
         unique_key=f"{JOB_TENDER_DOCUMENT}:{ref.document_id}:{ref.version}"))]
 
 

@@ -65,15 +65,8 @@ def emit(
 ) -> list[int]:
     """In the caller's transaction: the event, a delivery per enabled endpoint of `tenant` that
     wants `event_type`, and its job; returns the delivery ids (none: no event is stored either)."""
-    # In the caller's transaction as it is (the pipeline's completion); else in one of its own.
-    in_transaction = conn.info.transaction_status == TransactionStatus.INTRANS
-    with contextlib.nullcontext() if in_transaction else conn.transaction():
-        rows = conn.execute(QUERIES["event_emit"], {
-            "tenant": tenant, "type": event_type, "document_id": document_id, "version": version}).fetchall()
-        ids = [int(row[0]) for row in rows]
-        if ids:
-            _enqueue(conn, [(delivery_id, delivery_spec(delivery_id, tenant)) for delivery_id in ids])
-    return ids
+    return _emit(conn, tenant, event_type, {"document_id": document_id, "version": version,
+                                            "tender_id": None, "revision": None})
 
 
 def emit_tender(
@@ -81,10 +74,15 @@ def emit_tender(
 ) -> list[int]:
     """`emit` for a tender's event (tender.updated, tender.deadline_changed), naming the tender's
     revision that caused it; in the caller's transaction (the merge's)."""
+    return _emit(conn, tenant, event_type, {"document_id": None, "version": None,
+                                            "tender_id": tender_id, "revision": revision})
+
+
+def _emit(conn: psycopg.Connection[Any], tenant: str, event_type: str, subject: dict[str, int | None]) -> list[int]:
+    # In the caller's transaction as it is (the pipeline's completion, a merge); else in one of its own.
     in_transaction = conn.info.transaction_status == TransactionStatus.INTRANS
     with contextlib.nullcontext() if in_transaction else conn.transaction():
-        rows = conn.execute(QUERIES["event_emit_tender"], {
-            "tenant": tenant, "type": event_type, "tender_id": tender_id, "revision": revision}).fetchall()
+        rows = conn.execute(QUERIES["event_emit"], {"tenant": tenant, "type": event_type, **subject}).fetchall()
         ids = [int(row[0]) for row in rows]
         if ids:
             _enqueue(conn, [(delivery_id, delivery_spec(delivery_id, tenant)) for delivery_id in ids])

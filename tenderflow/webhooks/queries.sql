@@ -60,31 +60,15 @@ UPDATE webhook_deliveries
 
 -- name: event_emit
 -- One event, and one pending delivery per endpoint of the tenant that is enabled and wants this
--- event type (no event at all when none does).
+-- event type (no event at all when none does). A document's event names the document and its
+-- version, a tender's the tender and its revision.
 WITH endpoints AS (
     SELECT id FROM webhook_endpoints
      WHERE tenant = %(tenant)s AND enabled AND removed_at IS NULL AND %(type)s = ANY(events)
 ),
 event AS (
-    INSERT INTO webhook_events (tenant, type, document_id, version)
-    SELECT %(tenant)s, %(type)s, %(document_id)s, %(version)s
-     WHERE EXISTS (SELECT 1 FROM endpoints)
-    RETURNING id
-)
-INSERT INTO webhook_deliveries (event_id, endpoint_id, tenant)
-SELECT event.id, endpoints.id, %(tenant)s FROM event CROSS JOIN endpoints
-RETURNING id;
-
--- name: event_emit_tender
--- event_emit for a tender's event (tender.updated, tender.deadline_changed): it names the tender and
--- the revision that changed it.
-WITH endpoints AS (
-    SELECT id FROM webhook_endpoints
-     WHERE tenant = %(tenant)s AND enabled AND removed_at IS NULL AND %(type)s = ANY(events)
-),
-event AS (
-    INSERT INTO webhook_events (tenant, type, tender_id, revision)
-    SELECT %(tenant)s, %(type)s, %(tender_id)s, %(revision)s
+    INSERT INTO webhook_events (tenant, type, document_id, version, tender_id, revision)
+    SELECT %(tenant)s, %(type)s, %(document_id)s, %(version)s, %(tender_id)s, %(revision)s
      WHERE EXISTS (SELECT 1 FROM endpoints)
     RETURNING id
 )
