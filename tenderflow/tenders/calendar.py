@@ -113,8 +113,10 @@ def _escape(text: str) -> str:
 def _fold(line: str) -> str:
     """One content line and its CRLF, folded at 75 octets (a continuation starts with a space), never
     inside a UTF-8 character."""
-    if len(line) <= 75 and (len(line) <= 18 or line.isascii()):
-        return line + "\r\n"  # most lines: nothing to fold
+    if line.isascii():  # most lines: an octet a character
+        if len(line) <= 75:
+            return line + "\r\n"
+        return "\r\n ".join([line[:75], *(line[start:start + 74] for start in range(75, len(line), 74))]) + "\r\n"
     encoded = line.encode("utf-8")
     if len(encoded) <= 75:
         return line + "\r\n"
@@ -207,8 +209,7 @@ def write_feed(
                 + _fold(f"DESCRIPTION:{about}\\nTime: {_escape(start[1])}{warning}")
                 + f"CATEGORIES:{label.lower()}\r\nTRANSP:TRANSPARENT\r\nSTATUS:CONFIRMED\r\n{url}"
                 f"BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-P1D\r\n"
-                + _fold(f"DESCRIPTION:{label} tomorrow: {title}")
-                + "END:VALARM\r\nEND:VEVENT\r\n")
+                + f"DESCRIPTION:{label} tomorrow\r\nEND:VALARM\r\nEND:VEVENT\r\n")
     head_lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
                   f"X-WR-CALNAME:{_escape(name)}", "REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H"]
     zones = [_vtimezone(zone, first, last) for zone, (first, last) in sorted(years.items())]
