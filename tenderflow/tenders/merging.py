@@ -534,7 +534,9 @@ def addendum_sentence(member: Mapping[str, Any]) -> str | None:
     changes = [labels.get(name, name) for name in member.get("changes", [])]
     restates = [labels.get(name, name) for name in member.get("restates", [])]
     said = f"changes the {', the '.join(changes)}" if changes else "changes none of the merged fields"
-    return f"{member.get('label')} ({member.get('filename')}) {said}" + (
+    label, filename = str(member.get("label")), str(member.get("filename"))
+    named = label if filename in label else f"{label} ({filename})"
+    return f"{named} {said}" + (
         f"; restates the {', the '.join(restates)}" if restates else "")
 
 
