@@ -180,7 +180,8 @@ def webhooks_deliveries(
         print_json(rows)
         return
     print_table("webhook deliveries", rows, ["id", "tenant", "endpoint_id", "event_type", "document_id", "version",
-                                             "state", "attempts", "last_status", "last_error", "created_at"])
+                                             "tender_id", "revision", "state", "attempts", "last_status", "last_error",
+                                             "created_at"], optional=["tender_id", "revision"])
 
 
 @webhooks_app.command("delivery")
