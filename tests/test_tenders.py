@@ -6,6 +6,7 @@ webhooks of tender events; a deleted member leaves nothing of itself behind."""
 from __future__ import annotations
 
 import zipfile
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from tenderflow.samples.packages import generate_package
 from tenderflow.tenants.tenants import create_tenant
 from tenderflow.tenders import proposals, records
 from tenderflow.tenders.merging import history_sentences
+from tenderflow.tenders.search import search_tenders
 from tenderflow.tenders.uploads import upload_to_tender
 from tenderflow.webhooks import endpoints
 from tenderflow.webhooks.addresses import AddressPolicy
@@ -105,6 +107,12 @@ def test_a_package_whose_addenda_move_the_deadline_is_one_tender_with_the_moved_
     assert any(effect.startswith("addendum 2 (addendum-02.pdf) changes the submission deadline") for effect in effects)
     revisions = records.tender_revisions(conn, uploaded.tender_id, tenant="acme")
     assert revisions and revisions[-1]["fields"]["submission_deadline"]["value"] == "2025-03-28T12:00"
+    # Search at tender level: the documents' words, the merged deadline (the notice alone says 14 March).
+    [hit] = search_tenders(conn, "Kilbrook resurfacing", tenant="acme")
+    assert hit.tender_id == uploaded.tender_id and hit.submission_deadline == "2025-03-28T12:00" and hit.hits
+    assert search_tenders(conn, "Kilbrook", tenant="acme", deadline_after=date(2025, 3, 25))
+    assert search_tenders(conn, "Kilbrook", tenant="acme", deadline_before=date(2025, 3, 20)) == []
+    assert search_tenders(conn, "Kilbrook", tenant="globex") == []
 
 
 def test_an_addendum_added_later_moves_the_deadline_and_tells_the_receiver(

@@ -166,6 +166,8 @@ def test_tender_exports_give_an_ocid_per_tender_and_a_release_per_change_valid_o
     [amendment] = releases[1]["tender"]["amendments"]
     assert amendment["amendsReleaseID"] == releases[0]["id"] and "addendum 1" in amendment["description"]
     assert {d["documentType"] for d in releases[1]["tender"]["documents"]} == {"tenderNotice", "clarifications"}
+    [hit] = api.client.get("/v1/tenders/search", headers=bearer(key), params={"q": "cleaning"}).json()
+    assert hit["tender_id"] == tender_id and hit["submission_deadline"] == "2026-03-29T12:00"
     rows = list(csv.DictReader(io.StringIO(api.client.get("/v1/tenders/export", headers=bearer(key)).text)))
     assert [(r["tender_id"], r["submission_deadline"], r["submission_deadline_page"]) for r in rows] == [
         (str(tender_id), "2026-03-29T12:00", "1")]
