@@ -259,7 +259,6 @@ def _upload(services: ApiServices, tenant: str, tender_id: int, path: Any, filen
             languages: str | None) -> dict[str, Any]:
     settings = services.settings
     with services.pool.connection() as conn:
-        limits.admit_upload(conn, tenant, default_per_minute=settings.tenant_uploads_per_minute)
         uploaded = upload_to_tender(
             conn, services.storage, [path], tenant=tenant, tender=tender_id, filenames=[filename],
             package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
@@ -307,8 +306,10 @@ async def upload_into_tender(
 
 
 def _check_tender(services: ApiServices, tenant: str, tender_id: int) -> None:
-    """Before a byte of the body is read: the tender is the tenant's (else 404)."""
+    """Before a byte of the body is read: the upload counts against the tenant's uploads per minute
+    (429 past it, as `POST /v1/documents`), and the tender is the tenant's (else 404)."""
     with services.pool.connection() as conn:
+        limits.admit_upload(conn, tenant, default_per_minute=services.settings.tenant_uploads_per_minute)
         records.get_tender(conn, tender_id, tenant=tenant)
 
 
