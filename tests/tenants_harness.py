@@ -21,6 +21,7 @@ from tenderflow.handlers import end_of_job_hook
 from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.tenders import TENDER_DOCUMENT
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import JobTypes
@@ -52,7 +53,8 @@ def money_job_types(
     settings: Settings, storage: ObjectStorage, *, pool: ConnectionPool | None = None, prompt_tokens: int = 0,
     completion_tokens: int = 0,
 ) -> JobTypes:
-    """The product's stages and end-of-job hook. Extraction is the product's LLM backend, talking to
+    """The product's stages and end-of-job hook and, given the pool, the task every finished document
+    enqueues (tender.document: its tenders merged). Extraction is the product's LLM backend, talking to
     the local OpenAI-compatible server over HTTP, which reports `prompt_tokens` and `completion_tokens`
     per request (a one-page document makes one request): so a test knows exactly what the version
     must be charged. `pool` is needed for extractions to read their pages."""
@@ -65,6 +67,8 @@ def money_job_types(
     resources = Resources(llm, pdfs=StoredPdfs(storage, PdfCache(settings.data_dir / "cache")), pool=pool)
     for stage in (PLAN, PAGES, THUMBNAIL, EXTRACT):
         job_types.register(stage.name, stage.job_handler(stage.build(resources)))
+    if pool is not None:
+        job_types.register(TENDER_DOCUMENT.name, TENDER_DOCUMENT.build(resources))
     return job_types
 
 

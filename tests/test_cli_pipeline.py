@@ -147,7 +147,8 @@ def test_max_attempts_from_the_settings_hold_for_every_job_of_the_pipeline(
     invoke({**cli_env, "TENDERFLOW_MAX_ATTEMPTS": "2"}, "reprocess", document_id, "--from", "extract")
     with psycopg.connect(database_url) as conn:
         rows = conn.execute("SELECT type, max_attempts FROM jobs ORDER BY id").fetchall()
-    assert rows[:3] == [("ocr.plan", 3), ("thumbnail", 3), ("extract", 3)] and rows[3:] == [("extract", 2)]
+    assert rows[:4] == [("ocr.plan", 3), ("thumbnail", 3), ("extract", 3), ("tender.document", 3)]
+    assert rows[4:] == [("extract", 2)]
 
 
 def test_piped_tables_are_tsv_with_nothing_cut_and_separators_escaped(

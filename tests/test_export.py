@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.config import Settings
-from tenderflow.pipeline.export import HEADER, _cell
+from tenderflow.pipeline.export import HEADER, spreadsheet_cell
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.keys import create_api_key
@@ -71,7 +71,7 @@ def test_csv_has_a_row_per_document_with_the_page_of_each_value(
     # A value a spreadsheet would run as a formula is quoted (CSV injection).
     assert by_id[exported["formula"]]["filename"] == "formula.pdf"
     assert not any(value.startswith("=") for row in rows for value in row.values())
-    assert [_cell(text) for text in ("=HYPERLINK(1)", "+1", "-2", "@x", "fine")] == [
+    assert [spreadsheet_cell(text) for text in ("=HYPERLINK(1)", "+1", "-2", "@x", "fine")] == [
         "'=HYPERLINK(1)", "'+1", "'-2", "'@x", "fine"]
 
 

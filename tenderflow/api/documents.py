@@ -31,6 +31,7 @@ from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_f
 from tenderflow.queue.stats import live_worker_count
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
+from tenderflow.tenders.records import refresh_stale
 
 log = structlog.get_logger("tenderflow.api")
 
@@ -386,5 +387,6 @@ def delete_document(document_id: int, tenant: Tenant, services: Services) -> Del
     This cannot be undone."""
     with services.pool.connection() as conn:
         deleted = deletion.delete_document(conn, document_id, tenant=tenant)
+        refresh_stale(conn, tenant=tenant)  # its tenders, merged without it
     return DeletionResult(id=deleted.document_id, deleted_at=deleted.deleted_at, jobs_cancelled=deleted.jobs_cancelled,
                           refunded=deleted.refunded)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response, StreamingResponse
@@ -21,13 +21,13 @@ from tenderflow.pipeline.ocds import write_ocds
 
 router = APIRouter(prefix="/v1", tags=["export"])
 
-_MEDIA = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
+MEDIA_TYPES = {"csv": "text/csv; charset=utf-8", "jsonl": "application/x-ndjson",
           "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "ocds": "application/json"}
-_SUFFIX = {"csv": "csv", "jsonl": "jsonl", "xlsx": "xlsx", "ocds": "ocds.json"}
+SUFFIXES = {"csv": "csv", "jsonl": "jsonl", "xlsx": "xlsx", "ocds": "ocds.json"}
 
 
 @router.get("/export", summary="Your documents' fields as CSV, XLSX, JSON Lines or an OCDS release package",
-            responses={200: {"content": {media: {} for media in _MEDIA.values()}}})
+            responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()}}})
 def export_documents(
     tenant: Tenant,
     services: Services,
@@ -42,22 +42,32 @@ def export_documents(
     """Oldest first. CSV, JSON Lines and OCDS stream as they are read; an XLSX workbook is built whole."""
     # A time without an offset is UTC, as the CLI reads it, not the database session's zone.
     selection = ExportFilter(tenant=tenant, state=state, since=as_utc(since))
-    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{_SUFFIX[format]}"'}
+    headers = {"Content-Disposition": f'attachment; filename="tenderflow-export.{SUFFIXES[format]}"'}
     if format == "xlsx":
         buffer = io.BytesIO()
         with services.pool.connection() as conn:
             write_xlsx(exported_documents(conn, selection), buffer)
-        return Response(buffer.getvalue(), media_type=_MEDIA["xlsx"], headers=headers)
-    return StreamingResponse(_streamed(services, selection, format), media_type=_MEDIA[format], headers=headers)
+        return Response(buffer.getvalue(), media_type=MEDIA_TYPES["xlsx"], headers=headers)
+
+    def produce(conn: Any, put: Callable[[str], None]) -> None:
+        documents = exported_documents(conn, selection)
+        if format == "ocds":
+            settings = services.settings
+            write_ocds(documents, put, prefix=settings.ocds_ocid_prefix, publisher=settings.ocds_publisher_name,
+                       public_url=settings.public_url)
+        else:
+            (write_csv if format == "csv" else write_jsonl)(documents, put)
+
+    return StreamingResponse(streamed(services, produce), media_type=MEDIA_TYPES[format], headers=headers)
 
 
 class _CancelledError(Exception):
     """The client went away: the producer stops and gives its connection back."""
 
 
-def _streamed(services: Services, selection: ExportFilter, format: str) -> Iterator[str]:  # noqa: A002
-    """The export written by a thread that holds one connection, handed over chunk by chunk; when the
-    client goes away the thread stops at its next chunk."""
+def streamed(services: Services, produce: Callable[[Any, Callable[[str], None]], None]) -> Iterator[str]:
+    """What `produce(conn, put)` writes, by a thread that holds one connection, handed over chunk by
+    chunk; when the client goes away the thread stops at its next chunk (tenders' exports too)."""
     chunks: queue.Queue[str | BaseException | None] = queue.Queue(maxsize=64)
     stop = threading.Event()
 
@@ -70,23 +80,17 @@ def _streamed(services: Services, selection: ExportFilter, format: str) -> Itera
                 continue
         raise _CancelledError
 
-    def produce() -> None:
+    def run() -> None:
         try:
             with services.pool.connection() as conn:
-                documents = exported_documents(conn, selection)
-                if format == "ocds":
-                    settings = services.settings
-                    write_ocds(documents, put, prefix=settings.ocds_ocid_prefix, publisher=settings.ocds_publisher_name,
-                               public_url=settings.public_url)
-                else:
-                    (write_csv if format == "csv" else write_jsonl)(documents, put)
+                produce(conn, put)
             chunks.put(None)
         except _CancelledError:
             pass
         except BaseException as exc:  # handed to the response, which ends the stream
             chunks.put(exc)
 
-    threading.Thread(target=produce, name="export", daemon=True).start()
+    threading.Thread(target=run, name="export", daemon=True).start()
     try:
         while (chunk := chunks.get()) is not None:
             if isinstance(chunk, BaseException):

@@ -2,7 +2,8 @@
 
 `load_input` reads the pages (the one database read); the pure `compute` calls the configured
 backend (an OpenAI-compatible LLM, or the offline rules) — remote workers run exactly this;
-`commit` stores the fields and marks the version done, in the queue's completion transaction.
+`commit` stores the fields and marks the version done, in the queue's completion transaction, and
+enqueues the `tender.document` task that merges the document's tenders (tenderflow.handlers.tenders).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tenderflow.handlers.results import ExtractResult
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.tenders import records as tender_records
 
 _WARM_UP_PAGE = ("Invitation for bids. Reference: AB-2026/001. Closing date: 15 March 2026 at 12:00.\n"
                  "Estimated value: EUR 1 000 000. Contact: procurement@example.org, +44 20 7946 0000.")
@@ -102,6 +104,8 @@ class ExtractHandler:
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ExtractResult) -> None:
         documents.record_extraction(conn, job, result.model_dump(mode="json"))
+        tender_records.announce_finished(conn, documents.VersionRef.of(job), tenant=job.tenant, priority=job.priority,
+                                         max_attempts=job.max_attempts)
 
 
 def _verify_provenance(result: ExtractResult, fields: TenderFields, pages: list[PageInput]) -> None:

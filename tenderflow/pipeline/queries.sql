@@ -256,6 +256,18 @@ SELECT png FROM document_thumbnails WHERE document_id = %(document_id)s ORDER BY
 -- transaction has ended, so the storage sweep never deletes an object an upload is about to refer to.
 SELECT pg_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 
+-- name: objects_lock
+-- object_lock for many objects at once (a package's), in one order so two batches never wait on each other.
+SELECT pg_advisory_lock(7241003, hashtext(o.key))
+  FROM (SELECT DISTINCT %(tenant)s || '/' || sha256 AS key FROM unnest(%(sha256s)s::text[]) AS sha256 ORDER BY 1) o;
+
+-- name: objects_unlock
+SELECT pg_advisory_unlock(7241003, hashtext(o.key))
+  FROM (SELECT DISTINCT %(tenant)s || '/' || sha256 AS key FROM unnest(%(sha256s)s::text[]) AS sha256) o;
+
+-- name: document_ids_by_hashes
+SELECT sha256, id FROM documents WHERE tenant = %(tenant)s AND sha256 = ANY(%(sha256s)s::text[]);
+
 -- name: object_try_lock
 SELECT pg_try_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 
