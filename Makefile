@@ -11,15 +11,35 @@ RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) popple
 TEST_APT := $(RUNTIME_APT) chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
+.PHONY: demo test check lint typecheck unit chaos-test test-pg schema runtime-deps system-deps install \
+	install-runtime bench chaos clean lock bench-deps
 
 demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
 
-test: system-deps install lint typecheck unit
+# The whole suite: lint and types, every test but the chaos run, then the chaos run in its own budget.
+# .ci/run runs these steps one by one (and `test-pg` where a standalone PostgreSQL answers).
+test: check unit chaos-test
+
+check: system-deps install lint typecheck
+
+PYTEST := $(BIN)/pytest -q -p no:cacheprovider
+# pytest-xdist workers (each its own embedded PostgreSQL); PYTEST_WORKERS=0 runs in this process.
+PYTEST_WORKERS ?= 2
+XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS))
+# The chaos run's budget (seconds); it takes 1-4 minutes on a quiet 2-core machine.
+CHAOS_SECONDS ?= 900
 
 unit: system-deps install
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(PYTEST) $(XDIST) -m "not chaos"
+
+chaos-test: system-deps install
+	timeout --kill-after=30 $(CHAOS_SECONDS) $(PYTEST) -m chaos
+
+# The tests that reach PostgreSQL (marked `pg` by tests/conftest.py) against DATABASE_URL's server.
+test-pg: system-deps install
+	@test -n "$$DATABASE_URL" || { echo "test-pg: set DATABASE_URL to the server to test against"; exit 2; }
+	$(PYTEST) $(XDIST) -m "pg and not chaos"
 
 lint: install
 	$(BIN)/ruff check tenderflow tests bench
@@ -91,6 +111,10 @@ bench: system-deps install bench-deps
 # S3 stopped, the API killed, LLM faults); the checker's JSON line last. CHAOS_ARGS="--seed 2" etc.
 chaos: system-deps install
 	$(BIN)/python bench/chaos.py $(CHAOS_ARGS)
+
+# tenderflow/migrations/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
+schema: install
+	$(BIN)/python -m tests.support.schema
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +33,8 @@ from tests.api_harness import RunningApi, api_settings, serve_in_thread, setting
 from tests.conftest import wait_until
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    # A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
-    return api_settings(database_url, tmp_path, poll_seconds=30.0, claim_wait_seconds=20.0,
-                        maintenance_seconds=600.0)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+# A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
+pytestmark = pytest.mark.settings(poll_seconds=30.0, claim_wait_seconds=20.0, maintenance_seconds=600.0)
 
 
 def hello(pool: str = "ocr") -> WorkerHello:

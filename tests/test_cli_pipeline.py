@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
@@ -20,15 +19,6 @@ from tenderflow.errors import ConfigurationError
 from tenderflow.pipeline.storage import open_storage
 from tests.pipeline_harness import drain, pipeline_settings
 from tests.tender_fixtures import TENDER_PAGE, text_pdf
-
-
-@pytest.fixture
-def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
-    return {
-        "DATABASE_URL": database_url,
-        "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
-        "TENDERFLOW_DATA_DIR": str(tmp_path / "data"),
-    }
 
 
 def invoke(env: dict[str, str], *args: str) -> Any:

@@ -29,17 +29,6 @@ from tests.pipeline_harness import drain, drain_in_workers, worker_config
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
-
-
 @contextmanager
 def logged_in(api: RunningApi) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=api.url, timeout=30) as client:

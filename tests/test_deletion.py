@@ -25,13 +25,13 @@ from tenderflow.handlers import build_job_types
 from tenderflow.handlers.schedules import ensure_task_schedules, remove_schedule
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.search import search
-from tenderflow.pipeline.storage import object_key, open_storage
+from tenderflow.pipeline.storage import ObjectStorage, object_key, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.conftest import wait_until
-from tests.pipeline_harness import drain, drain_with, worker_config
+from tests.api_harness import ADMIN_TOKEN, RunningApi, bearer, tenant_with_key
+from tests.conftest import ProcessedDocuments, process_once, wait_until
+from tests.pipeline_harness import drain, drain_with, upload_and_drain, worker_config
 from tests.tenants_harness import assert_ledger_balanced
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
@@ -40,26 +40,24 @@ DOCUMENT_TABLES = ("documents", "document_versions", "pages", "ocr_batches", "ex
                    "version_prices", "search_documents", "search_pages")
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def uploaded(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, tmp_path: Path) -> dict[str, int]:
+def upload(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage,
+           tmp_path: Path) -> dict[str, int]:
     """Processed documents: two of acme's (acme pays credits), one of globex's."""
-    storage = open_storage(settings.resolved_storage_url)
     tenant_with_key(conn, "acme", credits=1000)
     tenant_with_key(conn, "globex")
-    ids = {}
-    for name, tenant, pages in (("notice", "acme", numbered_pages(3)), ("other", "acme", [TENDER_PAGE]),
-                                ("theirs", "globex", [TENDER_PAGE, ["Annex"]])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7)
-        assert outcome.document_id is not None
-        ids[name] = outcome.document_id
-    drain(pool, settings, storage)
-    return ids
+    return upload_and_drain(conn, pool, settings, storage, tmp_path, (
+        ("notice", "acme", numbered_pages(3)), ("other", "acme", [TENDER_PAGE]),
+        ("theirs", "globex", [TENDER_PAGE, ["Annex"]])))
+
+
+@pytest.fixture(scope="module")
+def processed_documents(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
+    yield from process_once(request, upload)
+
+
+@pytest.fixture
+def uploaded(processed: dict[str, int]) -> dict[str, int]:
+    return processed
 
 
 def rows_of(conn: psycopg.Connection[Any], document_id: int) -> dict[str, int]:
@@ -133,12 +131,6 @@ def test_the_cli_deletes_a_document_with_everything_read_from_it_and_the_ledger_
                                env=env_of(database_url, settings))
     assert again.exit_code == 1 and "not found" in again.output  # the other one is deleted all the same
     assert rows_of(conn, other)["documents"] == 0
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
 
 
 def test_the_api_deletes_a_tenants_own_documents_and_answers_404_for_another_tenants(

@@ -21,36 +21,33 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.export import HEADER, _cell
-from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.api_harness import RunningApi, bearer, serve_in_thread, tenant_with_key
+from tests.conftest import ProcessedDocuments, process_once
+from tests.pipeline_harness import upload_and_drain
+from tests.tender_fixtures import TENDER_PAGE
 
 FORMULA = ["=HYPERLINK(\"http://evil.example\",\"click\")", "Tender for cleaning of the town hall"]
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def exported(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings,
-             tmp_path: Path) -> dict[str, int]:
-    storage = open_storage(settings.resolved_storage_url)
+def export_set(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage,
+               tmp_path: Path) -> dict[str, int]:
     tenant_with_key(conn, "acme")
     tenant_with_key(conn, "globex")
-    ids = {}
-    for name, tenant, pages in (("notice", "acme", [TENDER_PAGE]), ("formula", "acme", [FORMULA]),
-                                ("other", "globex", [TENDER_PAGE, ["Annex"]])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7)
-        assert outcome.document_id is not None
-        ids[name] = outcome.document_id
-    drain(pool, settings, storage)
-    return ids
+    return upload_and_drain(conn, pool, settings, storage, tmp_path, (
+        ("notice", "acme", [TENDER_PAGE]), ("formula", "acme", [FORMULA]),
+        ("other", "globex", [TENDER_PAGE, ["Annex"]])))
+
+
+@pytest.fixture(scope="module")
+def processed_documents(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
+    yield from process_once(request, export_set)
+
+
+@pytest.fixture
+def exported(processed: dict[str, int]) -> dict[str, int]:
+    return processed
 
 
 def test_csv_has_a_row_per_document_with_the_page_of_each_value(
@@ -92,12 +89,6 @@ def test_jsonl_keeps_every_field_with_its_page_and_quote(
     assert nothing.exit_code == 0 and nothing.stdout.splitlines() == [",".join(HEADER)]  # headers, no error
     refused = CliRunner().invoke(app, ["export", "--format", "xlsx"], env=env)
     assert refused.exit_code == 2 and "--output" in refused.output
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
 
 
 def test_the_api_exports_a_tenants_own_documents_as_xlsx_and_csv(

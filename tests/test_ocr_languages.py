@@ -185,11 +185,6 @@ def test_the_packs_make_test_installs_are_here() -> None:
 # --- the pipeline --------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
-
-
 def version_languages(conn: psycopg.Connection[Any], document_id: int, version: int = 1) -> tuple[Any, ...]:
     row = conn.execute(
         "SELECT language, ocr_languages, languages_source FROM document_versions"

@@ -24,16 +24,7 @@ from tests.conftest import wait_until
 from tests.openai_server import rate_limited, run_openai_server
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, heartbeat_seconds=0.3, ocr_batch_pages=4)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = pytest.mark.settings(heartbeat_seconds=0.3, ocr_batch_pages=4)
 
 
 @contextmanager

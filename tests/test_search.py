@@ -19,12 +19,12 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.errors import SearchQueryError
 from tenderflow.pipeline.search import SearchFilters, search
-from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.api_harness import RunningApi, bearer, tenant_with_key
+from tests.conftest import ProcessedDocuments, process_once
+from tests.pipeline_harness import drain, upload_and_drain
+from tests.tender_fixtures import TENDER_PAGE
 
 ROADS = [
     "Resurfacing of roads in the northern district",
@@ -44,27 +44,24 @@ VOIRIE = [
 ]
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def indexed(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings,
-            tmp_path: Path) -> dict[str, int]:
+def index(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage,
+          tmp_path: Path) -> dict[str, int]:
     """Four processed documents: three of acme's (English, English, French), one of globex's."""
-    storage = open_storage(settings.resolved_storage_url)
     tenant_with_key(conn, "acme")
     tenant_with_key(conn, "globex")
-    ids = {}
-    for name, tenant, pages in (("roads", "acme", [TENDER_PAGE, ROADS]), ("bridge", "acme", [BRIDGE]),
-                                ("voirie", "acme", [VOIRIE]), ("globex-roads", "globex", [ROADS])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7, languages=None)
-        assert outcome.document_id is not None
-        ids[name] = outcome.document_id
-    drain(pool, settings, storage)
-    return ids
+    return upload_and_drain(conn, pool, settings, storage, tmp_path, (
+        ("roads", "acme", [TENDER_PAGE, ROADS]), ("bridge", "acme", [BRIDGE]), ("voirie", "acme", [VOIRIE]),
+        ("globex-roads", "globex", [ROADS])), languages=None)
+
+
+@pytest.fixture(scope="module")
+def processed_documents(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
+    yield from process_once(request, index)
+
+
+@pytest.fixture
+def indexed(processed: dict[str, int]) -> dict[str, int]:
+    return processed
 
 
 def found(hits: list[Any]) -> list[tuple[int, int]]:
@@ -114,12 +111,6 @@ def test_the_extracted_fields_filter_the_results(conn: psycopg.Connection[Any], 
     # Unbalanced quotes and stray operators are still a query (the websearch syntax never errors).
     assert found(search(conn, '"bridge deck', tenant="acme")) == [(indexed["bridge"], 1), (indexed["roads"], 2)]
     search(conn, "or - & | ! bridge (", tenant="acme")  # no syntax error reaches the user
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
 
 
 def test_a_tenant_searches_only_its_own_documents_over_the_api(

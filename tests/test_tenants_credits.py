@@ -25,7 +25,7 @@ from tenderflow.ids import sha256_of
 from tenderflow.logs import configure_logging
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
-from tenderflow.pipeline.storage import ObjectStorage, object_key, open_storage
+from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import Failure, JobContext, Reclaimer, claim, retry
 from tenderflow.queue.backoff import Backoff
@@ -34,7 +34,6 @@ from tenderflow.tenants import credits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import TenantNotFoundError, create_tenant
 from tests.pdf_fixtures import encrypted_pdf
-from tests.pipeline_harness import pipeline_settings
 from tests.tenants_harness import (
     assert_ledger_balanced,
     document_state,
@@ -51,16 +50,6 @@ MAX_BYTES = 10 * 1024 * 1024
 LLM_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=5,
                     llm_tokens_per_request=1000, llm_chunk_chars=6000)
 FLAT_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=1)
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
-
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return pipeline_settings(database_url, tmp_path, ocr_batch_pages=2)
 
 
 def balance_of(conn: Conn, tenant: str) -> int:

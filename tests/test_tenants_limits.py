@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.errors import StorageQuotaExceededError, UploadRateLimitedError
 from tenderflow.logs import configure_logging
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants import limits
 from tenderflow.tenants.tenants import create_tenant
@@ -24,11 +24,6 @@ from tests.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 MAX_BYTES = 10 * 1024 * 1024
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
 
 
 def test_the_rate_is_a_sliding_minute_per_tenant(conn: Conn) -> None:

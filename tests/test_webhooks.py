@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
 from tenderflow.errors import WebhookUrlError
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.tenants import create_tenant
 from tenderflow.webhooks import deliveries, endpoints
@@ -37,11 +37,6 @@ def hook_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settin
     values: dict[str, Any] = {"webhook_allow_networks": "127.0.0.0/8", "webhook_timeout_seconds": 1.0,
                               "webhook_backoff_base_seconds": 0.05, "webhook_backoff_cap_seconds": 0.1}
     return pipeline_settings(database_url, tmp_path, **{**values, **overrides})
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
 
 
 def upload(conn: Conn, storage: ObjectStorage, path: Path, tenant: str = "acme") -> int:
