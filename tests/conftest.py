@@ -125,30 +125,44 @@ class ProcessedDocuments:
         return self.ids
 
 
-Build = Callable[["psycopg.Connection[Any]", ConnectionPool, "Settings", "ObjectStorage", Path], dict[str, int]]
+Documents = tuple[tuple[str, str, list[list[str]]], ...]
 
 
-def process_once(request: pytest.FixtureRequest, build: Build) -> Iterator[ProcessedDocuments]:
-    """The body of a module-scoped `processed_documents` fixture: `build(conn, pool, settings, storage,
-    root)` uploads and drains into a clone of the migrated template, with the module's `settings`
-    (its files under `root`), once for the module. Each test that uses the fixture gets a clone of
-    that database (see `database_url`) and copies the objects (`ProcessedDocuments.copy_into`)
-    instead of processing the same documents again."""
-    from tenderflow.pipeline.storage import open_storage
+def processed_once(name: str, *, tenants: dict[str, int], documents: Documents, **upload_options: Any) -> Any:
+    """A module's processed documents, uploaded and drained once for the module, as the fixture `name`:
+    the documents' ids by name, in the test's own database and object store.
 
-    server_url: str = request.getfixturevalue("server_url")
-    name = _clone(server_url, request.getfixturevalue("template_database"), "tf_processed")
-    root = request.getfixturevalue("tmp_path_factory").mktemp("processed")
-    url = _with_database(server_url, name)
-    try:
-        settings = _settings_of(request, url, root)
-        storage = open_storage(settings.resolved_storage_url)
-        with psycopg.connect(url, autocommit=True) as conn, \
-                open_pool(url, min_size=1, max_size=20, name="processed") as pool:
-            ids = build(conn, pool, settings, storage, root)
-        yield ProcessedDocuments(name, root / "objects", ids)  # no session left: a template has none
-    finally:
-        _drop(server_url, name)
+    The `tenants` (name: credits, 0 for unlimited) are created and a text PDF uploaded per (name,
+    tenant, pages) of `documents` into a clone of the migrated template, with the module's `settings`;
+    the pipeline drains it. Each test using the fixture gets a clone of that database (see
+    `database_url`) and a copy of its objects instead of processing the same documents again.
+    Use: `processed_documents, indexed = processed_once("indexed", tenants=…, documents=…)`."""
+
+    def build(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
+        from tenderflow.pipeline.storage import open_storage
+        from tests.api_harness import tenant_with_key
+        from tests.pipeline_harness import upload_and_drain
+
+        server_url: str = request.getfixturevalue("server_url")
+        database = _clone(server_url, request.getfixturevalue("template_database"), "tf_processed")
+        root = request.getfixturevalue("tmp_path_factory").mktemp("processed")
+        url = _with_database(server_url, database)
+        try:
+            settings = _settings_of(request, url, root)
+            with psycopg.connect(url, autocommit=True) as conn, \
+                    open_pool(url, min_size=1, max_size=20, name="processed") as pool:
+                for tenant, credits in tenants.items():
+                    tenant_with_key(conn, tenant, credits=credits)
+                ids = upload_and_drain(conn, pool, settings, open_storage(settings.resolved_storage_url), root,
+                                       documents, **upload_options)
+            yield ProcessedDocuments(database, root / "objects", ids)  # no session left: a template has none
+        finally:
+            _drop(server_url, database)
+
+    def copy(processed_documents: ProcessedDocuments, tmp_path: Path) -> dict[str, int]:
+        return processed_documents.copy_into(tmp_path)
+
+    return (pytest.fixture(scope="module", name="processed_documents")(build), pytest.fixture(name=name)(copy))
 
 
 @pytest.fixture
@@ -200,13 +214,6 @@ def api(settings: Settings) -> Iterator[RunningApi]:
 
     with serve_in_thread(settings) as running:
         yield running
-
-
-@pytest.fixture
-def processed(processed_documents: ProcessedDocuments, tmp_path: Path) -> dict[str, int]:
-    """The module's processed documents (a module-scoped `processed_documents` fixture, built with
-    `process_once`) in this test's database and object store: their ids by name."""
-    return processed_documents.copy_into(tmp_path)
 
 
 @pytest.fixture

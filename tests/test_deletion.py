@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,13 +24,13 @@ from tenderflow.handlers import build_job_types
 from tenderflow.handlers.schedules import ensure_task_schedules, remove_schedule
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.search import search
-from tenderflow.pipeline.storage import ObjectStorage, object_key, open_storage
+from tenderflow.pipeline.storage import object_key, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
 from tests.api_harness import ADMIN_TOKEN, RunningApi, bearer, tenant_with_key
-from tests.conftest import ProcessedDocuments, process_once, wait_until
-from tests.pipeline_harness import drain, drain_with, upload_and_drain, worker_config
+from tests.conftest import processed_once, wait_until
+from tests.pipeline_harness import drain, drain_with, worker_config
 from tests.tenants_harness import assert_ledger_balanced
 from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
@@ -40,24 +39,11 @@ DOCUMENT_TABLES = ("documents", "document_versions", "pages", "ocr_batches", "ex
                    "version_prices", "search_documents", "search_pages")
 
 
-def upload(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage,
-           tmp_path: Path) -> dict[str, int]:
-    """Processed documents: two of acme's (acme pays credits), one of globex's."""
-    tenant_with_key(conn, "acme", credits=1000)
-    tenant_with_key(conn, "globex")
-    return upload_and_drain(conn, pool, settings, storage, tmp_path, (
+processed_documents, uploaded = processed_once(
+    "uploaded", tenants={"acme": 1000, "globex": 0}, documents=(
         ("notice", "acme", numbered_pages(3)), ("other", "acme", [TENDER_PAGE]),
         ("theirs", "globex", [TENDER_PAGE, ["Annex"]])))
-
-
-@pytest.fixture(scope="module")
-def processed_documents(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
-    yield from process_once(request, upload)
-
-
-@pytest.fixture
-def uploaded(processed: dict[str, int]) -> dict[str, int]:
-    return processed
+"""Processed documents: two of acme's (acme pays credits), one of globex's."""
 
 
 def rows_of(conn: psycopg.Connection[Any], document_id: int) -> dict[str, int]:

@@ -6,48 +6,30 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from openpyxl import load_workbook
 from psycopg import sql
-from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.export import HEADER, _cell
-from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.tenants.keys import create_api_key
 from tests.api_harness import RunningApi, bearer, serve_in_thread, tenant_with_key
-from tests.conftest import ProcessedDocuments, process_once
-from tests.pipeline_harness import upload_and_drain
+from tests.conftest import processed_once
 from tests.tender_fixtures import TENDER_PAGE
 
 FORMULA = ["=HYPERLINK(\"http://evil.example\",\"click\")", "Tender for cleaning of the town hall"]
 
 
-def export_set(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage,
-               tmp_path: Path) -> dict[str, int]:
-    tenant_with_key(conn, "acme")
-    tenant_with_key(conn, "globex")
-    return upload_and_drain(conn, pool, settings, storage, tmp_path, (
+processed_documents, exported = processed_once(
+    "exported", tenants={"acme": 0, "globex": 0}, documents=(
         ("notice", "acme", [TENDER_PAGE]), ("formula", "acme", [FORMULA]),
         ("other", "globex", [TENDER_PAGE, ["Annex"]])))
-
-
-@pytest.fixture(scope="module")
-def processed_documents(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
-    yield from process_once(request, export_set)
-
-
-@pytest.fixture
-def exported(processed: dict[str, int]) -> dict[str, int]:
-    return processed
 
 
 def test_csv_has_a_row_per_document_with_the_page_of_each_value(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -19,11 +18,11 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.errors import SearchQueryError
 from tenderflow.pipeline.search import SearchFilters, search
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import open_storage
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, bearer, tenant_with_key
-from tests.conftest import ProcessedDocuments, process_once
-from tests.pipeline_harness import drain, upload_and_drain
+from tests.api_harness import RunningApi, bearer
+from tests.conftest import processed_once
+from tests.pipeline_harness import drain
 from tests.tender_fixtures import TENDER_PAGE
 
 ROADS = [
@@ -44,24 +43,11 @@ VOIRIE = [
 ]
 
 
-def index(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage,
-          tmp_path: Path) -> dict[str, int]:
-    """Four processed documents: three of acme's (English, English, French), one of globex's."""
-    tenant_with_key(conn, "acme")
-    tenant_with_key(conn, "globex")
-    return upload_and_drain(conn, pool, settings, storage, tmp_path, (
+processed_documents, indexed = processed_once(
+    "indexed", tenants={"acme": 0, "globex": 0}, languages=None, documents=(
         ("roads", "acme", [TENDER_PAGE, ROADS]), ("bridge", "acme", [BRIDGE]), ("voirie", "acme", [VOIRIE]),
-        ("globex-roads", "globex", [ROADS])), languages=None)
-
-
-@pytest.fixture(scope="module")
-def processed_documents(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
-    yield from process_once(request, index)
-
-
-@pytest.fixture
-def indexed(processed: dict[str, int]) -> dict[str, int]:
-    return processed
+        ("globex-roads", "globex", [ROADS])))
+"""Four processed documents: three of acme's (English, English, French), one of globex's."""
 
 
 def found(hits: list[Any]) -> list[tuple[int, int]]:
