@@ -104,13 +104,13 @@ bench-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm; }
 
 bench: system-deps install bench-deps
-	$(BIN)/python bench/queue_drain.py
-	$(BIN)/python bench/queue_latency.py
+	$(BIN)/python -m bench.queue_drain
+	$(BIN)/python -m bench.queue_latency
 
 # Issue 11: 1,000 documents without faults, then with them (SIGKILLed workers, PostgreSQL restarts,
 # S3 stopped, the API killed, LLM faults); the checker's JSON line last. CHAOS_ARGS="--seed 2" etc.
 chaos: system-deps install
-	$(BIN)/python bench/chaos.py $(CHAOS_ARGS)
+	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
 
 # tenderflow/migrations/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
 schema: install
@@ -131,5 +131,5 @@ bench-ocr: runtime-deps install
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ghostscript; }
 	@[ -x $(OCRMYPDF_VENV)/bin/ocrmypdf ] || { $(PYTHON) -m venv $(OCRMYPDF_VENV) && \
 	  $(OCRMYPDF_VENV)/bin/python -m pip install -q "ocrmypdf==$(OCRMYPDF_VERSION)"; }
-	$(BIN)/python bench/ocr_throughput.py --rounds 3
-	$(BIN)/python bench/ocr_vs_ocrmypdf.py --ocrmypdf $(OCRMYPDF_VENV)/bin/ocrmypdf $(BENCH_OCR_ARGS)
+	$(BIN)/python -m bench.ocr_throughput --rounds 3
+	$(BIN)/python -m bench.ocr_vs_ocrmypdf --ocrmypdf $(OCRMYPDF_VENV)/bin/ocrmypdf $(BENCH_OCR_ARGS)

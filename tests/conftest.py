@@ -8,7 +8,7 @@ Every test that reaches the database (it requests `server_url`, directly or thro
 `conn`, `pool`, `settings`, `api` …) is marked `pg` at collection: CI's second pass against a
 standalone server runs `-m pg` alone.
 
-The shared fixtures: `settings` (tests.api_harness.api_settings; a module or test changes fields with
+The shared fixtures: `settings` (tests.support.api_harness.api_settings; a module or test changes fields with
 `@pytest.mark.settings(field=value, …)`), `api` (the real API serving `settings` in a thread),
 `storage` (the object store under the test's tmp dir, the one `settings` names) and `cli_env` (the
 environment of a CLI run against the test's database). A module needing more overrides the fixture.
@@ -37,7 +37,7 @@ from tenderflow.migrations import migrate
 if TYPE_CHECKING:
     from tenderflow.config import Settings
     from tenderflow.pipeline.storage import ObjectStorage
-    from tests.api_harness import RunningApi
+    from tests.support.api_harness import RunningApi
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -140,8 +140,8 @@ def processed_once(name: str, *, tenants: dict[str, int], documents: Documents, 
 
     def build(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
         from tenderflow.pipeline.storage import open_storage
-        from tests.api_harness import tenant_with_key
-        from tests.pipeline_harness import upload_and_drain
+        from tests.support.api_harness import tenant_with_key
+        from tests.support.pipeline_harness import upload_and_drain
 
         server_url: str = request.getfixturevalue("server_url")
         database = _clone(server_url, request.getfixturevalue("template_database"), "tf_processed")
@@ -193,13 +193,13 @@ def conn(database_url: str) -> Iterator[psycopg.Connection[tuple[object, ...]]]:
 
 @pytest.fixture
 def settings(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) -> Settings:
-    """The test's Settings (tests.api_harness.api_settings) with the fields of its `settings` marks, the
+    """The test's Settings (tests.support.api_harness.api_settings) with the fields of its `settings` marks, the
     module's first and the test's own over them."""
     return _settings_of(request, database_url, tmp_path)
 
 
 def _settings_of(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) -> Settings:
-    from tests.api_harness import api_settings
+    from tests.support.api_harness import api_settings
 
     fields: dict[str, Any] = {}
     for mark in reversed(list(request.node.iter_markers("settings"))):
@@ -210,7 +210,7 @@ def _settings_of(request: pytest.FixtureRequest, database_url: str, tmp_path: Pa
 @pytest.fixture
 def api(settings: Settings) -> Iterator[RunningApi]:
     """The real API serving `settings` on a loopback port, in a thread of this process."""
-    from tests.api_harness import serve_in_thread
+    from tests.support.api_harness import serve_in_thread
 
     with serve_in_thread(settings) as running:
         yield running

@@ -13,9 +13,9 @@ import pytest
 
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 pytestmark = pytest.mark.settings(max_upload_bytes=200_000, price_per_document=3, price_per_page=2)
 

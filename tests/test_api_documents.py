@@ -18,9 +18,9 @@ from tenderflow.logs import configure_logging
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.remote.client import RemoteQueueClient
 from tenderflow.remote.protocol import WorkerHello
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 pytestmark = pytest.mark.settings(max_upload_bytes=200_000)
 

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.tenants.keys import check_api_key, create_api_key
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, bearer
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import RunningApi, bearer
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 
 def upload(api: RunningApi, key: str, pdf: Path) -> Any:

@@ -14,9 +14,9 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Failure, claim, complete, fail, jobs
 from tenderflow.tenants.credits import Prices
-from tests.api_harness import ADMIN_TOKEN, RunningApi, bearer
-from tests.pipeline_harness import drain_in_workers
-from tests.tender_fixtures import numbered_pages, text_pdf
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, bearer
+from tests.support.pipeline_harness import drain_in_workers
+from tests.support.tender_fixtures import numbered_pages, text_pdf
 
     # No reclaiming by the API while the test looks at an expired lease.
 pytestmark = pytest.mark.settings(maintenance_seconds=600)

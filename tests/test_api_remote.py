@@ -29,9 +29,9 @@ from tenderflow.remote.client import (
 )
 from tenderflow.remote.protocol import WorkerHello
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
 from tests.conftest import wait_until
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 # A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
 pytestmark = pytest.mark.settings(poll_seconds=30.0, claim_wait_seconds=20.0, maintenance_seconds=600.0)
@@ -332,7 +332,7 @@ def test_waiting_claims_cannot_take_the_threads_tenant_requests_need(
 ) -> None:
     """Review D3: 110 waiting long-polls held every API thread, and a tenant's GET took 21 s. Now at
     most half the threads wait; a claim past that is told to retry later (429) at once."""
-    from tests.api_harness import bearer, tenant_with_key
+    from tests.support.api_harness import bearer, tenant_with_key
 
     settings = api_settings(database_url, tmp_path, api_threads=8, claim_wait_seconds=20.0, poll_seconds=30.0)
     token = create_token(conn, "busy-farm", ["ocr"]).raw

@@ -17,8 +17,8 @@ from tenderflow.cli.output import tsv_cell
 from tenderflow.database import CONNECT_TIMEOUT_SECONDS
 from tenderflow.errors import ConfigurationError
 from tenderflow.pipeline.storage import open_storage
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 
 def invoke(env: dict[str, str], *args: str) -> Any:

@@ -30,8 +30,8 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.queue import Worker, jobs
 from tests.conftest import wait_until
-from tests.pipeline_harness import pipeline_settings, worker_config
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.pipeline_harness import pipeline_settings, worker_config
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 
 @pytest.fixture

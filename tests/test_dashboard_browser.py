@@ -29,9 +29,9 @@ from tenderflow.queue import Backoff, Failure, claim, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.remote.client import RemoteQueueClient
 from tenderflow.remote.protocol import WorkerHello
-from tests.api_harness import ADMIN_TOKEN, RunningApi, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -16,9 +16,9 @@ from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.tenants.keys import create_api_key
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import RunningApi
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 from tests.test_dashboard_pages import csrf_of, logged_in
 
 pytestmark = pytest.mark.settings(max_upload_bytes=100_000, price_per_document=2, price_per_page=1)

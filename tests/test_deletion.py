@@ -28,11 +28,11 @@ from tenderflow.pipeline.storage import object_key, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import ADMIN_TOKEN, RunningApi, bearer, tenant_with_key
 from tests.conftest import processed_once, wait_until
-from tests.pipeline_harness import drain, drain_with, worker_config
-from tests.tenants_harness import assert_ledger_balanced
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, bearer, tenant_with_key
+from tests.support.pipeline_harness import drain, drain_with, worker_config
+from tests.support.tenants_harness import assert_ledger_balanced
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 # Every table that holds something of a document (the ledger aside: it keeps its entries).
 DOCUMENT_TABLES = ("documents", "document_versions", "pages", "ocr_batches", "extractions", "document_thumbnails",
@@ -296,7 +296,7 @@ def test_retention_deletes_documents_older_than_their_tenants_period_on_a_schedu
                      now=next_run - timedelta(hours=1))
     assert scheduler.run_once(conn, now=datetime.now(UTC)) == []  # not due yet
     [job_id] = scheduler.run_once(conn, now=next_run + timedelta(seconds=1))
-    from tests.pipeline_harness import drain_with
+    from tests.support.pipeline_harness import drain_with
 
     conn.execute("UPDATE jobs SET run_after = now() WHERE id = %s", (job_id,))
     drain_with(pool, job_types)

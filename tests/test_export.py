@@ -19,9 +19,9 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.export import HEADER, _cell
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, bearer, serve_in_thread, tenant_with_key
 from tests.conftest import processed_once
-from tests.tender_fixtures import TENDER_PAGE
+from tests.support.api_harness import RunningApi, bearer, serve_in_thread, tenant_with_key
+from tests.support.tender_fixtures import TENDER_PAGE
 
 FORMULA = ["=HYPERLINK(\"http://evil.example\",\"click\")", "Tender for cleaning of the town hall"]
 

@@ -1,7 +1,7 @@
 """OCR in the document's language: detection on French and German scans and text layers, languages
 asked at upload or set as the tenant's default winning over detection, bad names refused.
 
-Scans are image-only PDFs drawn here (tests/pdf_fixtures.py: Vera has the accents); OCR is the real
+Scans are image-only PDFs drawn here (tests/support/pdf_fixtures.py: Vera has the accents); OCR is the real
 tesseract with the packs `make test` installs; the pipeline tests use a real PostgreSQL."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pdf_fixtures as fixtures
 import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
@@ -29,7 +28,8 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.tenants import create_tenant, get_tenant, set_languages
-from tests.pipeline_harness import drain, pipeline_settings
+from tests.support import pdf_fixtures as fixtures
+from tests.support.pipeline_harness import drain, pipeline_settings
 
 OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
 MAX_BYTES = 10 * 1024 * 1024
@@ -328,7 +328,7 @@ def test_cli_upload_tenants_and_show_say_the_language(
 def test_api_upload_languages_and_document_language(
     database_url: str, pool: ConnectionPool, conn: psycopg.Connection[Any], tmp_path: Path
 ) -> None:
-    from tests.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
+    from tests.support.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
 
     settings = api_settings(database_url, tmp_path)
     key = tenant_with_key(conn, "acme")

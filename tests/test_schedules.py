@@ -21,9 +21,9 @@ from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
 from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 

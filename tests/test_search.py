@@ -20,10 +20,10 @@ from tenderflow.errors import SearchQueryError
 from tenderflow.pipeline.search import SearchFilters, search
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, bearer
 from tests.conftest import processed_once
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE
+from tests.support.api_harness import RunningApi, bearer
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE
 
 ROADS = [
     "Resurfacing of roads in the northern district",

@@ -11,7 +11,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pdf_fixtures as fixtures
 import psycopg
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -20,8 +19,9 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tests.api_harness import RunningApi, bearer, settings_env, tenant_with_key
-from tests.pipeline_harness import drain
+from tests.support import pdf_fixtures as fixtures
+from tests.support.api_harness import RunningApi, bearer, settings_env, tenant_with_key
+from tests.support.pipeline_harness import drain
 
 WORDS = ("municipal", "water", "board", "sealed", "pipeline", "Harbour")
 

@@ -33,15 +33,15 @@ from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.tenants import credits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import TenantNotFoundError, create_tenant
-from tests.pdf_fixtures import encrypted_pdf
-from tests.tenants_harness import (
+from tests.support.pdf_fixtures import encrypted_pdf
+from tests.support.tenants_harness import (
     assert_ledger_balanced,
     document_state,
     drain_jobs,
     ledger_kinds,
     money_job_types,
 )
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 Conn = psycopg.Connection[Any]
 MAX_BYTES = 10 * 1024 * 1024

@@ -14,7 +14,7 @@ from psycopg_pool import ConnectionPool
 from tenderflow.queue import Backoff, ClaimedJob, FunctionHandler, JobContext, JobSpec, JobTypes, WorkerConfig
 from tenderflow.queue import enqueue_many as enqueue_jobs
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import running_workers
+from tests.support.pipeline_harness import running_workers
 
 PAGE_JOB = "tenant.page"
 

@@ -20,7 +20,7 @@ from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants import limits
 from tenderflow.tenants.tenants import create_tenant
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 MAX_BYTES = 10 * 1024 * 1024

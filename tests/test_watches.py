@@ -28,9 +28,9 @@ from tenderflow.pipeline import watches
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import drain, pipeline_idle, pipeline_settings
-from tests.s3_server import fake_aws_credentials, run_s3_server
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.pipeline_harness import drain, pipeline_idle, pipeline_settings
+from tests.support.s3_server import fake_aws_credentials, run_s3_server
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 AN_HOUR_AGO = time.time() - 3600

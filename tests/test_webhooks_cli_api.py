@@ -18,10 +18,10 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, bearer, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
-from tests.webhook_receiver import WebhookReceiver, verify_signature
+from tests.support.api_harness import RunningApi, bearer, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.webhook_receiver import WebhookReceiver, verify_signature
 
 Conn = psycopg.Connection[Any]
 FAST_RETRIES = {"TENDERFLOW_WEBHOOK_TIMEOUT_SECONDS": "2", "TENDERFLOW_WEBHOOK_BACKOFF_BASE_SECONDS": "0.05",
@@ -42,7 +42,7 @@ def invoke(env: dict[str, str], *args: str) -> Any:
 
 
 def settings_of(env: dict[str, str], database_url: str, tmp_path: Path) -> Settings:
-    from tests.pipeline_harness import pipeline_settings
+    from tests.support.pipeline_harness import pipeline_settings
 
     return pipeline_settings(database_url, tmp_path, webhook_allow_networks="127.0.0.0/8",
                              webhook_timeout_seconds=2.0, webhook_backoff_base_seconds=0.05,

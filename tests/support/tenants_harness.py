@@ -25,8 +25,8 @@ from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import JobTypes
 from tenderflow.tenants import credits
-from tests.openai_server import OpenAIServer, RecordedRequest, Reply, completion
-from tests.pipeline_harness import drain_with
+from tests.support.openai_server import OpenAIServer, RecordedRequest, Reply, completion
+from tests.support.pipeline_harness import drain_with
 
 _METERED_MODEL = re.compile(r"metered-(\d+)-(\d+)")
 

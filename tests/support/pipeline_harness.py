@@ -18,7 +18,7 @@ from tenderflow.handlers import LOCAL_POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
-from tests.tender_fixtures import text_pdf
+from tests.support.tender_fixtures import text_pdf
 
 
 def pipeline_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
