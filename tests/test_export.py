@@ -33,10 +33,9 @@ processed_documents, exported = processed_once(
 
 
 def test_csv_has_a_row_per_document_with_the_page_of_each_value(
-    database_url: str, settings: Settings, exported: dict[str, int]
+    cli_env: dict[str, str], exported: dict[str, int]
 ) -> None:
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
-    result = CliRunner().invoke(app, ["export", "--tenant", "acme", "--state", "done"], env=env)
+    result = CliRunner().invoke(app, ["export", "--tenant", "acme", "--state", "done"], env=cli_env)
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert list(rows[0]) == list(HEADER)
@@ -55,11 +54,10 @@ def test_csv_has_a_row_per_document_with_the_page_of_each_value(
 
 
 def test_jsonl_keeps_every_field_with_its_page_and_quote(
-    database_url: str, settings: Settings, exported: dict[str, int], tmp_path: Path
+    cli_env: dict[str, str], exported: dict[str, int], tmp_path: Path
 ) -> None:
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
     target = tmp_path / "fields.jsonl"
-    result = CliRunner().invoke(app, ["export", "--format", "jsonl", "-o", str(target)], env=env)
+    result = CliRunner().invoke(app, ["export", "--format", "jsonl", "-o", str(target)], env=cli_env)
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in target.read_text().splitlines()]
     assert [line["document_id"] for line in lines] == sorted(exported.values())  # oldest first, all tenants
@@ -67,9 +65,9 @@ def test_jsonl_keeps_every_field_with_its_page_and_quote(
     assert notice["fields"]["reference_number"] == {"value": "EH-2026-0417", "page": 1,
                                                     "quote": notice["fields"]["reference_number"]["quote"]}
     assert "EH-2026-0417" in notice["fields"]["reference_number"]["quote"]
-    nothing = CliRunner().invoke(app, ["export", "--tenant", "nobody-here"], env=env)
+    nothing = CliRunner().invoke(app, ["export", "--tenant", "nobody-here"], env=cli_env)
     assert nothing.exit_code == 0 and nothing.stdout.splitlines() == [",".join(HEADER)]  # headers, no error
-    refused = CliRunner().invoke(app, ["export", "--format", "xlsx"], env=env)
+    refused = CliRunner().invoke(app, ["export", "--format", "xlsx"], env=cli_env)
     assert refused.exit_code == 2 and "--output" in refused.output
 
 
@@ -98,14 +96,13 @@ def uploaded_at(conn: psycopg.Connection[Any], times: dict[int, str]) -> None:
 
 
 def test_export_since_keeps_documents_uploaded_since_then_read_as_utc(
-    database_url: str, settings: Settings, conn: psycopg.Connection[Any], exported: dict[str, int]
+    cli_env: dict[str, str], conn: psycopg.Connection[Any], exported: dict[str, int]
 ) -> None:
     uploaded_at(conn, {exported["formula"]: "2026-01-10T00:00:00Z", exported["notice"]: "2026-01-10T12:00:00Z",
                        exported["other"]: "2026-01-11T00:00:00Z"})
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
 
     def exported_ids(*options: str) -> list[int]:
-        result = CliRunner().invoke(app, ["export", "--format", "jsonl", *options], env=env)
+        result = CliRunner().invoke(app, ["export", "--format", "jsonl", *options], env=cli_env)
         assert result.exit_code == 0, result.output
         return [json.loads(line)["document_id"] for line in result.stdout.splitlines()]
 
@@ -113,7 +110,7 @@ def test_export_since_keeps_documents_uploaded_since_then_read_as_utc(
     assert exported_ids("--since", "2026-01-11") == [exported["other"]]
     assert exported_ids("--since", "2026-01-10", "--tenant", "acme") == [exported["notice"], exported["formula"]]
     assert exported_ids("--since", "2026-01-12") == []
-    as_csv = CliRunner().invoke(app, ["export", "--since", "2026-01-12"], env=env)
+    as_csv = CliRunner().invoke(app, ["export", "--since", "2026-01-12"], env=cli_env)
     assert as_csv.exit_code == 0 and as_csv.stdout.splitlines() == [",".join(HEADER)]
 
 

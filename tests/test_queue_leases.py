@@ -31,16 +31,11 @@ from tenderflow.queue import (
 )
 from tenderflow.queue.jobs import QUERIES, get, hold_liveness_lock, new_liveness_key
 from tests.conftest import wait_until
+from tests.support.database import db_now
 
 Conn = psycopg.Connection[Any]
 LEASE = 30.0
 PAST_LEASE = timedelta(seconds=LEASE + 1)
-
-
-def db_now(conn: Conn) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]
 
 
 def claim_one(conn: Conn, worker_id: str, now: datetime) -> ClaimedJob:
