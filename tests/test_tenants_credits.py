@@ -6,8 +6,6 @@ invariant checked after every step."""
 
 from __future__ import annotations
 
-import threading
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -40,6 +38,7 @@ from tests.support.tenants_harness import (
     drain_jobs,
     ledger_kinds,
     money_job_types,
+    uploads_meeting_at_the_tenant_row,
 )
 from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
@@ -169,28 +168,15 @@ def test_concurrent_uploads_that_together_exceed_the_balance_are_partly_refused(
     pdfs = [text_pdf(tmp_path / f"t{n}.pdf", [[*TENDER_PAGE, f"copy {n}"]]) for n in range(6)]
     results: dict[int, str] = {}
 
-    def upload(n: int) -> None:
-        with psycopg.connect(database_url, autocommit=True) as own:
-            try:
-                upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-                results[n] = "created"
-            except InsufficientCreditsError:
-                results[n] = "refused"
+    def upload(n: int, own: Conn) -> None:
+        try:
+            upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+            results[n] = "created"
+        except InsufficientCreditsError:
+            results[n] = "refused"
 
-    # Hold the tenant's row so all six uploads pass the early check and meet at the reservation.
-    with psycopg.connect(database_url) as holder:
-        holder.execute("SELECT 1 FROM tenants WHERE name = 'acme' FOR NO KEY UPDATE")
-        threads = [threading.Thread(target=upload, args=(n,)) for n in range(6)]
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 30
-        while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query LIKE '%FROM tenants%' AND datname = current_database()").fetchone() != (6,):
-            assert time.monotonic() < deadline, "the six uploads never all waited for the tenant's row"
-            time.sleep(0.02)
-        holder.commit()
-    for thread in threads:
-        thread.join(30)
+    # All six uploads pass the early check and meet at the reservation.
+    uploads_meeting_at_the_tenant_row(database_url, "acme", 6, upload)
 
     assert sorted(results.values()) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
     assert balance_of(conn, "acme") == 1

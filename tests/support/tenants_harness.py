@@ -10,6 +10,9 @@ from __future__ import annotations
 import atexit
 import functools
 import re
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -96,3 +99,30 @@ def ledger_kinds(conn: psycopg.Connection[Any], document_id: int, version: int =
         "SELECT kind::text, sum(amount)::bigint FROM credit_entries WHERE document_id = %s AND version = %s "
         "GROUP BY kind", (document_id, version)).fetchall()
     return {kind: int(amount) for kind, amount in rows}
+
+
+def uploads_meeting_at_the_tenant_row(database_url: str, tenant: str, count: int,
+                                      upload: Callable[[int, psycopg.Connection[Any]], None]) -> None:
+    """Run `upload(n, connection)` for each n below `count`, each on a thread and connection of its
+    own, while the tenant's row is held: every upload passes the early checks and waits at the row,
+    then all are let go at once (a race at the reservation or quota check, not a sequence)."""
+
+    def run(n: int) -> None:
+        with psycopg.connect(database_url, autocommit=True) as own:
+            upload(n, own)
+
+    with psycopg.connect(database_url, autocommit=True) as watcher, psycopg.connect(database_url) as holder:
+        holder.execute("SELECT 1 FROM tenants WHERE name = %s FOR NO KEY UPDATE", (tenant,))
+        threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        waiting = ("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                   "AND query LIKE '%FROM tenants%' AND datname = current_database()")
+        while watcher.execute(waiting).fetchone() != (count,):
+            assert time.monotonic() < deadline, f"the {count} uploads never all waited for the tenant's row"
+            time.sleep(0.02)
+        holder.commit()
+    for thread in threads:
+        thread.join(30)
+
