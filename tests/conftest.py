@@ -5,8 +5,8 @@ A template database is migrated once; each test gets its own clone (CREATE DATAB
 so tests share no state and need no cleanup between them.
 
 Every test that reaches the database (it requests `server_url`, directly or through `database_url`,
-`conn`, `pool`, `settings`, `api` …) is marked `pg` at collection: CI's second pass against a
-standalone server runs `-m pg` alone.
+`conn`, `pool`, `settings`, `api` …) is marked `pg` at collection, but the OCR code's (`ocr`) and the
+browser's (`browser`) own tests: CI's second pass against a standalone server runs `-m pg` alone.
 
 The shared fixtures: `settings` (tests.support.api_harness.api_settings; a module or test changes fields with
 `@pytest.mark.settings(field=value, …)`), `api` (the real API serving `settings` in a thread),
@@ -40,14 +40,12 @@ if TYPE_CHECKING:
     from tests.support.api_harness import RunningApi
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "pg: reaches PostgreSQL (set at collection, from the fixtures requested)")
-    config.addinivalue_line("markers", "settings(**fields): fields of the `settings` fixture for this module or test")
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `pg` every test that reaches PostgreSQL, but the OCR code's and the browser's own tests:
+    which server answers changes nothing of what they prove."""
     for item in items:
-        if "server_url" in getattr(item, "fixturenames", ()):
+        reaches_the_database = "server_url" in getattr(item, "fixturenames", ())
+        if reaches_the_database and not any(item.iter_markers("ocr")) and not any(item.iter_markers("browser")):
             item.add_marker(pytest.mark.pg)
 
 

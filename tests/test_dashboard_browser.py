@@ -44,6 +44,9 @@ SCREENSHOT = DOCS / "dashboard.png"
 # No skip: a missing browser is a broken setup (`make system-deps` installs it), not a passing test.
 
 
+pytestmark = pytest.mark.browser
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """One chromium for the module: launched once, not once a test."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 from psycopg_pool import ConnectionPool
 
 from tenderflow.pipeline import documents
@@ -16,6 +17,8 @@ from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tests.support.pipeline_harness import drain, pipeline_settings
 from tests.support.tender_fixtures import numbered_pages, scanned_pdf
+
+pytestmark = pytest.mark.ocr
 
 
 def test_pages_per_batch_spreads_short_documents_and_batches_long_ones() -> None:

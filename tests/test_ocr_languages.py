@@ -58,6 +58,9 @@ DUTCH = (
 ENGLISH = fixtures.TENDER_LINES
 
 
+pytestmark = pytest.mark.ocr
+
+
 def french_scan(tmp_path: Path) -> Path:
     return fixtures.scanned_pdf(tmp_path / "avis.pdf", [fixtures.text_image(FRENCH)])
 

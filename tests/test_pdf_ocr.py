@@ -21,6 +21,9 @@ OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
 WORDS = ("municipal", "water", "board", "sealed", "bids", "pipeline", "Harbour", "closing")
 
 
+pytestmark = pytest.mark.ocr
+
+
 def _assert_words(text: str) -> None:
     missing = [word for word in WORDS if word not in text]
     assert not missing, f"OCR lost {missing} from {text!r}"

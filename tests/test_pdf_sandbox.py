@@ -29,6 +29,9 @@ GIB = 1024**3
 TOOLS = ("pdftoppm", "tesseract", "pdfinfo", "pdftotext", "sleep")
 
 
+pytestmark = pytest.mark.ocr
+
+
 def _descendants(pid: int) -> list[psutil.Process]:
     try:
         return psutil.Process(pid).children(recursive=True)

@@ -26,7 +26,8 @@ from tests.support.pipeline_harness import drain
 WORDS = ("municipal", "water", "board", "sealed", "pipeline", "Harbour")
 
 
-pytestmark = pytest.mark.settings(ocr_dpi=300, ocr_languages="eng", ocr_detect_languages=False)
+pytestmark = [pytest.mark.ocr,
+              pytest.mark.settings(ocr_dpi=300, ocr_languages="eng", ocr_detect_languages=False)]
 
 
 def upload(api: RunningApi, key: str, path: Path) -> int:
