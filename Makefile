@@ -48,14 +48,15 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# apt packages, installed only when a tool or a language pack is missing: $(1) the programs to look
-# for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
+# apt packages, installed only when a tool or a language pack is missing (one `tesseract --list-langs`
+# for them all), then all in one apt-get install: $(1) the programs to look for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
 # Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler.
 define apt_if_missing
 	@need=""; \
 	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
 	if [ -z "$$need" ]; then \
-	  for lang in $(OCR_LANGUAGES); do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
+	  have=" $$(tesseract --list-langs 2>/dev/null | tr '\n' ' ') "; \
+	  for lang in $(OCR_LANGUAGES); do case "$$have" in *" $$lang "*) ;; *) need=1;; esac; done; \
 	fi; \
 	if [ -n "$$need" ]; then \
 	  echo "installing $(2)"; \
