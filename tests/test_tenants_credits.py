@@ -166,19 +166,12 @@ def test_concurrent_uploads_that_together_exceed_the_balance_are_partly_refused(
 ) -> None:
     create_tenant(conn, "acme", credits=10)
     pdfs = [text_pdf(tmp_path / f"t{n}.pdf", [[*TENDER_PAGE, f"copy {n}"]]) for n in range(6)]
-    results: dict[int, str] = {}
-
-    def upload(n: int, own: Conn) -> None:
-        try:
-            upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-            results[n] = "created"
-        except InsufficientCreditsError:
-            results[n] = "refused"
-
     # All six uploads pass the early check and meet at the reservation.
-    uploads_meeting_at_the_tenant_row(database_url, "acme", 6, upload)
+    results = uploads_meeting_at_the_tenant_row(
+        database_url, "acme", pdfs, InsufficientCreditsError,
+        lambda own, pdf: upload_file(own, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
 
-    assert sorted(results.values()) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
+    assert sorted(results) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
     assert balance_of(conn, "acme") == 1
     assert stored_rows(conn)["documents"] == 3 and stored_rows(conn)["reservations"] == 3
     assert_ledger_balanced(conn)

@@ -59,17 +59,10 @@ def test_concurrent_uploads_cannot_together_pass_the_storage_quota(
     create_tenant(conn, "acme", unlimited=True)
     pdfs = [text_pdf(tmp_path / f"t{n}.pdf", [[*TENDER_PAGE, f"copy {n}"]]) for n in range(4)]
     quota = sum(pdf.stat().st_size for pdf in pdfs[:2]) + 10
-    results: dict[int, str] = {}
-
-    def upload(n: int, own: Conn) -> None:
-        try:
-            upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, max_stored_bytes=quota)
-            results[n] = "created"
-        except StorageQuotaExceededError:
-            results[n] = "refused"
-
-    uploads_meeting_at_the_tenant_row(database_url, "acme", 4, upload)  # all four pass the early check
-    assert sorted(results.values()) == ["created"] * 2 + ["refused"] * 2
+    results = uploads_meeting_at_the_tenant_row(  # all four pass the early check
+        database_url, "acme", pdfs, StorageQuotaExceededError,
+        lambda own, pdf: upload_file(own, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, max_stored_bytes=quota))
+    assert sorted(results) == ["created"] * 2 + ["refused"] * 2
     assert limits.stored_bytes(conn, "acme") <= quota
     stored = [p for p in (tmp_path / "objects").rglob("*.pdf")]
     assert len(stored) == 2  # the refused uploads left no object

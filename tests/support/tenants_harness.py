@@ -12,7 +12,8 @@ import functools
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -101,28 +102,36 @@ def ledger_kinds(conn: psycopg.Connection[Any], document_id: int, version: int =
     return {kind: int(amount) for kind, amount in rows}
 
 
-def uploads_meeting_at_the_tenant_row(database_url: str, tenant: str, count: int,
-                                      upload: Callable[[int, psycopg.Connection[Any]], None]) -> None:
-    """Run `upload(n, connection)` for each n below `count`, each on a thread and connection of its
-    own, while the tenant's row is held: every upload passes the early checks and waits at the row,
-    then all are let go at once (a race at the reservation or quota check, not a sequence)."""
+def uploads_meeting_at_the_tenant_row(
+    database_url: str, tenant: str, pdfs: Sequence[Path], refusal: type[Exception],
+    upload: Callable[[psycopg.Connection[Any], Path], object],
+) -> list[str]:
+    """`upload(connection, pdf)` for every PDF at once, each on a thread and connection of its own,
+    while the tenant's row is held: every upload passes the early checks and waits at the row, then
+    all are let go together (a race at the reservation or quota check, not a sequence). Each one's
+    outcome in order: "created", or "refused" when it raised `refusal`."""
+    outcomes = ["unfinished"] * len(pdfs)
 
     def run(n: int) -> None:
         with psycopg.connect(database_url, autocommit=True) as own:
-            upload(n, own)
+            try:
+                upload(own, pdfs[n])
+                outcomes[n] = "created"
+            except refusal:
+                outcomes[n] = "refused"
 
     with psycopg.connect(database_url, autocommit=True) as watcher, psycopg.connect(database_url) as holder:
         holder.execute("SELECT 1 FROM tenants WHERE name = %s FOR NO KEY UPDATE", (tenant,))
-        threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+        threads = [threading.Thread(target=run, args=(n,)) for n in range(len(pdfs))]
         for thread in threads:
             thread.start()
         deadline = time.monotonic() + 30
         waiting = ("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                    "AND query LIKE '%FROM tenants%' AND datname = current_database()")
-        while watcher.execute(waiting).fetchone() != (count,):
-            assert time.monotonic() < deadline, f"the {count} uploads never all waited for the tenant's row"
+        while watcher.execute(waiting).fetchone() != (len(pdfs),):
+            assert time.monotonic() < deadline, f"the {len(pdfs)} uploads never all waited for the tenant's row"
             time.sleep(0.02)
         holder.commit()
     for thread in threads:
         thread.join(30)
-
+    return outcomes
