@@ -8,10 +8,12 @@ Every test that reaches the database (it requests `server_url`, directly or thro
 `conn`, `pool`, `settings`, `api` …) is marked `pg` at collection, but the OCR code's (`ocr`) and the
 browser's (`browser`) own tests: CI's second pass against a standalone server runs `-m pg` alone.
 
-The shared fixtures: `settings` (tests.support.api_harness.api_settings; a module or test changes fields with
-`@pytest.mark.settings(field=value, …)`), `api` (the real API serving `settings` in a thread),
-`storage` (the object store under the test's tmp dir, the one `settings` names) and `cli_env` (the
-environment of a CLI run against the test's database). A module needing more overrides the fixture.
+The shared fixtures: `settings` (tests.support.api_harness.api_settings; a module or a test changes
+fields with `@pytest.mark.settings(field=value, …)`), `api` (the real API serving `settings` in a
+thread), `storage` (the object store under the test's tmp dir, the one `settings` names) and
+`cli_env` (the environment of a CLI run against the test's database). A module needing more
+overrides the fixture. Documents a module's tests only read are processed once for the module
+(`processed_once`).
 """
 
 from __future__ import annotations
