@@ -1,6 +1,6 @@
 """Extraction quality on real tenders: `tenderflow eval` over both folders of the dev set.
 
-    .venv/bin/python bench/extraction_quality.py [--tenders ../shared/tenders-dev] [--no-cache]
+    .venv/bin/python -m bench.extraction_quality [--tenders ../shared/tenders-dev] [--no-cache]
 
 For each folder of `--tenders` (each holds PDFs and a `key.json` in the format of docs/evaluation.md)
 it runs `tenderflow eval KEY --json` as a user would, with the backend the environment configures

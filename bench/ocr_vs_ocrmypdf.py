@@ -2,7 +2,7 @@
 latency of one multi-page scan.
 
     make bench-ocr           # installs Ghostscript (apt) and OCRmyPDF (PyPI, into .venv-ocrmypdf), runs this
-    .venv/bin/python bench/ocr_vs_ocrmypdf.py [--ocrmypdf .venv-ocrmypdf/bin/ocrmypdf] [--rounds 3]
+    .venv/bin/python -m bench.ocr_vs_ocrmypdf [--ocrmypdf .venv-ocrmypdf/bin/ocrmypdf] [--rounds 3]
         [--corpus ../shared/corpus/ocrmypdf] [--processes 2]
 
 The files (FILES, from the public corpus; see its MANIFEST.md): pages turned 0/90/180/270
@@ -67,10 +67,7 @@ from pathlib import Path
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from pipeline_workers import (  # noqa: E402
+from bench.pipeline_workers import (
     REPO,
     database_now,
     load_average,
@@ -79,7 +76,7 @@ from pipeline_workers import (  # noqa: E402
     worker_environment,
     worker_pool,
 )
-from scratch_database import scratch_database, server  # noqa: E402
+from bench.scratch_database import scratch_database, server
 
 CORPUS = next((base / "shared" / "corpus" / "ocrmypdf" for base in (REPO.parent, REPO.parent.parent)
                if (base / "shared" / "corpus" / "ocrmypdf").is_dir()), REPO.parent / "shared" / "corpus" / "ocrmypdf")

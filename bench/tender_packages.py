@@ -1,7 +1,7 @@
 """Tenders (issue 26): a 200-document package accepted, a 50-document tender merged, a 10,000-tender
 calendar written, each against a baseline measured in the same run.
 
-    .venv/bin/python bench/tender_packages.py [--documents 200] [--merge-documents 50] [--tenders 10000]
+    .venv/bin/python -m bench.tender_packages [--documents 200] [--merge-documents 50] [--tenders 10000]
 
     package   a ZIP of `--documents` PDFs (the sample generator's seven, born-digital and scanned, each
               copy made unique, ~0.3 MB a document on average) uploaded into a new tender through
@@ -31,7 +31,6 @@ import json
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 import zipfile
@@ -41,18 +40,14 @@ from typing import Any
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.pipeline.storage import open_storage  # noqa: E402
-from tenderflow.pipeline.uploads import upload_paths  # noqa: E402
-from tenderflow.samples import generate_samples  # noqa: E402
-from tenderflow.tenants.tenants import create_tenant  # noqa: E402
-from tenderflow.tenders import calendar, records  # noqa: E402
-from tenderflow.tenders.matching import QUERIES  # noqa: E402
-from tenderflow.tenders.uploads import upload_to_tender  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.pipeline.uploads import upload_paths
+from tenderflow.samples import generate_samples
+from tenderflow.tenants.tenants import create_tenant
+from tenderflow.tenders import calendar, records
+from tenderflow.tenders.matching import QUERIES
+from tenderflow.tenders.uploads import upload_to_tender
 
 
 def load() -> str:

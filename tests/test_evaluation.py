@@ -13,8 +13,8 @@ from tenderflow.cli import app
 from tenderflow.evaluation.keys import Expected, KeyFileError, load_key
 from tenderflow.evaluation.scoring import Returned, Tally, compare
 from tenderflow.extraction.schema import Buyer, Money, Sourced, TenderFields
-from tests.openai_server import RecordedRequest, answer_with, run_openai_server
-from tests.pdf_fixtures import blank_pages_pdf, born_digital_pdf
+from tests.support.openai_server import RecordedRequest, answer_with, run_openai_server
+from tests.support.pdf_fixtures import blank_pages_pdf, born_digital_pdf
 
 # --- scoring ------------------------------------------------------------------------------------
 

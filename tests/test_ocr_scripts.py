@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import pdf_fixtures as fixtures
 import pytest
 
 from tenderflow.errors import ConfigurationError
@@ -18,6 +17,7 @@ from tenderflow.pdf import ocr
 from tenderflow.pdf.languages import choose_ocr_languages, missing_pack_note
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
+from tests.support import pdf_fixtures as fixtures
 
 OPTIONS = OcrOptions(timeout_seconds=120, memory_bytes=2 * 1024**3)
 

@@ -75,14 +75,14 @@ def test_show_the_api_and_the_dashboard_give_each_values_confidence_and_the_cand
     database_url: str, pool: Any, conn: Any, tmp_path: Path
 ) -> None:
     import httpx
-    import pdf_fixtures as fixtures
     from typer.testing import CliRunner
 
     from tenderflow.cli import app
     from tenderflow.logs import configure_logging
     from tenderflow.pipeline.storage import open_storage
-    from tests.api_harness import ADMIN_TOKEN, api_settings, bearer, serve_in_thread, tenant_with_key
-    from tests.pipeline_harness import drain
+    from tests.support import pdf_fixtures as fixtures
+    from tests.support.api_harness import ADMIN_TOKEN, api_settings, bearer, serve_in_thread, tenant_with_key
+    from tests.support.pipeline_harness import drain
 
     settings = api_settings(database_url, tmp_path)
     key = tenant_with_key(conn, "acme")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pdf_fixtures as fixtures
 import pytest
 
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
+from tests.support import pdf_fixtures as fixtures
 
 ENGLISH = (
     "The municipal water board invites sealed bids for the renewal of the drinking water pipeline in "

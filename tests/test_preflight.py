@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
-from tests.openai_server import OpenAIServer, answer_with
+from tests.support.openai_server import OpenAIServer, answer_with
 
 
 @pytest.fixture

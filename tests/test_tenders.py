@@ -33,9 +33,9 @@ from tenderflow.tenders.search import search_tenders
 from tenderflow.tenders.uploads import upload_to_tender
 from tenderflow.webhooks import endpoints
 from tenderflow.webhooks.addresses import AddressPolicy
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import TENDER_PAGE, text_pdf, zip_package
-from tests.webhook_receiver import WebhookReceiver
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf, zip_package
+from tests.support.webhook_receiver import WebhookReceiver
 
 Conn = psycopg.Connection[Any]
 REFERENCE = "EH-2026-0417"

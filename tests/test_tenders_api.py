@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf, zip_package
+from tests.support.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf, zip_package
 from tests.test_dashboard_pages import csrf_of, logged_in
 from tests.test_export import valid_package
 

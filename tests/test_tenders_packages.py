@@ -11,7 +11,7 @@ import pytest
 
 from tenderflow.errors import PackageRejectedError
 from tenderflow.tenders.packages import PackageLimits, unpack
-from tests.tender_fixtures import TENDER_PAGE, text_pdf, zip_package
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf, zip_package
 
 
 @pytest.fixture

@@ -289,6 +289,20 @@ SELECT sp.document_id, sp.page_number
  WHERE sp.search @@ search_query(%(query)s)
    AND (%(tenant)s::text IS NULL OR ARRAY[sp.tenant] @> ARRAY[%(tenant)s::text]);
 
+-- name: search_filters
+-- Not a query: the filters every search applies to search_documents `sd` (the latest version's state,
+-- the deadline's range, a CPV prefix, part of the buyer's name; NULL: no filter), AND lines that the
+-- search queries below include where they say `-- include: search_filters` (tenderflow/sqlfiles.py).
+AND (%(state)s::version_state IS NULL OR EXISTS (
+     SELECT 1 FROM documents d
+       JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+      WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
+AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
+AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
+AND (%(cpv)s::text IS NULL OR EXISTS (
+     SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
+AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%');
+
 -- name: search_probe
 -- Up to %(probe)s of search_matches (read through the GIN index), and of those the newest %(cap)s
 -- that match in their own configuration and pass the filters. `probed`, on every row, is how many
@@ -297,15 +311,7 @@ WITH documents_wanted AS NOT MATERIALIZED (
     SELECT sd.document_id
       FROM search_documents sd
      WHERE (%(tenant)s::text IS NULL OR sd.tenant = %(tenant)s::text)
-       AND (%(state)s::version_state IS NULL OR EXISTS (
-            SELECT 1 FROM documents d
-              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
-       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
-       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
-       AND (%(cpv)s::text IS NULL OR EXISTS (
-            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
-       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+       -- include: search_filters
 ),
 probed AS MATERIALIZED (
     SELECT sp.document_id, sp.page_number, sp.search @@ search_query_in(sp.search_config, %(query)s) AS matched
@@ -337,15 +343,7 @@ WITH documents_wanted AS NOT MATERIALIZED (
     SELECT sd.document_id
       FROM search_documents sd
      WHERE (%(tenant)s::text IS NULL OR sd.tenant = %(tenant)s::text)
-       AND (%(state)s::version_state IS NULL OR EXISTS (
-            SELECT 1 FROM documents d
-              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
-       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
-       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
-       AND (%(cpv)s::text IS NULL OR EXISTS (
-            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
-       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+       -- include: search_filters
 )
 SELECT s.document_id, s.page_number, s.matched, s.scanned
   FROM (SELECT r.document_id, r.page_number, r.search @@ search_query_in(r.search_config, %(query)s) AS matched,
@@ -397,15 +395,7 @@ WITH matched AS MATERIALIZED (
      WHERE sd.fields_search @@ search_query(%(query)s)
        AND (%(tenant)s::text IS NULL OR ARRAY[sd.tenant] @> ARRAY[%(tenant)s::text])
        AND sd.fields_search @@ search_query_in(sd.search_config, %(query)s)
-       AND (%(state)s::version_state IS NULL OR EXISTS (
-            SELECT 1 FROM documents d
-              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
-       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
-       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
-       AND (%(cpv)s::text IS NULL OR EXISTS (
-            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
-       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+       -- include: search_filters
      ORDER BY sd.document_id DESC
      LIMIT %(cap)s
 ),
