@@ -8,8 +8,10 @@ the extracted fields beside the facts written into each sample.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +47,23 @@ class DemoRow:
     pages: int | None = None
     error: str | None = None
     fields: dict[str, Any] | None = None
+
+
+def how_to_run(program: str, *, cwd: Path | None = None, path: str | None = None) -> str:
+    """How a person types `tenderflow` in this shell: `tenderflow` when PATH finds this very program,
+    else its path (relative to the working directory when under it, as `.venv/bin/tenderflow` after
+    `make demo`) with how to put it on PATH. `program` is how this process was started (argv[0])."""
+    here = Path(program).resolve()
+    found = shutil.which("tenderflow", path=path)
+    if found and Path(found).resolve() == here:
+        return "tenderflow"
+    if not here.name.startswith("tenderflow"):  # `python -m tenderflow`: no script to point at
+        return "tenderflow"
+    try:
+        shown = here.relative_to((cwd or Path.cwd()).resolve())
+    except ValueError:
+        shown = here
+    return f"{shown} (or `source {shown.parent / 'activate'}` once, then `tenderflow`)"
 
 
 def field_value(fields: dict[str, Any] | None, *path: str) -> Any:
@@ -156,6 +175,7 @@ def demo(
 ) -> None:
     """Generate sample tenders, upload them, run the OCR and extraction pools until done, show the fields."""
     rt = runtime(ctx)
+    rt.pool()  # the database first: the embedded one migrated, a configured one behind ends here in one line
     backend = rt.settings.extraction_backend
     console.print(f"database: {redact(rt.database_url)}{' (embedded)' if rt.settings.database_url is None else ''}")
     console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
@@ -210,6 +230,6 @@ def demo(
     pages = sum(r.pages or 0 for r in rows)
     print_note(f"{sum(r.state == 'done' for r in rows)}/{len(rows)} documents done, {pages} pages, "
                f"{elapsed:.1f} s on {count} worker process(es); {matched}/{total} answer-key facts extracted.")
-    print_note("see one in full: tenderflow show <doc> --text")
+    print_note(f"see one in full: {how_to_run(sys.argv[0], path=os.environ.get('PATH'))} show <doc> --text")
     if any(r.state != "done" for r in rows):
         raise typer.Exit(1)

@@ -74,12 +74,7 @@ def worker(
                 *(["--burst"] if burst else [])]
         raise typer.Exit(supervise(argv, processes, until_done=burst))
     settings = rt.settings
-    db_pool = rt.pool(max_size=threads + 6)
-    try:
-        with db_pool.connection() as conn:
-            migrations.ensure_migrated(conn)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    db_pool = rt.pool(max_size=threads + 6)  # migrated, or the command ends saying `tenderflow db migrate`
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
     with db_pool.connection() as conn:
         ensure_task_schedules(conn, job_types)
@@ -113,7 +108,7 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
     rt = runtime(ctx)
     checks: list[Check] = []
     try:
-        with rt.connection() as conn:
+        with rt.connection(migrated=False) as conn:
             pending = [migration.name for migration in migrations.pending_migrations(conn)]
         where = redact(rt.database_url) + (" (embedded)" if rt.settings.database_url is None else "")
         checks.append(Check("database", not pending, where if not pending else
