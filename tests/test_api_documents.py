@@ -81,6 +81,9 @@ def test_upload_follow_and_read_text_and_fields(
     assert "EH-2026-0417" in text["pages"][0]["text"] and "PAGE-003" in text["pages"][2]["text"]
     fields = api.client.get(f"/v1/documents/{body['id']}/fields", headers=bearer(key)).json()
     assert fields["version"] == 1 and fields["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    # the deadline with the offset of the buyer's zone (the country, its zone and why, beside it)
+    assert fields["deadlines"]["submission_deadline"]["date_time"] == "2026-03-15T12:00:00+01:00"
+    assert (fields["country"]["code"], fields["country"]["time_zone"]) == ("NL", "Europe/Amsterdam")
     thumbnail = api.client.get(f"/v1/documents/{body['id']}/thumbnail", headers=bearer(key))
     assert thumbnail.status_code == 200 and thumbnail.headers["content-type"] == "image/png"
     assert thumbnail.content.startswith(b"\x89PNG")

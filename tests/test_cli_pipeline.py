@@ -63,10 +63,17 @@ def test_show_status_list_and_reprocess_after_processing(
     listed = json.loads(invoke(cli_env, "documents", "list", "--state", "done", "--json").stdout)
     assert [d["id"] for d in listed] == [uploaded["document_id"]]
     shown = json.loads(invoke(cli_env, "show", str(uploaded["document_id"]), "--json").stdout)
-    assert shown["fields"]["fields"]["reference_number"]["value"] == "EH-2026-0417"
-    assert shown["pages"][0]["source"] == "text_layer"
+    # one level of fields (the review's `fields.fields`), and no page's text unless --text asks for it
+    assert shown["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    assert shown["extraction"]["backend"] == "rules" and "fields" not in shown["extraction"]
+    assert shown["pages"][0]["source"] == "text_layer" and "text" not in shown["pages"][0]
+    assert shown["country"]["code"] == "NL" and shown["deadlines"]["submission_deadline"] == {
+        "date_time": "2026-03-15T12:00:00+01:00", "local": "2026-03-15T12:00:00", "time_zone": "Europe/Amsterdam"}
+    with_text = json.loads(invoke(cli_env, "show", str(uploaded["document_id"]), "--json", "--text").stdout)
+    assert "Cleaning services for municipal buildings" in with_text["pages"][0]["text"]
     text = invoke(cli_env, "show", str(uploaded["document_id"]), "--text")
     assert "Cleaning services for municipal buildings" in text.stdout
+    assert "buyer's country: NL (stated in the document); deadlines in Europe/Amsterdam" in text.stdout
 
     first = invoke(cli_env, "reprocess", str(uploaded["document_id"]), "--from", "extract")
     second = invoke(cli_env, "reprocess", str(uploaded["document_id"]))

@@ -22,6 +22,8 @@ from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.config import Settings
+from tenderflow.extraction.country import buyer_country, placed_deadlines
+from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers import stage_named
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
@@ -112,6 +114,10 @@ class DocumentFields(BaseModel):
     flags: list[Any]
     backend: str
     model: str | None
+    country: BuyerCountry | None = Field(description="The buyer's country (stated, or inferred from the document), "
+                                         "the time zone its deadlines are read in, and the evidence.")
+    deadlines: dict[str, PlacedDeadline] = Field(description="The deadlines with the offset of the buyer's zone, or "
+                                                 "local (time_zone null) when no zone is known.")
 
 
 class ReprocessRequest(BaseModel):
@@ -318,8 +324,10 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
         extraction = documents.document_fields(conn, document_id, version)
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
+    country = buyer_country(extraction["country"], extraction["fields"])
     return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
-                          backend=extraction["backend"], model=extraction["model"])
+                          backend=extraction["backend"], model=extraction["model"], country=country,
+                          deadlines=placed_deadlines(extraction["fields"], country))
 
 
 @router.get("/{document_id}/thumbnail", response_class=Response,

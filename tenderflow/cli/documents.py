@@ -25,6 +25,8 @@ from tenderflow.cli.output import (
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
+from tenderflow.extraction.country import buyer_country, placed_deadlines
+from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.pipeline.documents import (
     PipelineProgress,
     StartPoint,
@@ -347,8 +349,11 @@ def show(
             report = read_document(conn, document_id)
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
+    extraction = report["fields"]
+    country = buyer_country(extraction["country"], extraction["fields"]) if extraction else None
+    deadlines = placed_deadlines(extraction["fields"], country) if extraction else {}
     if as_json:
-        print_json(report)
+        print_json(shown_as_json(report, country, deadlines, text=text))
         return
     doc = report["document"]
     console.print(safe(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
@@ -359,16 +364,16 @@ def show(
         console.print(Text("error: ", style="red") + safe(doc["error"]), highlight=False)
     if doc.get("retrying"):
         console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
-    if report["fields"]:
+    if extraction:
         from tenderflow.api.document_view import field_rows
 
-        rows = [vars(row) for row in field_rows(report["fields"]["fields"])]
+        rows = [vars(row) for row in field_rows(extraction["fields"])]
         if rows:
             print_table("fields", rows, ["field", "value", "page", "quote"])
         else:
-            print_note(f"no field found in version {report['readable_version']} "
-                       f"({report['fields']['backend']} backend)")
-        for flag in report["fields"]["flags"]:
+            print_note(f"no field found in version {report['readable_version']} ({extraction['backend']} backend)")
+        console.print(safe(country_line(country, deadlines)), highlight=False)
+        for flag in extraction["flags"]:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:
         for page in report["pages"]:
@@ -376,6 +381,41 @@ def show(
                          + (f", confidence {page['confidence']:.0f}" if page["confidence"] is not None else "")
                          + ")")
             console.print(safe(page["text"]), highlight=False)
+
+
+def shown_as_json(report: dict[str, Any], country: BuyerCountry | None, deadlines: dict[str, PlacedDeadline], *,
+                  text: bool) -> dict[str, Any]:
+    """`show --json`: the document, the readable version's fields (one level: `fields.title`, not
+    `fields.fields.title`), flags, how they were extracted, the buyer's country and the deadlines
+    placed in its zone; its pages' text only with --text (a 400-page tender is megabytes)."""
+    extraction = report["fields"]
+    shown: dict[str, Any] = {"document": report["document"], "readable_version": report["readable_version"],
+                             "fields": extraction["fields"] if extraction else None,
+                             "flags": extraction["flags"] if extraction else [],
+                             "extraction": {key: extraction[key] for key in (
+                                 "backend", "model", "prompt_tokens", "completion_tokens", "created_at")}
+                             if extraction else None,
+                             "country": country.model_dump(mode="json") if country else None,
+                             "deadlines": {name: placed.model_dump(mode="json") for name, placed in deadlines.items()}}
+    shown["pages"] = [page if text else {key: value for key, value in page.items() if key != "text"}
+                      for page in report["pages"]]
+    return shown
+
+
+def country_line(country: BuyerCountry | None, deadlines: dict[str, PlacedDeadline]) -> str:
+    """One line: the buyer's country, whether stated or inferred and from what, and the zone its
+    deadlines are read in (or that they are local times, no zone known)."""
+    if country is None:
+        said = "buyer's country: not known (nothing in the document points to one clearly)"
+    else:
+        clues = [f"{clue.kind} {clue.value}" for clue in country.evidence if clue.kind != "stated"][:4]
+        said = f"buyer's country: {country.code} (" + (
+            "inferred from " + ", ".join(clues) if country.inferred else "stated in the document") + ")"
+    if deadlines:
+        zone = next(iter(deadlines.values())).time_zone if country else None
+        said += (f"; deadlines in {zone} ({country.time_zone_from})" if zone and country
+                 else "; deadlines are local times as printed (no time zone known)")
+    return said
 
 
 def reprocess_command(

@@ -19,7 +19,8 @@ from pydantic import ValidationError
 
 from tenderflow.errors import ResultRejectedError
 from tenderflow.extraction import ExtractionBackend, extract_fields
-from tenderflow.extraction.schema import TenderFields
+from tenderflow.extraction.country import locate, prepare, with_country
+from tenderflow.extraction.schema import BuyerCountry, TenderFields
 from tenderflow.extraction.validation import validate_fields
 from tenderflow.handlers.results import ExtractResult
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
@@ -63,6 +64,7 @@ class ExtractHandler:
         # an LLM backend (built at its first use) has nothing to prepare, and a call would cost
         if self._backend is not None and self._backend.name == "rules":
             extract_fields([PageInput(1, _WARM_UP_PAGE)], self._backend)
+        prepare()  # the country's tables (place names, the language model): ~1 s of CPU, once
 
     def load_input(self, job: ClaimedJob) -> list[PageInput]:
         assert self.pool is not None, "a compute-only handler has no database"
@@ -74,7 +76,7 @@ class ExtractHandler:
         result = extract_fields(pages, self.backend, interrupt=context)
         return ExtractResult(fields=result.fields.model_dump(mode="json"), flags=result.flags,
                              backend=result.backend, model=result.model, prompt_tokens=result.prompt_tokens,
-                             completion_tokens=result.completion_tokens)
+                             completion_tokens=result.completion_tokens, country=result.country)
 
     def verify(self, job: ClaimedJob, result: ExtractResult) -> None:
         """A remote extraction: the fields fit the tender schema and pass the validation a local
@@ -88,6 +90,8 @@ class ExtractHandler:
         validated, flags = validate_fields(fields, pages)
         if validated.model_dump(mode="json") != fields.model_dump(mode="json"):
             raise ResultRejectedError("the fields do not hold against the stored pages: " + "; ".join(flags)[:2000])
+        if result.country is not None:
+            verify_country(fields, result.country, pages)
         characters = sum(len(page.text) for page in pages)
         tokens = result.prompt_tokens + result.completion_tokens
         if result.backend == "rules" and tokens:
@@ -98,6 +102,20 @@ class ExtractHandler:
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ExtractResult) -> None:
         documents.record_extraction(conn, job, result.model_dump(mode="json"))
+
+
+def verify_country(fields: TenderFields, country: BuyerCountry, pages: list[PageInput]) -> None:
+    """The country a remote worker placed the buyer in is the one the server finds from the same
+    pages and fields (the inference is deterministic), and an inferred one is the buyer's country
+    of the fields as `with_country` fills it in."""
+    given = fields
+    if country.inferred:
+        given = fields.model_copy(update={"buyer": fields.buyer.model_copy(update={"country": None})})
+    found = locate(pages, given)
+    if found != country:
+        raise ResultRejectedError("the buyer's country and its evidence are not what the pages give")
+    if country.inferred and with_country(given, found).buyer.country != fields.buyer.country:
+        raise ResultRejectedError("the buyer's country in the fields is not the one inferred")
 
 
 def max_tokens_for(characters: int) -> int:

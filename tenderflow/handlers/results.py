@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tenderflow.extraction.schema import BuyerCountry
 from tenderflow.pdf.thumbnail import png_size
 
 
@@ -63,7 +64,8 @@ class OcrPagesResult(BaseModel):
 
 
 class ExtractResult(BaseModel):
-    """The extraction as stored: fields (the tender schema), flags, backend, usage."""
+    """The extraction as stored: fields (the tender schema), flags, backend, usage, and the buyer's
+    country with its time zone and evidence (none from a remote worker older than it)."""
 
     model_config = ConfigDict(extra="forbid")
     fields: dict[str, Any]
@@ -72,6 +74,7 @@ class ExtractResult(BaseModel):
     model: str | None = None
     prompt_tokens: int = Field(default=0, ge=0)
     completion_tokens: int = Field(default=0, ge=0)
+    country: BuyerCountry | None = None
 
 
 class ThumbnailResult(BaseModel):

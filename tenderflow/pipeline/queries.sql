@@ -102,11 +102,13 @@ UPDATE document_versions SET state = 'extracting'
  WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('queued', 'ocr', 'extracting');
 
 -- name: extraction_upsert
-INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens)
+INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens,
+                         country)
 VALUES (%(document_id)s, %(version)s, %(fields)s, %(flags)s, %(backend)s, %(model)s, %(prompt_tokens)s,
-        %(completion_tokens)s)
+        %(completion_tokens)s, %(country)s)
 ON CONFLICT (document_id, version) DO UPDATE
    SET fields = excluded.fields, flags = excluded.flags, backend = excluded.backend, model = excluded.model,
+       country = excluded.country,
        prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
        created_at = now();
 
@@ -238,7 +240,7 @@ SELECT v.state::text AS state, count(*) AS documents
  GROUP BY v.state ORDER BY v.state;
 
 -- name: extraction_get
-SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at
+SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at, country
   FROM extractions
  WHERE document_id = %(document_id)s AND version = %(version)s;
 
@@ -469,7 +471,7 @@ SELECT p.document_id, p.page_number, p.version, sd.tenant, c.config, to_tsvector
 -- Documents for an export, oldest first: the latest version's state, and the fields of the readable
 -- (newest finished) version.
 SELECT d.id, d.tenant, d.filename, d.sha256, d.created_at, v.state::text AS state, d.current_version,
-       cv.page_count, cv.finished_at, pv.language, e.fields, e.flags, e.backend, e.model
+       cv.page_count, cv.finished_at, pv.language, e.fields, e.flags, e.backend, e.model, e.country
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions cv ON cv.document_id = d.id AND cv.version = d.current_version
@@ -547,7 +549,7 @@ SELECT tenant FROM documents WHERE id = %(id)s;
 -- One version of a document as a webhook tells of it (its fields when it is done).
 SELECT d.id, d.tenant, d.filename, d.sha256, d.size_bytes, d.created_at, d.current_version, v.version,
        v.state::text AS state, v.page_count, v.error, v.failed_for_content, v.finished_at, pv.language,
-       e.fields, e.flags, e.backend, e.model
+       e.fields, e.flags, e.backend, e.model, e.country
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = %(version)s
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version
