@@ -6,14 +6,13 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 # The tesseract languages a tender pipeline reads (plus osd: orientation and script detection).
 OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
-# What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
-RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils
-TEST_APT := $(RUNTIME_APT) chromium
+# The demo's samples are English, German and French, some of them turned: it needs only these.
+DEMO_LANGUAGES := eng deu fra osd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
+.PHONY: demo test lint typecheck unit demo-deps runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
 
-demo: runtime-deps install-runtime
+demo: demo-deps install-runtime
 	$(BIN)/tenderflow demo
 
 test: system-deps install lint typecheck unit
@@ -28,27 +27,31 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# apt packages, installed only when a tool or a language pack is missing: $(1) the programs to look
-# for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
-# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler.
+# apt packages, only those missing: $(1) the programs (program=package pairs), $(2) the tesseract
+# language packs. The apt line is printed before it runs, and what it is for.
 define apt_if_missing
 	@need=""; \
-	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
-	if [ -z "$$need" ]; then \
-	  for lang in $(OCR_LANGUAGES); do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
-	fi; \
+	for pair in $(1); do command -v $${pair%%=*} >/dev/null 2>&1 || need="$$need $${pair#*=}"; done; \
+	for lang in $(2); do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need="$$need tesseract-ocr-$$lang"; done; \
 	if [ -n "$$need" ]; then \
-	  echo "installing $(2)"; \
+	  need=$$(echo $$need | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	  echo "$(3) needs these Debian packages, missing here; running:"; \
+	  sudo="$(SUDO)"; echo "  $${sudo:+$$sudo }apt-get update && $${sudo:+$$sudo }apt-get install -y --no-install-recommends $$need"; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(2); \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$need; \
 	fi
 endef
 
+RUNTIME_TOOLS := tesseract=tesseract-ocr pdftoppm=poppler-utils pdftotext=poppler-utils pdfinfo=poppler-utils
+
+demo-deps:
+	$(call apt_if_missing,$(RUNTIME_TOOLS),$(DEMO_LANGUAGES),the demo)
+
 runtime-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo,$(RUNTIME_APT))
+	$(call apt_if_missing,$(RUNTIME_TOOLS),$(OCR_LANGUAGES),tenderflow)
 
 system-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo chromium,$(TEST_APT))
+	$(call apt_if_missing,$(RUNTIME_TOOLS) chromium=chromium,$(OCR_LANGUAGES),make test)
 
 # The package in a virtualenv, redone when pyproject.toml changes: with its dev tools for the tests
 # (`install`), without them for the demo (`install-runtime`; a venv with the dev tools serves too).

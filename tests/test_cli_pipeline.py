@@ -285,6 +285,7 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
         assert pid_file.exists()
         stopped = run("db", "stop")
         assert stopped.returncode == 0 and "stopped the embedded PostgreSQL" in stopped.stdout, stopped.stderr
+        assert stopped.stderr == ""  # the review saw pgserver's debug lines (every pg_ctl call it makes)
         assert not pid_file.exists()
         assert "is not running" in run("db", "stop").stdout
         assert run("status", "--json").returncode == 0 and pid_file.exists()  # started again on demand

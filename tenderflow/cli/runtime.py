@@ -67,8 +67,10 @@ class Runtime:
             yield conn
 
     def close(self) -> None:
+        """Close the pool (again: a no-op); a later `pool()` opens a new one."""
         if self._pool is not None:
             self._pool.close()
+            self._pool = None
 
 
 def runtime(ctx: typer.Context) -> Runtime:
