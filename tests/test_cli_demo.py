@@ -66,18 +66,14 @@ def test_make_demo_installs_only_the_missing_packs_the_demo_needs_and_prints_the
     assert quiet.stdout == "" and not log.exists()  # nothing missing: nothing said, nothing run
 
 
-def test_the_demo_stops_the_embedded_postgresql_it_started_however_it_ends() -> None:
+def test_the_demo_stops_the_embedded_postgresql_it_started_however_it_ends(embedded_data_dir: Path) -> None:
     """The review found the demo's PostgreSQL still running afterwards. Here the demo gives up at
     once (a timeout of a hundredth of a second), after it started the server and the workers."""
     import os
-    import shutil
     import subprocess
     import sys
-    import tempfile
 
-    # Its own folder in /tmp, as conftest's server: the embedded server runs as another user when
-    # root, and pytest's tmp_path is private to root.
-    data = Path(tempfile.mkdtemp(prefix="tenderflow-demo-test-"))
+    data = embedded_data_dir
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("TENDERFLOW_") and key != "DATABASE_URL"}
     env["TENDERFLOW_DATA_DIR"] = str(data)
@@ -91,4 +87,3 @@ def test_the_demo_stops_the_embedded_postgresql_it_started_however_it_ends() -> 
         assert "show <doc> --text" in last  # how to go on, last
     finally:
         subprocess.run([sys.executable, "-m", "tenderflow", "db", "stop"], env=env, capture_output=True, check=False)
-        shutil.rmtree(data, ignore_errors=True)

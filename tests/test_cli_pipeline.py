@@ -260,7 +260,7 @@ def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_
     assert CONNECT_TIMEOUT_SECONDS - 0.5 < elapsed < CONNECT_TIMEOUT_SECONDS + 3
 
 
-def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(tmp_path: Path) -> None:
+def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(embedded_data_dir: Path) -> None:
     """Issue 12: nothing stopped the embedded PostgreSQL ("kept running"): `tenderflow db stop` does."""
     import os
     import subprocess
@@ -271,7 +271,7 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
     # warning filter hides that in process; here stderr is the real one.
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("TENDERFLOW_") and key not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
-    env["TENDERFLOW_DATA_DIR"] = str(tmp_path / "data")
+    env["TENDERFLOW_DATA_DIR"] = str(embedded_data_dir)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         result = subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True,
@@ -279,7 +279,7 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
         assert "XDG_RUNTIME_DIR" not in result.stderr and "Warning" not in result.stderr, result.stderr
         return result
 
-    pid_file = tmp_path / "data" / "postgres" / "postmaster.pid"
+    pid_file = embedded_data_dir / "postgres" / "postmaster.pid"
     try:
         assert run("status", "--json").returncode == 0
         assert pid_file.exists()

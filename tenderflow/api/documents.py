@@ -25,6 +25,8 @@ from tenderflow.config import Settings
 from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers import stage_named
+from tenderflow.handlers.coverage import unserved
+from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
@@ -32,6 +34,7 @@ from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_f
 from tenderflow.queue.stats import live_worker_count
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
+from tenderflow.webhooks.endpoints import list_endpoints
 
 log = structlog.get_logger("tenderflow.api")
 
@@ -41,7 +44,8 @@ DocumentState = Literal["queued", "ocr", "extracting", "done", "failed"]
 
 
 _HINT_DESCRIPTION = ("Set while the document cannot move on by itself: no live worker serves the pool its next "
-                     "step runs in (it stays where it is until one starts).")
+                     "step runs in (it stays where it is until one starts); or its webhooks wait because no "
+                     "local worker runs (remote workers do not send them).")
 
 
 class UploadResult(BaseModel):
@@ -145,16 +149,21 @@ _NEXT_STEP = {"queued": documents.JOB_OCR_PLAN, "ocr": documents.JOB_OCR_PAGES, 
 """The job type a version in each unfinished state waits for."""
 
 
-def waiting_hint(conn: psycopg.Connection[Any], settings: Settings, state: str) -> str | None:
+def waiting_hint(conn: psycopg.Connection[Any], settings: Settings, state: str, tenant: str) -> str | None:
     """What to say of a version in `state` whose next step no live worker runs (the HTTP
-    quick-start's documents stayed `queued` for ever, silently, when no worker was started)."""
+    quick-start's documents stayed `queued` for ever, silently, when no worker was started), or,
+    for a tenant with webhooks, when no local worker runs to send them (only remote workers run:
+    the document gets done, its webhook never goes)."""
+    dead_after = settings.worker_dead_after_seconds
     job_type = _NEXT_STEP.get(state)
-    if job_type is None or live_worker_count(conn, dead_after_seconds=settings.worker_dead_after_seconds,
-                                             job_type=job_type):
-        return None
-    pool = stage_named(job_type).pool.value
-    return (f"no live worker serves the {pool} pool, so this document waits ({state}) until one starts "
-            f"(`tenderflow worker --pool {pool}`, or `--pool all`)")
+    if job_type is not None and not live_worker_count(conn, dead_after_seconds=dead_after, job_type=job_type):
+        pool = stage_named(job_type).pool.value
+        return (f"no live worker serves the {pool} pool, so this document waits ({state}) until one starts "
+                f"(`tenderflow worker --pool {pool}`, or `--pool all`)")
+    if any(endpoint.enabled for endpoint in list_endpoints(conn, tenant=tenant)):
+        for unrun in unserved(conn, dead_after_seconds=dead_after, job_types=[DELIVER.name]):
+            return f"this document's webhooks wait: {unrun.sentence()}"
+    return None
 
 
 def _store_upload(
@@ -231,7 +240,7 @@ async def upload_document(
     assert outcome.document_id is not None
     hint = None
     if outcome.status in ("created", "reprocessing"):  # a new version, queued for its OCR plan
-        hint = await run_in_threadpool(_upload_hint, services)
+        hint = await run_in_threadpool(_upload_hint, services, tenant)
     log.info("document.uploaded", tenant=tenant, document_id=outcome.document_id, version=outcome.version,
              status=outcome.status, size_bytes=outcome.size_bytes)
     if outcome.status != "created":
@@ -241,9 +250,9 @@ async def upload_document(
                                         "version": outcome.version, "size_bytes": outcome.size_bytes, "hint": hint})
 
 
-def _upload_hint(services: ApiServices) -> str | None:
+def _upload_hint(services: ApiServices, tenant: str) -> str | None:
     with services.pool.connection() as conn:
-        return waiting_hint(conn, services.settings, "queued")
+        return waiting_hint(conn, services.settings, "queued", tenant)
 
 
 @router.get("", response_model=DocumentList, summary="List documents, newest first")
@@ -276,7 +285,7 @@ def list_documents(
 def get_document(document_id: int, tenant: Tenant, services: Services) -> DocumentDetail:
     with services.pool.connection() as conn:
         row = documents.get_document(conn, document_id, tenant=tenant)
-        hint = waiting_hint(conn, services.settings, row["state"])
+        hint = waiting_hint(conn, services.settings, row["state"], tenant)
     return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
                           pages_done=row["pages_done"], pages_total=row["page_count"],
                           requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],

@@ -27,6 +27,7 @@ from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
 from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
+from tenderflow.handlers.coverage import Unserved, unserved
 from tenderflow.pipeline.documents import (
     PipelineProgress,
     StartPoint,
@@ -191,10 +192,15 @@ def status(
 
     rt = runtime(ctx)
 
+    waiting: list[Unserved] = []
+
     def snapshot() -> tuple[dict[str, int], PipelineProgress, Any]:
         with rt.connection() as conn:
-            return (document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN),
-                    queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds))
+            stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+            # what waits with no worker to run it (the tasks, when only remote workers run): said below
+            waiting[:] = unserved(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds,
+                                  job_types=[row["type"] for row in stats.by_type if row["queued"]])
+            return document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN), stats
 
     def tables(counts: dict[str, int], progress: PipelineProgress,
                stats: Any) -> list[tuple[str, list[dict[str, Any]], list[str], dict[str, str]]]:
@@ -206,7 +212,8 @@ def status(
                  {})]
 
     def lines(progress: PipelineProgress, stats: Any) -> list[str]:
-        return [*progress_lines(progress), f"workers: {stats.live_workers} live, {stats.dead_workers} dead"]
+        return [*progress_lines(progress), f"workers: {stats.live_workers} live, {stats.dead_workers} dead",
+                *(f"waiting: {unrun.sentence()}" for unrun in waiting)]
 
     def view() -> Group:
         counts, progress, stats = snapshot()
@@ -230,7 +237,9 @@ def status(
             "unfinished": progress.unfinished, "pages_left": progress.pages_left, "unplanned": progress.unplanned,
             "pages_per_minute": progress.pages_per_minute, "eta_seconds": progress.eta_seconds,
             "window_seconds": progress.window_seconds, "shown": progress.shown,
-        }, "queue": stats.as_dict()})
+        }, "queue": stats.as_dict(), "unserved": [
+            {"pool": unrun.pool, "job_types": list(unrun.job_types), "local_only": unrun.local,
+             "hint": unrun.sentence()} for unrun in waiting]})
         return
     try:
         if not console.is_terminal:  # a pipe or a file: TSV, a snapshot per --interval with --watch

@@ -504,6 +504,12 @@ SELECT count(*) FROM workers
    AND last_seen_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s)
    AND (%(type)s::text IS NULL OR %(type)s::text = ANY (pools));
 
+-- name: worker_live_types
+-- The job types the live workers run (the union of their pools).
+SELECT DISTINCT unnest(pools) FROM workers
+ WHERE stopped_at IS NULL
+   AND last_seen_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s);
+
 -- name: worker_prune
 DELETE FROM workers
  WHERE coalesce(stopped_at, last_seen_at) < coalesce(%(now)s::timestamptz, now()) - interval '7 days';
