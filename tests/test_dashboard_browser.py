@@ -357,3 +357,38 @@ def test_an_operator_searches_the_documents_text_and_opens_the_matching_page(
                 assert found["out"] == [] and found["scrollWidth"] <= found["width"], found
             finally:
                 browser.close()
+
+
+LONG_TITLE = ("Rahmenvereinbarung über die Ausführung von Rohbauarbeiten, Betonarbeiten, Mauerarbeiten und "
+              "Abbrucharbeiten für den Neubau des Verwaltungsgebäudes der Landesanstalt für Umwelt in Oberwalden")
+
+
+def test_a_long_real_title_wraps_and_keeps_the_page_and_quote_columns_on_screen(
+    database_url: str, tmp_path: Path, conn: psycopg.Connection[Any]
+) -> None:
+    """The review: a 200-character German title on one line pushed Page and Quote (the provenance)
+    off the screen at 1280 px."""
+    from playwright.sync_api import expect, sync_playwright
+
+    settings = api_settings(database_url, tmp_path, dashboard_refresh_seconds=0)
+    storage = open_storage(settings.resolved_storage_url)
+    tenant_with_key(conn, "acme")
+    lines = [line if not line.startswith("Title:") else f"Title: {LONG_TITLE[:95]}" for line in TENDER_PAGE]
+    lines.insert(lines.index(f"Title: {LONG_TITLE[:95]}") + 1, LONG_TITLE[95:])
+    with serve_in_thread(settings) as api:
+        document_id = upload_file(conn, storage, text_pdf(tmp_path / "long.pdf", [lines]), tenant="acme",
+                                  max_bytes=10**7).document_id
+        drain(api.services.pool, settings, storage)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                log_in(page, api.url)
+                page.goto(f"{api.url}/dashboard/documents/{document_id}")
+                title = page.locator("#fields tr", has_text="Rahmenvereinbarung")
+                expect(title).to_have_count(1)
+                for cell in ("td.num", "td.quote"):
+                    box = title.locator(cell).bounding_box()
+                    assert box is not None and box["x"] + box["width"] <= 1280, (cell, box)
+            finally:
+                browser.close()
