@@ -238,8 +238,14 @@ def test_files_that_are_not_pdfs_or_empty_are_refused_and_nothing_is_stored(
     assert html.status_code == 415 and "not a PDF" in html.json()["detail"]
     empty = api.client.post("/v1/documents", headers=bearer(key), files={"file": ("e.pdf", b"", "application/pdf")})
     assert empty.status_code == 400 and "empty" in empty.json()["detail"]
-    no_file = api.client.post("/v1/documents", headers=bearer(key), files={"other": ("x.pdf", b"%PDF-1.7")})
+    no_file = api.client.post("/v1/documents", headers=bearer(key), files={"priority": (None, "1")})
     assert no_file.status_code == 400 and "no 'file' part" in no_file.json()["detail"]
+    # `curl -F pdf=@x.pdf`: the review was told "the form field 'pdf' is over 4096 bytes"
+    for body in (b"%PDF-1.7", b"%PDF-1.7" + b"x" * 10_000):
+        misnamed = api.client.post("/v1/documents", headers=bearer(key), files={"pdf": ("x.pdf", body)})
+        assert misnamed.status_code == 400 and misnamed.json()["detail"] == (
+            "the form sent a file in a part named 'pdf': send the PDF in a part named 'file' "
+            "(curl -F file=@tender.pdf)")
     as_json = api.client.post("/v1/documents", headers=bearer(key), json={"file": "%PDF-"})
     assert as_json.status_code == 415 and "multipart/form-data" in as_json.json()["detail"]
     assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
