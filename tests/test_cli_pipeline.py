@@ -295,3 +295,12 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
         [sys.executable, "-m", "tenderflow", "db", "stop"], env={**env, "DATABASE_URL": "postgresql://x@127.0.0.1/x"},
         capture_output=True, text=True, timeout=60, check=False)
     assert refused.returncode == 1 and "stop it where it runs" in refused.stderr
+
+
+def test_uploading_the_same_bytes_again_uses_up_no_document_id(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """The review's ids went 1, 4, 5…: every deduplicated upload had drawn an id from the sequence."""
+    first = text_pdf(tmp_path / "first.pdf", [TENDER_PAGE])
+    second = text_pdf(tmp_path / "second.pdf", [TENDER_PAGE, ["Annex"]])
+    ids = [json.loads(invoke(cli_env, "upload", str(path), "--json").stdout)[0]["document_id"]
+           for path in (first, first, first, second)]
+    assert ids[1] == ids[2] == ids[0] and ids[3] == ids[0] + 1

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,6 +36,7 @@ from tenderflow.pipeline.documents import (
     VersionProgress,
     VersionRef,
     VersionState,
+    get_document,
     read_document,
 )
 from tenderflow.queue.stats import queue_stats
@@ -93,10 +96,16 @@ def upload(
     rows = [dict(vars(o)) for o in outcomes]
     rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
     failed = False
+    interrupted = False
     if wait:
-        refs = list(dict.fromkeys(VersionRef(o.document_id, o.version) for o in outcomes
-                                  if o.document_id is not None and o.version is not None))
-        finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=as_json)}
+        with rt.connection() as conn:  # a document uploaded before: followed (and shown) at its newest version
+            for row in rows:
+                if row["status"] == "existing" and row["document_id"] is not None and row["version"] is None:
+                    row["version"] = get_document(conn, row["document_id"])["latest_version"]
+        refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
+                                  if row["document_id"] is not None and row["version"] is not None))
+        current, interrupted = wait_for_versions(rt, refs, quiet=as_json)
+        finished = {(p.document_id, p.version): p for p in current if p.finished or interrupted}
         for row in rows:
             end = finished.get((row["document_id"], row["version"]))
             if end is not None:
@@ -107,7 +116,10 @@ def upload(
     elif wait:
         print_table("upload", rows, ["source", "status", "document_id", "version", "state", "pages", "error"])
         done = sum(p.state == VersionState.DONE for p in finished.values())
-        print_note(f"{done} done, {len(finished) - done} failed" + (f", {rejected} not uploaded" if rejected else ""))
+        failures = sum(p.state == VersionState.FAILED for p in finished.values())
+        print_note(f"{done} done, {failures} failed" + (f", {len(finished) - done - failures} still at work"
+                                                         if interrupted else "")
+                   + (f", {rejected} not uploaded" if rejected else ""))
     else:
         print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
         counted = Counter(o.status for o in outcomes)
@@ -115,18 +127,26 @@ def upload(
                              ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
                    + (f"; {format_size(sum(o.size_bytes for o in outcomes if o.status == 'created'))} stored"
                       if counted["created"] else ""))
+    if interrupted:
+        print_note("stopped waiting (Ctrl-C); the documents above go on: `tenderflow status`")
+        raise typer.Exit(130)
     if failed:
         raise typer.Exit(1)
     if rejected:
         raise typer.Exit(2)
 
 
-def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
-                      poll_seconds: float = 0.5) -> list[VersionProgress]:
-    """Poll until every version of `refs` is done or failed, drawing pages read and documents
-    finished; says so once when no worker is alive to do the work. Ctrl-C stops waiting only."""
-    import time
+WORKER_GRACE_SECONDS = 20.0
+"""How long `upload --wait` waits for a worker to report before it says none runs: a worker
+starting on a busy machine takes seconds (13 s in the review) to register."""
 
+
+def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool, poll_seconds: float = 0.5,
+                      clock: Callable[[], float] = time.monotonic,
+                      sleep: Callable[[float], None] = time.sleep) -> tuple[list[VersionProgress], bool]:
+    """Poll until every version of `refs` is done or failed, drawing pages read and documents
+    finished; says so when no worker has reported for WORKER_GRACE_SECONDS (and again when one
+    does). Ctrl-C stops waiting only: returns (where each version stands, whether interrupted)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -140,32 +160,40 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
     from tenderflow.queue.stats import live_worker_count
 
     warned_idle = False
-    started = time.monotonic()
+    started = clock()
+    current: list[VersionProgress] = []
     # The time left is Rich's estimate from the pace so far (pages: once every document's count is known).
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("[dim]elapsed[/dim]"),
                TimeElapsedColumn(), TextColumn("[dim]left[/dim]"), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
-        pages = progress.add_task("pages read", total=None)
-        docs = progress.add_task("documents finished", total=len(refs))
-        while True:
-            with rt.connection() as conn:
-                current = versions_progress(conn, refs)
-                workers = live_worker_count(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
-            known = [p.page_count for p in current if p.page_count is not None]
-            progress.update(pages, completed=sum(p.pages_done for p in current),
-                            total=sum(known) if len(known) == len(current) else None)
-            progress.update(docs, completed=sum(p.finished for p in current))
-            retrying = [p for p in current if p.retrying and not p.finished]
-            progress.update(docs, description="documents finished" + (
-                f" (document {retrying[0].document_id}: {retrying[0].retrying[:80]})" if retrying and
-                retrying[0].retrying else ""))
-            if all(p.finished for p in current):
-                return current
-            if workers == 0 and not warned_idle and time.monotonic() - started > 5:
-                warned_idle = True
-                err_console.print("no worker is running: start one (`tenderflow worker`, or `tenderflow worker "
-                                  "--burst` to drain and exit); waiting", highlight=False)
-            time.sleep(poll_seconds)
+    try:
+        with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
+            pages = progress.add_task("pages read", total=None)
+            docs = progress.add_task("documents finished", total=len(refs))
+            while True:
+                with rt.connection() as conn:
+                    current = versions_progress(conn, refs)
+                    workers = live_worker_count(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+                known = [p.page_count for p in current if p.page_count is not None]
+                progress.update(pages, completed=sum(p.pages_done for p in current),
+                                total=sum(known) if len(known) == len(current) else None)
+                progress.update(docs, completed=sum(p.finished for p in current))
+                retrying = [p for p in current if p.retrying and not p.finished]
+                progress.update(docs, description="documents finished" + (
+                    f" (document {retrying[0].document_id}: {retrying[0].retrying[:80]})" if retrying and
+                    retrying[0].retrying else ""))
+                if all(p.finished for p in current):
+                    return current, False
+                if workers == 0 and not warned_idle and clock() - started > WORKER_GRACE_SECONDS:
+                    warned_idle = True
+                    err_console.print(f"no worker has reported in {WORKER_GRACE_SECONDS:g} s: start one (`tenderflow "
+                                      "worker`, or `tenderflow worker --burst` to drain and exit); waiting",
+                                      highlight=False)
+                elif workers and warned_idle:
+                    warned_idle = False
+                    err_console.print("a worker is running now; waiting for the documents", highlight=False)
+                sleep(poll_seconds)
+    except KeyboardInterrupt:
+        return current, True
 
 
 STATUS_SHOWN = 10

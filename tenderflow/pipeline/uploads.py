@@ -172,13 +172,17 @@ def _record_upload(
     """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
     job (or, for bytes this tenant uploaded before, the existing document)."""
     with conn.transaction():
-        inserted = conn.execute(documents.QUERIES["document_insert"], {
+        # Looked up first: an INSERT … ON CONFLICT DO NOTHING draws an id even when it inserts nothing,
+        # and every re-upload of the same bytes left a gap in the ids (only a race between two uploads
+        # of the same bytes still does).
+        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
+        inserted = None if known is not None else conn.execute(documents.QUERIES["document_insert"], {
             "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
             "storage_url": storage.url_for(key), "ocr_languages": asked,
         }).fetchone()
         if inserted is None:
-            existing = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                    {"tenant": tenant, "sha256": sha256}).fetchone()
+            existing = known or conn.execute(documents.QUERIES["document_id_by_hash"],
+                                             {"tenant": tenant, "sha256": sha256}).fetchone()
             assert existing is not None  # the conflict that skipped the insert is this row
             document_id = int(existing[0])
         else:
