@@ -20,6 +20,7 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── SearchQueryError                 400  a search query or filter cannot be used   (pipeline.search)
     ├── ResultRejectedError              422  a remote worker's result does not hold against what the server knows
     ├── DocumentNotFoundError            404  no document with that id (for this tenant)
+    ├── ReprocessRefusedError            409  the document failed for its own content: processing it again fails again
     ├── NotReadableYetError              409  no finished version to make a PDF of       (pipeline.pdfs)
     ├── WordsNotKeptError                409  OCRed before word boxes were kept: reprocess (pipeline.pdfs)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
@@ -151,6 +152,13 @@ class DocumentNotFoundError(TenderflowError):
     """No document has this id (for the tenant asking)."""
 
     http_status: ClassVar[int] = 404
+
+
+class ReprocessRefusedError(TenderflowError):
+    """The document's newest version failed for its own content (encrypted, damaged): a new version
+    reads the same PDF and fails the same way; a fixed file must be uploaded (or the refusal forced)."""
+
+    http_status: ClassVar[int] = 409
 
 
 class InsufficientCreditsError(TenderflowError):

@@ -304,3 +304,25 @@ def test_uploading_the_same_bytes_again_uses_up_no_document_id(cli_env: dict[str
     ids = [json.loads(invoke(cli_env, "upload", str(path), "--json").stdout)[0]["document_id"]
            for path in (first, first, first, second)]
     assert ids[1] == ids[2] == ids[0] and ids[3] == ids[0] + 1
+
+
+def test_reprocessing_a_document_that_failed_for_its_own_content_is_refused_unless_forced(
+    cli_env: dict[str, str], pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    """The review reprocessed an encrypted PDF from the CLI: accepted, and it failed again (the
+    dashboard offers no Reprocess for it). The API answers the same refusal, 409."""
+    from tests.pdf_fixtures import encrypted_pdf
+
+    locked = encrypted_pdf(tmp_path / "locked.pdf", user_password="secret")
+    document_id = json.loads(invoke(cli_env, "upload", str(locked), "--json").stdout)[0]["document_id"]
+    settings = pipeline_settings(database_url, tmp_path)
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+    refused = invoke(cli_env, "reprocess", str(document_id))
+    assert refused.exit_code == 1
+    assert "failed for its own content" in refused.stderr and "encrypted" in refused.stderr
+    assert "upload a fixed file (or --force to try anyway)" in " ".join(refused.stderr.split())
+    again = invoke(cli_env, "upload", str(locked), "--reprocess", "--json")
+    [row] = json.loads(again.stdout)
+    assert row["status"] == "existing" and "failed for its own content" in row["error"]
+    forced = invoke(cli_env, "reprocess", str(document_id), "--force")
+    assert forced.exit_code == 0 and "version 2 queued" in forced.stdout

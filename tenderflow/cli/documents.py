@@ -26,7 +26,7 @@ from tenderflow.cli.output import (
 )
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.display import format_size
-from tenderflow.errors import TenderflowError
+from tenderflow.errors import ReprocessRefusedError, TenderflowError
 from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers.coverage import Unserved, unserved
@@ -463,6 +463,9 @@ def reprocess_command(
     priority: Annotated[int, typer.Option(help="Orders this tenant's own jobs: higher runs first.")] = 0,
     languages: Annotated[str | None, typer.Option(
         help="OCR it with these tesseract languages from now on, e.g. deu+eng (with --from ocr).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Even a document that failed for its own content (encrypted, damaged), which is "
+        "refused otherwise: it would fail the same way.")] = False,
 ) -> None:
     """Process a document again as a new version; the old results stay readable until it lands."""
     from tenderflow.pipeline.reprocess import reprocess
@@ -477,7 +480,9 @@ def reprocess_command(
         try:
             outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
                                 prices=Prices.from_settings(rt.settings), languages=languages,
-                                max_attempts=rt.settings.max_attempts)
+                                max_attempts=rt.settings.max_attempts, force=force)
+        except ReprocessRefusedError as exc:
+            raise fail(f"{exc} (or --force to try anyway)") from exc
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
     if outcome.created:

@@ -695,6 +695,12 @@ def list_documents(
     }).fetchall()
 
 
+def failed_for_content(conn: psycopg.Connection[Any], ref: VersionRef) -> bool:
+    """Whether the version failed for the PDF's own content (migration 0012)."""
+    row = conn.execute(QUERIES["version_failed_for_content"], ref.params()).fetchone()
+    return bool(row and row[0])
+
+
 def jobs_failed_for_content(conn: psycopg.Connection[Any], job_ids: Sequence[int]) -> set[int]:
     """Which of `job_ids` belong to a version that failed for its document's own content (encrypted,
     damaged, over the caps…): retrying them, or reprocessing the document, cannot help."""

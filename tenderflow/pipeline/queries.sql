@@ -126,6 +126,9 @@ UPDATE document_versions SET state = 'failed', error = %(error)s, finished_at = 
  WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed')
 RETURNING document_id, version;
 
+-- name: version_failed_for_content
+SELECT failed_for_content FROM document_versions WHERE document_id = %(document_id)s AND version = %(version)s;
+
 -- name: version_mark_failed_for_content
 UPDATE document_versions SET failed_for_content = true
  WHERE document_id = %(document_id)s AND version = %(version)s AND state = 'failed';

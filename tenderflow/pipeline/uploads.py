@@ -23,7 +23,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 from tenderflow import tracing
-from tenderflow.errors import InsufficientCreditsError, TenderflowError, UploadRejectedError
+from tenderflow.errors import InsufficientCreditsError, ReprocessRefusedError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
@@ -199,8 +199,11 @@ def _record_upload(
                                                   max_attempts=max_attempts))
             return UploadOutcome(str(path), "created", document_id, 1, size)
     if reprocess_existing:
-        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
-                            max_attempts=max_attempts)
+        try:
+            outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
+                                max_attempts=max_attempts)
+        except ReprocessRefusedError as exc:  # the same bytes failed for their own content: they would again
+            return UploadOutcome(str(path), "existing", document_id, None, size, error=str(exc))
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
                              outcome.version, size)
     return UploadOutcome(str(path), "existing", document_id, None, size)
