@@ -69,7 +69,7 @@ def reprocess(
         assert latest is not None  # a document always has its latest version row
         if latest.state not in (VersionState.DONE, VersionState.FAILED):
             return ReprocessOutcome(document_id, document.latest_version, created=False)
-        if latest.state == VersionState.FAILED and not force and documents.failed_for_content(
+        if start_from == "ocr" and latest.state == VersionState.FAILED and not force and documents.failed_for_content(
                 conn, documents.VersionRef(document_id, document.latest_version)):
             raise ReprocessRefusedError(
                 f"document {document_id} failed for its own content ({latest.error or 'the PDF was refused'}): "
