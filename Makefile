@@ -10,12 +10,12 @@ OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
 DEMO_LANGUAGES := eng deu fra osd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit demo-deps runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
+.PHONY: demo test lint typecheck docs docs-config unit demo-deps runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
 
 demo: demo-deps install-runtime
 	$(BIN)/tenderflow demo
 
-test: system-deps install lint typecheck unit
+test: system-deps install lint typecheck docs unit
 
 unit: system-deps install
 	$(BIN)/pytest -q -p no:cacheprovider
@@ -26,6 +26,15 @@ lint: install
 
 typecheck: install
 	$(BIN)/mypy
+
+# The documentation site (mkdocs.yml, docs/): built with --strict, so a broken link or a page left
+# out of the nav fails `make test` (and CI). docs/configuration.md is written from config.Settings.
+docs: install
+	$(BIN)/mkdocs build --strict --quiet --site-dir .scratch/site
+
+docs-config: install
+	$(BIN)/python -c "from tenderflow.config import settings_reference; print(settings_reference(), end='')" \
+	  > docs/configuration.md
 
 # apt packages, only those missing: $(1) the programs (program=package pairs), $(2) the tesseract
 # language packs. The apt line is printed before it runs, and what it is for.

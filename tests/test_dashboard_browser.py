@@ -5,7 +5,7 @@ phone's 390 px without sideways overflow.
 
 The tests keep screenshots in their tmp dirs; with TENDERFLOW_UPDATE_SCREENSHOT=1 they also write
 docs/dashboard.png, docs/dashboard-document.png, docs/dashboard-search.png, docs/dashboard-mobile.png and
-docs/dashboard-tenant.png (the README's pictures). An upload from the browser, and the tenants' credits
+docs/dashboard-tenant.png (the docs' pictures). An upload from the browser, and the tenants' credits
 pages, are driven too.
 """
 

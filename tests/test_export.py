@@ -292,7 +292,7 @@ def valid_package(text: str) -> dict[str, Any]:
 def empty_package(text: str) -> dict[str, Any]:
     """A package of nothing: the official schema asks for at least one release (releases minItems 1), which
     is the one rule it breaks, by choice (an export of nothing is an empty file with headers, not an error;
-    README, "OCDS"); tenderflow's schema accepts it."""
+    docs/export.md, "OCDS"); tenderflow's schema accepts it."""
     package = json.loads(text)
     assert package["releases"] == []
     assert [(list(error.absolute_path), error.validator) for error in official_validator().iter_errors(package)] == [
