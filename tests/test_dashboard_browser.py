@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,21 @@ def keep_screenshot(screenshot: Path, name: str) -> None:
     if os.environ.get("TENDERFLOW_UPDATE_SCREENSHOT") == "1":
         DOCS.mkdir(exist_ok=True)
         shutil.copyfile(screenshot, DOCS / name)
+
+
+@contextmanager
+def logged_in_page(url: str, *, width: int, height: int) -> Iterator[Any]:
+    """A chromium page of `width` × `height`, logged in to the dashboard at `url`."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            log_in(page, url)
+            yield page
+        finally:
+            browser.close()
 
 
 def log_in(page: Any, url: str) -> None:
@@ -368,7 +385,7 @@ def test_a_long_real_title_wraps_and_keeps_the_page_and_quote_columns_on_screen(
 ) -> None:
     """The review: a 200-character German title on one line pushed Page and Quote (the provenance)
     off the screen at 1280 px."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     settings = api_settings(database_url, tmp_path, dashboard_refresh_seconds=0)
     storage = open_storage(settings.resolved_storage_url)
@@ -379,16 +396,10 @@ def test_a_long_real_title_wraps_and_keeps_the_page_and_quote_columns_on_screen(
         document_id = upload_file(conn, storage, text_pdf(tmp_path / "long.pdf", [lines]), tenant="acme",
                                   max_bytes=10**7).document_id
         drain(api.services.pool, settings, storage)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
-                log_in(page, api.url)
-                page.goto(f"{api.url}/dashboard/documents/{document_id}")
-                title = page.locator("#fields tr", has_text="Rahmenvereinbarung")
-                expect(title).to_have_count(1)
-                for cell in ("td.num", "td.quote"):
-                    box = title.locator(cell).bounding_box()
-                    assert box is not None and box["x"] + box["width"] <= 1280, (cell, box)
-            finally:
-                browser.close()
+        with logged_in_page(api.url, width=1280, height=900) as page:
+            page.goto(f"{api.url}/dashboard/documents/{document_id}")
+            title = page.locator("#fields tr", has_text="Rahmenvereinbarung")
+            expect(title).to_have_count(1)
+            for cell in ("td.num", "td.quote"):
+                box = title.locator(cell).bounding_box()
+                assert box is not None and box["x"] + box["width"] <= 1280, (cell, box)
