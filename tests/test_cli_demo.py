@@ -18,20 +18,21 @@ def script(path: Path) -> Path:
 def test_the_venv_script_is_named_with_its_path_and_how_to_activate_when_path_does_not_find_it(
         tmp_path: Path) -> None:
     program = script(tmp_path / "clone" / ".venv" / "bin" / "tenderflow")
-    said = how_to_run(str(program), cwd=tmp_path / "clone", path="/usr/bin:/bin")
-    assert said == ".venv/bin/tenderflow (or `source .venv/bin/activate` once, then `tenderflow`)"
+    said = how_to_run(str(program), "show <doc> --text", cwd=tmp_path / "clone", path="/usr/bin:/bin")
+    assert said == (".venv/bin/tenderflow show <doc> --text   "
+                    "(or `source .venv/bin/activate` once, then `tenderflow show <doc> --text`)")
 
 
 def test_plain_tenderflow_when_path_finds_this_very_program(tmp_path: Path) -> None:
     program = script(tmp_path / "clone" / ".venv" / "bin" / "tenderflow")
-    assert how_to_run(str(program), cwd=tmp_path, path=f"{program.parent}:/usr/bin") == "tenderflow"
+    assert how_to_run(str(program), "show 1", cwd=tmp_path, path=f"{program.parent}:/usr/bin") == "tenderflow show 1"
 
 
 def test_another_tenderflow_on_path_is_not_taken_for_this_one(tmp_path: Path) -> None:
     program = script(tmp_path / "clone" / ".venv" / "bin" / "tenderflow")
     other = script(tmp_path / "elsewhere" / "tenderflow")
-    said = how_to_run(str(program), cwd=tmp_path / "other-dir", path=str(other.parent))
-    assert said.startswith(f"{program} (or `source {program.parent / 'activate'}`")
+    said = how_to_run(str(program), "show 1", cwd=tmp_path / "other-dir", path=str(other.parent))
+    assert said.startswith(f"{program} show 1   (or `source {program.parent / 'activate'}`")
 
 
 def test_make_demo_installs_only_the_missing_packs_the_demo_needs_and_prints_the_apt_line_first(

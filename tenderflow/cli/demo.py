@@ -50,21 +50,20 @@ class DemoRow:
     fields: dict[str, Any] | None = None
 
 
-def how_to_run(program: str, *, cwd: Path | None = None, path: str | None = None) -> str:
-    """How a person types `tenderflow` in this shell: `tenderflow` when PATH finds this very program,
-    else its path (relative to the working directory when under it, as `.venv/bin/tenderflow` after
-    `make demo`) with how to put it on PATH. `program` is how this process was started (argv[0])."""
+def how_to_run(program: str, command: str, *, cwd: Path | None = None, path: str | None = None) -> str:
+    """`command` (`show <doc> --text`) as a person types it in this shell: after `tenderflow` when
+    PATH finds this very program; else after its path (relative to the working directory when under
+    it, as `.venv/bin/tenderflow` after `make demo`), with how to put it on PATH. `program` is how
+    this process was started (argv[0])."""
     here = Path(program).resolve()
     found = shutil.which("tenderflow", path=path)
-    if found and Path(found).resolve() == here:
-        return "tenderflow"
-    if not here.name.startswith("tenderflow"):  # `python -m tenderflow`: no script to point at
-        return "tenderflow"
+    if (found and Path(found).resolve() == here) or not here.name.startswith("tenderflow"):
+        return f"tenderflow {command}"  # on PATH, or `python -m tenderflow`: no script to point at
     try:
         shown = here.relative_to((cwd or Path.cwd()).resolve())
     except ValueError:
         shown = here
-    return f"{shown} (or `source {shown.parent / 'activate'}` once, then `tenderflow`)"
+    return f"{shown} {command}   (or `source {shown.parent / 'activate'}` once, then `tenderflow {command}`)"
 
 
 def field_value(fields: dict[str, Any] | None, *path: str) -> Any:
@@ -196,7 +195,7 @@ def demo(
             except TenderflowError as exc:  # said, not raised: the demo's own outcome is what ends it
                 print_note(f"{exc}; stop it with `tenderflow db stop`")
         # Last, however the demo ended: how to type the next command here.
-        print_note(f"see one in full: {how_to_run(sys.argv[0], path=os.environ.get('PATH'))} show <doc> --text")
+        print_note(f"see one in full: {how_to_run(sys.argv[0], 'show <doc> --text', path=os.environ.get('PATH'))}")
     if any(r.state != "done" for r in rows):
         raise typer.Exit(1)
 
