@@ -37,7 +37,7 @@ ARGUMENTS: dict[str, list[str]] = {
 WITHOUT_SCHEMA: dict[str, str] = {
     "config": "prints the settings",
     "eval": "scores extraction against a key, with no database",
-    "health": "checks what runs here: 'the database is not up to date' is its answer",
+    "health": "checks what runs here: 'run `tenderflow db migrate` first' is its answer",
     "db url": "prints where the database is",
     "db stop": "refuses: DATABASE_URL names a server tenderflow does not run",
     "db status": "lists the pending migrations",

@@ -180,6 +180,7 @@ def demo(
     rt = runtime(ctx)
     started_database = rt.settings.database_url is None and not (
         rt.settings.data_dir / "postgres" / "postmaster.pid").exists()
+    rt.pool()  # the database first: the embedded one migrated, a configured one behind ends here in one line
     try:
         rows = run_demo(rt, processes=processes, timeout=timeout)
     finally:
@@ -203,7 +204,6 @@ def demo(
 def run_demo(rt: Runtime, *, processes: int, timeout: float) -> list[DemoRow]:
     """Samples made, uploaded and processed by worker processes; the fields printed beside the
     answer keys. Returns the documents' rows."""
-    rt.pool()  # the database first: the embedded one migrated, a configured one behind ends here in one line
     backend = rt.settings.extraction_backend
     console.print(f"database: {redact(rt.database_url)}{' (embedded)' if rt.settings.database_url is None else ''}")
     console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
