@@ -184,6 +184,7 @@ def test_a_remote_worker_that_never_reaches_its_server_says_so_and_exits_1(tmp_p
     [stopping] = [line for line in logs if line["event"] == "remote.stopping"]
     assert stopping["reason"].startswith(f"cannot reach the server at {url} (5 tries)")
     assert "check the --remote URL" in stopping["reason"]
+    assert not any(line["event"] == "remote.release_failed" for line in logs)  # nothing held, nothing to give back
 
 
 def test_a_remote_worker_that_loses_its_server_says_so_once_and_keeps_trying(

@@ -181,8 +181,8 @@ class RemoteWorker:
     def _hand_back(self) -> None:
         """Give back the leases still held, and tell the server this instance stopped, which also
         ends a claim it is still holding open for us (the claimer gives back whatever that got)."""
-        if self.exit_code == EXIT_TOKEN_REFUSED:
-            return  # the server will not listen; the leases expire and are reclaimed
+        if self.exit_code in (EXIT_TOKEN_REFUSED, EXIT_UNREACHABLE):
+            return  # the server will not listen, or was never reached (nothing is held)
         with self._slots_lock:
             remaining = list(self._slots.values())
         for slot in remaining:
