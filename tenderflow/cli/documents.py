@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -98,13 +101,16 @@ def upload(
     failed = False
     interrupted = False
     if wait:
-        with rt.connection() as conn:  # a document uploaded before: followed (and shown) at its newest version
-            for row in rows:
-                if row["status"] == "existing" and row["document_id"] is not None and row["version"] is None:
-                    row["version"] = get_document(conn, row["document_id"])["latest_version"]
-        refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
-                                  if row["document_id"] is not None and row["version"] is not None))
-        current, interrupted = wait_for_versions(rt, refs, quiet=as_json)
+        # From here Ctrl-C stops the waiting, between two polls (never inside a query), and the table
+        # of what was uploaded is printed all the same.
+        with ctrl_c_sets() as stop:
+            with rt.connection() as conn:  # a document uploaded before: followed at its newest version
+                for row in rows:
+                    if row["status"] == "existing" and row["document_id"] is not None and row["version"] is None:
+                        row["version"] = get_document(conn, row["document_id"])["latest_version"]
+            refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
+                                      if row["document_id"] is not None and row["version"] is not None))
+            current, interrupted = wait_for_versions(rt, refs, quiet=as_json, stop=stop)
         finished = {(p.document_id, p.version): p for p in current if p.finished or interrupted}
         for row in rows:
             end = finished.get((row["document_id"], row["version"]))
@@ -141,12 +147,27 @@ WORKER_GRACE_SECONDS = 20.0
 starting on a busy machine takes seconds (13 s in the review) to register."""
 
 
+@contextlib.contextmanager
+def ctrl_c_sets() -> Iterator[threading.Event]:
+    """Inside the block, Ctrl-C (SIGINT) sets the event it yields instead of raising
+    KeyboardInterrupt wherever the main thread is (inside a pool's lock, a query): a loop checks
+    it between its steps. The previous handler is back after the block."""
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool, poll_seconds: float = 0.5,
-                      clock: Callable[[], float] = time.monotonic,
-                      sleep: Callable[[float], None] = time.sleep) -> tuple[list[VersionProgress], bool]:
+                      clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] | None = None,
+                      stop: threading.Event | None = None) -> tuple[list[VersionProgress], bool]:
     """Poll until every version of `refs` is done or failed, drawing pages read and documents
     finished; says so when no worker has reported for WORKER_GRACE_SECONDS (and again when one
-    does). Ctrl-C stops waiting only: returns (where each version stands, whether interrupted)."""
+    does). `stop` set (Ctrl-C: see `ctrl_c_sets`) stops the waiting only: returns (where each
+    version stands, whether it was stopped)."""
+    stop = stop or threading.Event()
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -191,8 +212,12 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool, poll_
                 elif workers and warned_idle:
                     warned_idle = False
                     err_console.print("a worker is running now; waiting for the documents", highlight=False)
-                sleep(poll_seconds)
-    except KeyboardInterrupt:
+                if stop.is_set():
+                    return current, True
+                (sleep or stop.wait)(poll_seconds)
+                if stop.is_set():
+                    return current, True
+    except KeyboardInterrupt:  # outside `ctrl_c_sets` (a caller of its own)
         return current, True
 
 
