@@ -165,7 +165,7 @@ def create_endpoint(
     body: EndpointRequest, tenant: Tenant, services: Services, response: Response
 ) -> CreatedEndpointView:
     """The endpoint is told of your documents' `document.done` and `document.failed` events by signed
-    POSTs (see the README, Webhooks), retried with backoff until a 2xx answer."""
+    POSTs (see docs/webhooks.md), retried with backoff until a 2xx answer."""
     with services.pool.connection() as conn:
         created = endpoints.create_endpoint(conn, tenant, body.url, policy=address_policy(services.settings),
                                             events=body.events, description=body.description)
