@@ -1,0 +1,101 @@
+"""What stands around a buyer's value: its verbatim quote and whether the validator will ground it, the
+lines above it, whether it sits in the buyer's block, and whether its context makes it another party's.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Final
+
+from tenderflow.extraction.offline.contact_words import CONTACT_NEGATIVE, HEADING_NEGATIVE
+from tenderflow.extraction.offline.document import SEPARATORS, Document, Line
+from tenderflow.extraction.validation import normalize_for_matching
+
+THRESHOLD: Final = 0.5
+LETTERHEAD_LINES: Final = 12
+BLOCK_LINES: Final = 8
+MAX_NAME_WORDS: Final = 16
+
+
+# --- small text helpers -----------------------------------------------------------------------------------
+
+
+def clean_value(text: str) -> str:
+    """A value without the separators and punctuation around it; brackets only when unbalanced
+    ('Comune di Serino (AV)' keeps its parenthesis, '(Vergabestelle' loses it)."""
+    value = text.strip(SEPARATORS + " ,;\"'“”«»").strip()
+    while value and value[0] in "([" and value.count(value[0]) > value.count(")" if value[0] == "(" else "]"):
+        value = value[1:].strip()
+    while value and value[-1] in ")]" and value.count(value[-1]) > value.count("(" if value[-1] == ")" else "["):
+        value = value[:-1].strip()
+    return value.strip(SEPARATORS + " ,;\"'“”«»").strip()
+
+
+def grounded(value: str, quote: str) -> bool:
+    """Whether the validator will find `value` in `quote`: as one run once whitespace and hyphens are
+    ignored, or word by word in order when the quote spans layout columns (see validation.py)."""
+    wanted = normalize_for_matching(value)
+    if wanted and wanted in normalize_for_matching(quote):
+        return True
+    if not re.search(r"\s{4,}|\t", quote):
+        return False
+    words = iter(re.findall(r"\w+", unicodedata.normalize("NFKC", quote).casefold()))
+    return all(word in words for word in re.findall(r"\w+", unicodedata.normalize("NFKC", value).casefold()))
+
+
+def quote_lines(lines: Sequence[Line]) -> str:
+    """The verbatim quote of one or several printed lines (each stripped, as they stand on the page)."""
+    return "\n".join(line.stripped for line in lines)
+
+
+def placeholder(text: str) -> bool:
+    """Template blanks: dots, underscores, '[insert ...]', 'xxx', '<name>'."""
+    return bool(
+        re.search(r"\.{4,}|_{3,}|…{2,}|\[[^\]]*\]|<[^>]*>|\bx{3,}\b|\binsert\b|\bname of\b", text, re.IGNORECASE)
+    )
+
+
+def previous_lines(document: Document, line: Line, count: int) -> list[Line]:
+    """Up to `count` non-blank lines before `line` on its page, nearest first."""
+    page = document.lines_of(line.page)
+    found: list[Line] = []
+    for other in reversed(page[: line.row]):
+        if other.text.strip():
+            found.append(other)
+            if len(found) >= count:
+                break
+    return found
+
+
+# --- contacts: shared scoring --------------------------------------------------------------------------------
+
+
+def block_bonus(document: Document, line: Line, anchors: Sequence[Line]) -> float:
+    """How much being at `line` says 'this is in the buyer's block': right under a buyer label or name."""
+    best = 0.0
+    for anchor in anchors:
+        if anchor.page != line.page:
+            continue
+        distance = line.row - anchor.row
+        if 0 <= distance <= BLOCK_LINES:
+            best = max(best, 0.3 - 0.015 * distance)
+    return best
+
+
+def context_above(document: Document, line: Line, before: int = 1) -> str:
+    """The folded text of `line` and the `before` non-blank lines above it (nearest last)."""
+    previous = previous_lines(document, line, before)
+    return " ".join(other.folded for other in reversed(previous)) + " " + line.folded
+
+
+def other_party(document: Document, line: Line, start: int) -> bool:
+    """A contact on `line` at column `start` belongs to somebody else (help desk, tribunal, DPO...)."""
+    own = line.folded[max(0, start - 160) : start + 60]
+    previous = previous_lines(document, line, 4)
+    context = (previous[0].folded if previous else "") + " " + own
+    if CONTACT_NEGATIVE.search(context) is not None:
+        return True
+    return any(HEADING_NEGATIVE.search(other.folded) for other in previous[1:])
+
