@@ -84,7 +84,7 @@ Tenders or requests to participate must be submitted electronically via: https:/
          "Ayuntamiento de Villanueva del Río"),
         ("I.1) STAZIONE APPALTANTE, DENOMINAZIONE, INDIRIZZI E PUNTI DI CONTATTO\n\n"
          "Comune di Roccaverde (PZ), Ufficio Tecnico - via Roma 5, 85100, Tel. 0971 123456\n",
-         "Comune di Roccaverde (PZ), Ufficio Tecnico"),
+         "Comune di Roccaverde (PZ)"),  # the organisation, without its office
         ("I.    NAZWA ORAZ ADRES ZAMAWIAJĄCEGO\n      GMINA MIASTO NOWE POLE\n      ul. Długa 1, 00-950 Nowe Pole\n",
          "GMINA MIASTO NOWE POLE"),
         ("Aanbestedende dienst:   Gemeente Zuidhaven\n", "Gemeente Zuidhaven"),

@@ -13,37 +13,36 @@ from tenderflow.extraction.offline.buyer_words import (
     BUYER_LABEL,
     COPULA,
     DEFINITION,
-    FUNCTION_END,
-    FUNCTION_START,
     HEADING_REST,
     NAME_SUBLABEL,
     NAME_WORD_BEFORE,
     NEGATIVE_BEFORE_LABEL,
     ORG_WORDS,
     OTHER_FIELD_BEFORE,
-    PARENT_ORG,
-    PERSON,
+    OTHER_PARTY_LABEL,
     PERSON_PRONE,
     SECTION_HEADING,
     SECTION_PREFIX,
-    TITLE_WORDS,
     WEAK_LABELS,
-    WEAK_ORG,
     label_key,
 )
 from tenderflow.extraction.offline.candidates import Candidate, choose
 from tenderflow.extraction.offline.contact_context import (
-    LETTERHEAD_LINES,
-    MAX_NAME_WORDS,
     THRESHOLD,
     clean_value,
     grounded,
-    placeholder,
     previous_lines,
     quote_lines,
 )
-from tenderflow.extraction.offline.contact_words import POSTCODE, STREET, STREET_WORD
 from tenderflow.extraction.offline.document import SEPARATORS, Cell, Document, LabelHit, Line, Span, fold
+from tenderflow.extraction.offline.letterheads import heading_names, letterhead_names, signatory_names
+from tenderflow.extraction.offline.name_shapes import (
+    continued,
+    cut_name,
+    looks_like_name,
+    proper_name,
+    without_subunit,
+)
 
 # --- the buyer's name -----------------------------------------------------------------------------------
 
@@ -57,119 +56,14 @@ class Buyer:
     anchors: tuple[Line, ...]
 
 
-def _looks_like_name(value: str, *, strict: bool) -> bool:
-    """Whether a label's value can be an organisation's name: short, mostly letters, no contact data,
-    not another label; `strict` (running text) also wants an organisation word."""
-    if not 2 <= len(value) <= 160 or placeholder(value):
-        return False
-    folded = fold(value)
-    words = folded.split()
-    if len(words) > MAX_NAME_WORDS or "@" in value or "http" in folded or "www." in folded:
-        return False
-    if re.search(r"[\u0600-\u06ff]", value) and re.search(r"[a-zA-Z]", value):
-        return False  # Arabic and Latin letters mixed: an OCR misreading ('جامعة pl القرى')
-    letters = sum(character.isalpha() for character in value)
-    digits = sum(character.isdigit() for character in value)
-    if letters < 3 or digits > max(4, letters // 3):
-        return False
-    if BUYER_LABEL.search(folded) and not ORG_WORDS.search(BUYER_LABEL.sub(" ", folded)):
-        return False
-    if re.match(r"^(?:(?:\d+|[ivx]+|[a-h])[.)])+\s", folded) or (len(words) == 1 and digits):
-        return False  # a numbered heading ('2. Angaben zum Verfahren'), a reference ('MA20CWTC01')
-    if re.match(r"^(?:(?:see|voir|siehe|vedi|ver|wie|cf|as|same|idem|n/?a|none|nil|keine|aucun|tbd)\b|\W)", folded):
-        return False  # 'Wie Hauptauftraggeber siehe a)', 'see above', 'N/A'
-    if re.search(r"\b(?:denominazione|indirizz|punti di contatto|names? and address|nom et adresse|"
-                 r"dati|contact point|address|adresse|anschrift)", folded):
-        return False
-    if len(words) <= 2 and NAME_SUBLABEL.match(folded + ": x"):
-        return False  # 'Name', 'Official name': a field's label, not its value
-    if len(words) == 1 and len(folded) < 12 and ORG_WORDS.fullmatch(folded.strip("() ")):
-        return False  # 'County', 'the Department': a role, not a name
-    if PERSON.match(folded):
-        return False  # 'M. le maire', 'Mrs Jane Doe': a person, not the organisation
-    has_org = ORG_WORDS.search(folded) is not None
-    if STREET.search(folded) and (not has_org or STREET.match(folded)):
-        return False  # 'Olshausenstraße 62' is where the buyer is, not who
-    if strict and not has_org:
-        return False
-    if not has_org:
-        # A name without an organisation word must at least look like one: capitalised words, no verb-ish
-        # sentence ('shall', 'will', ...), not too long.
-        if len(words) > 10 or re.search(r"\b(?:shall|will|must|may|should|is|are|be|the following)\b", folded):
-            return False
-        if not value[:1].isupper() and not value[:1].isdigit():
-            return False
-    return True
-
-
-_NAME_CUT: Final = re.compile(
-    r"\s+[-–—]\s+(?=(?:" + STREET_WORD + r")\b|\d)"
-    r"|,\s*(?=(?:" + STREET_WORD + r")\b\.?\s|\d{2,}|(?:tel|tél|phone|fax|c\.?f|p\.?\s?iva|vat|siret|nip|e-?mail"
-    r"|pec|courriel)\b|http|www)"
-    r"|\s+\|\s+|\s+\(?(?:tel|tél|phone|fax)\b|\s+[-–]\s+\d[\d.]+$|\s*\*+\s*$"
-    r"|(?<=\S)\s+(?:[^\s:：]+\s+)?[^\s:：]+\s*[:：]"
-)
-
-
-_GENITIVE_BEFORE: Final = re.compile(
-    r"(?<![^\W_])(?:der|des|of the|of|de la|de l'|du|della|dello|dell'|del|dei|degli|delle|van de|van het|van)\s*$"
-)
-"""An article or preposition of possession before an organisation word: the line names something of it."""
-
-
-def _proper_name(value: str) -> bool:
-    """Whether every word of a name read from a sentence is capitalised but its small linking words
-    ('Comune di Serino', not 'Government are not lost')."""
-    for word in re.findall(r"[^\W\d_][\w'’-]*", value):
-        if not word[0].islower() or len(word) <= 3 or FUNCTION_END.fullmatch(fold(word)):
-            continue
-        return False
-    return True
-
-
-def _strong_org(folded: str) -> bool:
-    """Whether a folded line names an organisation on its own: an organisation word that is not also
-    a title word, or one followed by what it is of ('Department of Health', 'Office de ...')."""
-    for match in ORG_WORDS.finditer(folded):
-        if not WEAK_ORG.fullmatch(match.group()):
-            return True
-        if re.match(r"\s+(?:of|de|du|des|di|del|della|für|fur|van)\s", folded[match.end() :]):
-            return True
-    return False
-
-
-def _cut_name(text: str) -> str:
-    """The name alone: without the address, phone or codes that follow it on the same line."""
-    folded = fold(text)
-    match = _NAME_CUT.search(folded)
-    value = text[: match.start()] if match else text
-    return clean_value(value).rstrip(" .-–")
-
-
-def _continued(document: Document, line: Line, value: str, column: int) -> tuple[str, list[Line]]:
-    """A name wrapped on the next line ('... Department of the' / 'Premier and Cabinet', 'Communauté
-    d'agglomération' / 'du Pays de …'): after a linking word, or onto a line that opens with one."""
-    ends_open = FUNCTION_END.search(fold(value)) is not None
-    for following in document.next_lines(line, 1):
-        if following.row != line.row + 1 and not ends_open:
-            break
-        cell = following.cell_at(max(column - 2, 0))
-        if cell is None or cell.start > column + 20:
-            break
-        if not ends_open and not (abs(cell.start - column) <= 3 and cell.text[:1].islower()
-                                  and FUNCTION_START.match(fold(cell.text)) and ":" not in cell.text):
-            break
-        addition = _cut_name(cell.text)
-        if addition and len(addition.split()) <= 8:
-            return f"{value} {addition}", [line, following]
-    return value, [line]
-
-
 def _label_names(document: Document) -> Iterator[tuple[Candidate[str] | None, Line]]:
     """Names read after a buyer label (same cell, right, below, next line, a 'Name:' field under a
     heading, or a sentence 'the contracting authority is X'), with the label's line; a label that
     heads a field without a readable name still marks where the buyer's block starts (None)."""
     for hit in document.find(BUYER_LABEL):
+        if any(other.start() <= hit.start and hit.end <= other.end()
+               for other in OTHER_PARTY_LABEL.finditer(hit.line.folded)):
+            continue  # 'οικονομικός φορέας' (the bidder), not 'φορέας'
         before = hit.line.folded[: hit.start]
         if NEGATIVE_BEFORE_LABEL.search(before) and not NAME_WORD_BEFORE.search(before[-40:]):
             continue
@@ -196,6 +90,7 @@ def _label_names(document: Document) -> Iterator[tuple[Candidate[str] | None, Li
             yield None, hit.line
             continue
         value, lines, how = found
+        value = without_subunit(value)
         if how == "sentence":
             score = min(score, 0.66)
         yield Candidate(value, lines[0].page, quote_lines(lines), score, f"label {hit.label!r} ({how})"), hit.line
@@ -232,7 +127,7 @@ def _invitation_names(document: Document) -> Iterator[Candidate[str]]:
         for pattern in (_INVITATION, _INVITATION_AR):
             for match in pattern.finditer(line.text):
                 value = clean_value(match.group("name"))
-                if _looks_like_name(value, strict=True) and (pattern is _INVITATION_AR or _proper_name(value)):
+                if looks_like_name(value, strict=True) and (pattern is _INVITATION_AR or proper_name(value)):
                     yield Candidate(value, line.page, line.stripped, 0.6, "invitation")
 
 
@@ -244,14 +139,14 @@ def _name_after(document: Document, hit: LabelHit, structured: bool, *,
     if not structured:
         copula = COPULA.match(fold(rest))
         if copula is not None:
-            value = _cut_name(rest[copula.end() :])
-            if _looks_like_name(value, strict=True) and _proper_name(value):
+            value = cut_name(rest[copula.end() :])
+            if looks_like_name(value, strict=True) and proper_name(value):
                 return value, [line], "sentence"
         elif hit.at_line_start:
             # OCR loses the column gap of a form row ('Organisation Chain National Project ...||PSG COLLEGE'):
             # a capitalised organisation right after a line-starting label is still its value.
-            value = _cut_name(rest.split("||")[-1])
-            if _looks_like_name(value, strict=True) and _proper_name(value) and value[:1].isupper():
+            value = cut_name(rest.split("||")[-1])
+            if looks_like_name(value, strict=True) and proper_name(value) and value[:1].isupper():
                 return value, [line], "sentence"
         return None
     section = SECTION_HEADING.search(line.folded[: hit.start]) is not None
@@ -267,25 +162,27 @@ def _name_after(document: Document, hit: LabelHit, structured: bool, *,
         if sublabel is not None:
             text = _cell_from(span.line, sublabel.start("value"))
             column = _column_of(span.line, sublabel.start("value"))
+        elif span.how in ("below", "next") and re.match(r"^\W*[^\W\d_]+(?:\s[^\W\d_]+)?\s*[:：]", span.text):
+            continue  # another field's label ('Name of form: …' under an empty 'Name of department:')
         text = text.split("||")[-1]  # 'Ministry X||Department Y||PSG College': the chain's last link
-        value = _cut_name(text)
+        value = cut_name(text)
         if span.how == "same":
             copula = COPULA.match(fold(value))
-            named = _cut_name(value[copula.end() :]) if copula is not None and copula.end() > 0 else ""
-            if named and _looks_like_name(named, strict=True) and _proper_name(named):
+            named = cut_name(value[copula.end() :]) if copula is not None and copula.end() > 0 else ""
+            if named and looks_like_name(named, strict=True) and proper_name(named):
                 return named, [span.line], "sentence"
-        if _looks_like_name(value, strict=strict or (section and span.how in ("right", "next"))):
+        if looks_like_name(value, strict=strict or (section and span.how in ("right", "next"))):
             if column < 0:
                 column = span.line.text.find(text.strip()[:10]) if text.strip() else 0
-            full, lines = _continued(document, span.line, value, max(column, 0))
+            full, lines = continued(document, span.line, value, max(column, 0))
             if grounded(full, quote_lines(lines)):
                 return full, lines, span.how
     for following in document.next_lines(line, 3):
         sublabel = NAME_SUBLABEL.match(following.folded)
         if sublabel is not None:
-            value = _cut_name(_cell_from(following, sublabel.start("value")))
-            if _looks_like_name(value, strict=True):
-                full, lines = _continued(document, following, value, _column_of(following, sublabel.start("value")))
+            value = cut_name(_cell_from(following, sublabel.start("value")))
+            if looks_like_name(value, strict=True):
+                full, lines = continued(document, following, value, _column_of(following, sublabel.start("value")))
                 return (full, lines, "name field") if grounded(full, quote_lines(lines)) else (value, [following],
                                                                                             "name field")
     if hit.at_line_start:
@@ -341,9 +238,9 @@ def _name_above(document: Document, hit: LabelHit) -> tuple[str, list[Line], str
     if not block:
         return None
     block.reverse()
-    first = _cut_name(block[0].text.strip())
-    value, lines = _continued(document, block[0], first, column)
-    if _looks_like_name(value, strict=True) and grounded(value, quote_lines(lines)):
+    first = cut_name(block[0].text.strip())
+    value, lines = continued(document, block[0], first, column)
+    if looks_like_name(value, strict=True) and grounded(value, quote_lines(lines)):
         return value, lines, "above"
     return None
 
@@ -359,7 +256,7 @@ def _definition_names(document: Document) -> Iterator[Candidate[str]]:
         if match is None:
             continue
         value = clean_value(line.text[match.start("value") : match.end("value")])
-        if _looks_like_name(value, strict=True) and len(value.split()) <= 8:
+        if looks_like_name(value, strict=True) and len(value.split()) <= 8:
             yield Candidate(value, line.page, line.stripped, 0.65, "definition")
 
 
@@ -367,6 +264,26 @@ _DEFINED_ACRONYM: Final = re.compile(
     r"(?P<name>[A-ZÀ-ÖØ-Ý][^\s.;:,()]*(?:\s+(?:[A-ZÀ-ÖØ-Ý][^\s.;:,()]*|of|for|and|de|du|des|la|le|et|d[’']\S+|"
     r"l[’']\S+|y|del|della|di|und|für|van|&)){1,9})\s+\((?P<acronym>[A-Z]{2,6})\)"
 )
+
+
+_ACRONYM_AFTER: Final = re.compile(r"\s+\((?P<acronym>[A-ZĐ]{2,6})\)")
+
+
+def _defined_acronyms(text: str) -> Iterator[tuple[str, str, int]]:
+    """(name, acronym, end) of each acronym `text` defines: after capitalised words ('Banque Ouest
+    Africaine de Développement (BOAD)'), or after a name that opens with an organisation word and whose
+    other words need not be capitalised ('Ngân hàng Đầu tư và Phát triển Việt Nam (BIDV)')."""
+    for match in _DEFINED_ACRONYM.finditer(text):
+        yield match.group("name"), match.group("acronym"), match.end()
+    folded = fold(text)
+    for match in _ACRONYM_AFTER.finditer(text):
+        for org in ORG_WORDS.finditer(folded, max(0, match.start() - 80), match.start()):
+            name = text[org.start() : match.start()]
+            if org.start() > 0 and text[org.start() - 1].isalnum():
+                continue
+            if name[:1].isupper() and len(name.split()) <= 12 and not re.search(r"[.;:,()]", name):
+                yield name, match.group("acronym"), match.end()
+            break
 
 
 def _acronym_names(document: Document) -> Iterator[Candidate[str]]:
@@ -380,12 +297,11 @@ def _acronym_names(document: Document) -> Iterator[Candidate[str]]:
     page = [line for line in document.lines_of(first) if line.text.strip()]
     for position, line in enumerate(page):
         joined = line.stripped + (" " + page[position + 1].stripped if position + 1 < len(page) else "")
-        for match in _DEFINED_ACRONYM.finditer(joined):
-            name = clean_value(re.sub(r"^(?:la|le|les|l[’']|the|el|il|der|die|das)\s+", "", match.group("name"),
-                                 flags=re.IGNORECASE))
-            if match.group("acronym") not in found and _looks_like_name(name, strict=True):
-                quoted = [line] if match.end() <= len(line.stripped) else [line, page[position + 1]]
-                found[match.group("acronym")] = (f"{name} ({match.group('acronym')})", quoted)
+        for raw, acronym, end in _defined_acronyms(joined):
+            name = clean_value(re.sub(r"^(?:la|le|les|l[’']|the|el|il|der|die|das)\s+", "", raw, flags=re.IGNORECASE))
+            if acronym not in found and looks_like_name(name, strict=True):
+                quoted = [line] if end <= len(line.stripped) else [line, page[position + 1]]
+                found[acronym] = (f"{name} ({acronym})", quoted)
     if not found:
         return
     text = "\n".join(line.text for line in document.lines)
@@ -396,50 +312,6 @@ def _acronym_names(document: Document) -> Iterator[Candidate[str]]:
     if counts[best] >= 5 and counts[best] >= 2 * runner_up and grounded(value, quote_lines(quoted)):
         yield Candidate(value, quoted[0].page, quote_lines(quoted), 0.5, "defined acronym")
 
-
-def _letterhead_names(document: Document) -> Iterator[Candidate[str]]:
-    """An organisation named at the top of the first page with text, or in a letter's return-address
-    line ('Umweltbundesamt | Postfach 1406 | 06813 Dessau-Roßlau')."""
-    for page in document.page_numbers[:2]:
-        lines = [line for line in document.lines_of(page) if line.text.strip()]
-        if len(lines) < 2:
-            continue
-        top = lines[:LETTERHEAD_LINES]
-        for position, line in enumerate(top):
-            above = document.lines_of(page)[line.row - 1] if line.row > 0 else None
-            if above is not None and above.text.strip() and TITLE_WORDS.search(above.folded):
-                continue  # the second line of a title ('... SERVIZIO TRASPORTO' / 'ALUNNI COMUNE DI TURI')
-            parts = [part.strip() for part in line.text.split("|")]
-            if len(parts) >= 3 and POSTCODE.search(fold(parts[-1])) and not parts[0][:1].isdigit():
-                value = _cut_name(parts[0])
-                if _looks_like_name(value, strict=True):
-                    yield Candidate(value, page, line.stripped, 0.6, "return address")
-                continue
-            for cell in line.cells:
-                value = _cut_name(cell.text)
-                folded = fold(value)
-                if not _looks_like_name(value, strict=True) or TITLE_WORDS.search(folded) or not _strong_org(folded):
-                    continue
-                if all(_GENITIVE_BEFORE.search(folded[: match.start()]) for match in ORG_WORDS.finditer(folded)):
-                    continue  # 'Reinigung der Schulgebäude der Stadt': something of the city, not the city
-                if len(value.split()) > 12 or re.search(r"[.:;!?]\s", value) or "," in value[:3] or \
-                        re.search(r"\d{4}", value) or not _proper_name(value):
-                    continue
-                full, quoted = _continued(document, line, value, cell.start)
-                if full == value and position + 1 < len(top):
-                    following = top[position + 1].cell_at(max(cell.start - 2, 0))
-                    if following is not None and following.text[:1].islower() and \
-                            (FUNCTION_END.fullmatch(fold(following.text.split()[0])) or
-                             following.text.split()[0].endswith(".")) and \
-                            not ORG_WORDS.search(fold(following.text)) and len(following.text.split()) <= 8 \
-                            and not re.search(r"\d", following.text):
-                        full, quoted = f"{value} {following.text.strip()}", [line, top[position + 1]]
-                score = 0.55
-                if PARENT_ORG.match(folded) and position + 1 < len(top):
-                    score = 0.45
-                if grounded(full, quote_lines(quoted)):
-                    yield Candidate(full, page, quote_lines(quoted), score, "letterhead")
-        return
 
 
 _CACHE: list[tuple[Document, Buyer]] = []
@@ -459,7 +331,9 @@ def find_buyer(document: Document) -> Buyer:
     candidates.extend(_definition_names(document))
     candidates.extend(_invitation_names(document))
     candidates.extend(_acronym_names(document))
-    candidates.extend(_letterhead_names(document))
+    candidates.extend(letterhead_names(document))
+    candidates.extend(signatory_names(document))
+    candidates.extend(heading_names(document))
     best = choose(candidates, THRESHOLD)
     if best is not None:
         name = fold(best.value)

@@ -9,7 +9,40 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from tenderflow.extraction.offline.document import fold, label_regex
+from tenderflow.extraction.offline.buyer_lexicon import (
+    BUYER_LABELS_WORLD,
+    NAME_ADDRESS_HEADINGS,
+    NAME_SUBLABELS,
+    NOTICE_WORDS,
+    ORG_SUFFIXES_UNSPACED,
+    ORG_WORDS_WORLD,
+    OTHER_PARTY_LABELS,
+    PARENT_WORDS,
+    SECTION_WORDS,
+    SIGNATORY_TITLES,
+    STAMP_WORDS,
+    STATE_LINES,
+    SUBUNIT_SUFFIXES_UNSPACED,
+    SUBUNIT_WORDS,
+    WEAK_LABELS_WORLD,
+)
+from tenderflow.extraction.offline.document import fold, is_unspaced, label_regex
+
+
+def words_pattern(words: tuple[str, ...]) -> str:
+    """An alternation of `words` for folded text, longest first; a Turkish dotless 'ı' also matches the
+    'i' that an upper-case 'I' folds to ('BAKANLIĞI' → 'bakanligi', 'Bakanlığı' → 'bakanlıgı')."""
+    folded = sorted({fold(word) for word in words}, key=len, reverse=True)
+    return "|".join(re.escape(word).replace("ı", "[ıi]") for word in folded)
+
+
+def any_word(words: tuple[str, ...]) -> str:
+    """A pattern for `words` on folded text: a word of a spaced script on word boundaries, one of a script
+    without spaces anywhere."""
+    spaced = tuple(word for word in words if not is_unspaced(word[0]))
+    unspaced = tuple(word for word in words if is_unspaced(word[0]))
+    branches = [r"(?<![^\W_])(?:" + words_pattern(spaced) + r")(?![^\W_])"] if spaced else []
+    return "|".join([*branches, *([words_pattern(unspaced)] if unspaced else [])])
 
 # --- lexicons ---------------------------------------------------------------------------------------
 
@@ -48,19 +81,26 @@ BUYER_LABELS: Final = (
     "dane zamawiajacego",
     # ar
     "الجهة الحكومية", "اسم الجهة", "اسم الجهة الحكومية", "الجهة المتعاقدة", "الجهة المالكة", "اسم الإدارة",
+    *BUYER_LABELS_WORLD, *NAME_ADDRESS_HEADINGS,
 )
 BUYER_LABEL: Final = label_regex(BUYER_LABELS)
+OTHER_PARTY_LABEL: Final = label_regex(OTHER_PARTY_LABELS)
 
 
 def label_key(label: str) -> str:
-    """A matched label as a lexicon key: folded, words separated by single spaces ('Ministry/State Name')."""
-    return " ".join(re.findall(r"[^\W_]+", fold(label)))
+    """A matched label as a lexicon key: folded, words separated by single spaces ('Ministry/State Name'),
+    none between two characters of a script without spaces ('수 요 기 관' → '수요기관')."""
+    words = re.findall(r"[^\W_]+", fold(label))
+    key = words[0] if words else ""
+    for word in words[1:]:
+        key += word if is_unspaced(key[-1]) and is_unspaced(word[0]) else " " + word
+    return key
 
 
 WEAK_LABELS: Final = frozenset(
     label_key(label)
     for label in ("zuschlag erteilende stelle", "zuschlagserteilung durch", "vergabestelle", "issued by",
-                  "ministry name", "ministry state name", "department name")
+                  "ministry name", "ministry state name", "department name", *WEAK_LABELS_WORLD)
 )
 """Labels of a party that may be an agent or a parent of the buyer (the awarding or issuing office,
 the ministry above a GeM 'Organisation Name'): kept, but weaker than a label naming the buyer itself."""
@@ -85,14 +125,15 @@ organisation word."""
 
 SECTION_PREFIX: Final = re.compile(
     r"[-•*]?\s?(?:section|sezione|sekcja|seccion|secao|abschnitt|rubrique|partie|part|teil|titre|title|"
-    r"hoofdstuk|afdeling|القسم)?\s?[\divxlc|]{0,4}(?:[.)]\d{0,2})*\s?[:.)\-–]?\s?[‚,'‘`\"]?"
+    r"hoofdstuk|afdeling|القسم|" + words_pattern(SECTION_WORDS) + r")?"
+    r"\s?[\divxlc|]{0,4}(?:[.)]\d{0,2})*\s?[:.)\-–]?\s?[‚,'‘`\"]?"
 )
 """What may stand before a buyer label that heads a section ('Section I: Contracting authority', 'Section I :
 Pouvoir adjudicateur' with the French space before the colon, 'Section |:' as OCR reads a roman I)."""
 
 SECTION_HEADING: Final = re.compile(
     r"(?<![^\W_])(?:section|sezione|sekcja|seccion|secao|abschnitt|rubrique|partie|part|teil|titre|hoofdstuk|"
-    r"afdeling|القسم)\s?[\divxlc|]{1,4}\W*$"
+    r"afdeling|القسم|" + words_pattern(SECTION_WORDS) + r")\s?[\divxlc|]{1,4}\W*$"
 )
 """'Section I:', 'Abschnitt I:' before a buyer label: the label heads a notice section, whose content is the
 lines below; a cell to its right belongs to another column (often that column's own heading)."""
@@ -102,7 +143,7 @@ NAME_SUBLABEL: Final = re.compile(
     r"(?:official name|name|nom officiel|nom|denominazione(?: ufficiale)?|denominacion(?: oficial)?"
     r"|nombre(?: oficial)?|nome(?: ufficiale| oficial)?|denominacao(?: oficial)?"
     r"|(?:oficjalna )?nazwa(?: oficjalna)?|(?:officiele )?naam|designation|raison sociale"
-    r"|(?:offizielle )?bezeichnung)\s*[:：]\s*(?P<value>\S.*)$"
+    r"|(?:offizielle )?bezeichnung|" + words_pattern(NAME_SUBLABELS) + r")\s*[:：]\s*(?P<value>\S.*)$"
 )
 """'Name: Umweltbundesamt', 'Offizielle Bezeichnung: …' under a buyer heading (the form's own field for the name)."""
 
@@ -152,10 +193,28 @@ ORG_WORDS: Final = re.compile(
     r"cabinet|treasury|treasurer|police|water board|utility|airport|railway|railways|port authority|"
     r"trust|consortium|federation|cooperative|enterprise|bureau|servicio|servizio|zaklad|spolka|"
     r"\w*(?:bundesamt|landesamt|ministerium|behorde|verwaltung|anstalt|institut|amt|werke|betrieb|stelle)"
-    r"|الوزارة|وزارة|هيئة|الهيئة|مؤسسة|المؤسسة|شركة|الشركة|جامعة|الجامعة|بلدية|أمانة|امانة|مديرية|مجلس)"
-    r"(?![^\W_])"
+    r"|الوزارة|وزارة|هيئة|الهيئة|مؤسسة|المؤسسة|شركة|الشركة|جامعة|الجامعة|بلدية|أمانة|امانة|مديرية|مجلس|"
+    + words_pattern(ORG_WORDS_WORLD) + r")(?![^\W_])|" + words_pattern(ORG_SUFFIXES_UNSPACED)
 )
-"""Words that make a line an organisation's name rather than a title or a sentence (folded text)."""
+"""Words that make a line an organisation's name rather than a title or a sentence (folded text); in a
+script without spaces, an organisation suffix anywhere ('千葉県', '대구교통공사', '…集团有限公司')."""
+
+SUBUNIT: Final = re.compile(
+    r"(?<![^\W_])(?:" + words_pattern(SUBUNIT_WORDS) + r")(?![^\W_])"
+    r"|(?:" + words_pattern(SUBUNIT_SUFFIXES_UNSPACED) + r")(?=[\s・･]|$)"
+)
+"""A department or office inside the buyer: 'Procurement Department', 'ΤΜΗΜΑ ΠΡΟΜΗΘΕΙΩΝ', a CJK name
+ending in 部/課/室/팀/처/科/处 ('県土整備部建設・不動産業課')."""
+
+SIGNATORY: Final = re.compile(
+    r"^(?P<name>.{2,40}?)[ \u3000]?(?P<title>" + words_pattern(SIGNATORY_TITLES) + r")"
+    r"(?:[ \u3000]+[^\s\d]{1,5}(?:[ \u3000][^\s\d]{1,5})?)?(?:[ \u3000]*(?:귀하|御中|殿|様))?\s*$"
+)
+"""An organisation, the title its official signs with, a person's name, 'to' ('千葉県知事 熊谷 俊人',
+'世田谷区契約担当者', '대구교통공사 사장 귀하'): the line names the buyer by its head."""
+
+STATE_LINE: Final = re.compile(r"^(?:" + words_pattern(STATE_LINES) + r")\W*$")
+"""The state above the buyer, alone on a letterhead line."""
 
 WEAK_ORG: Final = re.compile(
     r"(?<![^\W_])(?:services?|fund|union|trust|enterprise|consortium|society|center|centre|cabinet|office|"
@@ -171,14 +230,20 @@ PARENT_ORG: Final = re.compile(
 """A letterhead's top line that names the government above the buyer ('Government of Western
 Australia' over 'Department of the Premier and Cabinet'): the next line is the buyer."""
 
+PARENT: Final = re.compile(any_word(PARENT_WORDS))
+"""A ministry or directorate-general: above another organisation on a letterhead, the buyer's parent."""
+
+STAMP: Final = re.compile(words_pattern(STAMP_WORDS))
+
 TITLE_WORDS: Final = re.compile(
     r"(?<![^\W_])(?:request|proposal|proposals|tender|tenders|quotation|rfp|rfq|rft|eoi|bid|bidding|invitation|"
     r"notice|avis|bando|gara|ausschreibung|bekanntmachung|licitacion|licitación|pliego|specyfikacja|addendum|"
     r"contract|agreement|page|section|annex|anexo|allegato|anlage|schedule|procurement of|"
     r"supply of|provision of|construction of|appel|consultation|marche|concurso|disciplinare|capitolato|"
     r"volume|part|form|formulaire|formular|table|contents|index|sommaire|indice|system|portal|platform|plateforme|"
-    r"plataforma|piattaforma|eprocurement|e-procurement)(?![^\W_])"
+    r"plataforma|piattaforma|eprocurement|e-procurement)(?![^\W_])|" + any_word(NOTICE_WORDS)
 )
+"""Words of a title or a heading, not of an organisation's name (in scripts without spaces, anywhere)."""
 
 COPULA: Final = re.compile(
     r"^[\s,(]*(?:[a-z]+\s+){0,2}?(?:is|est|ist|es|e|jest|sera)\s*:?\s+"

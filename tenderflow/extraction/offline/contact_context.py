@@ -23,14 +23,40 @@ MAX_NAME_WORDS: Final = 16
 
 
 def clean_value(text: str) -> str:
-    """A value without the separators and punctuation around it; brackets only when unbalanced
-    ('Comune di Serino (AV)' keeps its parenthesis, '(Vergabestelle' loses it)."""
-    value = text.strip(SEPARATORS + " ,;\"'“”«»").strip()
-    while value and value[0] in "([" and value.count(value[0]) > value.count(")" if value[0] == "(" else "]"):
-        value = value[1:].strip()
-    while value and value[-1] in ")]" and value.count(value[-1]) > value.count("(" if value[-1] == ")" else "["):
-        value = value[:-1].strip()
-    return value.strip(SEPARATORS + " ,;\"'“”«»").strip()
+    """A value without the separators and punctuation around it; brackets and quotes only when unbalanced
+    ('Comune di Serino (AV)' keeps its parenthesis, '(Vergabestelle' loses it; 'ООО "АРКТИК"' keeps its
+    quotes, 'Ville de Nîmes"' loses one)."""
+    value = text
+    for _ in range(3):
+        value = value.strip(SEPARATORS + " ,;'").strip()
+        while value and value[0] in "([" and value.count(value[0]) > value.count(")" if value[0] == "(" else "]"):
+            value = value[1:].strip()
+        while value and value[-1] in ")]" and value.count(value[-1]) > value.count("(" if value[-1] == ")" else "["):
+            value = value[:-1].strip()
+        value = _unquoted(value)
+    return value
+
+
+_QUOTE_PAIRS: Final = {'"': '"', "“": "”", "«": "»", "„": "“", "”": "”"}
+
+
+def _unquoted(value: str) -> str:
+    """`value` without a quote mark at either end that closes or opens nothing inside it, or without the
+    pair of quotes that encloses all of it."""
+    if len(value) > 1 and value[0] in _QUOTE_PAIRS and value[-1] == _QUOTE_PAIRS[value[0]]:
+        symmetric = value[0] == value[-1]
+        if (value.count(value[0]) == 2) if symmetric else value.count(value[0]) == value.count(value[-1]) == 1:
+            return value[1:-1].strip()
+    if value[:1] in _QUOTE_PAIRS:
+        opening, closing = value[0], _QUOTE_PAIRS[value[0]]
+        if (value.count(opening) % 2 == 1) if opening == closing else value.count(opening) > value.count(closing):
+            value = value[1:].strip()
+    closers = {closing: opening for opening, closing in _QUOTE_PAIRS.items()}
+    if value[-1:] in closers:
+        closing, opening = value[-1], closers[value[-1]]
+        if (value.count(closing) % 2 == 1) if opening == closing else value.count(closing) > value.count(opening):
+            value = value[:-1].strip()
+    return value
 
 
 def grounded(value: str, quote: str) -> bool:
@@ -46,8 +72,13 @@ def grounded(value: str, quote: str) -> bool:
 
 
 def quote_lines(lines: Sequence[Line]) -> str:
-    """The verbatim quote of one or several printed lines (each stripped, as they stand on the page)."""
-    return "\n".join(line.stripped for line in lines)
+    """The verbatim quote of one or several printed lines, as they stand on the page: one line stripped,
+    several without the margin they share (a value in a form's right column keeps its place beside the
+    label's wrapped lines, so the validator sees the column gap)."""
+    if len(lines) == 1:
+        return lines[0].stripped
+    margin = min(len(line.text) - len(line.text.lstrip()) for line in lines if line.text.strip())
+    return "\n".join(line.text[margin:].rstrip() for line in lines)
 
 
 def placeholder(text: str) -> bool:
