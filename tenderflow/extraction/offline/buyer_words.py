@@ -38,9 +38,9 @@ def words_pattern(words: tuple[str, ...]) -> str:
 
 def any_word(words: tuple[str, ...]) -> str:
     """A pattern for `words` on folded text: a word of a spaced script on word boundaries, one of a script
-    without spaces anywhere."""
-    spaced = tuple(word for word in words if not is_unspaced(word[0]))
-    unspaced = tuple(word for word in words if is_unspaced(word[0]))
+    without spaces (or a symbol: '☎') anywhere."""
+    spaced = tuple(word for word in words if word[0].isalnum() and not is_unspaced(word[0]))
+    unspaced = tuple(word for word in words if not word[0].isalnum() or is_unspaced(word[0]))
     branches = [r"(?<![^\W_])(?:" + words_pattern(spaced) + r")(?![^\W_])"] if spaced else []
     return "|".join([*branches, *([words_pattern(unspaced)] if unspaced else [])])
 

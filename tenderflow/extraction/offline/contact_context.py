@@ -115,18 +115,41 @@ def block_bonus(document: Document, line: Line, anchors: Sequence[Line]) -> floa
     return best
 
 
+def letterhead_zone(document: Document, line: Line) -> bool:
+    """Whether `line` is among the first twelve or the last four printed lines of the first page (an item
+    of a list that runs to the page's end is not a footer)."""
+    if not document.page_numbers or line.page != document.page_numbers[0]:
+        return False
+    printed = [other for other in document.lines_of(line.page) if other.text.strip()]
+    return line in printed[:12] or (line in printed[-4:] and not _LIST_ITEM.match(line.folded))
+
+
 def context_above(document: Document, line: Line, before: int = 1) -> str:
     """The folded text of `line` and the `before` non-blank lines above it (nearest last)."""
     previous = previous_lines(document, line, before)
     return " ".join(other.folded for other in reversed(previous)) + " " + line.folded
 
 
+_LIST_ITEM: Final = re.compile(
+    r"^\s*(?:[○◦●•・※☞▶►■□◆◇→\-–*]|[①-⑳]|\(?\d{1,2}[.)）、]|\(?[a-z가-힣ア-ン][.)）]|[一二三四五六七八九十]+、)"
+)
+"""A line that opens an item of a list ('○ 입찰 및 계약절차 : …', '① …', '(3) 問合せ先'): the item above is
+another one, not this line's heading."""
+
+
 def other_party(document: Document, line: Line, start: int) -> bool:
-    """A contact on `line` at column `start` belongs to somebody else (help desk, tribunal, DPO...)."""
+    """A contact on `line` at column `start` belongs to somebody else (help desk, tribunal, DPO...): by
+    the words before it on its line, or on the line above unless the line opens a list item of its own."""
     own = line.folded[max(0, start - 160) : start + 60]
     previous = previous_lines(document, line, 4)
-    context = (previous[0].folded if previous else "") + " " + own
+    above = previous[0].folded if previous and not _LIST_ITEM.match(line.folded) else ""
+    context = above + " " + own
     if CONTACT_NEGATIVE.search(context) is not None:
         return True
-    return any(HEADING_NEGATIVE.search(other.folded) for other in previous[1:])
+    return any(HEADING_NEGATIVE.search(other.folded) for other in previous[1:] if not _contact_line(other))
+
+
+def _contact_line(line: Line) -> bool:
+    """Whether a line gives a contact of its own (a number, an e-mail): a sibling item, not a heading."""
+    return "@" in line.text or len(re.findall(r"\d", line.text)) >= 7
 

@@ -9,6 +9,21 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from tenderflow.extraction.offline.buyer_words import any_word, words_pattern
+from tenderflow.extraction.offline.contact_lexicon import (
+    ADDRESS_LABELS_WORLD,
+    ADDRESS_SHAPES_UNSPACED,
+    ADDRESS_WORDS_WORLD,
+    CONTACT_POSITIVE_WORLD,
+    EMAIL_LABELS_WORLD,
+    FAX_LABELS_WORLD,
+    NOT_ADDRESS_AFTER_LABEL,
+    OTHER_CONTACTS_WORLD,
+    PHONE_LABELS_WORLD,
+    PROCUREMENT_WORDS,
+    SUBMIT_NEGATIVE_WORLD,
+    SUBMIT_POSITIVE_WORLD,
+)
 from tenderflow.extraction.offline.document import label_regex
 
 STREET_FULL: Final = (
@@ -56,16 +71,22 @@ ADDRESS_LABELS: Final = (
     "postal address", "mailing address", "street address", "office address", "adresse",
     "adresse postale", "anschrift", "postanschrift", "strasse hausnummer", "indirizzo", "sede", "sede legale",
     "direccion", "direccion postal", "domicilio", "endereco", "morada", "adres", "siedziba", "adres siedziby",
-    "adresse officielle", "العنوان",
+    "adresse officielle", "العنوان", *ADDRESS_LABELS_WORLD,
 )
 ADDRESS_LABEL: Final = label_regex(ADDRESS_LABELS)
+NOT_ADDRESS_AFTER: Final = re.compile(r"\s*(?:" + words_pattern(NOT_ADDRESS_AFTER_LABEL) + r")")
+"""What follows an address label that makes it another field ('Адрес электронной почты', 'Adresa web')."""
+ADDRESS_WORD_WORLD: Final = re.compile(any_word(ADDRESS_WORDS_WORLD))
+ADDRESS_SHAPE_UNSPACED: Final = re.compile("|".join(ADDRESS_SHAPES_UNSPACED))
 
-EMAIL: Final = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+EMAIL: Final = re.compile(r"(?<![\w.+-])[A-Za-z0-9.+_-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+"""An e-mail address: ASCII, so that a label or a word of a script without spaces before it stays out
+('邮箱nbctgs@…', a CJK character being a word character)."""
 EMAIL_LABEL_WORDS: Final = (
     r"e-?mail|email address|e-mail address|courriel|adresse electronique|correo electronico|correo|"
     r"posta elettronica(?: certificata)?|pec|adres e-?mail|e-?mail-?adresse|mail|البريد الإلكتروني|البريد"
 )
-EMAIL_LABEL: Final = re.compile(r"(?<![^\W_])(?:" + EMAIL_LABEL_WORDS + r")(?![^\W_])")
+EMAIL_LABEL: Final = re.compile(r"(?<![^\W_])(?:" + EMAIL_LABEL_WORDS + r")(?![^\W_])|" + any_word(EMAIL_LABELS_WORLD))
 LOST_AT: Final = re.compile(
     r"(?<![^\W_])(?:" + EMAIL_LABEL_WORDS + r")\s*[:：]\s*"
     r"(?P<local>[a-z0-9][\w.+-]*[a-z0-9])\s(?P<domain>[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,6})(?![\w@-])"
@@ -74,22 +95,31 @@ LOST_AT: Final = re.compile(
 
 PHONE_LABEL: Final = re.compile(
     r"(?<![^\W_])(?:tel|tel\.|tél|telephone|telephone number|phone|phone number|ph|mobile|mob|cell|telefon|"
-    r"telefono|fon|numer telefonu|tfno|contact number|contact no|هاتف|الهاتف|جوال)(?![^\W_])"
+    r"telefono|fon|numer telefonu|tfno|contact number|contact no|هاتف|الهاتف|جوال)(?![^\W_])|"
+    + any_word(PHONE_LABELS_WORLD)
 )
-FAX_LABEL: Final = re.compile(r"(?<![^\W_])(?:fax|telefax|facsimile|télécopie|telecopie|faks|فاكس|الفاكس)(?![^\W_])")
+FAX_LABEL: Final = re.compile(
+    r"(?<![^\W_])(?:fax|telefax|facsimile|télécopie|telecopie|faks|فاكس|الفاكس)(?![^\W_])|" + any_word(FAX_LABELS_WORLD)
+)
 PHONE: Final = re.compile(
-    r"(?<![\w+])(?:\(?\+\d{1,3}\)?[\s.-]?)?(?:\(0\)\s?)?(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s./-]{4,18}\d"
-    r"(?:\s?(?:x|ext\.?|extn\.?|poste|durchwahl|int\.)\s?\d{1,5}|\s?\(\d{1,5}\))?(?![\w])"
+    r"(?<![0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff+])(?:\(?\+\d{1,3}\)?[\s.-]?)?(?:\(0\)\s?)?"
+    r"(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s./-]{4,18}\d"
+    r"(?:\s?(?:x|ext\.?|extn\.?|poste|durchwahl|int\.)\s?\d{1,5}|\s?\(\d{1,5}\))?"
+    r"(?![0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
 )
-"""A phone number as printed, with an extension ('x 2290', '(253)'); '6536028/6555288' lists two lines."""
+"""A phone number as printed (matched on narrowed text: full-width digits and dashes made plain), with an
+extension ('x 2290', '(253)'); '6536028/6555288' lists two lines. A letter of a spaced script may not
+touch it; a character of a script without spaces may ('电话0573-83637572')."""
 NOT_PHONE_BEFORE: Final = re.compile(
     r"(?<![^\W_])(?:box|postfach|b\.?p|apartado|casella postale|pin|pincode|zip|postal code|code postal|plz|cap|kod|"
-    r"n[o°º]|ref|reference|no\.)\W*$"
+    r"n[o°º]|ref|reference|no\.|cod postal|pk|vkn|mst|инн|кпп|огрн|окпо|икз|индекс|τ\.?κ)\W*$"
+    r"|(?:〒|우\)|우편번호|邮编|邮政编码|法人番号|统一社会信用代码)\W*$"
 )
 """What makes a long number a PO box, a postcode or a reference rather than a phone."""
 DATE_LIKE: Final = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{1,2}[./-]\d{1,2}$")
 
-URL: Final = re.compile(r"(?:https?://|www\.)[^\s<>\"'()\[\]{}]+", re.IGNORECASE)
+URL: Final = re.compile(r"(?:https?[:：]//|www\.)[^\s<>\"'()\[\]{}（）“”‘’，。、；]+", re.IGNORECASE)
+"""A URL as printed, also with a full-width colon ('http：//www.jxcqgs.cn/jxcqcg/')."""
 
 CONTACT_NEGATIVE: Final = re.compile(
     r"(?<![^\W_])(?:help ?desk|hotline|support|assistance technique|technical assistance|invoice|invoices|"
@@ -98,14 +128,14 @@ CONTACT_NEGATIVE: Final = re.compile(
     r"complaints|grievance|reclamo|reclamacion|integrity|monitor|independent external monitor|evaluat\w*|"
     r"evaluador\w*|valutator\w*|commissione giudicatrice|data protection|protection des donnees|"
     r"datenschutz\w*|ochrony danych|iod|rodo|privacy|dpo|webmaster|noreply|no-reply|betreiber\w*|operator|"
-    r"plateforme|platform operator|template|author|greffe)(?![^\W_])"
+    r"plateforme|platform operator|template|author|greffe)(?![^\W_])|" + any_word(OTHER_CONTACTS_WORLD)
 )
 """Contacts that are not the buyer's: help desks, platform support, review bodies, evaluators..."""
 
 HEADING_NEGATIVE: Final = re.compile(
     r"(?<![^\W_])(?:support desk|help ?desk|helpline|technical support|hotline|service desk|support team|"
     r"assistance technique|tribunal|review body|vergabekammer|data protection|ochrony danych|evaluat\w*|"
-    r"evaluador\w*)(?![^\W_])"
+    r"evaluador\w*)(?![^\W_])|" + any_word(OTHER_CONTACTS_WORLD)
 )
 """A heading a few lines above that makes the contacts under it another party's ('SUPPORT DESK:')."""
 
@@ -113,8 +143,11 @@ CONTACT_POSITIVE: Final = re.compile(
     r"(?<![^\W_])(?:contact\w*|questions?|enquir\w*|inquir\w*|queries|clarification\w*|consultas?|"
     r"richieste|chiarimenti|pytania|fragen|ruckfragen|renseignements|correspondant|punti di contatto|"
     r"point of contact|poc|procurement officer|contracting officer|ansprechpartner\w*|kontakt\w*|"
-    r"directed|attention|responsable|referente|rup|bearbeiter\w*|sachbearbeiter\w*)(?![^\W_])"
+    r"directed|attention|responsable|referente|rup|bearbeiter\w*|sachbearbeiter\w*)(?![^\W_])|"
+    + any_word(CONTACT_POSITIVE_WORLD)
 )
+PROCUREMENT: Final = re.compile(words_pattern(PROCUREMENT_WORDS))
+"""The procedure's own words: a contact about the tender or the contract is the buyer's procurement contact."""
 
 SUBMIT_POSITIVE: Final = re.compile(
     r"submit|submission|lodge|lodging|lodgement|upload(?:ing)? (?:of )?(?:the |their |your )?(?:bids?|offers?|tenders?"
@@ -131,13 +164,13 @@ SUBMIT_POSITIVE: Final = re.compile(
     r"(?:se\s+)?(?:presentaran|deberan|devono|dovranno|vanno|devem|deverao|sont|seront|doivent|sind|mussen"
     r"|nalezy|moeten|dienen)\b"
     r"|(?:offre|offres|plis|candidatures?)\W.{0,40}(?:devront|doivent|peuvent)\s+etre\s+(?:deposes?|remis|transmis"
-    r"|envoyes?|soumis)|plateforme (?:de dematerialisation|dematerialisee)"
+    r"|envoyes?|soumis)|plateforme (?:de dematerialisation|dematerialisee)|" + words_pattern(SUBMIT_POSITIVE_WORLD)
 )
 SUBMIT_NEGATIVE: Final = re.compile(
     r"instruction|how to|guide|guideline|help|faq|qrg|tutorial|manual|registr|inscri|terms of use"
     r"|conditions|bedingungen|verificaci|verification|verify|invoice|rechnung|factur|fattur|affidavit|legal"
     r"|\blaw\b|gazette|eur-lex|normativ|boletin|further information|more information|additional information"
-    r"|informationen|erfahren|anticorruzione|privacy|datenschutz|jedz|espd"
+    r"|informationen|erfahren|anticorruzione|privacy|datenschutz|jedz|espd|" + words_pattern(SUBMIT_NEGATIVE_WORLD)
 )
 """A URL in such a sentence is help, terms, a legal text or a form, whatever else the sentence says."""
 SUBMIT_SOFT_NEGATIVE: Final = re.compile(

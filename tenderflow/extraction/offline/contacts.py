@@ -30,7 +30,8 @@ from tenderflow.extraction.offline.buyer_names import find_buyer
 from tenderflow.extraction.offline.candidates import choose, reading_field
 from tenderflow.extraction.offline.contact_context import THRESHOLD
 from tenderflow.extraction.offline.document import Document, fold
-from tenderflow.extraction.offline.emails_phones import email_candidates, phone_candidates, phone_region
+from tenderflow.extraction.offline.emails import email_candidates
+from tenderflow.extraction.offline.phones import phone_candidates, phone_region
 from tenderflow.extraction.offline.submission import url_candidates
 from tenderflow.extraction.schema import Sourced
 

@@ -1,0 +1,56 @@
+"""Whose block a line stands in. Notices list their parties one under the other, each with its contacts:
+
+    招 标 人：宁波华润兴光燃气有限公司          <- the buyer's block
+    电   话：0574-27707127
+    招标代理机构：宁波华欣建设项目管理有限公司     <- the agent's block: its address and phone are not the buyer's
+    地   址：宁波市江北区长兴路 715 号恒凯大厦 603 室
+    监管单位：宁波城建投资集团有限公司           <- the supervising body's block
+    邮   箱：nbctgs-hy89284188@nbuci.com
+
+A line belongs to the party whose label last opened a block above it (on its page, within a few lines): a
+buyer label, or the label of another party (an agent, a supervisor, a designer, a bidder; see
+buyer_lexicon.OTHER_PARTY_LABELS). A label opens a block when it starts its line and heads a field (a
+colon, a column gap, or nothing after it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+from tenderflow.extraction.offline.buyer_words import BUYER_LABEL, OTHER_PARTY_LABEL
+from tenderflow.extraction.offline.document import Document, Line
+
+Party = Literal["buyer", "other"]
+
+_PARTY_LINES: Final = 10
+"""How many lines a party's block may run under its label."""
+_HEADS_FIELD: Final = re.compile(r"\s*(?:\([^)]{0,40}\))?\s*(?:[:：]|\s{2,}|$)")
+
+_CACHE: list[tuple[Document, dict[tuple[int, int], Party]]] = []
+
+
+def _party_labels(document: Document) -> dict[tuple[int, int], Party]:
+    """(page, row) of every line that opens a party's block, with the party (another party's label wins
+    over a buyer label on the same line: '采购代理机构' names the agent)."""
+    for cached, found in _CACHE:
+        if cached is document:
+            return found
+    labels: dict[tuple[int, int], Party] = {}
+    pairs: tuple[tuple[re.Pattern[str], Party], ...] = ((BUYER_LABEL, "buyer"), (OTHER_PARTY_LABEL, "other"))
+    for pattern, party in pairs:
+        for hit in document.find(pattern):
+            if hit.at_line_start and _HEADS_FIELD.match(hit.line.folded, hit.end):
+                labels[(hit.line.page, hit.line.row)] = party
+    _CACHE[:] = [(document, labels)]
+    return labels
+
+
+def party_of(document: Document, line: Line) -> Party | None:
+    """The party whose block `line` stands in, or None when no party label opens one above it."""
+    labels = _party_labels(document)
+    for row in range(line.row, max(-1, line.row - _PARTY_LINES - 1), -1):
+        party = labels.get((line.page, row))
+        if party is not None:
+            return party
+    return None
