@@ -1,13 +1,24 @@
-"""The buyer's postal address: a street with its number and postcode, a block of short lines under the
-buyer or under an address heading, an address sentence, or a PO box when nothing better is printed.
+"""The buyer's postal address, where a notice prints it, strongest first:
+
+- in the buyer's block: a street address on the lines under its label or name, or a block of short
+  lines under it;
+- after an address label, in any script (labelled_addresses.py), or under an address heading ('The
+  address(es) referred to above is (are):');
+- after the buyer's name in a sentence ('… nộp trực tiếp tại văn phòng: …, Ngân hàng …, tầng 15, Tòa tháp
+  BIDV, 35 Hàng Vôi, Hà Nội.');
+- in the first page's letterhead or footer, a PO box there only as a last resort.
+
+Another party's address is refused: one in an agent's, a supervisor's or a designer's block (parties.py),
+a review body's, a meeting place, a delivery point or the works site (NOT_ADDRESS_CONTEXT).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 
-from tenderflow.extraction.offline.buyer_words import NEGATIVE_BEFORE_LABEL, TITLE_WORDS
+from tenderflow.extraction.offline.buyer_words import NEGATIVE_BEFORE_LABEL
 from tenderflow.extraction.offline.candidates import Candidate
 from tenderflow.extraction.offline.contact_context import (
     BLOCK_LINES,
@@ -15,284 +26,181 @@ from tenderflow.extraction.offline.contact_context import (
     clean_value,
     context_above,
     grounded,
+    letterhead_zone,
     other_party,
-    placeholder,
     quote_lines,
 )
 from tenderflow.extraction.offline.contact_words import (
-    ADDRESS_FIELD,
     ADDRESS_HEADING,
     ADDRESS_LABEL,
     ADDRESS_STOP,
     ADDRESS_WORD,
     NOT_ADDRESS_CONTEXT,
+    PLACE_LABEL,
     PO_BOX,
-    POSTCODE,
-    ROLE_LINE,
-    STOP_BLOCK,
-    STREET,
-    VERB,
 )
-from tenderflow.extraction.offline.document import Cell, Document, Line, fold
+from tenderflow.extraction.offline.document import Document, LabelHit, Line, fold
+from tenderflow.extraction.offline.labelled_addresses import address_like_anywhere, labelled_address
+from tenderflow.extraction.offline.parties import party_of
+from tenderflow.extraction.offline.street_addresses import (
+    address_after_name,
+    address_at,
+    address_block,
+    address_sentence,
+    street_in,
+)
 
 
-def _address_at(document: Document, line: Line, start: int) -> tuple[str, list[Line]] | None:
-    """The address that starts at column `start` of `line`: the street, then its postcode and town on
-    the same line or on the next lines (a form's separate 'PLZ' and 'Ort' fields included)."""
-    text = line.text[start:]
-    stop = ADDRESS_STOP.search(fold(text))
-    raw = (text[: stop.start()] if stop else text).rstrip()
-    street = clean_value(raw).rstrip(" -–,") + ("-" if re.search(r"[^\W\d_]-$", raw) else "")
-    if not street or PO_BOX.search(fold(street)):
-        return None
-    parts = [street]
-    lines = [line]
-    postcode_seen = POSTCODE.search(fold(street), 4) is not None
-    town_seen = postcode_seen and re.search(r"\d[\s,()-]*[a-z]{3}|[a-z]{3}[\s,]+\(?\d", fold(street)) is not None
-    town_field = False
-    for following in document.next_lines(line, 3):
-        if town_seen and not parts[-1].endswith("-"):
-            break
-        cells = [cell for cell in following.cells if not cell.text.rstrip().endswith(":")]
-        if not cells:
-            break
-        cell = min(cells, key=lambda cell: abs(cell.start - start))
-        if abs(cell.start - start) > 40 and len(following.cells) > 1:
-            break
-        value_text = following.text[cell.start :]
-        field = ADDRESS_FIELD.match(fold(value_text))
-        if field is not None:
-            value_text = value_text[field.end() :]
-        stop = ADDRESS_STOP.search(fold(value_text))
-        piece = clean_value(value_text[: stop.start()] if stop else value_text)
-        folded_piece = fold(piece)
-        if not piece or PO_BOX.search(folded_piece) or "@" in piece or len(piece.split()) > 7:
-            break
-        postcode = POSTCODE.search(folded_piece)
-        if postcode_seen:
-            if parts[-1].endswith("-"):
-                piece = piece.split(",")[0]
-            elif postcode is not None or not re.fullmatch(r"[^\d]{2,40}", piece):
-                break
-            town_seen = True  # 'Ort: Dessau-Roßlau' after 'PLZ: 06844'
-        elif postcode is not None and postcode.start() <= 30:
-            postcode_seen = True
-            town_seen = town_field or re.search(r"[a-z]{3}", folded_piece.replace(postcode.group(), " ")) is not None
-        elif field is not None and not town_field and re.fullmatch(r"[^\d]{2,40}", piece):
-            town_field = True  # 'Town: Ostheim' before 'Postal code: 12345'
-        elif parts[-1].endswith("-") or re.search(r"\b(?:room|suite|floor|etage|piso|stock|bldg|building)\b",
-                                                 folded_piece):
-            pass  # 'Pointe-' / 'à-Pitre Cedex'; 'Room 109'
-        else:
-            break
-        if parts[-1].endswith("-"):
-            parts[-1] += piece
-        else:
-            parts.append(piece)
-        lines.append(following)
-    if not postcode_seen:
-        return None
-    value = " ".join(parts)
-    while len(parts) > 1 and not grounded(value, quote_lines(lines)):
-        # Form fields one per line ('Town: Ostheim' / 'Postal code: 12345') are not one run of text: keep
-        # what the quote grounds, the street at least.
-        parts.pop()
-        lines.pop()
-        value = " ".join(parts)
-    if len(value) > 160 or not grounded(value, quote_lines(lines)):
-        return None
-    return value, lines
+@dataclass
+class _AddressSearch:
+    """One document's address candidates; `seen` keeps a street from being proposed twice."""
 
+    document: Document
+    anchors: Sequence[Line]
+    name: str
+    seen: set[tuple[int, int]] = field(default_factory=set)
 
-def _street_in(line: Line) -> Iterator[int]:
-    """Columns where a street with its number starts on `line`, cell by cell."""
-    for cell in line.cells:
-        if cell.text.rstrip().endswith(":") and len(cell.text) < 40:
-            continue  # a label cell ('Straße, Hausnummer:')
-        match = STREET.search(fold(cell.text))
-        if match is not None:
-            yield cell.start + match.start()
-
-
-def _address_like(folded: str) -> bool:
-    """Whether joined block text reads as a postal address: a PO box, or a number and a postcode or
-    street-ish word."""
-    if PO_BOX.search(folded):
-        return True
-    if not re.search(r"\d", folded):
-        return False
-    words = set(ADDRESS_WORD.findall(folded))
-    return POSTCODE.search(folded) is not None and bool(words) or len(words) >= 2 or STREET.search(folded) is not None
-
-
-def _address_block(document: Document, first: Line | None, after: Line, column: tuple[int, int] | None,
-                   skip: str = "") -> tuple[str, list[Line]] | None:
-    """An address printed as a block of short lines: `first` (already cut, may be None) then the lines
-    below `after`, each one cell (or the cell under `column`), until a contact line, a long line, a
-    blank gap or six lines; leading person or role lines and the buyer's own name are left out."""
-    texts: list[str] = []
-    lines: list[Line] = []
-    if first is not None:
-        texts.append(first.stripped if column is None else first.text[column[0] :].strip())
-        lines.append(first)
-    blank = 0
-    for line in document.lines_of(after.page)[after.row + 1 :]:
-        if len(lines) >= 6:
-            break
-        if not line.text.strip():
-            blank += 1
-            if blank > 1 or not lines:
-                if lines:
-                    break
-                continue
-            continue
-        blank = 0
-        cells = line.cells
-        if column is not None and len(cells) > 1:
-            cells = tuple(cell for cell in cells if cell.overlaps(Cell(column[0], column[1], ""), slack=4))
-        if len(cells) != 1:
-            break
-        text = cells[0].text.strip()
-        folded = fold(text)
-        if STOP_BLOCK.search(folded) or len(text.split()) > 12 or placeholder(text) or \
-                NOT_ADDRESS_CONTEXT.search(folded) or VERB.search(folded) or TITLE_WORDS.search(folded) or \
-                (lines and re.match(r"^[^:]{2,30}[:：]\s", text) and not ROLE_LINE.match(folded)):
-            break  # a contact line, a sentence, another party, or a form's next field
-        if not texts and (ROLE_LINE.match(folded) or (skip and folded.strip(" ,.") == skip)):
-            continue
-        texts.append(text)
-        lines.append(line)
-    if not texts:
-        return None
-    value = clean_value(" ".join(texts))
-    if not _address_like(fold(value)) or len(value) > 200 or not grounded(value, quote_lines(lines)):
-        return None
-    return value, lines
-
-
-def address_candidates(document: Document, anchors: Sequence[Line], name: str) -> Iterator[Candidate[str]]:
-    """Addresses in the buyer's block, under an address label or heading, after the buyer's name in a
-    sentence, and in the first page's letterhead (a PO box there only as a last resort)."""
-    seen: set[tuple[int, int]] = set()
-
-    def usable(line: Line, start: int) -> bool:
+    def usable(self, line: Line, start: int) -> bool:
         """Not another party's address, nor a meeting place, a site or a delivery point."""
-        return not other_party(document, line, start) and \
-            not NOT_ADDRESS_CONTEXT.search(context_above(document, line, 1))
+        return party_of(self.document, line) != "other" and not other_party(self.document, line, start) \
+            and not NOT_ADDRESS_CONTEXT.search(context_above(self.document, line, 1))
 
-    def from_line(line: Line, score: float, why: str) -> Iterator[Candidate[str]]:
+    def from_line(self, line: Line, score: float, why: str) -> Iterator[Candidate[str]]:
         """The street addresses that start on `line`."""
-        for start in _street_in(line):
-            if (line.index, start) in seen:
+        for start in street_in(line):
+            if (line.index, start) in self.seen:
                 continue
-            seen.add((line.index, start))
-            if not usable(line, start):
+            self.seen.add((line.index, start))
+            if not self.usable(line, start):
                 continue
-            found = _address_at(document, line, start)
+            found = address_at(self.document, line, start)
             if found is not None:
                 value, lines = found
                 yield Candidate(value, line.page, quote_lines(lines), score, why)
 
-    def block(first: Line | None, after: Line, column: tuple[int, int] | None, score: float,
+    def block(self, first: Line | None, after: Line, column: tuple[int, int] | None, score: float,
               why: str) -> Iterator[Candidate[str]]:
-        """The address block below `after` (see _address_block); a street beats a PO box alone."""
-        if not usable(after, 0):
+        """The address block below `after` (see address_block); a street beats a PO box alone."""
+        if not self.usable(after, 0):
             return
-        found = _address_block(document, first, after, column, skip=name)
+        found = address_block(self.document, first, after, column, skip=self.name)
         if found is not None:
             value, lines = found
             if not PO_BOX.search(fold(value)) or ADDRESS_WORD.search(PO_BOX.sub(" ", fold(value))):
                 score += 0.03  # a street address beats a PO box alone
             yield Candidate(value, lines[0].page, quote_lines(lines), score, why)
 
-    blocked: set[str] = set()
-    for anchor in anchors:
-        for distance, line in enumerate([anchor, *document.next_lines(anchor, BLOCK_LINES)]):
-            yield from from_line(line, 0.75 - 0.02 * distance, "buyer block")
-        if anchor.folded.strip() in blocked:
-            continue  # a running page header names the buyer on every page: its first block is enough
-        blocked.add(anchor.folded.strip())
-        cell = anchor.cells[-1] if anchor.cells else None
-        column = (cell.start, cell.end) if cell is not None and len(anchor.cells) > 1 else None
-        yield from block(None, anchor, column, 0.62, "block under the buyer")
-    for line in document.lines if name else ():
-        at = line.folded.find(name)
-        tail = re.match(r"\s*,\s*", line.folded[at + len(name) :]) if at >= 0 else None
-        if tail is not None:  # 'submitted to the Bank of India, Zonal Office, 849, ..., Hardoi 241001'
-            yield from _address_after_name(document, line, at + len(name) + tail.end())
-    for hit in document.find(ADDRESS_LABEL):
+    def buyer_blocks(self) -> Iterator[Candidate[str]]:
+        """Street addresses on the lines under the buyer's label or name, and the block under it."""
+        blocked: set[str] = set()
+        for anchor in self.anchors:
+            for distance, line in enumerate([anchor, *self.document.next_lines(anchor, BLOCK_LINES)]):
+                yield from self.from_line(line, 0.75 - 0.02 * distance, "buyer block")
+            if anchor.folded.strip() in blocked:
+                continue  # a running page header names the buyer on every page: its first block is enough
+            blocked.add(anchor.folded.strip())
+            cell = anchor.cells[-1] if anchor.cells else None
+            column = (cell.start, cell.end) if cell is not None and len(anchor.cells) > 1 else None
+            yield from self.block(None, anchor, column, 0.62, "block under the buyer")
+
+    def after_name(self) -> Iterator[Candidate[str]]:
+        """The address after the buyer's name in a sentence: up to its postcode, or to the sentence's end."""
+        name = re.sub(r"\s*\([^)]*\)$", "", self.name)  # 'Ngân hàng … Việt Nam (BIDV)' is printed without it
+        for line in self.document.lines if name else ():
+            at = line.folded.find(name)
+            tail = re.match(r"\s*,\s*", line.folded[at + len(name) :]) if at >= 0 else None
+            if tail is None or not self.usable(line, at):
+                continue
+            found = list(address_after_name(self.document, line, at + len(name) + tail.end()))
+            yield from found or self.to_sentence_end(line, at + len(name) + tail.end())
+
+    def to_sentence_end(self, line: Line, start: int) -> Iterator[Candidate[str]]:
+        """An address without a postcode after the buyer's name: the rest of its sentence, on its line and
+        the next one, when it reads as an address ('tầng 15, Tòa tháp BIDV, 35 Hàng Vôi, Hà Nội.')."""
+        following = self.document.next_lines(line, 1)
+        lines = [line, *following]
+        joined = " ".join([line.text[start:].strip(), *(other.stripped for other in following)])
+        end = re.search(r"[.;。](?:\s|$)", joined)
+        if end is None:
+            return
+        value = clean_value(joined[: end.start()])
+        if end.start() <= len(line.text[start:].strip()):
+            lines = [line]
+        if len(value.split()) <= 15 and re.search(r"\d", value) and \
+                address_like_anywhere(value, postal=False) and grounded(value, quote_lines(lines)):
+            yield Candidate(value, line.page, quote_lines(lines), 0.58, "address after the name")
+
+    def labelled(self) -> Iterator[Candidate[str]]:
+        """Addresses under an address label or heading (Western streets and blocks, any script's label)."""
+        for hit in self.document.find(ADDRESS_LABEL):
+            party = party_of(self.document, hit.line)
+            if party == "other" or (PLACE_LABEL.fullmatch(hit.line.folded, hit.start, hit.end) and party != "buyer"):
+                continue  # another party's address; a 'place' outside the buyer's block
+            bonus = max(0.5 * block_bonus(self.document, hit.line, self.anchors), 0.1 if party == "buyer" else 0.0)
+            found = labelled_address(self.document, hit)
+            if found is not None and self.usable(hit.line, hit.start):
+                value, lines = found
+                yield Candidate(value, hit.line.page, quote_lines(lines), 0.6 + bonus, "address label")
+            yield from self.western_label(hit, bonus)
+
+    def western_label(self, hit: LabelHit, bonus: float) -> Iterator[Candidate[str]]:
+        """A street near an address label, the block under an address heading or field, an address sentence."""
         before = hit.line.folded[: hit.start]
         if NEGATIVE_BEFORE_LABEL.search(before) and not hit.at_line_start and not re.search(r"\s{3,}$", before):
-            continue
-        bonus = 0.5 * block_bonus(document, hit.line, anchors)
-        for span in document.spans_after(hit, below=2):
+            return
+        for span in self.document.spans_after(hit, below=2):
             if span.distance > 2:
                 break
-            yield from from_line(span.line, 0.6 + bonus, "address label")
+            yield from self.from_line(span.line, 0.6 + bonus, "address label")
         rest = hit.line.text[hit.end :]
         copula = re.match(r"^\s*(?:\(es\))?\s*(?:is|are|:|：)\s*(?:\(are\))?\s*[:：]?\s*", fold(rest))
         if ADDRESS_HEADING.search(hit.line.folded[hit.start :]):
-            yield from block(None, hit.line, None, 0.6 + bonus, "address heading")
+            yield from self.block(None, hit.line, None, 0.6 + bonus, "address heading")
         elif copula is not None and rest[copula.end() :].strip():
             start = hit.end + copula.end()
             cell = hit.line.cell_at(start)
             if re.search(r"\b(?:is|are)\b", copula.group()):
-                found = _address_sentence(document, hit.line, start)
-                if found is not None and usable(hit.line, hit.start):
+                found = address_sentence(self.document, hit.line, start)
+                if found is not None and self.usable(hit.line, hit.start):
                     yield Candidate(found[0], hit.line.page, quote_lines(found[1]), 0.6 + bonus, "address sentence")
             elif cell is not None:
-                yield from block(hit.line, hit.line, (start, cell.end), 0.6 + bonus, "address field")
+                yield from self.block(hit.line, hit.line, (start, cell.end), 0.6 + bonus, "address field")
         elif (right := [cell for cell in hit.line.cells if cell.start > hit.end]):
-            yield from block(hit.line, hit.line, (right[0].start, right[0].end), 0.6 + bonus, "address field")
-    first = document.page_numbers[0] if document.page_numbers else None
-    if first is not None:
-        lines = [line for line in document.lines_of(first) if line.text.strip()]
-        for line in lines[:12]:
-            yield from from_line(line, 0.55, "letterhead")
-            for cell in line.cells:
-                box = PO_BOX.search(fold(cell.text))
-                if box is None:
-                    continue
-                if not cell.text[: box.start()].strip():
-                    yield from block(line, line, (cell.start, cell.end), 0.52, "letterhead PO box")
-                    continue
-                # OCR joins the letterhead's columns: 'Telephone: +254 ... P.O. Box 30586-00100'
-                text = cell.text[box.start() :]
-                stop = ADDRESS_STOP.search(fold(text))
-                value = clean_value(text[: stop.start()] if stop else text)
-                if grounded(value, line.stripped):
-                    yield Candidate(value, line.page, line.stripped, 0.51, "letterhead PO box")
+            yield from self.block(hit.line, hit.line, (right[0].start, right[0].end), 0.6 + bonus, "address field")
+
+    def letterhead(self) -> Iterator[Candidate[str]]:
+        """Street addresses in the first page's letterhead and footer; a PO box there as a last resort."""
+        first = self.document.page_numbers[0] if self.document.page_numbers else None
+        if first is None:
+            return
+        lines = [line for line in self.document.lines_of(first) if line.text.strip()]
+        for line in [*lines[:12], *(line for line in lines[12:][-4:] if letterhead_zone(self.document, line))]:
+            yield from self.from_line(line, 0.55, "letterhead")
+            if line in lines[:12]:
+                yield from self.po_boxes(line)
+
+    def po_boxes(self, line: Line) -> Iterator[Candidate[str]]:
+        """A letterhead's PO box: its block of lines, or the box alone when OCR joined the columns."""
+        for cell in line.cells:
+            box = PO_BOX.search(fold(cell.text))
+            if box is None:
+                continue
+            if not cell.text[: box.start()].strip():
+                yield from self.block(line, line, (cell.start, cell.end), 0.52, "letterhead PO box")
+                continue
+            # OCR joins the letterhead's columns: 'Telephone: +254 ... P.O. Box 30586-00100'
+            text = cell.text[box.start() :]
+            stop = ADDRESS_STOP.search(fold(text))
+            value = clean_value(text[: stop.start()] if stop else text)
+            if grounded(value, line.stripped):
+                yield Candidate(value, line.page, line.stripped, 0.51, "letterhead PO box")
 
 
-def _address_sentence(document: Document, line: Line, start: int) -> tuple[str, list[Line]] | None:
-    """'... postal address is 1521 Cadastral Zone A0, Off Memorial Close, Beside / Silverbird Galleria,
-    Central Business District, Abuja.': the rest of the sentence, over up to three lines."""
-    texts = [line.text[start:].strip()]
-    lines = [line]
-    for following in document.next_lines(line, 2):
-        if re.search(r"[.;]\s*$|[.;]\s", texts[-1]):
-            break
-        texts.append(following.stripped)
-        lines.append(following)
-    joined = " ".join(texts)
-    end = re.search(r"[.;](?:\s|$)", joined)
-    value = clean_value(joined[: end.start()] if end else joined)
-    if len(value.split()) > 25 or "@" in value or not _address_like(fold(value)) and \
-            not (re.search(r"\d", value) and value.count(",") >= 2):
-        return None
-    return (value, lines) if grounded(value, quote_lines(lines)) else None
-
-
-def _address_after_name(document: Document, line: Line, start: int) -> Iterator[Candidate[str]]:
-    """The address that follows the buyer's name in a sentence, up to its postcode."""
-    following = document.next_lines(line, 1)
-    joined = line.text[start:].rstrip() + (" " + following[0].stripped if following else "")
-    postcode = next((match for match in POSTCODE.finditer(fold(joined)) if len(match.group()) >= 5), None)
-    if postcode is None or postcode.end() > 160:
-        return
-    value = clean_value(joined[: postcode.end()])
-    lines = [line, *following] if postcode.end() > len(line.text[start:].rstrip()) else [line]
-    if len(value.split()) <= 20 and _address_like(fold(value)) and grounded(value, quote_lines(lines)) \
-            and not NOT_ADDRESS_CONTEXT.search(context_above(document, line, 1)):
-        yield Candidate(value, line.page, quote_lines(lines), 0.6, "address after the name")
-
+def address_candidates(document: Document, anchors: Sequence[Line], name: str) -> Iterator[Candidate[str]]:
+    """Every address the document gives for its buyer, with how surely it is the buyer's (see the module
+    docstring); `name` is the buyer's name, folded."""
+    search = _AddressSearch(document, anchors, name)
+    yield from search.buyer_blocks()
+    yield from search.after_name()
+    yield from search.labelled()
+    yield from search.letterhead()

@@ -39,6 +39,34 @@ ADDRESS_LABELS_WORLD: Final = (
 """Labels of the buyer's postal address; the unspaced ones and those that name a street address outright
 are strong enough to take a value without a house number ('Ταχ. Δ/νση: Κύμης & Επταλόφου')."""
 
+POSTAL_LABELS: Final = (
+    "住所", "주소", "地址", "联系地址", "通讯地址", "почтовый адрес", "поштова адреса", "ταχ. δ/νση", "ταχ. διεύθυνση",
+    "ταχυδρομική διεύθυνση", "adresa poștală", "địa chỉ", "ที่อยู่", "כתובת", "alamat", "postal address",
+    "mailing address", "street address", "adresse postale", "postanschrift", "anschrift",
+)
+"""Labels that name a postal address outright: their value needs no house number to be one."""
+
+PLACE_LABELS: Final = ("地点", "地點", "所在", "소재")
+"""'Place' labels: the buyer's address only inside the buyer's own block ('招标单位：… / 地点：…')."""
+
+NOT_ADDRESS_CONTEXTS_WORLD: Final = (
+    "開札", "入札場所", "履行場所", "工事箇所", "工事場所", "納入場所", "現場", "納品", "개찰", "납품", "현장",
+    "설명회", "开标", "交货", "服务地点", "项目地点", "现场", "供货", "投标人", "供应商", "受託者", "落札者", "商号",
+    "место поставки", "место доставки", "место выполнения", "место оказания", "место рассмотрения",
+    "место подведения", "участник", "поставщик", "уфк", "бик", "получатель", "τόπος παράδοσης", "ανάδοχος",
+    "locul de livrare", "locul de prestare", "ofertant", "teslim yeri", "yüklenici", "địa điểm thực hiện",
+    "địa điểm giao hàng", "nhà thầu",
+)
+"""Contexts in which an address is a delivery place, the works site, the opening room, a bidder's or a
+bank's, not the buyer's."""
+
+ADDRESS_STOPS_WORLD: Final = (
+    "電話", "ＴＥＬ", "전화", "☎", "电话", "联系电话", "联系人", "邮箱", "телефон", "тел", "факс", "τηλ", "φαξ",
+    "e-posta", "telefon", "faks", "irtibat", "ayrıntılı bilgi", "bilgi için", "điện thoại", "țara", "tara",
+    "country", "pays", "land", "страна", "codul nuts", "nuts code", "cod nuts",
+)
+"""Where an address printed on one line with its contacts or its country ends."""
+
 NOT_ADDRESS_AFTER_LABEL: Final = (
     "e-mail", "email", "электронной", "электронная", "web", "internet", "url", "ip", "mac", "de e-mail",
     "電子", "电子", "이메일", "ηλεκτρονικ",

@@ -13,13 +13,17 @@ from tenderflow.extraction.offline.buyer_words import any_word, words_pattern
 from tenderflow.extraction.offline.contact_lexicon import (
     ADDRESS_LABELS_WORLD,
     ADDRESS_SHAPES_UNSPACED,
+    ADDRESS_STOPS_WORLD,
     ADDRESS_WORDS_WORLD,
     CONTACT_POSITIVE_WORLD,
     EMAIL_LABELS_WORLD,
     FAX_LABELS_WORLD,
     NOT_ADDRESS_AFTER_LABEL,
+    NOT_ADDRESS_CONTEXTS_WORLD,
     OTHER_CONTACTS_WORLD,
     PHONE_LABELS_WORLD,
+    PLACE_LABELS,
+    POSTAL_LABELS,
     PROCUREMENT_WORDS,
     SUBMIT_NEGATIVE_WORLD,
     SUBMIT_POSITIVE_WORLD,
@@ -48,6 +52,9 @@ STREET: Final = re.compile(
     # 'Olshausenstraße 62', 'Wörlitzer Platz 1'
     r"|(?<![\w])[\w\-]+(?:strasse|str\.|weg|platz|allee|ring|damm|gasse|ufer|chaussee)\s+\d{1,4}[a-z]?\b"
     r"|(?<![\w])[\w\-]+\s+(?:strasse|platz|allee|weg|ring|damm|gasse|ufer)\s+\d{1,4}[a-z]?\b"
+    # 'Demircikara Mah. Paşakavakları Cad. No:11', 'Atatürk Bulvarı No: 5'
+    r"|(?<![\w])[\w'’\-]+\s+(?:mah\.?|mahallesi|cad\.?|caddesi|sok\.?|sokak|sokag[iı]|bulvar[iı]|blv\.?)\s+"
+    r"(?:[\w'’.\-]+\s+){0,4}?no\s*[:.]?\s*\d{1,5}"
 )
 """A street with its house number, in many languages (matched on FOLDED text)."""
 
@@ -73,7 +80,9 @@ ADDRESS_LABELS: Final = (
     "direccion", "direccion postal", "domicilio", "endereco", "morada", "adres", "siedziba", "adres siedziby",
     "adresse officielle", "العنوان", *ADDRESS_LABELS_WORLD,
 )
-ADDRESS_LABEL: Final = label_regex(ADDRESS_LABELS)
+ADDRESS_LABEL: Final = label_regex((*ADDRESS_LABELS, *PLACE_LABELS))
+POSTAL_LABEL: Final = label_regex(POSTAL_LABELS)
+PLACE_LABEL: Final = label_regex(PLACE_LABELS)
 NOT_ADDRESS_AFTER: Final = re.compile(r"\s*(?:" + words_pattern(NOT_ADDRESS_AFTER_LABEL) + r")")
 """What follows an address label that makes it another field ('Адрес электронной почты', 'Adresa web')."""
 ADDRESS_WORD_WORLD: Final = re.compile(any_word(ADDRESS_WORDS_WORLD))
@@ -188,7 +197,7 @@ BUYER_PROFILE: Final = re.compile(r"profil d'acheteur|profil acheteur|perfil del
 
 ADDRESS_STOP: Final = re.compile(
     r",?\s*(?:\(?tel\b|tél|telephone|phone|fax|e-?mail|courriel|pec\b|c\.?f\.?\b|p\.?\s?iva|http|www\.|nip\b|"
-    r"vat\b|siret|adresse internet|contact)|\s{3,}|\s\|\s?$"
+    r"vat\b|siret|adresse internet|contact)|\s{3,}|\s\|\s?$|[;,]?\s*(?:" + any_word(ADDRESS_STOPS_WORLD) + ")"
 )
 
 
@@ -205,7 +214,7 @@ NOT_ADDRESS_CONTEXT: Final = re.compile(
     r"|place of performance|lieu d'execution|lieu de livraison|leistungsort|luogo di esecuzione"
     r"|lugar de ejecucion|delivery|livraison|lieferung|consegna|entrega|site address|project site"
     r"|billing|invoice|factur|rechnung|fattur|bidder|tenderer|supplier|contractor|soumissionnaire"
-    r"|bieter|offerente|licitador|wykonawc|inschrijver"
+    r"|bieter|offerente|licitador|wykonawc|inschrijver|" + any_word(NOT_ADDRESS_CONTEXTS_WORLD)
 )
 """An address in such a context is a meeting place, the works site or another party's address."""
 

@@ -89,3 +89,22 @@ def field_value(document: Document, line: Line, column: int) -> FieldValue | Non
             lines.append(following)
     parts = tuple(cell.text.strip() for other in lines if (cell := _value_cell(other, column)) is not None)
     return FieldValue(re.sub(r"\s{2,}", " ", " ".join(parts)), tuple(lines), parts, block is not None)
+
+
+def field_beside(document: Document, line: Line, after: int) -> FieldValue | None:
+    """The value of the field whose label ends at column `after` of `line`: in a cell right of the label
+    on its line, or, for a label centred against a taller value, on the lines of its block."""
+    right = [cell for cell in line.cells if cell.start > after]
+    if right:
+        return field_value(document, line, right[0].start)
+    page = document.lines_of(line.page)
+    for offset in (-1, 1, -2, 2, -3, 3):
+        row = line.row + offset
+        if not 0 <= row < len(page) or not page[row].text.strip():
+            continue
+        cells = [cell for cell in page[row].cells if cell.start > after]
+        if cells and not page[row].text[: cells[0].start].strip().endswith((":", "：")):
+            field = field_value(document, page[row], cells[0].start)
+            if field is not None and line in field.lines:
+                return field
+    return None
