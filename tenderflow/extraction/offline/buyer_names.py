@@ -25,6 +25,7 @@ from tenderflow.extraction.offline.buyer_words import (
     SECTION_PREFIX,
     WEAK_LABELS,
     label_key,
+    label_rule,
 )
 from tenderflow.extraction.offline.candidates import Candidate, choose
 from tenderflow.extraction.offline.contact_context import (
@@ -93,7 +94,7 @@ def _label_names(document: Document) -> Iterator[tuple[Candidate[str] | None, Li
         value = without_subunit(value)
         if how == "sentence":
             score = min(score, 0.66)
-        yield Candidate(value, lines[0].page, quote_lines(lines), score, f"label {hit.label!r} ({how})"), hit.line
+        yield Candidate(value, lines[0].page, quote_lines(lines), score, f"{label_rule(hit.label)} ({how})"), hit.line
 
 
 _INVITATION: Final = re.compile(

@@ -7,6 +7,7 @@ All patterns match FOLDED text (see document.fold).
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 from tenderflow.extraction.offline.buyer_lexicon import (
@@ -95,6 +96,25 @@ def label_key(label: str) -> str:
     for word in words[1:]:
         key += word if is_unspaced(key[-1]) and is_unspaced(word[0]) else " " + word
     return key
+
+
+_WORLD_LABELS: Final = frozenset(label_key(label) for label in BUYER_LABELS_WORLD)
+_FORM_HEADINGS: Final = frozenset(label_key(label) for label in NAME_ADDRESS_HEADINGS)
+
+
+def label_rule(label: str) -> str:
+    """The rule a buyer label's value is credited to: a Western label by itself ("label 'stazione
+    appaltante'"), the EU forms' 'Name and addresses' heading in any language as one rule, and the labels
+    of the other procurement languages by their script ('buyer label Han', 'buyer label Cyrillic'): one
+    national vocabulary, not one word, is what such a rule stands for."""
+    key = label_key(label)
+    if key in _FORM_HEADINGS:
+        return "label name and addresses"
+    if key not in _WORLD_LABELS:
+        return f"label {label!r}"
+    letter = next((character for character in key if character.isalpha()), "")
+    script = unicodedata.name(letter, "OTHER").split()[0] if letter else "OTHER"
+    return "buyer label CJK" if script in ("CJK", "HIRAGANA", "KATAKANA") else f"buyer label {script.title()}"
 
 
 WEAK_LABELS: Final = frozenset(
