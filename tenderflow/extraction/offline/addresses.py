@@ -26,6 +26,7 @@ from tenderflow.extraction.offline.contact_context import (
     clean_value,
     context_above,
     grounded,
+    label_hits,
     letterhead_zone,
     other_party,
     quote_lines,
@@ -132,7 +133,7 @@ class _AddressSearch:
 
     def labelled(self) -> Iterator[Candidate[str]]:
         """Addresses under an address label or heading (Western streets and blocks, any script's label)."""
-        for hit in self.document.find(ADDRESS_LABEL):
+        for hit in label_hits(self.document, ADDRESS_LABEL):
             party = party_of(self.document, hit.line)
             if party == "other" or (PLACE_LABEL.fullmatch(hit.line.folded, hit.start, hit.end) and party != "buyer"):
                 continue  # another party's address; a 'place' outside the buyer's block

@@ -32,6 +32,7 @@ from tenderflow.extraction.offline.contact_context import (
     THRESHOLD,
     clean_value,
     grounded,
+    label_hits,
     previous_lines,
     quote_lines,
 )
@@ -61,7 +62,7 @@ def _label_names(document: Document) -> Iterator[tuple[Candidate[str] | None, Li
     """Names read after a buyer label (same cell, right, below, next line, a 'Name:' field under a
     heading, or a sentence 'the contracting authority is X'), with the label's line; a label that
     heads a field without a readable name still marks where the buyer's block starts (None)."""
-    for hit in document.find(BUYER_LABEL):
+    for hit in label_hits(document, BUYER_LABEL):
         if any(other.start() <= hit.start and hit.end <= other.end()
                for other in OTHER_PARTY_LABEL.finditer(hit.line.folded)):
             continue  # 'οικονομικός φορέας' (the bidder), not 'φορέας'

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from tenderflow.extraction.offline.contact_words import CONTACT_NEGATIVE, HEADING_NEGATIVE
-from tenderflow.extraction.offline.document import SEPARATORS, Document, Line
+from tenderflow.extraction.offline.document import SEPARATORS, Document, LabelHit, Line
 from tenderflow.extraction.validation import normalize_for_matching
 
 THRESHOLD: Final = 0.5
@@ -113,6 +114,44 @@ def block_bonus(document: Document, line: Line, anchors: Sequence[Line]) -> floa
         if 0 <= distance <= BLOCK_LINES:
             best = max(best, 0.3 - 0.015 * distance)
     return best
+
+
+@dataclass
+class _Memo:
+    """What the contact readers keep of the document being read: label hits and the lines they stand on."""
+
+    hits: dict[str, tuple[LabelHit, ...]] = field(default_factory=dict)
+    lines: dict[str, frozenset[int]] = field(default_factory=dict)
+
+
+_MEMO: list[tuple[Document, _Memo]] = []
+
+
+def _memo(document: Document) -> _Memo:
+    found = next((memo for cached, memo in _MEMO if cached is document), None)
+    if found is None:
+        found = _Memo()
+        _MEMO[:] = [(document, found)]
+    return found
+
+
+def label_hits(document: Document, pattern: re.Pattern[str]) -> tuple[LabelHit, ...]:
+    """Every hit of a label pattern in the document, found with one scan and kept for the document being
+    read: the buyer's labels, the parties' and the contact labels are asked for by several readers."""
+    memo = _memo(document)
+    hits = memo.hits.get(pattern.pattern)
+    if hits is None:
+        hits = memo.hits[pattern.pattern] = tuple(document.find(pattern))
+    return hits
+
+
+def labelled_lines(document: Document, pattern: re.Pattern[str]) -> frozenset[int]:
+    """The indexes of the lines where `pattern` (a label pattern on folded text) matches."""
+    memo = _memo(document)
+    lines = memo.lines.get(pattern.pattern)
+    if lines is None:
+        lines = memo.lines[pattern.pattern] = frozenset(hit.line.index for hit in label_hits(document, pattern))
+    return lines
 
 
 def letterhead_zone(document: Document, line: Line) -> bool:

@@ -95,18 +95,23 @@ EMAIL_LABEL_WORDS: Final = (
     r"e-?mail|email address|e-mail address|courriel|adresse electronique|correo electronico|correo|"
     r"posta elettronica(?: certificata)?|pec|adres e-?mail|e-?mail-?adresse|mail|البريد الإلكتروني|البريد"
 )
-EMAIL_LABEL: Final = re.compile(r"(?<![^\W_])(?:" + EMAIL_LABEL_WORDS + r")(?![^\W_])|" + any_word(EMAIL_LABELS_WORLD))
+EMAIL_LABEL: Final = re.compile(any_word((
+    "email", "e-mail", "e mail", "email address", "e-mail address", "courriel", "adresse electronique",
+    "correo electronico", "correo", "posta elettronica", "posta elettronica certificata", "pec", "adres email",
+    "adres e-mail", "email-adresse", "e-mail-adresse", "e-mailadresse", "mail", "البريد الإلكتروني", "البريد",
+    *EMAIL_LABELS_WORLD,
+)))
 LOST_AT: Final = re.compile(
     r"(?<![^\W_])(?:" + EMAIL_LABEL_WORDS + r")\s*[:：]\s*"
     r"(?P<local>[a-z0-9][\w.+-]*[a-z0-9])\s(?P<domain>[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,6})(?![\w@-])"
 )
 """'courriel : commande-publique ville-nimes.fr': text extraction dropped the '@'."""
 
-PHONE_LABEL: Final = re.compile(
-    r"(?<![^\W_])(?:tel|tel\.|tél|telephone|telephone number|phone|phone number|ph|mobile|mob|cell|telefon|"
-    r"telefono|fon|numer telefonu|tfno|contact number|contact no|هاتف|الهاتف|جوال)(?![^\W_])|"
-    + any_word(PHONE_LABELS_WORLD)
-)
+PHONE_LABEL: Final = re.compile(any_word((
+    "tel", "tel.", "tél", "telephone", "telephone number", "phone", "phone number", "ph", "mobile", "mob", "cell",
+    "telefon", "telefono", "fon", "numer telefonu", "tfno", "contact number", "contact no", "هاتف", "الهاتف", "جوال",
+    *PHONE_LABELS_WORLD,
+)))
 FAX_LABEL: Final = re.compile(
     r"(?<![^\W_])(?:fax|telefax|facsimile|télécopie|telecopie|faks|فاكس|الفاكس)(?![^\W_])|" + any_word(FAX_LABELS_WORLD)
 )

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from tenderflow.extraction.offline.addresses import address_candidates
 from tenderflow.extraction.offline.buyer_names import find_buyer
-from tenderflow.extraction.offline.candidates import choose, reading_field
+from tenderflow.extraction.offline.candidates import Candidate, choose, reading_field
 from tenderflow.extraction.offline.contact_context import THRESHOLD
 from tenderflow.extraction.offline.document import Document, fold
 from tenderflow.extraction.offline.emails import email_candidates
@@ -42,10 +42,22 @@ def buyer_name(document: Document) -> Sourced[str] | None:
     return best.sourced() if best is not None else None
 
 
+_EMAILS: list[tuple[Document, list[Candidate[str]]]] = []
+
+
+def _emails(document: Document) -> list[Candidate[str]]:
+    """The e-mail candidates of the document, read once: the phone reader wants the e-mail too."""
+    for cached, found in _EMAILS:
+        if cached is document:
+            return found
+    found = list(email_candidates(document, find_buyer(document).anchors))
+    _EMAILS[:] = [(document, found)]
+    return found
+
+
 def buyer_email(document: Document) -> Sourced[str] | None:
     """The buyer's contact e-mail (its block, a contact/questions sentence, an e-mail label), or None."""
-    anchors = find_buyer(document).anchors
-    best = choose(email_candidates(document, anchors), THRESHOLD)
+    best = choose(_emails(document), THRESHOLD)
     return best.sourced() if best is not None else None
 
 
@@ -53,7 +65,7 @@ def buyer_phone(document: Document) -> Sourced[str] | None:
     """The buyer's phone number (labelled, in its block or next to its e-mail; not a fax), or None."""
     buyer = find_buyer(document)
     with reading_field("buyer.email"):  # the e-mail it stands next to, not a phone number
-        email = choose(email_candidates(document, buyer.anchors), THRESHOLD)
+        email = choose(_emails(document), THRESHOLD)
     best = choose(phone_candidates(document, buyer.anchors, email, phone_region(document)), THRESHOLD)
     return best.sourced() if best is not None else None
 

@@ -12,6 +12,7 @@ from tenderflow.extraction.offline.candidates import Candidate
 from tenderflow.extraction.offline.contact_context import (
     block_bonus,
     context_above,
+    labelled_lines,
     letterhead_zone,
     other_party,
     previous_lines,
@@ -79,8 +80,9 @@ def _score(document: Document, line: Line, start: int, value: str, anchors: Sequ
 
 def email_candidates(document: Document, anchors: Sequence[Line]) -> Iterator[Candidate[str]]:
     """Every e-mail of the document with how surely it is the buyer's (see the module docstring)."""
+    labelled = labelled_lines(document, EMAIL_LABEL)
     for line in document.lines:
-        if "@" not in line.text and not EMAIL_LABEL.search(line.folded):
+        if "@" not in line.text and line.index not in labelled:
             continue
         for start, value, lines in _emails_on(document, line):
             score = _score(document, line, start, value, anchors)

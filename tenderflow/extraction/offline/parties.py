@@ -19,6 +19,7 @@ import re
 from typing import Final, Literal
 
 from tenderflow.extraction.offline.buyer_words import BUYER_LABEL, OTHER_PARTY_LABEL
+from tenderflow.extraction.offline.contact_context import label_hits
 from tenderflow.extraction.offline.document import Document, Line
 
 Party = Literal["buyer", "other"]
@@ -39,7 +40,7 @@ def _party_labels(document: Document) -> dict[tuple[int, int], Party]:
     labels: dict[tuple[int, int], Party] = {}
     pairs: tuple[tuple[re.Pattern[str], Party], ...] = ((BUYER_LABEL, "buyer"), (OTHER_PARTY_LABEL, "other"))
     for pattern, party in pairs:
-        for hit in document.find(pattern):
+        for hit in label_hits(document, pattern):
             if hit.at_line_start and _HEADS_FIELD.match(hit.line.folded, hit.end):
                 labels[(hit.line.page, hit.line.row)] = party
     _CACHE[:] = [(document, labels)]

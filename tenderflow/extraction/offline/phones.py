@@ -22,6 +22,7 @@ from tenderflow.extraction.offline.candidates import Candidate
 from tenderflow.extraction.offline.contact_context import (
     block_bonus,
     context_above,
+    labelled_lines,
     letterhead_zone,
     other_party,
     previous_lines,
@@ -141,12 +142,13 @@ class _Labels:
 
 
 def _labels(document: Document, line: Line, email_rows: set[tuple[int, int]]) -> _Labels:
+    labelled = labelled_lines(document, PHONE_LABEL)
     previous = previous_lines(document, line, 1)
     following = document.next_lines(line, 1)
     return _Labels(
-        on_line=PHONE_LABEL.search(line.folded) is not None,
-        above=bool(previous) and PHONE_LABEL.search(previous[0].folded) is not None,
-        below=bool(following) and PHONE_LABEL.search(following[0].folded) is not None,
+        on_line=line.index in labelled,
+        above=bool(previous) and previous[0].index in labelled,
+        below=bool(following) and following[0].index in labelled,
         near_email=any(page == line.page and abs(row - line.row) <= 3 for page, row in email_rows),
         previous=previous[0] if previous else None,
     )
