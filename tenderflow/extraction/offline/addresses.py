@@ -6,6 +6,7 @@
   address(es) referred to above is (are):');
 - after the buyer's name in a sentence ('… nộp trực tiếp tại văn phòng: …, Ngân hàng …, tầng 15, Tòa tháp
   BIDV, 35 Hàng Vôi, Hà Nội.');
+- on a Japanese or Korean line that a postal mark opens ('〒330-9724 埼玉県…', '우)39660 경상북도 …');
 - in the first page's letterhead or footer, a PO box there only as a last resort.
 
 Another party's address is refused: one in an agent's, a supervisor's or a designer's block (parties.py),
@@ -41,7 +42,7 @@ from tenderflow.extraction.offline.contact_words import (
     PO_BOX,
 )
 from tenderflow.extraction.offline.document import Document, LabelHit, Line, fold
-from tenderflow.extraction.offline.labelled_addresses import address_like_anywhere, labelled_address
+from tenderflow.extraction.offline.labelled_addresses import address_like_anywhere, labelled_address, marked_addresses
 from tenderflow.extraction.offline.parties import party_of
 from tenderflow.extraction.offline.street_addresses import (
     address_after_name,
@@ -169,6 +170,17 @@ class _AddressSearch:
         elif (right := [cell for cell in hit.line.cells if cell.start > hit.end]):
             yield from self.block(hit.line, hit.line, (right[0].start, right[0].end), 0.6 + bonus, "address field")
 
+    def postal_marks(self) -> Iterator[Candidate[str]]:
+        """Japanese and Korean address lines that a postal mark opens ('〒330-9724 埼玉県…', '우)39660 …')."""
+        for line in self.document.lines:
+            if "〒" not in line.text and "우" not in line.text:
+                continue
+            for value, start in marked_addresses(line):
+                if self.usable(line, start):
+                    party = party_of(self.document, line)
+                    bonus = max(0.5 * block_bonus(self.document, line, self.anchors), 0.1 if party == "buyer" else 0.0)
+                    yield Candidate(value, line.page, line.stripped, 0.56 + bonus, "postal mark")
+
     def letterhead(self) -> Iterator[Candidate[str]]:
         """Street addresses in the first page's letterhead and footer; a PO box there as a last resort."""
         first = self.document.page_numbers[0] if self.document.page_numbers else None
@@ -204,4 +216,5 @@ def address_candidates(document: Document, anchors: Sequence[Line], name: str) -
     yield from search.buyer_blocks()
     yield from search.after_name()
     yield from search.labelled()
+    yield from search.postal_marks()
     yield from search.letterhead()

@@ -40,7 +40,7 @@ BUYER_LABELS_WORLD: Final = (
     "autoritate contractantă", "autoritatea contractantă", "denumire oficială", "entitate contractantă",
     "entitatea contractantă", "denumirea autorității contractante",
     # tr
-    "idarenin adı", "idarenin adi", "idare adı", "idare adi", "idare", "ihaleyi yapan idare",
+    "idarenin", "idarenin adı", "idarenin adi", "idare adı", "idare adi", "idare", "ihaleyi yapan idare",
     "ihaleyi yapan idarenin adı", "alımı yapan idare",
     # vi
     "bên mời thầu", "tên bên mời thầu", "chủ đầu tư", "đơn vị mời thầu", "cơ quan mời thầu",
@@ -97,6 +97,9 @@ NOTICE_WORDS: Final = (
 """Titles of notices and tender documents: a line holding one is a heading, not the buyer's letterhead;
 an organisation printed right before one issues the notice ('千葉県一般競争入札公告', '한국도로공사 입찰공고')."""
 
+HEADING_WORDS_UNSPACED: Final = ("信息", "情况", "名称", "的名称", "信息如下", "概况", "情報", "정보", "현황")
+"""What follows a party's label in a heading of its block ('1.采购人信息' / '名 称：…', '발주기관 정보')."""
+
 WEAK_LABELS_WORLD: Final = (
     "公告機関", "공고기관", "계약담당", "발주처", "организация, осуществляющая размещение",
     "организация осуществляющая размещение", "организатор", "організатор закупівлі", "φορέας", "idare",
@@ -137,11 +140,12 @@ ORG_WORDS_WORLD: Final = (
     "агентство", "инспекция", "казенное", "бюджетное", "автономное", "унитарное", "ооо", "оао", "зао", "пао",
     "ао", "гуп", "муп", "фгуп", "фгбу", "фгбоу", "кгбу", "мбу", "мбоу", "гбу", "гку", "мку", "гбуз", "академия",
     "колледж", "правительство", "корпорация", "компания", "установа", "заклад", "підприємство", "міністерство",
-    "управління", "адміністрація", "рада", "товариство", "тов", "лікарня", "община", "агенция", "дружество",
+    "управління", "адміністрація", "рада", "комітет", "товариство", "тов", "лікарня", "община", "агенция", "дружество",
     "еад", "оод", "болница", "министарство", "управа", "општина", "предузеће", "универзитет", "агенција",
     "завод", "министрлігі", "әкімдігі", "басқармасы", "мекемесі", "тоо", "ргп",
     # el
-    "δήμος", "δήμου", "περιφέρεια", "υπουργείο", "πανεπιστήμιο", "νοσοκομείο", "οργανισμός", "ίδρυμα",
+    "δήμος", "δήμου", "περιφέρεια", "περιφέρειας", "υπουργείο", "υπουργείου", "πανεπιστήμιο", "πανεπιστημίου",
+    "νοσοκομείο", "νοσοκομείου", "οργανισμός", "οργανισμού", "ίδρυμα",
     "εταιρεία", "επιμελητήριο", "αρχή", "υπηρεσία", "υποκατάστημα", "κέντρο", "ινστιτούτο", "ικα", "εφκα",
     "δευα", "σχολή", "ταμείο",
     # ro
@@ -201,7 +205,7 @@ SUBUNIT_WORDS: Final = (
     "ufficio", "servizio appalti", "servizio gare", "settore", "wydział", "dział", "biuro", "referat zamówień",
     "departamento de compras", "divisão", "setor de compras", "afdeling", "afdeling inkoop",
     # el, ro, ru, tr, vi
-    "διεύθυνση", "τμήμα", "γραφείο", "γραμματεία", "υποδιεύθυνση", "αυτοτελές τμήμα",
+    "διεύθυνση", "δ/νση", "τμήμα", "γραφείο", "γραμματεία", "υποδιεύθυνση", "αυτοτελές τμήμα",
     "direcția", "serviciul", "biroul", "compartimentul", "отдел", "сектор", "şube müdürlüğü",
     "daire başkanlığı", "birimi", "phòng", "ban khách hàng",
 )

@@ -281,9 +281,9 @@ def _defined_acronyms(text: str) -> Iterator[tuple[str, str, int]]:
     for match in _ACRONYM_AFTER.finditer(text):
         for org in ORG_WORDS.finditer(folded, max(0, match.start() - 80), match.start()):
             name = text[org.start() : match.start()]
-            if org.start() > 0 and text[org.start() - 1].isalnum():
-                continue
-            if name[:1].isupper() and len(name.split()) <= 12 and not re.search(r"[.;:,()]", name):
+            if (org.start() > 0 and text[org.start() - 1].isalnum()) or re.search(r"[.;:,()]", name):
+                continue  # inside a word, or the name of an organisation before this one
+            if name[:1].isupper() and len(name.split()) <= 12:
                 yield name, match.group("acronym"), match.end()
             break
 

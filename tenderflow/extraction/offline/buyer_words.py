@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from tenderflow.extraction.offline.buyer_lexicon import (
     BUYER_LABELS_WORLD,
+    HEADING_WORDS_UNSPACED,
     NAME_ADDRESS_HEADINGS,
     NAME_SUBLABELS,
     NOTICE_WORDS,
@@ -148,7 +149,8 @@ the ministry above a GeM 'Organisation Name'): kept, but weaker than a label nam
 HEADING_REST: Final = re.compile(
     r"^\s*(?:\([^)]{0,40}\))?\s*(?:[*:：]|\s{3,}|$|[^\w\s(]{1,2}\s*$"
     r"|(?:[\s,/;]+(?:denominazione|indirizzi|punti di contatto|names?|address(?:es)?|contact points?|nom|adresse"
-    r"|coordonnees|anschrift|kontaktstellen?|nombre|direccion|datos|dane|adres|e|and|et|und|y|i|oraz))+\s*[:：]?\s*$)"
+    r"|coordonnees|anschrift|kontaktstellen?|nombre|direccion|datos|dane|adres|e|and|et|und|y|i|oraz))+\s*[:：]?\s*$"
+    r"|(?:" + words_pattern(HEADING_WORDS_UNSPACED) + r")\s*[:：]?\s*$)"
 )
 """What may follow a buyer label that heads a field: a colon, a column gap, nothing (or a speck of a scan: '.',
 '~'), a parenthesis, or more heading words ('STAZIONE APPALTANTE, DENOMINAZIONE, INDIRIZZI E PUNTI DI CONTATTO')."""

@@ -64,7 +64,9 @@ def grounded(value: str, quote: str) -> bool:
     """Whether the validator will find `value` in `quote`: as one run once whitespace and hyphens are
     ignored, or word by word in order when the quote spans layout columns (see validation.py)."""
     wanted = normalize_for_matching(value)
-    if wanted and wanted in normalize_for_matching(quote):
+    if not wanted:
+        return False  # nothing to ground (a name refused on the way: another party's)
+    if wanted in normalize_for_matching(quote):
         return True
     if not re.search(r"\s{4,}|\t", quote):
         return False
@@ -160,7 +162,7 @@ def letterhead_zone(document: Document, line: Line) -> bool:
     if not document.page_numbers or line.page != document.page_numbers[0]:
         return False
     printed = [other for other in document.lines_of(line.page) if other.text.strip()]
-    return line in printed[:12] or (line in printed[-4:] and not _LIST_ITEM.match(line.folded))
+    return line in printed[:12] or (line in printed[-4:] and not LIST_ITEM.match(line.folded))
 
 
 def context_above(document: Document, line: Line, before: int = 1) -> str:
@@ -169,7 +171,7 @@ def context_above(document: Document, line: Line, before: int = 1) -> str:
     return " ".join(other.folded for other in reversed(previous)) + " " + line.folded
 
 
-_LIST_ITEM: Final = re.compile(
+LIST_ITEM: Final = re.compile(
     r"^\s*(?:[○◦●•・※☞▶►■□◆◇→\-–*]|[①-⑳]|\(?\d{1,2}[.)）、]|\(?[a-z가-힣ア-ン][.)）]|[一二三四五六七八九十]+、)"
 )
 """A line that opens an item of a list ('○ 입찰 및 계약절차 : …', '① …', '(3) 問合せ先'): the item above is
@@ -181,7 +183,7 @@ def other_party(document: Document, line: Line, start: int) -> bool:
     the words before it on its line, or on the line above unless the line opens a list item of its own."""
     own = line.folded[max(0, start - 160) : start + 60]
     previous = previous_lines(document, line, 4)
-    above = previous[0].folded if previous and not _LIST_ITEM.match(line.folded) else ""
+    above = previous[0].folded if previous and not LIST_ITEM.match(line.folded) else ""
     context = above + " " + own
     if CONTACT_NEGATIVE.search(context) is not None:
         return True

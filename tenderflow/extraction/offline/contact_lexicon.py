@@ -27,14 +27,16 @@ EMAIL_LABELS_WORLD: Final = (
     "メール", "電子メール", "メールアドレス", "이메일", "전자우편", "전자메일", "电子邮箱", "邮箱", "电子邮件", "电邮",
     "電子郵件", "電子信箱", "адрес электронной почты", "электронная почта", "эл. почта", "електронна пошта",
     "ел. поща", "ηλ. ταχυδρομείο", "ηλεκτρονικό ταχυδρομείο", "adresa de e-mail", "adresa de email", "e-posta",
-    "thư điện tử", "อีเมล", "אימייל", "דוא\"ל", "surel", "surat elektronik", "emel",
+    "thư điện tử", "อีเมล", "אימייל", "דוא\"ל", "surel", "surat elektronik", "emel", "elektronik posta",
+    "elektronik posta adresi", "البريد الالكتروني",
 )
 ADDRESS_LABELS_WORLD: Final = (
     "住所", "所在地", "주소", "소재지", "地址", "联系地址", "通讯地址", "详细地址", "通訊地址", "почтовый адрес",
     "место нахождения", "местонахождение", "юридический адрес", "адрес местонахождения", "фактический адрес",
     "поштова адреса", "місцезнаходження", "адрес за кореспонденция", "ταχ. δ/νση", "ταχ. διεύθυνση",
     "ταχυδρομική διεύθυνση", "διεύθυνση", "adresa", "adresa poștală", "adres", "adresi", "địa chỉ", "ที่อยู่",
-    "כתובת", "alamat", "naslov", "cím", "osoite", "adress", "adresas", "adrese", "aadress",
+    "כתובת", "alamat", "naslov", "cím", "osoite", "adress", "adresas", "adrese", "aadress", "sídlo", "székhely",
+    "sjedište", "sedež", "адреса",
 )
 """Labels of the buyer's postal address; the unspaced ones and those that name a street address outright
 are strong enough to take a value without a house number ('Ταχ. Δ/νση: Κύμης & Επταλόφου')."""
@@ -92,7 +94,7 @@ CONTACT_POSITIVE_WORLD: Final = (
     "联系人", "联系", "咨询", "疑问",
     "контакт", "контактная информация", "ответственное должностное лицо", "вопрос", "разъяснен",
     "πληροφορίες", "επικοινωνία", "διευκρινίσεις", "persoana de contact", "clarificări", "iletişim", "irtibat",
-    "bilgi", "liên hệ", "ติดต่อ", "kontak", "hubungi",
+    "bilgi", "liên hệ", "ติดต่อ", "kontak", "hubungi", "اتصال", "للتواصل", "الاستفسارات",
 )
 """Contexts of the buyer's own contact: inquiries, the contact person."""
 

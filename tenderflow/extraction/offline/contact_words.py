@@ -126,7 +126,7 @@ extension ('x 2290', '(253)'); '6536028/6555288' lists two lines. A letter of a 
 touch it; a character of a script without spaces may ('电话0573-83637572')."""
 NOT_PHONE_BEFORE: Final = re.compile(
     r"(?<![^\W_])(?:box|postfach|b\.?p|apartado|casella postale|pin|pincode|zip|postal code|code postal|plz|cap|kod|"
-    r"n[o°º]|ref|reference|no\.|cod postal|pk|vkn|mst|инн|кпп|огрн|окпо|икз|индекс|τ\.?κ)\W*$"
+    r"n[o°º]|ref|reference|no\.|cod postal|pk|vkn|mst|инн|кпп|огрн|окпо|икз|индекс|код|єдрпоу|едрпоу|τ\.?κ)\W*$"
     r"|(?:〒|우\)|우편번호|邮编|邮政编码|法人番号|统一社会信用代码)\W*$"
 )
 """What makes a long number a PO box, a postcode or a reference rather than a phone."""

@@ -97,3 +97,21 @@ def labelled_address(document: Document, hit: LabelHit) -> tuple[str, list[Line]
     if not address_like_anywhere(value, postal=postal) or not grounded(value, quote_lines(lines)):
         return None
     return value, lines
+
+
+_POSTAL_MARK: Final = re.compile(r"(?:〒|\(?우\)|우편번호\s*[:：]?)\s*[0-9０-９]{3}[-－‐ー]?[0-9０-９]{2,4}\s*")
+"""A postcode with the postal mark that opens a Japanese or Korean address line ('〒330-9724 埼玉県…',
+'우)39660 경상북도 …')."""
+
+
+def marked_addresses(line: Line) -> list[tuple[str, int]]:
+    """(value, column) of the addresses that a postal mark opens on `line`: the rest of the mark's cell,
+    up to the contacts printed after it."""
+    found = []
+    for mark in _POSTAL_MARK.finditer(line.text):
+        cell = line.cell_at(mark.start())
+        end = cell.end if cell is not None else len(line.text)
+        value = _cut(line.text[mark.end() : end])
+        if address_like_anywhere(value, postal=True) and grounded(value, line.stripped):
+            found.append((value, mark.start()))
+    return found

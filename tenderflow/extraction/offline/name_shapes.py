@@ -148,23 +148,23 @@ def _unfinished(value: str) -> bool:
 
 
 def _wrapped(field: FieldValue, first: str) -> tuple[str, list[Line]] | None:
-    """The name a wrapped field holds: every line of a block (its role word 'Заказчик' dropped; None when
-    the role names another party, 'Уполномоченный орган'); under a label with a colon, the next lines
-    while the name is unfinished or both lines are in capitals."""
+    """The name a wrapped field holds: every line of a block (its role word 'Заказчик' dropped; an empty
+    name when the role names another party, 'Уполномоченный орган'); under a label with a colon, the next
+    lines while the name is unfinished or both lines are in capitals. None: not a wrapped name."""
     if field.block:
         text = field.text
         role = BUYER_LABEL.match(fold(text))
         if role is not None and role.end() < len(text):
             text = text[role.end() :]
         elif OTHER_PARTY_LABEL.match(fold(text)):
-            return None
+            return "", list(field.lines)  # the agent placing the notice ('Уполномоченный орган'): no name
         value = cut_name(text)
         return (value, list(field.lines)) if looks_like_name(value, strict=False) else None
     value, lines = first, [field.lines[0]]
     for line, part in zip(field.lines[1:], field.parts[1:], strict=True):
         if not (_unfinished(value) or (value.isupper() and part.isupper())) or ":" in part:
             break
-        value, lines = f"{value} {cut_name(part)}", [*lines, line]
+        value, lines = cut_name(f"{value} {part}"), [*lines, line]  # its quotes balance only together
     return (value, lines) if len(lines) > 1 else None
 
 
@@ -172,12 +172,15 @@ _SUBUNIT_SEPARATOR: Final = re.compile(r"\s*(?:,|\s[-–—/|]\s|\s{3,})\s*")
 
 
 def without_subunit(value: str) -> str:
-    """The organisation without the department or office printed after it ('City of Springfield,
-    Purchasing Department' → 'City of Springfield'; 'Δήμος Λαρισαίων - Διεύθυνση Αμαξοστασίου' → 'Δήμος
-    Λαρισαίων'), when what stays is an organisation itself."""
+    """The organisation without the department or office printed after or before it ('City of
+    Springfield, Purchasing Department' → 'City of Springfield'; 'Δήμος Λαρισαίων - Διεύθυνση
+    Αμαξοστασίου' → 'Δήμος Λαρισαίων'; 'Direction des achats, Ville de Lyon' → 'Ville de Lyon'), when
+    what stays is an organisation itself."""
     folded = fold(value)
     for separator in _SUBUNIT_SEPARATOR.finditer(folded):
-        head = folded[: separator.start()]
-        if SUBUNIT.match(folded, separator.end()) and ORG_WORDS.search(head) and not SUBUNIT.match(head):
+        head, tail = folded[: separator.start()], folded[separator.end() :]
+        if SUBUNIT.match(tail) and ORG_WORDS.search(head) and not SUBUNIT.match(head):
             return clean_value(value[: separator.start()])
+        if SUBUNIT.match(head) and ORG_WORDS.search(tail) and not SUBUNIT.match(tail):
+            return clean_value(value[separator.end() :])  # 'Direction des achats, Ville de Lyon'
     return value

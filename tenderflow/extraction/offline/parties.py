@@ -18,15 +18,18 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from tenderflow.extraction.offline.buyer_words import BUYER_LABEL, OTHER_PARTY_LABEL
-from tenderflow.extraction.offline.contact_context import label_hits
+from tenderflow.extraction.offline.buyer_lexicon import HEADING_WORDS_UNSPACED
+from tenderflow.extraction.offline.buyer_words import BUYER_LABEL, OTHER_PARTY_LABEL, words_pattern
+from tenderflow.extraction.offline.contact_context import LIST_ITEM, label_hits
 from tenderflow.extraction.offline.document import Document, Line
 
 Party = Literal["buyer", "other"]
 
 _PARTY_LINES: Final = 10
 """How many lines a party's block may run under its label."""
-_HEADS_FIELD: Final = re.compile(r"\s*(?:\([^)]{0,40}\))?\s*(?:[:：]|\s{2,}|$)")
+_HEADS_FIELD: Final = re.compile(
+    r"\s*(?:\([^)]{0,40}\))?\s*(?:" + words_pattern(HEADING_WORDS_UNSPACED) + r")?\s*(?:[:：]|\s{2,}|$)"
+)
 
 _CACHE: list[tuple[Document, dict[tuple[int, int], Party]]] = []
 
@@ -48,10 +51,16 @@ def _party_labels(document: Document) -> dict[tuple[int, int], Party]:
 
 
 def party_of(document: Document, line: Line) -> Party | None:
-    """The party whose block `line` stands in, or None when no party label opens one above it."""
+    """The party whose block `line` stands in, or None when no party label opens one above it, or when a
+    new item of the notice's list ('（３）提出先', '4. …') starts between the label and the line."""
     labels = _party_labels(document)
+    page = document.lines_of(line.page)
+    items: list[int] = []  # indentation of the list items met on the way up
     for row in range(line.row, max(-1, line.row - _PARTY_LINES - 1), -1):
         party = labels.get((line.page, row))
         if party is not None:
-            return party
+            indent = len(page[row].text) - len(page[row].text.lstrip())
+            return None if any(item <= indent for item in items) else party
+        if LIST_ITEM.match(page[row].folded):
+            items.append(len(page[row].text) - len(page[row].text.lstrip()))
     return None

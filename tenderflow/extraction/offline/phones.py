@@ -47,6 +47,8 @@ _NARROW: Final = {
 }
 """One character for one: what a phone number printed in full-width forms is in plain ASCII."""
 
+_RIGHT_TO_LEFT: Final = re.compile(r"[\u0590-\u05ff\u0600-\u06ff]")
+
 _SCRIPT_REGIONS: Final = (
     (re.compile(r"[\u3040-\u30ff]"), "JP"), (re.compile(r"[\uac00-\ud7a3]"), "KR"),
     (re.compile(r"[\u4e00-\u9fff]"), "CN"), (re.compile(r"[\u0e00-\u0e7f]"), "TH"),
@@ -141,7 +143,7 @@ class _Labels:
     previous: Line | None
 
 
-def _labels(document: Document, line: Line, email_rows: set[tuple[int, int]]) -> _Labels:
+def _labels(document: Document, line: Line, email_rows: set[int]) -> _Labels:
     labelled = labelled_lines(document, PHONE_LABEL)
     previous = previous_lines(document, line, 1)
     following = document.next_lines(line, 1)
@@ -149,25 +151,39 @@ def _labels(document: Document, line: Line, email_rows: set[tuple[int, int]]) ->
         on_line=line.index in labelled,
         above=bool(previous) and previous[0].index in labelled,
         below=bool(following) and following[0].index in labelled,
-        near_email=any(page == line.page and abs(row - line.row) <= 3 for page, row in email_rows),
+        near_email=bool(email_rows.intersection(
+            other.index for other in [line, *previous_lines(document, line, 3), *document.next_lines(line, 3)])),
         previous=previous[0] if previous else None,
     )
+
+
+def _label_before(line: Line, start: int) -> str:
+    """The folded text that labels a number at `start`: before it in its cell, else the cell on its left,
+    else, on a right-to-left line, the cell on its right ('0547299979          الهاتف')."""
+    own = line.cell_at(start)
+    before = line.folded[own.start : start][-30:] if own is not None and own.start < start else ""
+    if re.search(r"[^\W\d_]|[☎℡]", before):
+        return before
+    left = [cell for cell in line.cells if cell.end <= start]
+    if left:
+        return fold(left[-1].text) + before  # '电话   ：0576-…': the label in its own cell, the colon in the number's
+    right = [cell for cell in line.cells if own is not None and cell.start > own.end]
+    if right and _RIGHT_TO_LEFT.search(right[0].text):
+        return fold(right[0].text)
+    return before
 
 
 def _base_score(line: Line, start: int, text: str, labels: _Labels) -> float | None:
     """The score a number earns from its label (None: no phone label for it, or a fax's, a PO box's, a
     postcode's or a registry number's)."""
-    own = line.cell_at(start)
-    before = line.folded[own.start : start][-30:] if own is not None and own.start < start else ""
-    left = [cell for cell in line.cells if cell.end <= start]
-    if not before.strip() and left:
-        before = fold(left[-1].text)
+    before = _label_before(line, start)
     if NOT_PHONE_BEFORE.search(line.folded[max(0, start - 20) : start]) and not PHONE_LABEL.search(before):
         return None  # a PO box, a postcode or a reference number, not a phone
     fax_near = FAX_LABEL.search(before)
     phone_near = PHONE_LABEL.search(before)
-    if fax_near and (phone_near is None or fax_near.start() > phone_near.start()):
-        return None
+    combined = phone_near is not None and fax_near is not None and not re.search(r"\d", before[phone_near.end() :])
+    if fax_near and not combined and (phone_near is None or fax_near.start() > phone_near.start()):
+        return None  # a fax ('Telefon ve faks numarası : 312… - 312…' gives the phone first)
     above = labels.previous.folded if labels.previous is not None else ""
     if not phone_near and FAX_LABEL.search(above) and not PHONE_LABEL.search(above):
         return None
@@ -182,10 +198,10 @@ def _base_score(line: Line, start: int, text: str, labels: _Labels) -> float | N
 def phone_candidates(document: Document, anchors: Sequence[Line], email: Candidate[str] | None,
                      region: str | None) -> Iterator[Candidate[str]]:
     """Phone numbers with how surely each is the buyer's (see the module docstring)."""
-    email_rows: set[tuple[int, int]] = set()
+    email_rows: set[int] = set()  # the lines the buyer's e-mail stands on: a number three printed lines away
     if email is not None:
         wanted = email.value.casefold()
-        email_rows = {(line.page, line.row) for line in document.lines
+        email_rows = {line.index for line in document.lines
                       if "@" in line.text and wanted.split("@")[0] in line.text.casefold()}
     for line in document.lines:
         if not re.search(r"\d{2}", line.text):

@@ -97,15 +97,31 @@ def _score(document: Document, line: Line, start: int, end: int, value: str) -> 
     return None
 
 
+_WRAPPED_SCHEME: Final = re.compile(r"(https?)[:：]\s*$", re.IGNORECASE)
+_SCHEMELESS: Final = re.compile(r"^\s*//([^\s<>\"'()\[\]{}（）“”‘’，。、；]+)")
+
+
+def _urls(document: Document, line: Line) -> Iterator[tuple[re.Match[str], str, str]]:
+    """(match on the line, URL as printed, quote) of the URLs on `line`, one whose scheme the layout left
+    at the end of the line above included ('…平台（http：' / '//ggzy.example.cn/jhztb/）…')."""
+    for match in URL.finditer(line.text):
+        yield match, match.group(), line.stripped
+    above = document.lines_of(line.page)[line.row - 1] if line.row > 0 else None
+    wrapped = _SCHEMELESS.match(line.text)
+    scheme = _WRAPPED_SCHEME.search(above.text) if above is not None and wrapped is not None else None
+    if wrapped is not None and scheme is not None and above is not None:
+        yield wrapped, f"{scheme.group(1)}://{wrapped.group(1)}", f"{above.stripped}\n{line.stripped}"
+
+
 def url_candidates(document: Document) -> Iterator[Candidate[str]]:
     """URLs whose sentence says offers are submitted there (or whose host the submission sentence
     names), a platform field ('e-Vergabesystem: https://...'), below that a buyer profile; never a URL
     in a sentence about help, terms, law, forms, or only about documents and publication."""
     for line in document.lines:
-        if "http" not in line.folded and "www." not in line.folded:
+        if "http" not in line.folded and "www." not in line.folded and "//" not in line.text:
             continue
-        for match in URL.finditer(line.text):
-            value = _url_value(match.group())
+        for match, printed, quote in _urls(document, line):
+            value = _url_value(printed)
             score = _score(document, line, match.start(), match.end(), value) if value is not None else None
             if value is not None and score is not None:
-                yield Candidate(value, line.page, line.stripped, score, "submission url")
+                yield Candidate(value, line.page, quote, score, "submission url")
