@@ -250,7 +250,8 @@ def test_russian_eis_form_value_wrapped_around_its_label() -> None:
 
 
 def test_russian_eis_contacts() -> None:
-    assert read(buyer_address, EIS) == "445012, Российская Федерация, Самарская обл, Тольятти г, Комсомольская ул, дом 12"
+    address = "445012, Российская Федерация, Самарская обл, Тольятти г, Комсомольская ул, дом 12"
+    assert read(buyer_address, EIS) == address
     assert read(buyer_email, EIS) == "school7-zakupki@example.ru"
     assert read(buyer_phone, EIS) == "8-8482-223344"
 
@@ -336,18 +337,18 @@ def test_the_bidder_is_not_the_contracting_authority() -> None:
 
 # --- Romanian (an EU standard form) --------------------------------------------------------------------------
 
-SEAP = """\
-Sectiunea I Autoritatea contractanta
-
-    I.1) Denumire si adrese
-    SPITALUL JUDETEAN DE URGENTA ARAD
-    Cod de identificare fiscala: 3519933; Adresa: Strada: Andreny Karoly, nr. 2-4; Localitate: Arad; Cod Postal: 310037; Tara: Romania;
-    Codul NUTS: RO421 Arad; Adresa de e-mail: achizitii@spital.example.ro; Nr de telefon: +40 257212233; Fax: +40 257212244;
-
-    VI.4.1 Organismul de solutionare a contestatiilor
-    Consiliul National de Solutionare a Contestatiilor
-    Adresa: Str. Stavropoleos nr. 6, sector 3; Localitate: Bucuresti; Cod Postal: 030084; Tara: Romania;
-"""
+SEAP = (
+    "Sectiunea I Autoritatea contractanta\n\n"
+    "    I.1) Denumire si adrese\n"
+    "    SPITALUL JUDETEAN DE URGENTA ARAD\n"
+    "    Cod de identificare fiscala: 3519933; Adresa: Strada: Andreny Karoly, nr. 2-4; Localitate: Arad; "
+    "Cod Postal: 310037; Tara: Romania;\n"
+    "    Codul NUTS: RO421 Arad; Adresa de e-mail: achizitii@spital.example.ro; Nr de telefon: +40 257212233; "
+    "Fax: +40 257212244;\n\n"
+    "    VI.4.1 Organismul de solutionare a contestatiilor\n"
+    "    Consiliul National de Solutionare a Contestatiilor\n"
+    "    Adresa: Str. Stavropoleos nr. 6, sector 3; Localitate: Bucuresti; Cod Postal: 030084; Tara: Romania;\n"
+)
 
 
 def test_romanian_data_sheet() -> None:
