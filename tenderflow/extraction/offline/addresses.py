@@ -146,7 +146,8 @@ class _AddressSearch:
             yield from self.western_label(hit, bonus)
 
     def western_label(self, hit: LabelHit, bonus: float) -> Iterator[Candidate[str]]:
-        """A street near an address label, the block under an address heading or field, an address sentence."""
+        """A street near an address label, the block under an address heading or after the label (credited to
+        'address label', as the value read after the label in any script), an address sentence."""
         before = hit.line.folded[: hit.start]
         if NEGATIVE_BEFORE_LABEL.search(before) and not hit.at_line_start and not re.search(r"\s{3,}$", before):
             return
@@ -166,12 +167,13 @@ class _AddressSearch:
                 if found is not None and self.usable(hit.line, hit.start):
                     yield Candidate(found[0], hit.line.page, quote_lines(found[1]), 0.6 + bonus, "address sentence")
             elif cell is not None:
-                yield from self.block(hit.line, hit.line, (start, cell.end), 0.6 + bonus, "address field")
+                yield from self.block(hit.line, hit.line, (start, cell.end), 0.6 + bonus, "address label")
         elif (right := [cell for cell in hit.line.cells if cell.start > hit.end]):
-            yield from self.block(hit.line, hit.line, (right[0].start, right[0].end), 0.6 + bonus, "address field")
+            yield from self.block(hit.line, hit.line, (right[0].start, right[0].end), 0.6 + bonus, "address label")
 
     def postal_marks(self) -> Iterator[Candidate[str]]:
-        """Japanese and Korean address lines that a postal mark opens ('〒330-9724 埼玉県…', '우)39660 …')."""
+        """Japanese and Korean address lines that a postal mark opens ('〒330-9724 埼玉県…', '우)39660 …'): the
+        mark is the address's label (the same rule as 'address label')."""
         for line in self.document.lines:
             if "〒" not in line.text and "우" not in line.text:
                 continue
@@ -179,7 +181,7 @@ class _AddressSearch:
                 if self.usable(line, start):
                     party = party_of(self.document, line)
                     bonus = max(0.5 * block_bonus(self.document, line, self.anchors), 0.1 if party == "buyer" else 0.0)
-                    yield Candidate(value, line.page, line.stripped, 0.56 + bonus, "postal mark")
+                    yield Candidate(value, line.page, line.stripped, 0.56 + bonus, "address label")
 
     def letterhead(self) -> Iterator[Candidate[str]]:
         """Street addresses in the first page's letterhead and footer; a PO box there as a last resort."""
