@@ -479,3 +479,8 @@ def test_letterhead_prefers_the_city_over_its_purchasing_department() -> None:
 )
 def test_a_buyer_label_gives_the_organisation_without_its_office(page: str, expected: str) -> None:
     assert read(buyer_name, page) == expected
+
+
+def test_a_department_after_a_label_gives_way_to_the_organisations_letterhead() -> None:
+    page = "                      COUNTY OF RIVERBEND\n\nIssued by:   Purchasing Department\n\nREQUEST FOR PROPOSALS\n"
+    assert read(buyer_name, page) == "COUNTY OF RIVERBEND"

@@ -23,6 +23,7 @@ from tenderflow.extraction.offline.buyer_words import (
     PERSON_PRONE,
     SECTION_HEADING,
     SECTION_PREFIX,
+    SUBUNIT,
     WEAK_LABELS,
     label_key,
     label_rule,
@@ -93,6 +94,8 @@ def _label_names(document: Document) -> Iterator[tuple[Candidate[str] | None, Li
             continue
         value, lines, how = found
         value = without_subunit(value)
+        if SUBUNIT.match(fold(value)):
+            score -= 0.25  # 'Issued by: Purchasing Department': the organisation named elsewhere comes first
         if how == "sentence":
             score = min(score, 0.66)
         yield Candidate(value, lines[0].page, quote_lines(lines), score, f"{label_rule(hit.label)} ({how})"), hit.line

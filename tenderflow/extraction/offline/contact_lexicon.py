@@ -64,10 +64,13 @@ bank's, not the buyer's."""
 
 ADDRESS_STOPS_WORLD: Final = (
     "電話", "ＴＥＬ", "전화", "☎", "电话", "联系电话", "联系人", "邮箱", "телефон", "тел", "факс", "τηλ", "φαξ",
-    "e-posta", "telefon", "faks", "irtibat", "ayrıntılı bilgi", "bilgi için", "điện thoại", "țara", "tara",
-    "country", "pays", "land", "страна", "codul nuts", "nuts code", "cod nuts",
+    "e-posta", "telefon", "faks", "irtibat", "ayrıntılı bilgi", "bilgi için", "điện thoại", "codul nuts",
+    "nuts code", "cod nuts",
 )
-"""Where an address printed on one line with its contacts or its country ends."""
+"""Where an address printed on one line with its contacts ends."""
+
+COUNTRY_FIELDS: Final = ("țara", "tara", "country", "pays", "land", "страна", "χώρα", "ülke", "država", "kraj")
+"""A form's country field ('; Tara: Romania'), where an address printed on one line ends."""
 
 NOT_ADDRESS_AFTER_LABEL: Final = (
     "e-mail", "email", "электронной", "электронная", "web", "internet", "url", "ip", "mac", "de e-mail",

@@ -16,6 +16,7 @@ from tenderflow.extraction.offline.contact_lexicon import (
     ADDRESS_STOPS_WORLD,
     ADDRESS_WORDS_WORLD,
     CONTACT_POSITIVE_WORLD,
+    COUNTRY_FIELDS,
     EMAIL_LABELS_WORLD,
     FAX_LABELS_WORLD,
     NOT_ADDRESS_AFTER_LABEL,
@@ -203,6 +204,7 @@ BUYER_PROFILE: Final = re.compile(r"profil d'acheteur|profil acheteur|perfil del
 ADDRESS_STOP: Final = re.compile(
     r",?\s*(?:\(?tel\b|tél|telephone|phone|fax|e-?mail|courriel|pec\b|c\.?f\.?\b|p\.?\s?iva|http|www\.|nip\b|"
     r"vat\b|siret|adresse internet|contact)|\s{3,}|\s\|\s?$|[;,]?\s*(?:" + any_word(ADDRESS_STOPS_WORLD) + ")"
+    r"|[;,]?\s*(?:" + any_word(COUNTRY_FIELDS) + r")\s*[:：]"
 )
 
 

@@ -53,7 +53,7 @@ _SCRIPT_REGIONS: Final = (
     (re.compile(r"[\u3040-\u30ff]"), "JP"), (re.compile(r"[\uac00-\ud7a3]"), "KR"),
     (re.compile(r"[\u4e00-\u9fff]"), "CN"), (re.compile(r"[\u0e00-\u0e7f]"), "TH"),
     (re.compile(r"[\u0590-\u05ff]"), "IL"), (re.compile(r"[\u0370-\u03ff]"), "GR"),
-    (re.compile(r"[ăâđơư]"), "VN"), (re.compile(r"[ğış]"), "TR"), (re.compile(r"[șşțţ]"), "RO"),
+    (re.compile(r"[đơư]"), "VN"), (re.compile(r"[ğı]"), "TR"), (re.compile(r"[șşțţ]"), "RO"),
     (re.compile(r"[\u0400-\u04ff]"), "RU"),
 )
 """A script (or letters) that points to a numbering plan when no domain of the document does; the first
