@@ -13,8 +13,6 @@ has its own test.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from tenderflow.extraction.backend import Page
@@ -26,26 +24,7 @@ from tenderflow.extraction.offline.contacts import (
     submission_url,
 )
 from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.schema import Buyer, Sourced, TenderFields
-from tenderflow.extraction.validation import validate_fields
-
-Reader = Callable[[Document], Sourced[str] | None]
-
-
-def read(reader: Reader, *pages: str) -> str | None:
-    found = reader(Document.of([Page(number, text) for number, text in enumerate(pages, start=1)]))
-    return found.value if found is not None else None
-
-
-def grounded(reader: Reader, *pages: str) -> Sourced[str] | None:
-    """The value after the validator's provenance and grounding checks (None when it drops it)."""
-    page_list = [Page(number, text) for number, text in enumerate(pages, start=1)]
-    found = reader(Document.of(page_list))
-    assert found is not None
-    fields, flags = validate_fields(TenderFields(buyer=Buyer(name=found), submission_url=found), page_list)
-    assert fields.buyer.name == fields.submission_url, flags
-    return fields.buyer.name
-
+from tests.contact_readers import grounded, read
 
 # --- Japanese ------------------------------------------------------------------------------------------------
 
