@@ -178,6 +178,21 @@ def test_chinese_buyer_contacts_stay_in_the_buyers_block() -> None:
     assert read(buyer_email, CHINA) is None  # the only e-mail is the agent's
 
 
+def test_chinese_fields_named_after_their_party() -> None:
+    page = ("采购人名称：宁海县住房和城乡建设局\n采购人地址：宁海县跃龙街道气象北路 210 号\n"
+            "采购人联系方式：0574-65551234\n采购代理机构名称：浙江正信工程咨询有限公司\n"
+            "采购代理机构地址：宁波市鄞州区天童南路 588 号\n采购代理机构联系方式：0574-87001234\n")
+    assert read(buyer_name, page) == "宁海县住房和城乡建设局"
+    assert read(buyer_address, page) == "宁海县跃龙街道气象北路 210 号"
+    assert read(buyer_phone, page) == "0574-65551234"
+
+
+def test_an_address_label_naming_its_party_before_the_colon() -> None:
+    page = "Найменування замовника: Управління освіти Житомирської міської ради\n" \
+           "Місцезнаходження замовника: 10014, м. Житомир, вул. Святослава Ріхтера, 20\n"
+    assert read(buyer_address, page) == "10014, м. Житомир, вул. Святослава Ріхтера, 20"
+
+
 def test_chinese_tenderer_label_with_letter_spacing() -> None:
     page = "招 标 人：台州市交通投资集团有限公司\n联 系 人： 王工\n电   话：0576-88123456\n"
     assert read(buyer_name, page) == "台州市交通投资集团有限公司"

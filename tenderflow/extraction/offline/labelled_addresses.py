@@ -30,7 +30,12 @@ from tenderflow.extraction.offline.document import Document, LabelHit, Line, fol
 from tenderflow.extraction.offline.form_fields import field_beside, field_value
 
 _MAX_WORDS: Final = 30
-_SEPARATOR: Final = re.compile(r"\s*(?:\([^)]{0,40}\))?\s*[:：]\s*")
+_SEPARATOR: Final = re.compile(r"(?:\s+[^\W\d_]{2,20}){0,2}\s*(?:\([^)]{0,40}\))?\s*[:：]\s*")
+"""Between an address label and its value: a colon, maybe after the party it is of ('Адрес заказчика:',
+'Місцезнаходження замовника:') or a parenthesis."""
+_OWNER_BEFORE: Final = re.compile(r"^[\s\d.()（）、,]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,8}$")
+"""A party's name written before its address label without a space ('采购人地址：', '발주기관 주소'): the
+label still opens its line."""
 
 
 def address_like_anywhere(value: str, *, postal: bool) -> bool:
@@ -78,7 +83,7 @@ def labelled_address(document: Document, hit: LabelHit) -> tuple[str, list[Line]
     if NOT_ADDRESS_AFTER.match(hit.line.folded, hit.end):
         return None  # 'Адрес электронной почты', 'Adresa de e-mail', 'Adresa web'
     before = hit.line.folded[: hit.start]
-    if not (hit.at_line_start or re.search(r"[;,|]\s*$|\s{3,}$", before)):
+    if not (hit.at_line_start or re.search(r"[;,|]\s*$|\s{3,}$", before) or _OWNER_BEFORE.match(before)):
         return None
     found = _same_cell_value(hit)
     if found is None:

@@ -29,7 +29,10 @@ _PARTY_LINES: Final = 10
 """How many lines a party's block may run under its label."""
 _HEADS_FIELD: Final = re.compile(
     r"\s*(?:\([^)]{0,40}\))?\s*(?:" + words_pattern(HEADING_WORDS_UNSPACED) + r")?\s*(?:[:：]|\s{2,}|$)"
+    r"|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]{1,6}\s*[:：]"
 )
+"""What follows a party's label that opens its block: a colon, a gap, nothing, a heading word
+('采购人信息'), or the field of the party it opens ('采购代理机构地址：', '招标人联系方式：')."""
 
 _CACHE: list[tuple[Document, dict[tuple[int, int], Party]]] = []
 
