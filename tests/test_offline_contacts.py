@@ -17,7 +17,7 @@ from tenderflow.extraction.offline.contacts import (
     buyer_phone,
     submission_url,
 )
-from tests.contact_readers import Reader, grounded, read
+from tests.support.contact_readers import Reader, grounded, read
 
 # --- buyer name: labels in many languages ------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from tenderflow.extraction.offline.contacts import (
     submission_url,
 )
 from tenderflow.extraction.offline.document import Document
-from tests.contact_readers import grounded, read
+from tests.support.contact_readers import grounded, read
 
 # --- Japanese ------------------------------------------------------------------------------------------------
 
