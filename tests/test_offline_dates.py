@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 
 from tenderflow.extraction.backend import Page
+from tenderflow.extraction.offline import date_parsing
 from tenderflow.extraction.offline.dates import parse_dates, parse_times, questions_deadline, submission_deadline
 from tenderflow.extraction.offline.document import Document, fold
 from tenderflow.extraction.schema import Sourced, TenderFields
@@ -68,6 +69,70 @@ def test_written_dates_in_every_common_form(text: str, expected: date) -> None:
     assert dates_in(text) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Japanese: era years (令和 1 = 2019, 元年 its first), full-width digits, weekday in brackets
+        ("令和８年７月２７日（月）", date(2026, 7, 27)),
+        ("令和 8年 9月25日 午前09時30分", date(2026, 9, 25)),
+        ("令和元年5月1日", date(2019, 5, 1)),
+        ("平成31年4月30日", date(2019, 4, 30)),
+        ("昭和64年1月7日", date(1989, 1, 7)),
+        # Chinese (Simplified and Traditional, Taiwan's 民國 years), Korean
+        ("2026 年 3 月 5 日 9 时 30 分", date(2026, 3, 5)),
+        ("2026年03月05日", date(2026, 3, 5)),
+        ("民國115年3月5日", date(2026, 3, 5)),
+        ("2026년 3월 5일", date(2026, 3, 5)),
+        ("2026. 3. 5. 10:00", date(2026, 3, 5)),
+        # Cyrillic (genitive month names), Greek, Turkish, Vietnamese, Thai (Buddhist era), Hebrew
+        ("5 марта 2026 г.", date(2026, 3, 5)),
+        ("«05» марта 2026 года", date(2026, 3, 5)),
+        ("5 березня 2026 р.", date(2026, 3, 5)),
+        ("5 март 2026 г.", date(2026, 3, 5)),
+        ("5 наурыз 2026 ж.", date(2026, 3, 5)),
+        ("5 Μαρτίου 2026", date(2026, 3, 5)),
+        ("5 Mart 2026 Perşembe", date(2026, 3, 5)),
+        ("ngày 5 tháng 3 năm 2026", date(2026, 3, 5)),
+        ("5 มีนาคม 2569", date(2026, 3, 5)),
+        ("5 มี.ค. พ.ศ. 2569", date(2026, 3, 5)),
+        ("๕ มีนาคม ๒๕๖๙", date(2026, 3, 5)),
+        ("5 במרץ 2026", date(2026, 3, 5)),
+        # the EU languages CLDR names; year-first Hungarian and Lithuanian
+        ("5. března 2026", date(2026, 3, 5)),
+        ("5. marca 2026", date(2026, 3, 5)),
+        ("5. marec 2026", date(2026, 3, 5)),
+        ("5. ožujka 2026.", date(2026, 3, 5)),
+        ("5. maaliskuuta 2026", date(2026, 3, 5)),
+        ("5 mars 2026 kl. 12.00", date(2026, 3, 5)),
+        ("2026. március 5.", date(2026, 3, 5)),
+        ("2026 m. kovo 5 d.", date(2026, 3, 5)),
+        ("5 Maret 2026", date(2026, 3, 5)),
+    ],
+)
+def test_dates_in_every_script(text: str, expected: date) -> None:
+    assert dates_in(text) == [expected]
+
+
+def test_no_locale_makes_another_locales_month_names_ambiguous() -> None:
+    """Every month name of every locale read reads as its own month: adding a locale never drops or changes
+    a name of another (Croatian, whose 'listopad' is October, only adds the names nobody else uses)."""
+    for locale in date_parsing._LOCALES:
+        for name, number in date_parsing._month_names(locale).items():
+            assert date_parsing.MONTHS[name] == number, (locale, name)
+    assert date_parsing.MONTHS["listopada"] == 11  # Polish and Czech November
+    assert date_parsing.MONTHS["ozujka"] == 3  # Croatian March, nobody else's
+
+
+def test_a_cjk_range_end_without_its_year_takes_the_start_year() -> None:
+    assert dates_in("令和８年１２月２５日（金）～１月８日（金）") == [date(2026, 12, 25), date(2027, 1, 8)]
+    assert dates_in("７月２８日（火）") == []  # no year on the line: no date
+
+
+def test_a_buddhist_era_year_needs_a_thai_month_or_thai_script() -> None:
+    assert dates_in("ภายในวันที่ 05/03/2569") == [date(2026, 3, 5)]
+    assert dates_in("Invoice 05/03/2569") == []
+
+
 def test_hijri_dates_convert_to_gregorian() -> None:
     """Umm al-Qura: 15 Rabi' al-Awwal 1447 is 7 September 2025, in Western or Arabic-Indic digits."""
     assert dates_in("1447/03/15 هـ") == [date(2025, 9, 7)]
@@ -115,6 +180,32 @@ def test_non_dates_are_not_read(text: str) -> None:
 )
 def test_times(text: str, expected: tuple[int, int]) -> None:
     assert [(time.hour, time.minute) for time in parse_times(fold(text))] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("午前09時30分", (9, 30)),
+        ("午後３時", (15, 0)),
+        ("14 时 30 分", (14, 30)),
+        ("下午3时30分", (15, 30)),
+        ("16시 00분", (16, 0)),
+        ("오후 4시", (16, 0)),
+        ("오후 4시 반", (16, 30)),
+        ("в 10.00", (10, 0)),
+        ("kl. 12.00", (12, 0)),
+        ("saat 10:00", (10, 0)),
+        ("เวลา 10.00 น.", (10, 0)),
+        ("10:00 ч.", (10, 0)),
+    ],
+)
+def test_times_in_every_script(text: str, expected: tuple[int, int]) -> None:
+    assert [(time.hour, time.minute) for time in parse_times(fold(text))] == [expected]
+
+
+def test_a_dotted_date_before_a_time_leaves_the_time_whole() -> None:
+    """'2026. 3. 5. 10:00': the day '5.' and the hour are not read as the time 5.10."""
+    assert [(time.hour, time.minute) for time in parse_times(fold("2026. 3. 5. 10:00"))] == [(10, 0)]
 
 
 def test_a_dotted_number_alone_is_no_time() -> None:

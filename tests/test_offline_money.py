@@ -9,8 +9,10 @@ from __future__ import annotations
 import pytest
 
 from tenderflow.extraction.backend import Page
+from tenderflow.extraction.offline.currencies import amounts_in
 from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.offline.money import amounts_in, contract_duration, estimated_value
+from tenderflow.extraction.offline.durations import contract_duration
+from tenderflow.extraction.offline.money import estimated_value
 from tenderflow.extraction.schema import ContractDuration, Money
 
 

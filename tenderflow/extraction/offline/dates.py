@@ -35,145 +35,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import date
-from functools import lru_cache
 from typing import Final
 
-from babel.dates import get_day_names, get_month_names
-from hijridate import Hijri
-
 from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.date_mentions import (
+    Mention,
+    cell_at,
+    cells,
+    columns_overlap,
+    mentions,
+    next_nonblank,
+    previous_nonblank,
+)
+from tenderflow.extraction.offline.date_parsing import compile_folded, parse_dates, parse_times
 from tenderflow.extraction.offline.document import Cell, Document, Line, fold
 from tenderflow.extraction.schema import Sourced
 
-# --- month and weekday names (CLDR via babel) ------------------------------------------------------
+__all__ = ["parse_dates", "parse_times", "questions_deadline", "submission_deadline"]
 
-_LOCALES: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "pl", "ro", "ca", "ar")
-"""Locales whose month names the parser reads; names two locales give different months are dropped."""
-
-_EXTRA_MONTHS: Final = {"sept": 9, "setiembre": 9, "maerz": 3, "sepbre": 9, "xbre": 12}
-"""Spellings CLDR does not list but tenders print (Latin American 'setiembre', 'Maerz' without umlaut)."""
-
-
-def _month_table() -> dict[str, int]:
-    """Folded month name (wide and abbreviated, format and stand-alone, so Polish genitive
-    'listopada' and nominative 'listopad' both) → month number."""
-    found: dict[str, set[int]] = {}
-    for locale in _LOCALES:
-        for width in ("wide", "abbreviated"):
-            for context in ("format", "stand-alone"):
-                for number, name in get_month_names(width, context, locale).items():
-                    key = fold(name).strip().rstrip(".")
-                    if len(key) >= 3:
-                        found.setdefault(key, set()).add(int(number))
-    table = {name: next(iter(numbers)) for name, numbers in found.items() if len(numbers) == 1}
-    table.update(_EXTRA_MONTHS)
-    return table
-
-
-def _weekday_words() -> set[str]:
-    words: set[str] = set()
-    for locale in _LOCALES:
-        for width in ("wide", "abbreviated"):
-            for name in get_day_names(width, "format", locale).values():
-                words.update(re.findall(r"[^\W\d_]+", fold(name)))
-    return words
-
-
-MONTHS: Final = _month_table()
-_MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True)) + ")"
-
-
-def _compile_folded(pattern: str) -> re.Pattern[str]:
-    """A pattern matched against folded text, its non-ASCII words folded the same way: fold() drops the
-    hamza of 'الأسئلة' and the tanween of 'صباحاً', so the pattern must not expect them. An apostrophe
-    also matches the typographic one ('dell’avviso', 'd’intérêt'), which fold() keeps."""
-    folded = re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern)
-    return re.compile(folded.replace("'", "['’]"))
-
-
-# --- date patterns (over folded text, Arabic-Indic digits made ASCII) --------------------------------
-
-_DIGITS: Final = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
-_DAY: Final = r"(?:0?[1-9]|[12]\d|3[01])"
-_YEAR: Final = r"(?:19[89]\d|20\d\d)"
-_ORDINAL: Final = r"(?:st|nd|rd|th|er|eme|[oa°](?=\s)|\.?e\.?r)?"
-_DMY_TEXT: Final = re.compile(
-    rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:day\s+of\s+|de\s+|of\s+|[-/]\s*)?(?P<m>{_MONTH})(?![^\W\d_])\.?"
-    rf"(?:\s*,\s*|\s*[-/]\s*|\s+de\s+|\s+del\s+|\s*)(?P<y>{_YEAR})(?!\d)"
-)
-_MDY_TEXT: Final = re.compile(
-    rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?(?!\d),?\s*(?P<y>{_YEAR})(?!\d)"
-)
-_NUMERIC: Final = re.compile(
-    rf"(?<![\d./-])(?P<a>\d{{1,2}})(?P<s>[./-])\s?(?P<b>\d{{1,2}})(?P=s)\s?(?P<y>{_YEAR})(?!\d|[./-]\d)"
-)
-_NUMERIC_DOTTED: Final = re.compile(
-    rf"(?<![\d/-])(?<!\d[.,])(?P<a>\d{{1,2}})[\s.,]{{0,5}}(?P<s>[/-])[\s.,]{{0,5}}(?P<b>\d{{1,2}})[\s.,]{{0,5}}(?P=s)"
-    rf"[\s.,]{{0,5}}(?P<y>{_YEAR})(?!\d|[./-]\d)"
-)
-"""A numeric date written on a dotted line ('on ....21../02/2025'), as OCR returns a filled-in form."""
-_ISO: Final = re.compile(
-    rf"(?<![\d./-])(?P<y>{_YEAR})(?P<s>[-/.])(?P<m>0?[1-9]|1[0-2])(?P=s)(?P<d>{_DAY})(?!\d|[./-]\d)"
-)
-_HIJRI_YMD: Final = re.compile(
-    r"(?<![\d/.-])(?P<y>1[34]\d\d)\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<d>\d{1,2})(?![\d/])"
-)
-_HIJRI_DMY: Final = re.compile(
-    r"(?<![\d/.-])(?P<d>\d{1,2})\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<y>1[34]\d\d)(?!\d)"
-)
-_HIJRI_MARK: Final = _compile_folded(r"هـ|ه(?!\w)|(?<![^\W\d_])(?:h|ah|hijri)(?![^\W\d_])|هجري")
-_ARABIC: Final = re.compile(r"[\u0600-\u06ff]")
-_DM_AT_END: Final = re.compile(rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:de\s+)?(?P<m>{_MONTH})\.?,?\s*(?:de\s*)?$")
-_MD_AT_END: Final = re.compile(rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?,?\s*$")
-_YEAR_AT_START: Final = re.compile(rf"^\s*(?P<y>{_YEAR})(?!\d)")
-_MDY_HINT: Final = re.compile(r"\bmm\s?/\s?dd\s?/\s?(?:yy)?yy\b", re.IGNORECASE)
-_PREFILTER: Final = re.compile(r"\d{4}")
-"""Lines worth parsing: every date has a four-digit year (in any script's digits)."""
-_PREFILTER_DAY: Final = re.compile(r"\d")
-_STACK_START: Final = re.compile(rf"{_DAY}(?:st|nd|rd|th|er)?\.?(?:\s*(?:de\s+)?{_MONTH}\.?,?)?")
-_STACK_ROWS: Final = 3
-_LABEL_ROWS: Final = 16
-_LABEL_DISTANCE: Final = 1
-_LETTER: Final = re.compile(r"[^\W\d_]")
-
-# --- time patterns -----------------------------------------------------------------------------------
-
-_AMPM: Final = r"(?P<ap>[ap]\.?\s?m\b\.?|صباحا|ص(?!\w)|مساء|م(?!\w))"
-"""a.m./p.m., and the Arabic صباحاً (morning) / مساءً (evening) with their one-letter forms ص / م."""
-_TIME: Final = _compile_folded(
-    r"(?<![\d.:/,])(?:"
-    rf"(?P<h>[01]?\d|2[0-3])\s?(?P<sep>[:h.])\s?(?P<mi>[0-5]\d)(?::[0-5]\d)?(?!\d)\s*{_AMPM}?"
-    r"\s*(?P<u>uhr|hrs?\b|hours|heures|horas|hs\b|h\b|noon|midday)?"
-    r"|(?P<h2>1[0-2]|0?[1-9])\s?(?P<ap2>[ap]\.?\s?m\b\.?)"
-    r"|(?P<h3>[01]?\d|2[0-3])\s?(?:uhr|heures?|hrs|hours|horas|h)(?![^\W\d_])"
-    r"|(?P<h4>[01]\d|2[0-3])(?P<mi4>[0-5]\d)\s?(?:hrs|hours|h)(?![^\W\d_])"
-    r"|(?P<noon>noon|midday|midi|mezzogiorno|mediodia|mittag)"
-    r")"
-)
-_TIME_CONNECTOR: Final = re.compile(r"(?:ore|um|at|alle|las|godz\.?|godziny|godzinie|by|hora|horas|a)\s*$")
-_GAP_WORDS: Final = (
-    frozenset(
-        fold(word)
-        for word in """
-        at by on from to until till before latest the a las la le les el ore alle um bis spatestens do godz
-        godziny godzinie godzina lokalna o r h hrs hours heures heure horas hora uhr uhrzeit time local de du del
-        des et and y e i und ou hasta entro giorno dnia dniu w of not later than no prior or as om kl noon midday
-        ist est edt cet cest gmt utc awst acst aest mst cst pst pdt cdt mdt eat wat cat sast bst mez mesz hs
-        standard daylight eastern central pacific mountain western australia indian arabia kenya locale italiana
-        ortszeit peninsular ora lt am pm m p upto up hour dia jour tag avant vor antes prima
-        الساعة الموافق م هـ ه يوم تمام
-        """.split()
-    )
-    | _weekday_words()
-)
-"""Words that may stand between a date and its time: connectors, weekdays, time zones ('at', 'à', 'ore', 'um',
-'a las', 'Friday', 'EST', 'local time', 'الساعة')."""
-_GAP_MAX: Final = 48
-_TIME_ROWS: Final = 2
-"""How far (in rows, a blank one between allowed: OCR text has them) a time may stand from its date."""
-_ZONE: Final = re.compile(r"\([^()\d]{0,30}(?:time|heure|hora|ora|zeit|saat)\)")
-"""A time zone in parentheses: '16:00 (Tashkent Time), April 24, 2025'."""
 
 # --- clause lexicons (folded text) ------------------------------------------------------------------
 
@@ -253,12 +132,12 @@ _TOPICS: Final = (
         r"|respuestas?|risposte|odpowiedz\w*",
     ),
 )
-_TOPIC: Final = _compile_folded(
+_TOPIC: Final = compile_folded(
     "|".join(rf"(?P<{kind}>(?<![^\W_])(?:{words})(?![^\W_]))" for kind, words in sorted(_TOPICS, key=_topic_order))
 )
 """One pattern, negative contexts first: at one position 'responses to questions' is an answer, not a response."""
 
-_STRONG_CUE: Final = _compile_folded(
+_STRONG_CUE: Final = compile_folded(
     r"(?<![^\W_])(?:deadline|closing|closes|close|close of|due|no later than|not later than|latest by|last date"
     r"|last day|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
     r"|date limite|heure limite|au plus tard|delai|cloture|echeance"
@@ -270,16 +149,16 @@ _STRONG_CUE: Final = _compile_folded(
     r"|do dnia|nie pozniej niz|najpozniej|nalezy zlozyc|terminu|terminie|terminem|termini"
     r"|آخر موعد|اخر موعد|موعد|تاريخ انتهاء|अंतिम तिथि|समाप्ति)(?![^\W_])"
 )
-_WEAK_CUE: Final = _compile_folded(
+_WEAK_CUE: Final = compile_folded(
     r"(?<![^\W_])(?:on or before|by|before|until|till|prior to|received|receipt|submit\w*|reception|recepcion"
     r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|tot|قبل|حتى)(?![^\W_])"
 )
-_DEADLINE_LABEL: Final = _compile_folded(
+_DEADLINE_LABEL: Final = compile_folded(
     r"(?<![^\W_])(?:deadline|submission deadline|date limite|heure limite|fecha limite|data limite|scadenza"
     r"|uiterste datum|einsendeschluss|abgabetermin|schlusstermin|termin ostateczny|آخر موعد|اخر موعد)(?![^\W_])"
 )
 """A label that by itself names the submission deadline when nothing says what it is for ('Deadline: …')."""
-_ACTION: Final = _compile_folded(
+_ACTION: Final = compile_folded(
     r"(?<![^\W_])(?:submission|submitting|receipt|lodg(?:e|ing|ement)|depot|remise|einreichung|abgabe"
     r"|eingang|presentacion|recepcion|presentazione|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
     r"|indiening|ارسال|[وبلف]?تقديم|استلام|تسليم)(?![^\W_])"
@@ -288,7 +167,7 @@ _ACTION: Final = _compile_folded(
 'تقديم العروض 17/11/1446') it makes the date a deadline without any other cue."""
 _ACTION_LABEL: Final = 60
 _CLOSING_CUE: Final = re.compile(r"(?<![^\W_])(?:closing|closes|close of|cloture|cierre|encerramento)(?![^\W_])")
-_AMENDED: Final = _compile_folded(
+_AMENDED: Final = compile_folded(
     r"(?<![^\W_])(?:revised|amended|extended|postponed|rescheduled|modifiee?|reportee?|prorogee?|geandert|verlangert"
     r"|verschoben|prorrogad[oa]|modificad[oa]|prorogat[oa]|differit[oa]|przedluzon\w*|zmienion\w*|alterad[oa]"
     r"|gewijzigd\w*|verlengd|changed|cambiad[oa]|modificat[oa]|تمديد|المعدل|الجديد"
@@ -309,7 +188,7 @@ _CITATION: Final = re.compile(
 """A law or regulation cited with its date ('ustawa z dnia 11 marca 2004', 'loi du 12 mars 2019', 'Ley 9/2017,
 de 8 de noviembre'): when one ends the clause right before a date, the date is the law's."""
 _CITATION_REACH: Final = 40
-_REFERENCE_DATED: Final = _compile_folded(
+_REFERENCE_DATED: Final = compile_folded(
     r"(?<![^\W_])(?:no|nr|n°|numero|number|ref|reference|رقم)\.?\s*:?\s*\(?[\w/.\-]+\)?\s*,?\s*"
     r"(?:dated|of|du|vom|de|del|z dnia|وتاريخ|بتاريخ)\s*$"
 )
@@ -317,14 +196,14 @@ _REFERENCE_DATED: Final = _compile_folded(
 the date that follows is that document's."""
 _CHANGED_TO: Final = re.compile(r"[\W_]*(?:to|au|a|à|al|auf|na|do|para|naar|until|till|->|→)?[\W_]*")
 """What stands between the old and the new date of 'extended from 10 March to 20 March'."""
-_SAME_DAY: Final = _compile_folded(
+_SAME_DAY: Final = compile_folded(
     r"(?:[\W_]*(?:الموافق|corresponding to|i\.?e\.?|soit|or|o|oder|ou|هـ|ه|م|r)(?![^\W\d_]))*[\W_]*"
 )
 """What stands between two writings of one day (Hijri and Gregorian, words and digits)."""
 _CHANGE_CLAUSE: Final = 60
 _HEADER_LINES: Final = 6
 _HEADER_CHARS: Final = 40
-_NEW_HEADER: Final = _compile_folded(
+_NEW_HEADER: Final = compile_folded(
     r"(?<![^\W_])(?:revised|amended|new|neu|neue[rs]?|nouveau|nouvelle|nuev[oa]|nuov[oa]|nowy|nowa|nov[oa]|nieuwe?"
     r"|modifiee?|geandert|modificad[oa]|modificat[oa]|zmienion\w*|alterad[oa]|gewijzigd\w*|المعدل|الجديد)(?![^\W_])"
 )
@@ -339,295 +218,8 @@ _TAIL_CHARS: Final = 70
 _THRESHOLD: Final = 0.55
 _SUPPORT: Final = 0.03
 
-
-# --- parsing ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ParsedDate:
-    """A date found in one string: where (character offsets), which day, whether it was Hijri."""
-
-    start: int
-    end: int
-    day: date
-    hijri: bool = False
-
-
-def _make_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _hijri(year: int, month: int, day: int) -> date | None:
-    """The Gregorian day of an Umm al-Qura Hijri date, None outside the calendar's range."""
-    try:
-        gregorian = Hijri(year, month, day).to_gregorian()
-        return date(gregorian.year, gregorian.month, gregorian.day)
-    except (ValueError, OverflowError):
-        return None
-
-
-def parse_dates(text: str, *, month_first: bool = False) -> list[ParsedDate]:
-    """Every date written in `text` (folded, see document.fold), in order, without overlaps.
-
-    `month_first` resolves numeric dates that read both ways (03/04/2026) the US way; a date whose
-    first or second number exceeds 12 reads the only way it can.
-    """
-    text = text.translate(_DIGITS)
-    found: list[ParsedDate] = []
-    for match in _DMY_TEXT.finditer(text):
-        day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    for match in _MDY_TEXT.finditer(text):
-        day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    for match in (*_NUMERIC.finditer(text), *_NUMERIC_DOTTED.finditer(text)):
-        first, second, year = int(match["a"]), int(match["b"]), int(match["y"])
-        if match["s"] == "." or first > 12 or (second <= 12 and not month_first):
-            day = _make_date(year, second, first)
-        else:
-            day = _make_date(year, first, second)
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    for match in _ISO.finditer(text):
-        day = _make_date(int(match["y"]), int(match["m"]), int(match["d"]))
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    arabic = _ARABIC.search(text) is not None
-    for pattern in (_HIJRI_YMD, _HIJRI_DMY):
-        for match in pattern.finditer(text):
-            marked = _HIJRI_MARK.search(text, max(0, match.start() - 8), match.end() + 8) is not None
-            if not (arabic or marked):
-                continue
-            day = _hijri(int(match["y"]), int(match["m"]), int(match["d"]))
-            if day is not None:
-                found.append(ParsedDate(match.start(), match.end(), day, hijri=True))
-    found.sort(key=lambda parsed: (parsed.start, -(parsed.end - parsed.start)))
-    kept: list[ParsedDate] = []
-    for parsed in found:
-        if kept and parsed.start < kept[-1].end:
-            continue
-        kept.append(parsed)
-    return kept
-
-
-@dataclass(frozen=True)
-class ParsedTime:
-    start: int
-    end: int
-    hour: int
-    minute: int
-
-
-def _time_of(match: re.Match[str]) -> tuple[int, int] | None:
-    if match["noon"]:
-        return 12, 0
-    if match["h4"]:
-        return int(match["h4"]), int(match["mi4"])
-    if match["h3"]:
-        return int(match["h3"]), 0
-    if match["h2"]:
-        hour, ampm = int(match["h2"]), match["ap2"]
-        minute = 0
-    else:
-        hour, minute, ampm = int(match["h"]), int(match["mi"]), match["ap"]
-        connector = _TIME_CONNECTOR.search(match.string[: match.start()])
-        if match["sep"] == "." and not (ampm or match["u"] or connector):
-            return None
-        if match["sep"] == "h" and match["u"]:
-            return None
-    if ampm:
-        if hour > 12 or hour == 0:
-            return None
-        hour = hour % 12 + (12 if ampm[0] in "pم" else 0)
-    return hour, minute
-
-
-def parse_times(text: str) -> list[ParsedTime]:
-    """Every time of day written in `text` (folded): '12:00', '12h00', '12.00 Uhr', '5:00 PM', '12 heures'."""
-    times: list[ParsedTime] = []
-    for match in _TIME.finditer(text.translate(_DIGITS)):
-        value = _time_of(match)
-        if value is not None:
-            times.append(ParsedTime(match.start(), match.end(), *value))
-    return times
-
-
-def _gap_allowed(gap: str) -> bool:
-    """Whether only connectors (at, à, ore, um, a las, weekday names, time zones, punctuation) stand between
-    a date and its time: 'April 1, 2019 at noon', '10 septembre 2020, à 12 heures', '12.01.2026     12:00'."""
-    if any(character.isdigit() for character in gap):
-        return False
-    if not gap.strip():
-        return True
-    gap = _ZONE.sub(" ", gap)
-    if len(gap) > _GAP_MAX:
-        return False
-    return all(word in _GAP_WORDS for word in re.findall(r"[^\W\d_]+", gap))
-
-
-# --- mentions: dates with their time, on lines of the document ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A date printed in the document with the time printed next to it (if any) and the lines they use."""
-
-    line: Line
-    start: int
-    end: int  # end of the date, or of its time when the time follows it on the same line
-    day: date
-    time: tuple[int, int] | None
-    first: Line  # the first line the date and its time use
-    last: Line  # the last one
-
-    @property
-    def value(self) -> str:
-        if self.time is None:
-            return self.day.isoformat()
-        return f"{self.day.isoformat()}T{self.time[0]:02d}:{self.time[1]:02d}"
-
-
-def _month_first(document: Document) -> bool:
-    """Whether the document writes numeric dates month first (US style): it says mm/dd/yyyy, or more of its
-    unambiguous slash dates read month first than day first, or, with no such date, more of its written-out
-    dates read 'March 15, 2026' than '15 March 2026'."""
-    month_first = day_first = 0
-    text_month_first = text_day_first = 0
-    for line in document.lines:
-        if not _PREFILTER.search(line.text):
-            continue
-        if "/" in line.text:
-            if _MDY_HINT.search(line.text):
-                return True
-            for match in _NUMERIC.finditer(line.text):
-                if match["s"] == "/":
-                    first, second = int(match["a"]), int(match["b"])
-                    month_first += second > 12 >= first
-                    day_first += first > 12 >= second
-        if not month_first and not day_first and _LETTER.search(line.text):
-            text_month_first += len(_MDY_TEXT.findall(line.folded))
-            text_day_first += len(_DMY_TEXT.findall(line.folded))
-    if month_first or day_first:
-        return month_first > day_first
-    return text_month_first > text_day_first
-
-
-def _previous_nonblank(document: Document, line: Line) -> Line | None:
-    for other in reversed(document.lines_of(line.page)[: line.row]):
-        if other.text.strip():
-            return other
-    return None
-
-
-def _next_nonblank(document: Document, line: Line) -> Line | None:
-    nexts = document.next_lines(line, 1)
-    return nexts[0] if nexts else None
-
-
-def _mentions(document: Document) -> list[Mention]:
-    """Every date of the document with its time, in reading order. Only lines with a four-digit number
-    are folded and parsed, and lines that end with a day and month when the next line starts with a year."""
-    month_first = _month_first(document)
-    mentions: list[Mention] = []
-    lines = document.lines
-    for position, line in enumerate(lines):
-        if not _PREFILTER.search(line.text):
-            if _PREFILTER_DAY.search(line.text) and any(
-                _PREFILTER.search(other.text) for other in lines[position + 1 : position + 1 + _STACK_ROWS]
-            ):
-                broken = _split_date(document, line) or _stacked_date(document, line)
-                if broken is not None:
-                    mentions.append(broken)
-            continue
-        folded = line.folded
-        dates = parse_dates(folded, month_first=month_first)
-        for index, parsed in enumerate(dates):
-            after_limit = dates[index + 1].start if index + 1 < len(dates) else len(folded)
-            before_limit = dates[index - 1].end if index else 0
-            mentions.append(_with_time(document, line, parsed, before_limit, after_limit))
-        if not dates:
-            split = _split_date(document, line)
-            if split is not None:
-                mentions.append(split)
-    return mentions
-
-
-def _stacked_date(document: Document, line: Line) -> Mention | None:
-    """A date stacked in a table cell over two or three lines ('25th' / 'November,' / '2021'): a cell that
-    holds only a day, or a day and a month, completed by the cells below it in the same column."""
-    for cell in _cells(line.text):
-        if not _STACK_START.fullmatch(fold(cell.text)):
-            continue
-        texts = [cell.text]
-        current = line
-        for _ in range(_STACK_ROWS):
-            below = _next_nonblank(document, current)
-            if below is None or below.row - current.row > _TIME_ROWS:
-                break
-            texts += [other.text for other in _cells(below.text) if other.overlaps(cell)]
-            parsed = parse_dates(fold(" ".join(texts)))
-            if parsed and parsed[0].start == 0:
-                return Mention(line, cell.start, cell.end, parsed[0].day, None, line, below)
-            current = below
-    return None
-
-
-def _split_date(document: Document, line: Line) -> Mention | None:
-    """A date broken across two lines: '… bis spätestens 22. März' / '2023 zu stellen'."""
-    folded = line.folded.rstrip()
-    match = _DM_AT_END.search(folded) or _MD_AT_END.search(folded)
-    if match is None:
-        return None
-    following = _next_nonblank(document, line)
-    if following is None or following.row != line.row + 1:
-        return None
-    year = _YEAR_AT_START.match(following.folded)
-    if year is None:
-        return None
-    day = _make_date(int(year["y"]), MONTHS[match["m"]], int(match["d"]))
-    if day is None:
-        return None
-    rest = following.folded[year.end() :]
-    time = None
-    for parsed in parse_times(rest)[:1]:
-        if _gap_allowed(rest[: parsed.start]):
-            time = (parsed.hour, parsed.minute)
-    return Mention(line, match.start(), len(folded), day, time, line, following)
-
-
-def _with_time(document: Document, line: Line, parsed: ParsedDate, before_limit: int, after_limit: int) -> Mention:
-    """The mention of `parsed` with the time printed after it (same line, or at the start of the next line)
-    or, failing that, right before it ('2:00 p.m. on April 2, 2026', also from the end of the line above)."""
-    folded = line.folded
-    plain = Mention(line, parsed.start, parsed.end, parsed.day, None, line, line)
-    after = folded[parsed.end : after_limit]
-    times = parse_times(after)
-    if times and _gap_allowed(after[: times[0].start]):
-        return replace(plain, end=parsed.end + times[0].end, time=(times[0].hour, times[0].minute))
-    if after_limit == len(folded) and _gap_allowed(after):
-        following = _next_nonblank(document, line)
-        if following is not None and following.row - line.row <= _TIME_ROWS:
-            head = following.folded.lstrip()
-            times = parse_times(head)
-            if times and _gap_allowed(head[: times[0].start]) and not parse_dates(head[: times[0].end + 6]):
-                return replace(plain, time=(times[0].hour, times[0].minute), last=following)
-    before = folded[before_limit : parsed.start]
-    times = parse_times(before)
-    if times and _gap_allowed(before[times[-1].end :]):
-        return replace(plain, time=(times[-1].hour, times[-1].minute))
-    if before_limit == 0 and _gap_allowed(before):
-        previous = _previous_nonblank(document, line)
-        if previous is not None and line.row - previous.row <= _TIME_ROWS:
-            times = parse_times(previous.folded)
-            tail = previous.folded[times[-1].end :] if times else ""
-            if times and _gap_allowed(tail + " " + before) and not parse_dates(previous.folded[times[-1].start :]):
-                return replace(plain, time=(times[-1].hour, times[-1].minute), first=previous)
-    return plain
+_LABEL_ROWS: Final = 16
+_LABEL_DISTANCE: Final = 1
 
 
 # --- clauses: what a date is about --------------------------------------------------------------------
@@ -652,27 +244,6 @@ class Reading:
     label_distance: int = 0  # rows between a table's column header and the date, when the header is the label
 
 
-_CELL: Final = re.compile(r"\S+(?:[ \t]{1,2}\S+)*")
-"""A layout cell: words separated by at most two spaces. (document.Line.cells merges a one-character
-cell into the next one: its lazy pattern lets 'e          informatici' be one cell.)"""
-
-
-@lru_cache(maxsize=4096)
-def _cells(text: str) -> tuple[Cell, ...]:
-    """The layout cells of a line's text (see _CELL)."""
-    return tuple(Cell(match.start(), match.end(), match.group()) for match in _CELL.finditer(text))
-
-
-def _cell_at(text: str, column: int) -> Cell | None:
-    """The cell covering `column`, or the first one after it."""
-    return next((cell for cell in _cells(text) if cell.end > column), None)
-
-
-def _columns_overlap(start: int, end: int, other_start: int, other_end: int, slack: int = 2) -> bool:
-    """Whether two column ranges overlap, give or take `slack` characters of layout jitter."""
-    return start <= other_end + slack and other_start <= end + slack
-
-
 def _wrapped_label(
     document: Document, line: Line, label: Cell, dated: set[int], *, upwards: bool = True
 ) -> list[tuple[Line, str]]:
@@ -684,10 +255,10 @@ def _wrapped_label(
     pieces: list[tuple[Line, str]] = [(line, label.text)]
     current = line
     for _ in range(2 if upwards else 0):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None or above.row != current.row - 1 or above.index in dated:
             break
-        texts = [other.text for other in _cells(above.text) if other.overlaps(label)]
+        texts = [other.text for other in cells(above.text) if other.overlaps(label)]
         if not texts:
             break
         pieces.insert(0, (above, "   ".join(texts)))
@@ -696,13 +267,13 @@ def _wrapped_label(
         current = above
     current = line
     for _ in range(2):
-        below = _next_nonblank(document, current)
+        below = next_nonblank(document, current)
         if below is None or below.row != current.row + 1 or below.index in dated:
             break
-        texts = [other.text for other in _cells(below.text) if other.overlaps(label)]
+        texts = [other.text for other in cells(below.text) if other.overlaps(label)]
         if not texts or not texts[0][:1].islower():
             break
-        if not upwards and len(_cells(below.text)) != len(texts):
+        if not upwards and len(cells(below.text)) != len(texts):
             break  # another column goes on beside it: a new row, not the label's last words
         pieces.append((below, "   ".join(texts)))
         current = below
@@ -726,11 +297,11 @@ def _clause(
         return [start, *pieces] if start is not None else pieces
     if line is mention.line and (end := _label_end_below(document, line, pieces[0][1], dated)) is not None:
         return [*pieces, end]
-    cell = _cell_at(line.text, mention.start) if line is mention.line else _cell_at(line.text, 0)
+    cell = cell_at(line.text, mention.start) if line is mention.line else cell_at(line.text, 0)
     if cell is None:
         return pieces
     first_cell = not line.text[: cell.start].strip()
-    left = [other for other in _cells(line.text) if other.end <= cell.start]
+    left = [other for other in cells(line.text) if other.end <= cell.start]
     if left and left[-1].text[:1].islower():
         return _wrapped_label(document, line, left[-1], dated) or pieces
     if left and not _TOPIC.search(fold(left[-1].text)):
@@ -741,7 +312,7 @@ def _clause(
     column_start, column_end = cell.start, cell.end
     current = line
     for _ in range(_CLAUSE_LINES):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None or current.row - above.row > 3:
             break
         if above.index in previous_end:
@@ -750,8 +321,8 @@ def _clause(
             break
         texts = [
             other.text
-            for other in _cells(above.text)
-            if _columns_overlap(column_start, column_end, other.start, other.end)
+            for other in cells(above.text)
+            if columns_overlap(column_start, column_end, other.start, other.end)
             or (first_cell and other.end <= column_start)
         ]
         if not texts:
@@ -768,14 +339,14 @@ def _label_start_above(document: Document, line: Line, own: str, dated: set[int]
     folded = fold(own)
     if len(own.strip()) > _WRAP_OWN_CHARS or _STRONG_CUE.search(folded) or _WEAK_CUE.search(folded):
         return None
-    above = _previous_nonblank(document, line)
+    above = previous_nonblank(document, line)
     if above is None or above.row != line.row - 1 or above.index in dated:
         return None
-    cells = _cells(above.text)
+    above_cells = cells(above.text)
     indent = len(line.text) - len(line.text.lstrip())
-    if len(cells) != 1 or abs(cells[0].start - indent) > 1 or re.search(r"[.!?;:]\s*$", above.text):
+    if len(above_cells) != 1 or abs(above_cells[0].start - indent) > 1 or re.search(r"[.!?;:]\s*$", above.text):
         return None
-    return above, cells[0].text
+    return above, above_cells[0].text
 
 
 _WRAP_OWN_CHARS: Final = 40
@@ -787,7 +358,7 @@ def _label_end_below(document: Document, line: Line, own: str, dated: set[int]) 
     lower case, without digits, right below."""
     if not _OPEN_LABEL_END.search(fold(own)) or len(own.strip()) > _CLAUSE_CHARS:
         return None
-    below = _next_nonblank(document, line)
+    below = next_nonblank(document, line)
     if below is None or below.row - line.row > 2 or below.index in dated:
         return None
     text = below.stripped
@@ -806,15 +377,15 @@ _OPEN_LABEL_END: Final = re.compile(
 def _column_header(document: Document, mention: Mention) -> str:
     """The folded header of the table column a date stands in, when the date starts its own cell: the first
     cell without digits above it in the same column ('Original' / 'Revised' columns of an addendum)."""
-    cell = _cell_at(mention.line.text, mention.start)
+    cell = cell_at(mention.line.text, mention.start)
     if cell is None or abs(cell.start - mention.start) > 1:
         return ""
     current = mention.line
     for _ in range(_HEADER_LINES):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None:
             break
-        overlapping = " ".join(other.text for other in _cells(above.text) if other.overlaps(cell))
+        overlapping = " ".join(other.text for other in cells(above.text) if other.overlaps(cell))
         if overlapping and not any(character.isdigit() for character in overlapping):
             return fold(overlapping) if len(overlapping) <= _HEADER_CHARS else ""
         current = above
@@ -825,15 +396,15 @@ def _column_label(document: Document, mention: Mention) -> str:
     """The folded header of the table column a date stands in, when it names a deadline: a notice table
     whose 'CLOSING DATE' column lists one date per tender. Climbs over the rows above (their dates and
     descriptions) to the first cell in the date's column that holds a deadline cue or a topic."""
-    cell = _cell_at(mention.line.text, mention.start)
+    cell = cell_at(mention.line.text, mention.start)
     if cell is None or len(cell.text) > _HEADER_CHARS:
         return ""
     current = mention.line
     for _ in range(_LABEL_ROWS):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None:
             break
-        for other in _cells(above.text):
+        for other in cells(above.text):
             if not other.overlaps(cell) or any(character.isdigit() for character in other.text):
                 continue
             if len(other.text) > _HEADER_CHARS:
@@ -970,11 +541,11 @@ def _readings(document: Document) -> list[tuple[Mention, Reading]]:
     only 'to', so it takes the first one's reading, amended, and the first one becomes the original."""
     if _last_read and _last_read[0][0] is document:
         return _last_read[0][1]
-    mentions = _mentions(document)
-    dated = {mention.line.index for mention in mentions}
+    found = mentions(document)
+    dated = {mention.line.index for mention in found}
     previous_end: dict[int, int] = {}
     readings: list[tuple[Mention, Reading]] = []
-    for mention in mentions:
+    for mention in found:
         reading = _read(document, mention, previous_end, dated)
         previous_end[mention.line.index] = mention.end
         if mention.last is not mention.line:
