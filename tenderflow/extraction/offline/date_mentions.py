@@ -10,6 +10,7 @@ day first or month first is decided once per document (`month_first`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
@@ -104,8 +105,9 @@ def next_nonblank(document: Document, line: Line) -> Line | None:
 
 
 def mentions(document: Document) -> list[Mention]:
-    """Every date of the document with its time, in reading order. Only lines with a four-digit number
-    are folded and parsed, and lines that end with a day and month when the next line starts with a year."""
+    """Every date of the document with its time, in reading order, but those of its running headers and
+    footers. Only lines with a four-digit number are folded and parsed, and lines that end with a day and
+    month when the next line starts with a year."""
     month_first_order = month_first(document)
     mentions: list[Mention] = []
     lines = document.lines
@@ -128,7 +130,27 @@ def mentions(document: Document) -> list[Mention]:
             split = _split_date(document, line)
             if split is not None:
                 mentions.append(split)
-    return mentions
+    running = _running_lines(mention.line for mention in mentions)
+    return [mention for mention in mentions if mention.line.index not in running]
+
+
+_RUNNING_PAGES: Final = 3
+
+
+def _running_lines(lines: Iterable[Line]) -> set[int]:
+    """The lines that a page header or footer repeats on three pages or more, digits aside ('Sistemul
+    Electronic de Achizitii Publice, 19.10.2020 15:05   Pagina 6', '08.04.2026, 21:37   Печатная форма'):
+    the date a document was printed is no deadline."""
+    pages: dict[str, set[int]] = {}
+    indices: dict[str, list[int]] = {}
+    for line in lines:
+        key = " ".join(_DIGIT_RUN.sub("#", line.folded).split())
+        pages.setdefault(key, set()).add(line.page)
+        indices.setdefault(key, []).append(line.index)
+    return {index for key, found in pages.items() if len(found) >= _RUNNING_PAGES for index in indices[key]}
+
+
+_DIGIT_RUN: Final = re.compile(r"\d+")
 
 
 def _stacked_date(document: Document, line: Line) -> Mention | None:

@@ -179,7 +179,9 @@ _TIME: Final = compile_folded(
     r"(?<![\d.:/,])(?:"
     rf"(?:(?P<ap0>{_CJK_HALF_DAY})\s?)?(?P<h>[01]?\d|2[0-3])(?P<sep>\s?[:h]\s?|\.)(?P<mi>[0-5]\d)(?::[0-5]\d)?(?!\d)"
     rf"\s*{_AMPM}?\s*(?P<u>uhr|hrs?\b|hours|heures|horas|hs\b|h\b|noon|midday|часов|часа|ч\b\.?|val\b\.?|น\b\.?)?"
-    rf"|(?:(?P<ap5>{_CJK_HALF_DAY})\s?)?(?P<h5>[01]?\d|2[0-3])\s?[時时시点點]\s?(?:(?P<mi5>[0-5]?\d)\s?[分분]|(?P<half>半|반))?"
+    rf"|(?:(?P<ap5>{_CJK_HALF_DAY})\s?)?(?P<h5>[01]?\d|2[0-3])\s?(?:[時时点點](?![間间])|시(?!간))"
+    r"\s?(?:(?P<mi5>[0-5]?\d)\s?[分분]|(?P<half>半|반))?"
+    r"|(?P<h6>[01]?\d|2[0-3])\s?giờ\s?(?:(?P<mi6>[0-5]\d)(?:\s?phút)?)?"
     r"|(?P<h2>1[0-2]|0?[1-9])\s?(?P<ap2>[ap]\.?\s?m\b\.?)"
     r"|(?P<h3>[01]?\d|2[0-3])\s?(?:uhr|heures?|hrs|hours|horas|h)(?![^\W\d_])"
     r"|(?P<h4>[01]\d|2[0-3])(?P<mi4>[0-5]\d)\s?(?:hrs|hours|h)(?![^\W\d_])"
@@ -204,7 +206,8 @@ _GAP_WORDS: Final = (
         الساعة الموافق م هـ ه يوم تمام
         в во до по час часов часа ч мин минут местному московскому времени время мск г года року р
         στις ώρα ωρα και orele la pana saat saati da de te lúc luc gio giờ vao vào truoc trước pukul jam wib wita
-        wit sampai klo kello klockan kell plkst val hod hodin óra ig เวลา น นาฬิกา ถึง ภายใน בשעה עד שעה
+        wit sampai klo kello klockan kell plkst val hod hodin óra ig ob u sati hodine เวลา น นาฬิกา ถึง ภายใน
+        בשעה עד שעה
         まで までに 迄 必着 前 之前 以前 止 为止 整 까지 전 이전
         """.split()
     )
@@ -361,6 +364,8 @@ def _time_of(match: re.Match[str]) -> tuple[int, int] | None:
     if match["h5"]:
         minute = int(match["mi5"]) if match["mi5"] else 30 if match["half"] else 0
         return _half_day(int(match["h5"]), minute, match["ap5"])
+    if match["h6"]:
+        return int(match["h6"]), int(match["mi6"] or 0)
     if match["h2"]:
         hour, ampm = int(match["h2"]), match["ap2"]
         minute = 0

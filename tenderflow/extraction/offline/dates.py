@@ -47,170 +47,43 @@ from tenderflow.extraction.offline.date_mentions import (
     next_nonblank,
     previous_nonblank,
 )
-from tenderflow.extraction.offline.date_parsing import compile_folded, parse_dates, parse_times
+from tenderflow.extraction.offline.date_parsing import parse_dates, parse_times
+from tenderflow.extraction.offline.date_words import (
+    ACTION,
+    AMENDED,
+    CHANGED_TO,
+    CITATION,
+    CLOSING_CUE,
+    DEADLINE_LABEL,
+    NEG,
+    NEW_HEADER,
+    ORIGINAL,
+    QUE,
+    RANGE_FROM,
+    RANGE_TO,
+    REFERENCE_DATED,
+    SAME_DAY,
+    STRONG_CUE,
+    SUB,
+    TAIL_CUE,
+    TOPIC,
+    WEAK_CUE,
+)
 from tenderflow.extraction.offline.document import Cell, Document, Line, fold
+from tenderflow.extraction.offline.label_values import right_to_left
 from tenderflow.extraction.schema import Sourced
 
 __all__ = ["parse_dates", "parse_times", "questions_deadline", "submission_deadline"]
 
 
-# --- clause lexicons (folded text) ------------------------------------------------------------------
-
-_SUB: Final = "sub"
-_QUE: Final = "que"
-_NEG: Final = "neg"
-
-
-def _topic_order(entry: tuple[str, str]) -> int:
-    return (_NEG, _SUB, _QUE).index(entry[0])
-
-
-_TOPICS: Final = (
-    (
-        _SUB,
-        r"tenders?|bids?|proposals?|offers?|quotations?|quotes|applications?|submissions?|submittals?|responses?"
-        r"|expressions? of interest|eois?|manifestations? d'interet|expressions? d'interet|interessenbekundung\w*"
-        r"|manifestacion(?:es)? de interes|manifestazion[ei] di interesse|manifestac(?:ao|oes) de interesse"
-        r"|requests? to participate|bid end|tender document submission|rfp|rfq|rft|rfb|itb|ifb|rfx"
-        r"|offres?|plis|candidatures?|soumissions?|propositions?|remise|depot|reception des offres"
-        r"|angebot\w*|teilnahmeantr\w*|bewerbung\w*|einreichung\w*|abgabefrist|schlusstermin"
-        r"|ofertas?|proposiciones|propuestas?|solicitudes de participacion|presentacion"
-        r"|offerte|domande di partecipazione|presentazione|ricevimento"
-        r"|caricamento|invio|envoi|envio|upload\w*"
-        r"|propostas?|apresentacao|entrega das propostas"
-        r"|inschrijving\w*|offertes?|aanbieding\w*|indiening"
-        r"|ofert\w*|wnioskow o dopuszczenie|wnioski o dopuszczenie|skladani\w*|zlozeni\w*|zlozyc|skladac"
-        r"|[وبلف]?العروض|[وبلف]?العطاءات|[وبلف]?تقديم|बोली|निविदा",
-    ),
-    (
-        _QUE,
-        r"questions?|queries|query|inquiry|inquiries|enquiry|enquiries|clarifications?|requests? for information"
-        r"|demandes? de (?:renseignements|precisions|eclaircissements|clarification)|renseignements complementaires"
-        r"|eclaircissements|requesting additional information|requests? for additional information"
-        r"|additional information (?:requests?|may be requested)|demandes? de renseignements complementaires"
-        r"|fragen|anfragen|ruckfragen|bieterfragen|auskunfte|aufklarung\w*|erlauterungen"
-        r"|preguntas|consultas|aclaraciones|aclaracion"
-        r"|chiarimenti|quesiti|domande"
-        r"|esclarecimentos?|perguntas|pedidos de esclarecimento"
-        r"|vragen|nota van inlichtingen"
-        r"|pytania|pytan|wyjasnie\w*|zapytania"
-        r"|[وبلف]?الاستفسارات|[وبلف]?استفسارات|[وبلف]?الأسئلة|[وبلف]?التوضيحات|[وبلف]?الاستيضاحات",
-    ),
-    (
-        _NEG,
-        # bid opening
-        r"opening|opened|open on|ouverture|offnung|eroffnung|apertura|otwarci\w*|abertura|opening van"
-        r"|فتح|खोलने|"
-        # meetings and visits
-        r"(?:pre-?bid|pre-?proposal|pre-?tender|pre-?quote)(?! (?:queries|query|questions?|clarifications?|enquir\w*))"
-        r"|site (?:visit|meeting|inspection)|meeting|conference|session"
-        r"|briefing|visite|reunion|ortsbesichtigung|besichtigung|bieterkonferenz|visita|sopralluogo|spotkani\w*"
-        r"|wizj\w* lokaln\w*|"
-        # offer validity and award
-        r"validity|valid|validite|bindefrist|zuschlags\w*|gultigkeit|validez|mantenimiento de (?:la )?oferta"
-        r"|validita|vincola\w*|zwiaz\w*(?: oferta)?|validade|gestanddoening|geldigheid|award|attribution|adjudicacion"
-        r"|aggiudicazione|udzielenie|"
-        # publication, issue, dispatch, documents
-        r"date of issue|issue date|issued|publication|publish|published|posted|dispatch of (?:the |this )?notice"
-        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du |de l'|dell'|del )(?:present )?"
-        r"(?:avis|avviso|bando|anuncio)"
-        r"|absendung|versand|veroffentlich\w*|publicacion|pubblicazione|publikacj\w*|publicacao"
-        r"|dispatch\w*|invitations? to (?:tender|participate|submit)|estimated date"
-        r"|download|sale of|obtencion de pliegos|retrait|anforderungsfrist|bid start|start date|"
-        # start, execution, delivery
-        r"commence\w*|start|debut|beginn|inicio|inizio|rozpoczeci\w*|completion|realizacji|execution|ejecucion"
-        r"|esecuzione|ausfuhrung\w*|(?:delivery|livraison|lieferung|entrega|consegna|dostaw\w*)(?! (?:of |de |des |das "
-        r"|dos |de las |de los |delle |degli |der )?(?:the )?(?:bids?|tenders?|offers?|proposals?|ofertas?|propuestas?"
-        r"|propostas?|offres?|plis|offerte|angebote|ofert\w*))|"
-        # payment, signature, interviews
-        r"payments?|invoices?|paiement|facture|zahlung\w*|rechnung\w*|pago|factura|pagamento|fattura|platnos\w*"
-        r"|faktur\w*|betaling|factuur|signature|signing|signed|unterzeichnung|firma del contrato|stipula|podpisani\w*"
-        r"|interviews?|presentations?|demonstrations?|"
-        # answers to questions
-        r"communique\w*|communicated|comunicad[oa]s?|comunicat[aeio]|mitgeteilt|answers?"
-        r"|responses? to (?:the )?(?:questions|queries|inquiries|clarifications?)|reponses?|antworten"
-        r"|respuestas?|risposte|odpowiedz\w*",
-    ),
-)
-_TOPIC: Final = compile_folded(
-    "|".join(rf"(?P<{kind}>(?<![^\W_])(?:{words})(?![^\W_]))" for kind, words in sorted(_TOPICS, key=_topic_order))
-)
-"""One pattern, negative contexts first: at one position 'responses to questions' is an answer, not a response."""
-
-_STRONG_CUE: Final = compile_folded(
-    r"(?<![^\W_])(?:deadline|closing|closes|close|close of|due|no later than|not later than|latest by|last date"
-    r"|last day|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
-    r"|date limite|heure limite|au plus tard|delai|cloture|echeance"
-    r"|\w*frist|schlusstermin|ablauf|ende der|spatestens|bis zum|eingang der|termin"
-    r"|plazo|fecha limite|fecha de cierre|hasta el|hasta las|a mas tardar|vencimiento|cierre"
-    r"|termine|scadenza|entro il|entro le|entro e non oltre|non oltre"
-    r"|prazo|data limite|ate o dia|ate ao dia|ate as|encerramento"
-    r"|uiterste|uiterlijk|sluitingsdatum|termijn"
-    r"|do dnia|nie pozniej niz|najpozniej|nalezy zlozyc|terminu|terminie|terminem|termini"
-    r"|آخر موعد|اخر موعد|موعد|تاريخ انتهاء|अंतिम तिथि|समाप्ति)(?![^\W_])"
-)
-_WEAK_CUE: Final = compile_folded(
-    r"(?<![^\W_])(?:on or before|by|before|until|till|prior to|received|receipt|submit\w*|reception|recepcion"
-    r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|tot|قبل|حتى)(?![^\W_])"
-)
-_DEADLINE_LABEL: Final = compile_folded(
-    r"(?<![^\W_])(?:deadline|submission deadline|date limite|heure limite|fecha limite|data limite|scadenza"
-    r"|uiterste datum|einsendeschluss|abgabetermin|schlusstermin|termin ostateczny|آخر موعد|اخر موعد)(?![^\W_])"
-)
-"""A label that by itself names the submission deadline when nothing says what it is for ('Deadline: …')."""
-_ACTION: Final = compile_folded(
-    r"(?<![^\W_])(?:submission|submitting|receipt|lodg(?:e|ing|ement)|depot|remise|einreichung|abgabe"
-    r"|eingang|presentacion|recepcion|presentazione|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
-    r"|indiening|ارسال|[وبلف]?تقديم|استلام|تسليم)(?![^\W_])"
-)
-"""The act of handing something in: in a short schedule label ('Submission of proposals   15 March 2026',
-'تقديم العروض 17/11/1446') it makes the date a deadline without any other cue."""
 _ACTION_LABEL: Final = 60
-_CLOSING_CUE: Final = re.compile(r"(?<![^\W_])(?:closing|closes|close of|cloture|cierre|encerramento)(?![^\W_])")
-_AMENDED: Final = compile_folded(
-    r"(?<![^\W_])(?:revised|amended|extended|postponed|rescheduled|modifiee?|reportee?|prorogee?|geandert|verlangert"
-    r"|verschoben|prorrogad[oa]|modificad[oa]|prorogat[oa]|differit[oa]|przedluzon\w*|zmienion\w*|alterad[oa]"
-    r"|gewijzigd\w*|verlengd|changed|cambiad[oa]|modificat[oa]|تمديد|المعدل|الجديد"
-    r"|(?:new|nouvelle|neue[rs]?|nuev[oa]|nuov[oa]|nowy|novo|nova|nieuwe) (?:closing|deadline|due|submission|date"
-    r"|time|date limite|frist|termin|plazo|fecha|termine|scadenza|data|prazo|datum|sluitingsdatum))(?![^\W_])"
-)
-_ORIGINAL: Final = re.compile(
-    r"(?<![^\W_])(?:original|originally|previous|previously|old|initial|initiale|ancienne|ursprunglich\w*|bisherige"
-    r"|anterior|originale|precedente|pierwotn\w*|dotychczasow\w*|oorspronkelijke|instead of|au lieu de"
-    r"|initially|initialement|inicialmente|inizialmente|pierwotnie|oorspronkelijk|zunachst|urspr\w*"
-    r"|statt|en lugar de|anstelle)(?![^\W_])"
-)
-_CITATION: Final = re.compile(
-    r"(?<![^\W_])(?:ustaw\w*|rozporzadz\w*|dz\.? ?u|law|act|loi|decret|arrete|gesetz\w*|verordnung|richtlinie|ley"
-    r"|real decreto|decreto|legge|d\.? ?lgs|regolamento|directive|directiva|direttiva|lei|regulation|regulamento"
-    r"|circular|circulaire|rundschreiben|ordinance|ordonnance)(?![^\W_])"
-)
-"""A law or regulation cited with its date ('ustawa z dnia 11 marca 2004', 'loi du 12 mars 2019', 'Ley 9/2017,
-de 8 de noviembre'): when one ends the clause right before a date, the date is the law's."""
 _CITATION_REACH: Final = 40
-_REFERENCE_DATED: Final = compile_folded(
-    r"(?<![^\W_])(?:no|nr|n°|numero|number|ref|reference|رقم)\.?\s*:?\s*\(?[\w/.\-]+\)?\s*,?\s*"
-    r"(?:dated|of|du|vom|de|del|z dnia|وتاريخ|بتاريخ)\s*$"
-)
-"""Another document's number and date ('Tender No. 12/2025 dated', 'رقم (م/128) وتاريخ', 'n° 2019-1 du'):
-the date that follows is that document's."""
-_CHANGED_TO: Final = re.compile(r"[\W_]*(?:to|au|a|à|al|auf|na|do|para|naar|until|till|->|→)?[\W_]*")
-"""What stands between the old and the new date of 'extended from 10 March to 20 March'."""
-_SAME_DAY: Final = compile_folded(
-    r"(?:[\W_]*(?:الموافق|corresponding to|i\.?e\.?|soit|or|o|oder|ou|هـ|ه|م|r)(?![^\W\d_]))*[\W_]*"
-)
-"""What stands between two writings of one day (Hijri and Gregorian, words and digits)."""
 _CHANGE_CLAUSE: Final = 60
 _HEADER_LINES: Final = 6
 _HEADER_CHARS: Final = 40
-_NEW_HEADER: Final = compile_folded(
-    r"(?<![^\W_])(?:revised|amended|new|neu|neue[rs]?|nouveau|nouvelle|nuev[oa]|nuov[oa]|nowy|nowa|nov[oa]|nieuwe?"
-    r"|modifiee?|geandert|modificad[oa]|modificat[oa]|zmienion\w*|alterad[oa]|gewijzigd\w*|المعدل|الجديد)(?![^\W_])"
-)
-"""A column header saying its dates are the amended ones."""
 _MODIFIER_GAP: Final = 25
 _WORD: Final = re.compile(r"[^\W\d_]")
-_SENTENCE_END: Final = re.compile(r"(?<=[^\W\d_]{2}[.!?;])\s+(?=[A-ZÀ-ÖØ-Þ0-9(•●▪■-])")
+_SENTENCE_END: Final = re.compile(r"(?<=[^\W\d_]{2}[.!?;])\s+(?=[A-ZÀ-ÖØ-Þ0-9(•●▪■-])|(?<=[。！？；])")
 
 _CLAUSE_LINES: Final = 3
 _CLAUSE_CHARS: Final = 260
@@ -242,6 +115,7 @@ class Reading:
     label_line: Line
     clause: str = ""
     label_distance: int = 0  # rows between a table's column header and the date, when the header is the label
+    range_start: bool = False  # the start of a period whose end is printed after it: no time limit
 
 
 def _wrapped_label(
@@ -280,22 +154,56 @@ def _wrapped_label(
     return pieces if len(pieces) > 1 else []
 
 
+@dataclass(frozen=True)
+class _Dated:
+    """Where the document's dates are: the lines that have one, and per line the columns they start at."""
+
+    lines: set[int]
+    starts: dict[int, list[int]]
+
+
+def _label_on_the_right(mention: Mention, dated: _Dated) -> str | None:
+    """In a right-to-left line as a text layer prints it, the label on the right of its date up to the next
+    date ('17/11/1446        تقديم العروض'), when it names something; None for other lines, and for the
+    lines OCR returns in reading order ('تقديم العروض 17/11/1446'), which read as left-to-right ones do."""
+    line = mention.line
+    if not right_to_left(line.text):
+        return None
+    following = [start for start in dated.starts.get(line.index, []) if start >= mention.end]
+    right = line.text[mention.end : min(following, default=len(line.text))]
+    folded = fold(right)
+    return right if TOPIC.search(folded) or STRONG_CUE.search(folded) or ACTION.search(folded) else None
+
+
+def _own_text(line: Line, mention: Mention, previous_end: dict[int, int], dated: _Dated) -> tuple[str, bool]:
+    """The text before `mention` on its line in reading order, and whether the line has no other date before
+    it: left of the date back to the previous date, or the label right of it in a right-to-left line (see
+    `_label_on_the_right`). The words of a period's start that lead to its end date ('入札参加資格確認結果通知日から
+    令和8年9月25日まで') are not its label and are left out."""
+    if line is mention.line and (right := _label_on_the_right(mention, dated)) is not None:
+        return right, True
+    own_start = previous_end.get(line.index, 0)
+    own = line.text[own_start : mention.start if line is mention.line else len(line.text)]
+    if (start := RANGE_FROM.search(fold(own))) is not None:
+        own = own[: start.start()]
+    return own, not own_start
+
+
 def _clause(
-    document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]
+    document: Document, mention: Mention, previous_end: dict[int, int], dated: _Dated
 ) -> list[tuple[Line, str]]:
     """The text leading to `mention`, farthest first: (line, text) pieces from up to three lines above in
-    the same column (or, for a value in the first column, the label to its left), then the start of the
-    mention's own line; never past another date."""
+    the same column (or, for a value in the first column, the label beside it), then the start of the
+    mention's own line (its end, in a right-to-left line); never past another date."""
     line = mention.first if mention.first is not mention.line else mention.line
-    own_start = previous_end.get(line.index, 0)
-    own_end = mention.start if line is mention.line else len(line.text)
-    pieces: list[tuple[Line, str]] = [(line, line.text[own_start:own_end])]
-    if own_start:
+    own, alone = _own_text(line, mention, previous_end, dated)
+    pieces: list[tuple[Line, str]] = [(line, own)]
+    if not alone:
         return pieces
-    if _TOPIC.search(fold(pieces[0][1])):
-        start = _label_start_above(document, line, pieces[0][1], dated)
+    if TOPIC.search(fold(own)):
+        start = _label_start_above(document, line, own, dated.lines)
         return [start, *pieces] if start is not None else pieces
-    if line is mention.line and (end := _label_end_below(document, line, pieces[0][1], dated)) is not None:
+    if line is mention.line and (end := _label_end_below(document, line, own, dated.lines)) is not None:
         return [*pieces, end]
     cell = cell_at(line.text, mention.start) if line is mention.line else cell_at(line.text, 0)
     if cell is None:
@@ -303,12 +211,30 @@ def _clause(
     first_cell = not line.text[: cell.start].strip()
     left = [other for other in cells(line.text) if other.end <= cell.start]
     if left and left[-1].text[:1].islower():
-        return _wrapped_label(document, line, left[-1], dated) or pieces
-    if left and not _TOPIC.search(fold(left[-1].text)):
+        return _wrapped_label(document, line, left[-1], dated.lines) or pieces
+    if left and not TOPIC.search(fold(left[-1].text)):
         # 'Time limit for receipt of   10 June 2025' / 'tenders': a label cell that goes on below the value's row
-        wrapped = _wrapped_label(document, line, left[-1], dated, upwards=False)
+        wrapped = _wrapped_label(document, line, left[-1], dated.lines, upwards=False)
         if wrapped:
             return wrapped
+    pieces = _climb(document, line, cell, previous_end, first_cell=first_cell, pieces=pieces)
+    if first_cell and line is mention.line and not own.strip():
+        if (rest := _label_rest_below(document, line, cell.start, dated.lines)) is not None:
+            pieces.append(rest)
+    return pieces
+
+
+def _climb(
+    document: Document,
+    line: Line,
+    cell: Cell,
+    previous_end: dict[int, int],
+    *,
+    first_cell: bool,
+    pieces: list[tuple[Line, str]],
+) -> list[tuple[Line, str]]:
+    """`pieces` with, before them, the text of up to three lines above in the date's column, and for a date
+    in the first column the label column beside it (left of it; right of it in a right-to-left line)."""
     column_start, column_end = cell.start, cell.end
     current = line
     for _ in range(_CLAUSE_LINES):
@@ -319,17 +245,37 @@ def _clause(
             # a line with a date of its own: what follows that date is its label in a date-first schedule
             # ('10 March 2026   Questions due'), never the label of the date below
             break
+        rtl = right_to_left(above.text)
         texts = [
             other.text
             for other in cells(above.text)
             if columns_overlap(column_start, column_end, other.start, other.end)
-            or (first_cell and other.end <= column_start)
+            or (first_cell and (other.end <= column_start or (rtl and other.start >= column_end)))
         ]
         if not texts:
             break
-        pieces.insert(0, (above, "   ".join(texts)))
+        pieces.insert(0, (above, "   ".join(reversed(texts) if rtl else texts)))
         current = above
     return pieces
+
+
+def _label_rest_below(document: Document, line: Line, column: int, dated: set[int]) -> tuple[Line, str] | None:
+    """The end of a label printed around its value, the value centred in the row ('Дата и время окончания
+    подачи' / '09.04.2026 00:00' / 'заявок', '投标人要求澄清招标文件' / '2026年01月18日16时00分' / '的截止时间'): the
+    line right below, with text only in the label column left of the value and no digits, that goes on with
+    a lower-case word or ends the row (a blank line follows)."""
+    below = next_nonblank(document, line)
+    if below is None or below.row != line.row + 1 or below.index in dated:
+        return None
+    below_cells = cells(below.text)
+    if not below_cells or below_cells[-1].end > column or any(character.isdigit() for character in below.text):
+        return None
+    text = below.stripped
+    following = next_nonblank(document, below)
+    row_ends = following is None or following.row > below.row + 1
+    if text[:1].islower() or (not text[:1].isupper() and row_ends):
+        return below, text
+    return None
 
 
 def _label_start_above(document: Document, line: Line, own: str, dated: set[int]) -> tuple[Line, str] | None:
@@ -337,7 +283,7 @@ def _label_start_above(document: Document, line: Line, own: str, dated: set[int]
     'Angebote: 02.04.2025'): when the label's end on the value's line names the topic but no cue, the line
     right above, in the same column, without a date and not closing a sentence, is the label's start."""
     folded = fold(own)
-    if len(own.strip()) > _WRAP_OWN_CHARS or _STRONG_CUE.search(folded) or _WEAK_CUE.search(folded):
+    if len(own.strip()) > _WRAP_OWN_CHARS or STRONG_CUE.search(folded) or WEAK_CUE.search(folded):
         return None
     above = previous_nonblank(document, line)
     if above is None or above.row != line.row - 1 or above.index in dated:
@@ -410,7 +356,7 @@ def _column_label(document: Document, mention: Mention) -> str:
             if len(other.text) > _HEADER_CHARS:
                 return ""  # running text above: this is no table column
             folded = fold(other.text)
-            if _STRONG_CUE.search(folded) or _CLOSING_CUE.search(folded) or _TOPIC.search(folded):
+            if STRONG_CUE.search(folded) or CLOSING_CUE.search(folded) or TOPIC.search(folded):
                 return folded
         current = above
     return ""
@@ -421,27 +367,37 @@ def _classify(clause: str) -> tuple[str | None, int]:
     except that a negative word modifying it makes it negative ('validité des offres', 'opening of bids',
     'związany ofertą') and that questions about the offers stay questions ('questions regarding the
     tender', 'Auskünfte über … diese Angebotsaufforderung', but not 'Question responses')."""
-    matches = list(_TOPIC.finditer(clause))
+    matches = list(TOPIC.finditer(clause))
     if not matches:
         return None, -1
     nearest = max(matches, key=lambda match: (match.end(), match.end() - match.start()))
     topic = nearest.lastgroup
-    if topic != _NEG:
+    if topic != NEG:
         for match in matches:
-            if match.lastgroup == _NEG and 0 <= nearest.start() - match.end() <= _MODIFIER_GAP:
-                return _NEG, nearest.end()
-    if topic == _SUB:
+            if match.lastgroup == NEG and 0 <= nearest.start() - match.end() <= _MODIFIER_GAP:
+                return NEG, nearest.end()
+    if topic == SUB:
         for match in matches:
             if (
-                match.lastgroup == _QUE
+                match.lastgroup == QUE
                 and match.end() < nearest.start()
                 and _WORD.search(clause[match.end() : nearest.start()])
             ):
-                return _QUE, nearest.end()
+                return QUE, nearest.end()
     return topic, nearest.end()
 
 
-def _read(document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]) -> Reading:
+def _tail(mention: Mention, previous_end: dict[int, int], dated: _Dated) -> str:
+    """The folded text right after `mention` in reading order (left of it, when its label is on its right in a
+    right-to-left line), up to the next date."""
+    if _label_on_the_right(mention, dated) is not None:
+        return mention.line.folded[previous_end.get(mention.line.index, 0) : mention.start][-_TAIL_CHARS:]
+    tail_text = mention.last.folded[mention.end if mention.last is mention.line else 0 :][:_TAIL_CHARS]
+    next_dates = parse_dates(tail_text)
+    return tail_text[: next_dates[0].start] if next_dates else tail_text
+
+
+def _read(document: Document, mention: Mention, previous_end: dict[int, int], dated: _Dated) -> Reading:
     """What the clause leading to `mention` (and a short tail after it) says about it."""
     pieces = _clause(document, mention, previous_end, dated)
     joined = ""
@@ -453,15 +409,15 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
     cut = boundaries[-1].end() if boundaries else 0
     cut = max(cut, len(joined) - _CLAUSE_CHARS)
     clause = fold(joined[cut:])
-    tail_text = mention.last.folded[mention.end if mention.last is mention.line else 0 :][:_TAIL_CHARS]
-    next_dates = parse_dates(tail_text)
-    if next_dates:
-        tail_text = tail_text[: next_dates[0].start]
+    tail_text = _tail(mention, previous_end, dated)
     topic, topic_end = _classify(clause)
-    if _CITATION.search(clause[-_CITATION_REACH:]) or _REFERENCE_DATED.search(clause):
-        topic, topic_end = _NEG, len(clause)
+    if CITATION.search(clause[-_CITATION_REACH:]) or REFERENCE_DATED.search(clause):
+        topic, topic_end = NEG, len(clause)
     distance = 0
-    if topic is None and not (_STRONG_CUE.search(clause) or _STRONG_CUE.search(tail_text) or _ACTION.search(clause)):
+    continues_range = len(pieces) == 1 and RANGE_TO.fullmatch(clause) is not None  # '令和8年7月27日（月）～' before it
+    if topic is None and not continues_range and not (
+        STRONG_CUE.search(clause) or STRONG_CUE.search(tail_text) or ACTION.search(clause)
+    ):
         label = _column_label(document, mention)
         if label:
             clause = label + "\n"
@@ -477,21 +433,21 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
                 topic_lines = len(starts) - 1 - index
     elif topic is None:
         tail_topic, _ = _classify(tail_text)
-        if tail_topic != _NEG:
+        if tail_topic != NEG:
             topic, topic_end = tail_topic, len(clause)
-    closing = _CLOSING_CUE.search(clause) is not None or _CLOSING_CUE.search(tail_text) is not None
+    closing = CLOSING_CUE.search(clause) is not None or CLOSING_CUE.search(tail_text) is not None
     header = _column_header(document, mention)
     return Reading(
         topic=topic,
         topic_lines=topic_lines,
         topic_chars=len(clause) - topic_end if topic is not None else len(clause),
-        strong_cue=_STRONG_CUE.search(clause) is not None or _STRONG_CUE.search(tail_text) is not None,
-        weak_cue=_WEAK_CUE.search(clause) is not None,
+        strong_cue=STRONG_CUE.search(clause) is not None or STRONG_CUE.search(tail_text) is not None,
+        weak_cue=WEAK_CUE.search(clause) is not None or TAIL_CUE.match(tail_text) is not None,
         closing_only=closing and topic is None,
-        deadline_only=topic is None and _DEADLINE_LABEL.search(clause) is not None,
-        action=len(clause.strip()) <= _ACTION_LABEL and _ACTION.search(clause) is not None,
-        amended=_AMENDED.search(clause) is not None or _NEW_HEADER.search(header) is not None,
-        original=_ORIGINAL.search(clause) is not None or _ORIGINAL.search(header) is not None,
+        deadline_only=topic is None and DEADLINE_LABEL.search(clause) is not None,
+        action=len(clause.strip()) <= _ACTION_LABEL and ACTION.search(clause) is not None,
+        amended=AMENDED.search(clause) is not None or NEW_HEADER.search(header) is not None,
+        original=ORIGINAL.search(clause) is not None or ORIGINAL.search(header) is not None,
         label_line=label_line,
         clause=clause,
         label_distance=distance,
@@ -500,15 +456,17 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
 
 def _score(reading: Reading, wanted: str) -> float:
     """How much the clause says the date is the `wanted` deadline (0 when it does not)."""
+    if reading.range_start:
+        return 0.0
     if reading.topic == wanted and (reading.strong_cue or reading.weak_cue):
         score = 0.8 if reading.strong_cue else 0.62
     elif reading.topic == wanted and reading.action:
         score = 0.6
-    elif wanted == _SUB and reading.closing_only:
+    elif wanted == SUB and reading.closing_only:
         score = 0.7
-    elif wanted == _SUB and reading.deadline_only:
+    elif wanted == SUB and reading.deadline_only:
         score = 0.6
-    elif wanted == _SUB and reading.topic is None and reading.strong_cue:
+    elif wanted == SUB and reading.topic is None and reading.strong_cue:
         score = 0.5
     else:
         return 0.0
@@ -542,7 +500,9 @@ def _readings(document: Document) -> list[tuple[Mention, Reading]]:
     if _last_read and _last_read[0][0] is document:
         return _last_read[0][1]
     found = mentions(document)
-    dated = {mention.line.index for mention in found}
+    dated = _Dated({mention.line.index for mention in found}, {})
+    for mention in found:
+        dated.starts.setdefault(mention.line.index, []).append(mention.start)
     previous_end: dict[int, int] = {}
     readings: list[tuple[Mention, Reading]] = []
     for mention in found:
@@ -555,16 +515,21 @@ def _readings(document: Document) -> list[tuple[Mention, Reading]]:
             near = (
                 earlier_mention.line.page == mention.line.page and mention.line.index - earlier_mention.last.index <= 1
             )
-            if near and earlier_mention.day == mention.day and _SAME_DAY.fullmatch(reading.clause):
+            if near and earlier_mention.day == mention.day and SAME_DAY.fullmatch(reading.clause):
                 # the same day written twice ('1447/03/15 هـ الموافق 2025/09/07 م', '15 września / 15.09.2021')
                 reading = replace(earlier, amended=earlier.amended or reading.amended)
             elif near and (
-                (earlier.amended and _CHANGED_TO.fullmatch(reading.clause))
+                (earlier.amended and CHANGED_TO.fullmatch(reading.clause))
                 or (reading.amended and len(reading.clause) <= _CHANGE_CLAUSE)
             ):
                 # 'extended from 10 March 2026 to 20 March 2026', 'initialement fixée au 10 mars, est reportée au 24'
                 readings[-1] = (earlier_mention, replace(earlier, original=True))
                 reading = replace(earlier, amended=True, original=False)
+            elif near and RANGE_TO.fullmatch(reading.clause):
+                # a period, '2025. 1. 31. 00:00 ~ 2025. 2. 7. 10:00', 'с 30.03.2026 по 15.04.2026': its end is the
+                # time limit its label names, its start none
+                readings[-1] = (earlier_mention, replace(earlier, range_start=True))
+                reading = replace(earlier, range_start=False)
         readings.append((mention, reading))
     _last_read[:] = [(document, readings)]
     return readings
@@ -606,9 +571,9 @@ def _best(document: Document, wanted: str) -> Sourced[str] | None:
 
 def submission_deadline(document: Document) -> Sourced[str] | None:
     """The time limit for receipt of tenders/bids/proposals/requests to participate, as printed."""
-    return _best(document, _SUB)
+    return _best(document, SUB)
 
 
 def questions_deadline(document: Document) -> Sourced[str] | None:
     """The last date for questions/clarification requests, as printed."""
-    return _best(document, _QUE)
+    return _best(document, QUE)

@@ -2,7 +2,9 @@
 
 - `label_context`: the text that qualifies a label (its own cell up to it, and the end of the sentence
   before it in prose), where negative contexts such as 'bid security' or 'offer validity' are looked for;
-- `in_prose`: whether a label stands inside a sentence, so that only its own sentence may hold its value.
+- `in_prose`: whether a label stands inside a sentence, so that only its own sentence may hold its value;
+- `right_to_left`: whether a line is Arabic or Hebrew, whose tables pdftotext prints as they look, the
+  label on the RIGHT of its value ('17/11/1446        تقديم العروض'): such a line is read from right to left.
 """
 
 from __future__ import annotations
@@ -14,6 +16,18 @@ from tenderflow.extraction.offline.document import Document, LabelHit, Line
 
 SAME_SPAN_REACH: Final = 90
 """How far after its label, in the label's own cell, a value is looked for."""
+
+_RIGHT_TO_LEFT: Final = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")
+"""Letters of the scripts written right to left: Hebrew, Arabic (with its presentation forms), Syriac, Thaana."""
+_LETTER: Final = re.compile(r"[^\W\d_]")
+
+
+def right_to_left(text: str) -> bool:
+    """Whether most letters of `text` are of a script written right to left (Arabic, Hebrew)."""
+    if text.isascii():
+        return False
+    letters = len(_LETTER.findall(text))
+    return letters > 0 and 2 * len(_RIGHT_TO_LEFT.findall(text)) > letters
 
 
 def label_context(document: Document, hit: LabelHit) -> str:
