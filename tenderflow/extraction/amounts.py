@@ -47,10 +47,16 @@ SCALE_WORDS: Final[dict[str, float]] = {
     "ล้าน": 1e6, "พัน": 1e3, "מיליון": 1e6, "مليون": 1e6, "مليار": 1e9,
 }  # fmt: skip
 """Scale words after a number, lower case as printed: '1,5 Mio.', '12 млн', '3 tỷ', '2 juta', '5 ล้าน'."""
+_UNSPACED_SCALE: Final = frozenset({"ล้าน", "พัน"})
 SCALE: Final = (
-    "(?i:" + "|".join(re.escape(word) for word in sorted(SCALE_WORDS, key=len, reverse=True)) + r")(?![^\W\d_])"
+    "(?:(?i:"
+    + "|".join(re.escape(word) for word in sorted(set(SCALE_WORDS) - _UNSPACED_SCALE, key=len, reverse=True))
+    + r")(?![^\W\d_])|"
+    + "|".join(sorted(_UNSPACED_SCALE, key=len, reverse=True))
+    + ")"
 )
-"""A scale word as printed (any case, matched against folded text), without its abbreviation dot."""
+"""A scale word as printed (any case), without its abbreviation dot; Thai ones glued to the currency
+('5 ล้านบาท')."""
 
 CJK_UNITS: Final[dict[str, float]] = {
     "十": 10, "拾": 10, "십": 10, "百": 100, "佰": 100, "백": 100, "千": 1e3, "仟": 1e3, "천": 1e3,

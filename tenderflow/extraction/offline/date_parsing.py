@@ -31,6 +31,7 @@ from babel.dates import get_day_names, get_month_names
 
 from tenderflow.extraction.calendars import ascii_digits, buddhist_year, era_year, hijri_day
 from tenderflow.extraction.offline.document import fold
+from tenderflow.extraction.offline.lexicon import compile_folded
 
 # --- month and weekday names (CLDR via babel) ------------------------------------------------------
 
@@ -96,15 +97,6 @@ def weekday_words() -> set[str]:
 
 MONTHS: Final = _month_table()
 MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True)) + ")"
-
-
-def compile_folded(pattern: str) -> re.Pattern[str]:
-    """A pattern matched against folded text, its non-ASCII words folded the same way: fold() drops the
-    hamza of 'الأسئلة' and the tanween of 'صباحاً', the accents of 'προσφορές' and 'hạn nộp', so the pattern
-    must not expect them. An apostrophe also matches the typographic one ('dell’avviso', 'd’intérêt'), which
-    fold() keeps."""
-    folded = re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern)
-    return re.compile(folded.replace("'", "['’]"))
 
 
 # --- date patterns (over folded text, digits of every script made ASCII) -----------------------------

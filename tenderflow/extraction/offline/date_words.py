@@ -9,7 +9,7 @@ hạn nộp …), the act of handing something in, and the words of amendments, 
 Two spellings per lexicon: words of scripts written with spaces (Latin, Cyrillic, Greek, Arabic, Hebrew,
 Vietnamese) sit on word boundaries; words of scripts written without them (Han, kana, Hangul, Thai) match
 anywhere, since 入札書の提出期限 or 전자입찰서제출기간 have no boundary around 入札 or 입찰. All patterns are
-matched against FOLDED text (see date_parsing.compile_folded).
+matched against FOLDED text (see lexicon.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from tenderflow.extraction.offline.date_parsing import compile_folded
+from tenderflow.extraction.offline.lexicon import compile_folded, lexicon
 
 SUB: Final = "sub"
 QUE: Final = "que"
@@ -25,14 +25,6 @@ NEG: Final = "neg"
 
 _HEBREW_PREFIX: Final = "[והבלמשכ]?"
 """Hebrew glues 'and', 'the', 'in', 'to', 'from', 'that', 'as' to the next word: 'להגשת ההצעות'."""
-
-
-def _lexicon(spaced: str, unspaced: str = "") -> str:
-    """One alternation: `spaced` words on word boundaries, `unspaced` (CJK, Thai) words anywhere."""
-    parts = [rf"(?<![^\W_])(?:{spaced})(?![^\W_])"] if spaced else []
-    if unspaced:
-        parts.append(f"(?:{unspaced})")
-    return "|".join(parts)
 
 
 _TOPICS: Final = (
@@ -149,12 +141,12 @@ _TOPICS: Final = (
         r"質問|質疑|問合せ|問い合わせ|澄清|疑义|疑義|疑问|疑問|질의|질문|문의|คำถาม|สอบถาม",
     ),
 )
-TOPIC: Final = compile_folded("|".join(rf"(?P<{kind}>{_lexicon(*words)})" for kind, *words in _TOPICS))
+TOPIC: Final = compile_folded("|".join(rf"(?P<{kind}>{lexicon(*words)})" for kind, *words in _TOPICS))
 """One pattern, negative contexts first: at one position 'responses to questions' is an answer, not a response,
 and 投标保证金 a bid bond, not a bid."""
 
 STRONG_CUE: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"deadline|closing|closes|close|close of|due|no later than|not later than|latest by|last date"
         r"|last day|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
         r"|date limite|heure limite|au plus tard|delai|cloture|echeance"
@@ -174,7 +166,7 @@ STRONG_CUE: Final = compile_folded(
     )
 )
 WEAK_CUE: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"on or before|by|before|until|till|prior to|received|receipt|submit\w*|reception|recepcion"
         r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|tot|قبل|حتى"
         r"|до|по|έως|μέχρι|pana la|kadar|trước|sebelum|hingga|sampai|mennessä|līdz|iki|עד",
@@ -185,7 +177,7 @@ TAIL_CUE: Final = compile_folded(r"[\s)\]）】,.]*(?:まで|迄|必着|前|之�
 """A time limit written AFTER its date, as Japanese, Korean and Chinese write 'until' and 'before':
 '令和8年9月25日 午前9時30分 まで', '2025. 2. 7. 10:00까지', '2026年1月20日17:00前'."""
 DEADLINE_LABEL: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"deadline|submission deadline|date limite|heure limite|fecha limite|data limite|scadenza"
         r"|uiterste datum|einsendeschluss|abgabetermin|schlusstermin|termin ostateczny|آخر موعد|اخر موعد"
         r"|termen limita|ihale tarihi|ihale saati|son teklif verme tarihi|hạn nộp hồ sơ|batas akhir|tarikh tutup"
@@ -194,7 +186,7 @@ DEADLINE_LABEL: Final = compile_folded(
 )
 """A label that by itself names the submission deadline when nothing says what it is for ('Deadline: …')."""
 ACTION: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"submission|submitting|receipt|lodg(?:e|ing|ement)|depot|remise|einreichung|abgabe"
         r"|eingang|presentacion|recepcion|presentazione|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
         r"|indiening|ارسال|[وبلف]?تقديم|استلام|تسليم|подач\w*|υποβολ\w*|depuner\w*|nộp|pemasukan|podání"
@@ -206,10 +198,10 @@ ACTION: Final = compile_folded(
 """The act of handing something in: in a short schedule label ('Submission of proposals   15 March 2026',
 'تقديم العروض 17/11/1446', '入札書受付期間') it makes the date a deadline without any other cue."""
 CLOSING_CUE: Final = compile_folded(
-    _lexicon(r"closing|closes|close of|cloture|cierre|encerramento|καταληκτικ\w*|đóng thầu|tarikh tutup")
+    lexicon(r"closing|closes|close of|cloture|cierre|encerramento|καταληκτικ\w*|đóng thầu|tarikh tutup")
 )
 AMENDED: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"revised|amended|extended|postponed|rescheduled|modifiee?|reportee?|prorogee?|geandert|verlangert"
         r"|verschoben|prorrogad[oa]|modificad[oa]|prorogat[oa]|differit[oa]|przedluzon\w*|zmienion\w*|alterad[oa]"
         r"|gewijzigd\w*|verlengd|changed|cambiad[oa]|modificat[oa]|تمديد|المعدل|الجديد"
@@ -220,7 +212,7 @@ AMENDED: Final = compile_folded(
     )
 )
 ORIGINAL: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"original|originally|previous|previously|old|initial|initiale|ancienne|ursprunglich\w*|bisherige"
         r"|anterior|originale|precedente|pierwotn\w*|dotychczasow\w*|oorspronkelijke|instead of|au lieu de"
         r"|initially|initialement|inicialmente|inizialmente|pierwotnie|oorspronkelijk|zunachst|urspr\w*"
@@ -229,7 +221,7 @@ ORIGINAL: Final = compile_folded(
     )
 )
 CITATION: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"ustaw\w*|rozporzadz\w*|dz\.? ?u|law|act|loi|decret|arrete|gesetz\w*|verordnung|richtlinie|ley"
         r"|real decreto|decreto|legge|d\.? ?lgs|regolamento|directive|directiva|direttiva|lei|regulation|regulamento"
         r"|circular|circulaire|rundschreiben|ordinance|ordonnance|закон\w*|постановлени\w*|приказ\w*|распоряжени\w*"
@@ -265,7 +257,7 @@ SAME_DAY: Final = compile_folded(
 )
 """What stands between two writings of one day (Hijri and Gregorian, words and digits)."""
 NEW_HEADER: Final = compile_folded(
-    _lexicon(
+    lexicon(
         r"revised|amended|new|neu|neue[rs]?|nouveau|nouvelle|nuev[oa]|nuov[oa]|nowy|nowa|nov[oa]|nieuwe?"
         r"|modifiee?|geandert|modificad[oa]|modificat[oa]|zmienion\w*|alterad[oa]|gewijzigd\w*|المعدل|الجديد"
         r"|новая|новый|нов\w*",

@@ -14,121 +14,58 @@ from collections.abc import Iterator
 from typing import Final
 
 from tenderflow.extraction.offline.candidates import Candidate, choose
-from tenderflow.extraction.offline.document import Document, LabelHit, fold, label_regex
-from tenderflow.extraction.offline.label_values import SAME_SPAN_REACH, in_prose, label_context
+from tenderflow.extraction.offline.document import Document, LabelHit, Line, fold, label_regex
+from tenderflow.extraction.offline.label_values import (
+    HOW_SCORE,
+    OWN_CELL,
+    SAME_SPAN_REACH,
+    in_prose,
+    label_context,
+    spans_after,
+)
+from tenderflow.extraction.offline.value_words import (
+    CJK_DURATION_UNITS,
+    CONTRACT_WORD,
+    DURATION_LABELS,
+    DURATION_NEGATIVE,
+    DURATION_UNITS,
+    GENERIC_DURATION_LABELS,
+    PERIOD_OF_LABELS,
+)
 from tenderflow.extraction.schema import ContractDuration, DurationUnit, Sourced
 
-_DURATION_LABELS: Final = (
-    # en
-    "contract period", "period of contract", "period of the contract", "contract duration",
-    "duration of the contract", "duration of contract", "contract term", "term of the contract", "term of contract",
-    "period of performance", "performance period", "ordering period", "completion period", "period of completion",
-    "time for completion", "time allowed for completion", "time of completion", "duration of the assignment",
-    "duration of the framework agreement", "term of the agreement", "agreement term", "initial term",
-    "duration of work", "duration of the project", "project duration", "contract tenure", "tenure of contract",
-    "period of work", "period of works", "work completion period", "time of performance",
-    # fr
-    "duree du marche", "duree de l accord cadre", "duree du contrat",
-    "duree de la mission", "duree des prestations", "delai d execution", "delai global d execution",
-    "duree d execution", "periode d execution",
-    # de
-    "laufzeit", "vertragslaufzeit", "vertragsdauer", "ausfuhrungsfrist", "ausfuhrungsfristen", "ausfuhrungszeitraum",
-    "leistungszeitraum", "dauer des auftrags", "laufzeit des vertrags", "laufzeit der rahmenvereinbarung",
-    "vertragszeitraum",
-    # es
-    "duracion del contrato", "plazo de ejecucion", "plazo de duracion", "plazo de duracion del contrato",
-    "plazo del contrato", "periodo de ejecucion", "plazo de vigencia",
-    # it
-    "durata dell appalto", "durata del contratto", "durata del servizio", "durata dell accordo quadro",
-    "durata della concessione", "termine di esecuzione", "tempo di esecuzione",
-    # pl
-    "czas trwania umowy", "termin realizacji", "termin wykonania", "okres realizacji", "czas realizacji",
-    "termin wykonania zamowienia", "termin realizacji zamowienia", "okres obowiazywania umowy",
-    "okres obowiazywania zamowienia",
-    # pt
-    "prazo de execucao", "prazo de vigencia", "duracao do contrato", "prazo contratual", "prazo do contrato",
-    # nl
-    "looptijd", "looptijd van de overeenkomst", "uitvoeringstermijn", "duur van de opdracht",
-    "duur van de overeenkomst",
-    "time limit for completion", "time limit for the contract", "time limit for the work", "time limit for execution",
-    "time limit for the work contract", "completion time",
-    # ar, hi
-    "مدة العقد", "مدة التنفيذ", "مدة تنفيذ العقد", "مدة تنفيذ الاعمال", "فترة العقد", "مدة المشروع", "فترة التنفيذ",
-    "अनुबंध अवधि", "संविदा अवधि",
-)  # fmt: skip
-_GENERIC_DURATION_LABELS: Final = ("duration", "duree", "dauer", "duracion", "durata", "duracao", "duur", "المدة")
-"""One-word labels: trusted only at the start of a line with the value right after them."""
+_DURATION_LABEL: Final = label_regex(DURATION_LABELS)
+_GENERIC_DURATION_LABEL: Final = label_regex(GENERIC_DURATION_LABELS)
+_PERIOD_OF: Final = label_regex(PERIOD_OF_LABELS)
 
-_DURATION_LABEL: Final = label_regex(_DURATION_LABELS)
-_GENERIC_DURATION_LABEL: Final = label_regex(_GENERIC_DURATION_LABELS)
-_PERIOD_OF: Final = label_regex((
-    "for a period of", "for a term of", "pour une duree de", "pour une periode de", "fur einen zeitraum von",
-    "fur die dauer von", "mit einer laufzeit von", "por un periodo de", "por un plazo de", "per un periodo di",
-    "per la durata di", "per una durata di", "na okres", "pelo prazo de", "por um periodo de", "voor een periode van",
-    "voor de duur van", "لمدة",
-))  # fmt: skip
-_CONTRACT_WORD: Final = re.compile(
-    r"(?<![^\W_])(?:contract|agreement|framework|marche|contrat|accord|vertrag|rahmenvereinbarung|contrato|contratto|"
-    r"appalto|accordo|umow|overeenkomst|العقد|अनुबंध|संविदा)"
-)
-
-_DURATION_NEGATIVE: Final = re.compile(
-    r"(?<![^\W_])(?:"
-    r"offer|offre|angebot|oferta|offert|propos|bid|bindefrist|zuschlagsfrist|vincolant|mantenimiento|zwiazani|"
-    r"gestanddoening|validite|validez|validade|validita|bid validity|صلاحية|वैधता|"
-    r"warrant|guarant|garanti|gewahrleist|garanzi|gwarancj|rekojmi|defect|الضمان|"
-    r"payment|paiement|zahlung|pago|pagament|platnos|betaling|الدفع|invoice|factur|rechnung|"
-    r"procedimento|procedure|procedura|verfahren|procedimiento|"
-    r"notice period|period of notice|prior notice|preavis|kundigung|preaviso|wypowiedzeni|"
-    r"question|clarification|fragen|pregunta|quesit|pytani|"
-    r"experience|experiencia|esperienz|doswiadczeni|erfahrung|"
-    r"insurance|versicherung|seguro|assicurazion|"
-    r"publication|publicacion|pubblicazion|veroffentlich|record|retain|retention|archiv|conserv|aufbewahr|"
-    r"security|deposit|bond|sicherheit|extend|extension|prolong|verlanger|prorog|renew|renouvel|reconduct|"
-    r"przedluz|beyond|after the|au-dela|nach ablauf"
-    r")"
-)
-"""Periods that are not the contract's: offer validity, warranty, payment term, notice period, the
-procedure's own length, questions, experience, insurance, publication, offers."""
-
-_UNIT_WORDS: Final[tuple[tuple[DurationUnit, str], ...]] = (
-    (
-        "days",
-        "day days jour jours tag tage tagen dia dias giorno giorni dni dzien dnia dag dagen يوم ايام أيام "
-        "يوما يوماً दिन दिवस",
-    ),
-    (
-        "weeks",
-        "week weeks semaine semaines woche wochen semana semanas settimana settimane tydzien tygodnie "
-        "tygodni weken اسبوع أسبوع اسابيع أسابيع सप्ताह",
-    ),
-    (
-        "months",
-        "month months mois monat monate monaten mes meses mese mesi miesiac miesiace miesiecy maand "
-        "maanden شهر شهرا شهراً اشهر أشهر شهور माह महीने महीना",
-    ),
-    (
-        "years",
-        "year years an ans annee annees jahr jahre jahren ano anos anno anni rok lata lat jaar jaren سنة "
-        "سنوات عام أعوام اعوام वर्ष साल",
-    ),
-    # the forms 'in months' takes: 'Laufzeit in Monaten', 'okres w miesiącach', 'liczba dni'
-    ("days", "dniach"),
-    ("months", "miesiacach"),
-    ("years", "latach"),
-)
 _DURATION_UNITS: Final[dict[str, DurationUnit]] = {
-    fold(word): unit for unit, words in _UNIT_WORDS for word in words.split()
+    fold(word): unit for unit, words in (*DURATION_UNITS, *CJK_DURATION_UNITS) for word in words.split()
 }
 """Unit words, folded as the text they are matched in ('أشهر' → 'اشهر', 'días' → 'dias')."""
-_UNIT_WORD: Final = "|".join(sorted((re.escape(word) for word in _DURATION_UNITS), key=len, reverse=True))
+_UNIT_WORD: Final = "|".join(
+    sorted((re.escape(fold(word)) for _, words in DURATION_UNITS for word in words.split()), key=len, reverse=True)
+)
+_CJK_UNIT_WORD: Final = "|".join(
+    sorted((re.escape(word) for _, words in CJK_DURATION_UNITS for word in words.split()), key=len, reverse=True)
+)
 _DURATION: Final = re.compile(
-    r"(?<![\d.,/])(?P<number>\d{1,4})(?![\d.,/]\d)\)?\s*(?:\([^()\d]{1,20}\)\s*)?-?\s*"
+    r"(?<![\d.,/])(?P<number>\d{1,3}(?:,\d{3})+|\d{1,4})(?![\d.,/]\d)\)?\s*(?:\([^()\d]{1,20}\)\s*)?-?\s*"
     r"(?:(?:calendar|working|business|consecutive|clear|natural|naturales|corridos|habiles|administrativos|"
     r"naturali|consecutivi|lavorativi|solari|kalendertage|kalendarzowych|roboczych|uteis|corridos|"
-    r"de calendrier|ouvres|ouvrables|calendaires)\s+)*"
-    rf"\(?(?P<unit>{_UNIT_WORD})\)?(?![^\W\d_])"
+    r"de calendrier|ouvres|ouvrables|calendaires|календарных|рабочих|календарних|робочих|ημερολογιακ\w*"
+    r"|εργασιμ\w*|calendaristice|lucratoare|takvim|is|kalender|kerja|kalendarnich|pracovnich|kalendarnych"
+    r"|pracovnych|koledarskih|delovnih|kalendarskih|radnih|naptari|munka)\s+)*"
+    rf"(?:\(?(?P<unit>{_UNIT_WORD})\)?(?![^\W\d_])|(?P<cjk_unit>{_CJK_UNIT_WORD}))"
 )
+_DATE_AFTER: Final = re.compile(r"\s?\d{1,2}\s?[月월]")
+"""'2026年3月', '令和9年7月': a year of a date, not a number of years."""
+_DATE_BEFORE: Final = re.compile(r"(?:令和|平成|昭和|大正|民國|民国|[月월]|ngay|thang|nam)\s?$")
+"""An era name, a month ('7月23日'), or a Vietnamese unit written before its number ('tháng 04 năm 2021'):
+the number is part of a date."""
+_UNIT_BEFORE_NUMBER: Final = re.compile(r"\s?\d")
+"""'tháng 3', 'năm 2026': a unit followed by a number names a month or a year of a date."""
+_CONTINUED_NUMBER: Final = re.compile(r"\(?\d{1,4}\s*$")
+"""A line that ends with a number ('… (9'): its unit may start the next line ('tháng không liên tục)')."""
 _DURATION_UNIT_FIRST: Final = re.compile(
     rf"(?<![^\W\d_])(?:in|en|w|em|in de)\s+(?P<unit>{_UNIT_WORD})\s*[:.)]?\s*(?P<number>\d{{1,4}})(?![\d.,/]\d)"
 )
@@ -176,7 +113,6 @@ _NAMED: Final = "named"
 _GENERIC: Final = "generic"
 _PERIOD: Final = "period"
 _BASE_SCORE: Final[dict[str, float]] = {_NAMED: 0.65, _GENERIC: 0.55, _PERIOD: 0.55}
-_HOW_SCORE: Final[dict[str, float]] = {"same": 0.1, "right": 0.1, "below": 0.05, "next": 0.0}
 
 
 def _duration_candidates(
@@ -189,26 +125,26 @@ def _duration_candidates(
         if kind == _GENERIC and not hit.at_line_start:
             continue
         context = label_context(document, hit)
-        if _DURATION_NEGATIVE.search(context):
+        if DURATION_NEGATIVE.search(context):
             continue
-        if kind == _PERIOD and not _CONTRACT_WORD.search(context):
+        if kind == _PERIOD and not CONTRACT_WORD.search(context):
             continue
         prose = in_prose(hit)
-        for span in document.spans_after(hit, below=2):
-            if (kind != _NAMED and span.distance > 0) or (prose and span.how != "same"):
+        for span in spans_after(document, hit, below=2):
+            if (kind != _NAMED and span.distance > 0) or (prose and span.how not in OWN_CELL):
                 break
             text = fold(span.text)
-            if span.how == "same":
-                text = text[:SAME_SPAN_REACH]
+            if span.how in OWN_CELL:
+                text = _with_next_line(document, span.line, text[:SAME_SPAN_REACH])
             duration = _duration_in(text) or _bare_duration(hit, text)
             if duration is None:
                 continue
             value, position = duration
-            if _DURATION_NEGATIVE.search(text[:position]) or _AFTER_THE_CONTRACT.match(
+            if DURATION_NEGATIVE.search(text[:position]) or _AFTER_THE_CONTRACT.match(
                 text, position + len(str(value.amount))
             ):
                 break
-            score = _BASE_SCORE[kind] + _HOW_SCORE[span.how] - 0.05 * max(0, span.distance - 1)
+            score = _BASE_SCORE[kind] + HOW_SCORE[span.how] - 0.05 * max(0, span.distance - 1)
             yield Candidate(value, span.page, span.quote, round(score, 3), f"label {hit.label!r}, {span.how}")
             break
 
@@ -227,12 +163,33 @@ def _bare_duration(hit: LabelHit, text: str) -> tuple[ContractDuration, int] | N
 
 
 def _duration_in(text: str) -> tuple[ContractDuration, int] | None:
-    """The first duration in folded `text` ('24 monate', 'doce (12) meses', 'in months: 36') and
-    where it starts; None if there is none or it is implausible (nothing, or over 30 years)."""
-    match = _DURATION_UNIT_FIRST.search(text) or _DURATION.search(text)
-    if match is None:
-        return None
-    return _plausible(int(match["number"]), _DURATION_UNITS[match["unit"]], match.start())
+    """The first duration in folded `text` ('24 monate', 'doce (12) meses', 'in months: 36', '1,825일',
+    '20 日历天内') and where it starts; None if there is none or it is implausible (nothing, or over 30 years).
+    The numbers of a date are no duration: '令和9年7月23日', '2026년 3월', 'tháng 04 năm 2021'."""
+    first = _DURATION_UNIT_FIRST.search(text)
+    if first is not None:
+        return _plausible(int(first["number"]), _DURATION_UNITS[first["unit"]], first.start())
+    for match in _DURATION.finditer(text):
+        unit = match["unit"] or match["cjk_unit"]
+        if _DATE_BEFORE.search(text, 0, match.start()) or (
+            (match["cjk_unit"] and _DATE_AFTER.match(text, match.end()))
+            or (match["unit"] and _UNIT_BEFORE_NUMBER.match(text, match.end()))
+        ):
+            continue
+        return _plausible(int(match["number"].replace(",", "")), _DURATION_UNITS[unit], match.start())
+    return None
+
+
+def _with_next_line(document: Document, line: Line, text: str) -> str:
+    """`text` (folded, a label's own line) and, when it ends with a number, the start of the next line, where
+    a sentence broken after its number goes on with the unit ('… (9' / 'tháng không liên tục)')."""
+    if not _CONTINUED_NUMBER.search(text):
+        return text
+    following = document.next_lines(line, 1)
+    return f"{text} {following[0].folded.strip()[:_NEXT_LINE_REACH]}" if following else text
+
+
+_NEXT_LINE_REACH: Final = 20
 
 
 def _plausible(amount: int, unit: DurationUnit, position: int) -> tuple[ContractDuration, int] | None:

@@ -29,116 +29,41 @@ from tenderflow.extraction.offline.currencies import (
     token_currency,
 )
 from tenderflow.extraction.offline.document import Document, LabelHit, Line, Span, fold, label_regex
-from tenderflow.extraction.offline.label_values import SAME_SPAN_REACH, in_prose, label_context
+from tenderflow.extraction.offline.label_values import (
+    HOW_SCORE,
+    OWN_CELL,
+    SAME_SPAN_REACH,
+    in_prose,
+    label_context,
+    spans_after,
+)
+from tenderflow.extraction.offline.value_words import (
+    CEILING_VALUE_LABELS,
+    EU_FORM_LOT_SECTION,
+    IN_MULTIPLES,
+    LOT_HEADING,
+    NET_VALUE_LABELS,
+    STRONG_VALUE_LABELS,
+    THRESHOLD_AFTER,
+    VALUE_NEGATIVE,
+    VAT_INCLUDED,
+    WEAK_VALUE_LABELS,
+)
 from tenderflow.extraction.schema import Money, Sourced
 
-_STRONG_VALUE_LABELS: Final = (
-    # en (incl. Indian portals: GeM, CPPP, PSU tenders)
-    "estimated value", "estimated values", "estimated contract value", "estimated total value", "total estimated value",
-    "estimated bid value", "estimated tender value", "estimated procurement value", "estimated cost",
-    "estimated cost of work", "estimated cost of the work", "estimated cost of works", "estimated amount",
-    "estimated budget", "estimated project cost", "tender value", "value of tender", "value of the tender",
-    "approximate value", "approx value", "estimated value of the contract", "total value of the procurement",
-    "estimated cost put to tender", "advertised value", "value of the contract estimated",
-    # fr
-    "valeur estimee", "valeur totale estimee", "valeur estimee du marche", "montant estime", "montant estimatif",
-    "cout estimatif", "cout estime", "budget previsionnel", "montant previsionnel", "estimation du marche",
-    # de
-    "geschatzter auftragswert", "geschatzter wert", "geschatzter gesamtwert", "geschatzte auftragssumme",
-    "voraussichtlicher auftragswert", "auftragswert", "schatzwert", "geschatzter netto auftragswert",
-    # es
-    "valor estimado", "valor estimado del contrato", "presupuesto oficial", "presupuesto estimado", "monto estimado",
-    "importe estimado", "monto total estimado", "valor total estimado",
-    # it
-    "importo a base di gara", "importo complessivo a base di gara", "importo a base d asta",
-    "importo posto a base di gara", "importo complessivo posto a base di gara", "valore stimato",
-    "valore complessivo stimato", "valore stimato dell appalto", "valore totale stimato", "importo stimato",
-    "valore globale stimato",
-    # pl
-    "wartosc szacunkowa", "szacunkowa wartosc", "szacowana wartosc", "wartosc szacunkowa zamowienia",
-    "szacunkowa wartosc zamowienia", "szacunkowa całkowita wartosc",
-    # pt
-    "valor global estimado", "preco base", "valor de referencia", "orcamento estimado", "valor estimado do contrato",
-    # nl
-    "geraamde waarde", "geschatte waarde", "geschatte totale waarde", "geraamde totale waarde", "geraamde kosten",
-    # ar, hi
-    "القيمة التقديرية", "التكلفة التقديرية", "القيمة المقدرة", "अनुमानित मूल्य", "अनुमानित लागत",
-    "अनुमानित बोली मूल्य", "निविदा मूल्य",
-)  # fmt: skip
-_WEAK_VALUE_LABELS: Final = (
-    "budget", "contract value", "total contract value", "project cost", "cost of the project", "bid value",
-    "presupuesto base de licitacion", "presupuesto", "importo complessivo dell appalto", "importo dell appalto",
-    "importo complessivo", "valeur du marche", "montant du marche", "wartosc zamowienia", "raming",
-    "valor do contrato", "valor del contrato",
-)  # fmt: skip
-"""Labels that often, not always, introduce the estimated value: read only right after the label."""
-
-_CEILING_VALUE_LABELS: Final = (
-    "budget ceiling", "maximum budget", "budget maximum", "available budget", "budget available",
-    "not exceed a total amount of", "not to exceed a total amount of", "total budget available",
-    "budget maximal", "plafond budgetaire", "enveloppe budgetaire", "enveloppe financiere", "budget disponible",
-    "maximales budget", "budgetobergrenze", "verfugbares budget", "presupuesto maximo", "presupuesto disponible",
-    "budget massimo", "budget disponibile", "tetto di spesa", "kwota jaka zamawiajacy zamierza przeznaczyc",
-    "kwota przeznaczona na sfinansowanie", "orcamento maximo", "orcamento disponivel", "maximaal budget",
-    "beschikbaar budget", "الميزانية المعتمدة", "الحد الاعلى للميزانية",
-)  # fmt: skip
-"""A budget the buyer sets as the ceiling of the offers: in a tender, its estimated value. A framework's
-'montant maximum' / 'maximaler Umfang' is not one (eForms keeps it apart from the estimated value)."""
-_STRONG_VALUE: Final = label_regex(_STRONG_VALUE_LABELS)
-_CEILING_VALUE: Final = label_regex(_CEILING_VALUE_LABELS)
+_STRONG_VALUE: Final = label_regex(STRONG_VALUE_LABELS)
+_NET_VALUE: Final = label_regex(NET_VALUE_LABELS)
+_CEILING_VALUE: Final = label_regex(CEILING_VALUE_LABELS)
 _STRONG: Final = "strong"
+_NET: Final = "net"
 _CEILING: Final = "ceiling"
 _WEAK: Final = "weak"
-_VALUE_BASE_SCORE: Final[dict[str, float]] = {_STRONG: 0.6, _CEILING: 0.5, _WEAK: 0.4}
-_WEAK_VALUE: Final = label_regex(_WEAK_VALUE_LABELS)
+_VALUE_BASE_SCORE: Final[dict[str, float]] = {_STRONG: 0.6, _NET: 0.7, _CEILING: 0.5, _WEAK: 0.4}
+_WEAK_VALUE: Final = label_regex(WEAK_VALUE_LABELS)
 
-_VALUE_NEGATIVE: Final = re.compile(
-    r"(?<![^\W_])(?:"
-    # bid security, earnest money, guarantees and bonds
-    r"emd|earnest|bid security|bid bond|tender security|bid guarantee|security deposit|performance security|"
-    r"performance guarantee|performance bond|performance bank|bank guarantee|retention|surety|"
-    r"bietersicherheit|sicherheitsleistung|burgschaft|kaution|vertragserfullung|"
-    r"garantie|cautionnement|caution|garantia|fianza|aval|cauzione|garanzia|fideiussione|wadium|wadia|"
-    r"zabezpieczeni|caucao|zekerheid|borgstelling|الضمان|ضمان|बयाना|"
-    # fees
-    r"tender fee|document fee|documents fee|cost of (?:the )?(?:bid|tender) documents?|tender documents?|"
-    r"bid documents?|document cost|documents cost|cost of tender|form fee|"
-    r"processing fee|application fee|registration fee|fee|fees|frais|gebuhr|tasa|contributo|oplata|"
-    r"قيمة وثائق|ثمن|رسوم|शुल्क|"
-    # turnover, experience, capacity thresholds
-    r"turnover|chiffre d.affaires|umsatz|facturacion|volumen (?:anual )?de negocios|fatturato|obrot|faturamento|"
-    r"volume de negocios|omzet|net worth|experience|similar works?|similar services|past|completed|"
-    r"experiencia|esperienza|analoghi|doswiadczeni|referenzen?|references|"
-    r"minimum|not less than|at least|non inferiore|au moins|mindestens|no inferior|nie mniejsz|"
-    # insurance, liability, penalties
-    r"insurance|assurance|versicherung|seguro|assicurazion|polizza|ubezpieczeni|liability|"
-    r"penalty|penalties|liquidated damages|penalite|vertragsstrafe|penalidad|penale|kara umowna|multa|"
-    # unit and partial prices
-    r"daily|per day|per diem|hourly|per hour|per month|monthly|unit price|unit rate|giornaliero|journalier|"
-    r"taglich|tagessatz|prix unitaire|einheitspreis|precio unitario|prezzo unitario|manodopera|labour cost|"
-    r"of which|di cui|dont|davon|"
-    # thresholds the value is compared with, not the value
-    r"above|exceed|exceeds|exceeding|in excess of|greater than|less than|more than|below|threshold|thresholds|"
-    r"seuil|seuils|superieur|inferieur|schwellenwert|uberschreit|unterschreit|soglia|soglie|supera|umbral|"
-    r"progi|progu|przekracza|drempel|"
-    # lots
-    r"per lot|par lot|pro los"
-    r")(?![^\W_])"
-)
-"""Words that make an amount near an estimated-value label something else: a security or guarantee,
-a fee, a turnover / experience / capacity threshold, insurance, a penalty, a unit or partial price."""
-
-_LOT_HEADING: Final = re.compile(
-    r"^\W*(?:\d{1,2}(?:\.\d{1,2})*\s+)?(?:lot|lote|lotto|los|pakiet|czesc|partie|perceel)\b"
-    r"(?:\s*(?:n[o°º.]*|nr\.?|number|numero|technical id|id)?\s*[:.]?\s*(?:lot-)?\d{1,4}\b)"
-)
-_VAT_INCLUDED: Final = re.compile(
-    r"(?:ttc|iva inclu|iva compres|inkl\.? (?:mwst|ust)|including (?:vat|gst|taxes)|incl\.? (?:vat|gst)|brutto|"
-    r"con iva|con impuestos|z vat|brutto|with gst|inclusive of (?:gst|vat|all taxes))"
-)
 _LABEL_CURRENCY: Final = re.compile(rf"(?<![^\W\d_]){CURRENCY_SIGN}(?![^\W\d_])")
 _LABEL_CURRENCY_REACH: Final = 25
-_IN_MULTIPLES: Final = re.compile(rf"(?<![^\W\d_]){MULTIPLIER}|'000|thousands|milliers|tausend")
+_SCALE_WORD: Final = re.compile(rf"(?<![^\W\d_]){MULTIPLIER}")
 _PLACEHOLDER: Final = re.compile(
     rf"\W*(?:{CURRENCY_SIGN})?\s*(?:x+|_+|\.{{2,}}|…+|\[[^\]]*\]|-+|n/?a|tbd|\*+|0+(?:[.,]0+)?)\W*", re.IGNORECASE
 )
@@ -164,6 +89,7 @@ def estimated_value(document: Document) -> Sourced[Money] | None:
     currencies = Currencies(document)
     candidates = [
         *_value_candidates(document, document.find(_STRONG_VALUE), kind=_STRONG, currencies=currencies),
+        *_value_candidates(document, document.find(_NET_VALUE), kind=_NET, currencies=currencies),
         *_value_candidates(document, document.find(_CEILING_VALUE), kind=_CEILING, currencies=currencies),
         *_value_candidates(document, document.find(_WEAK_VALUE), kind=_WEAK, currencies=currencies),
     ]
@@ -188,14 +114,14 @@ def _value_candidates(
     context (before the label, or between it and the amount) says it is something else."""
     for hit in hits:
         context = label_context(document, hit)
-        if _VALUE_NEGATIVE.search(context):
+        if VALUE_NEGATIVE.search(context):
             continue
         prose = in_prose(hit)
-        for span in document.spans_after(hit):
-            if (kind != _STRONG and span.distance > 1) or (prose and span.how != "same"):
+        for span in spans_after(document, hit):
+            if (kind not in (_STRONG, _NET) and span.distance > 1) or (prose and span.how not in OWN_CELL):
                 break
             text = span.text
-            if span.how == "same":
+            if span.how in OWN_CELL:
                 text = _SENTENCE_END.split(text[:SAME_SPAN_REACH], maxsplit=1)[0]
             if span.distance == 0 and _PLACEHOLDER.fullmatch(text):
                 break  # 'PRESUPUESTO OFICIAL: $ X': a template, no value
@@ -203,8 +129,8 @@ def _value_candidates(
             if not amounts:
                 continue
             amount = next((amount for amount in amounts if amount.currency), amounts[0])
-            if _VALUE_NEGATIVE.search(fold(text[: amount.start])):
-                break
+            if VALUE_NEGATIVE.search(fold(text[: amount.start])) or THRESHOLD_AFTER.match(fold(text[amount.end :])):
+                break  # a bond, a fee, a trade's share between label and amount; '5千万円以上': a threshold
             candidate = _value_candidate(document, hit, span, text, amount, kind=kind, currencies=currencies)
             if candidate is not None:
                 yield candidate
@@ -247,11 +173,11 @@ def _value_candidate(
             return None
     else:
         score += 0.1
-    score += {"same": 0.1, "right": 0.1, "below": 0.05, "next": 0.0}[span.how] - 0.05 * max(0, span.distance - 1)
+    score += HOW_SCORE[span.how] - 0.05 * max(0, span.distance - 1)
     if _under_lot_heading(document, hit.line):
         score -= 0.15
         why.append("lot")
-    if _VAT_INCLUDED.search(fold(text[amount.end : amount.end + 40])):
+    if VAT_INCLUDED.search(fold(text[amount.end : amount.end + 40])):
         score -= 0.1
         why.append("VAT included")
     return Candidate(
@@ -279,10 +205,16 @@ def _label_multiplier(hit: LabelHit) -> bool:
     """Whether the label announces a unit of account: '(Rs. in lakh)', '(€ million)', "(in '000)"."""
     cell = hit.line.cell_at(hit.start)
     after_label = hit.line.folded[hit.end : cell.end if cell is not None else len(hit.line.folded)]
-    return _IN_MULTIPLES.search(after_label[:_LABEL_CURRENCY_REACH]) is not None
+    reach = after_label[:_LABEL_CURRENCY_REACH]
+    return IN_MULTIPLES.search(reach) is not None or _SCALE_WORD.search(reach) is not None
 
 
 def _under_lot_heading(document: Document, line: Line) -> bool:
-    """Whether a 'Lot 2' / 'Lote 1:' heading stands within the 8 lines above: the value is a lot's."""
+    """Whether a 'Lot 2' / 'Lote 1:' / '第1包' heading stands within the 8 lines above, or the value is in
+    the lot section of an EU standard form (II.2.x, on its line or the three above): the value is a lot's."""
     page = document.lines_of(line.page)
-    return any(_LOT_HEADING.match(other.folded) for other in page[max(0, line.row - 8) : line.row + 1])
+    above = page[max(0, line.row - 8) : line.row + 1]
+    if any(LOT_HEADING.match(other.folded) for other in above):
+        return True
+    nonblank = [other for other in above if other.text.strip()][-4:]
+    return any(EU_FORM_LOT_SECTION.match(other.text) for other in nonblank)
