@@ -336,3 +336,18 @@ def test_an_era_year_that_is_not_the_dates_year_does_not_ground_it() -> None:
     validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2027-07-28")), [Page(1, quote)])
     assert validated.submission_deadline is None
     assert "its day and year are not in its quote" in flags[0]
+
+
+def test_a_japanese_era_date_in_numbers_only_grounds_its_year() -> None:
+    quote = "入札書提出期限 R8.9.25 17:00"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-25T17:00")),
+                                       [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags
+
+
+def test_a_date_in_chinese_numerals_is_grounded_in_its_quote() -> None:
+    quote = "入札書の提出期限 令和八年九月二十五日"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-25")), [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags
+    wrong, _ = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-24")), [Page(1, quote)])
+    assert wrong.submission_deadline is None

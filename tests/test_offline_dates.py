@@ -941,3 +941,21 @@ def test_a_page_mixing_three_scripts_reads_each_label() -> None:
     )
     assert submission(page) == "2026-03-05T17:00"
     assert questions(page) == "2026-02-27"
+
+
+def test_japanese_era_dates_in_numbers_only() -> None:
+    assert dates_in("入札書提出期限 R8.9.25 17:00") == [date(2026, 9, 25)]
+    assert dates_in("平成31.4.30") == [date(2019, 4, 30)]
+    assert dates_in("Section R8.9.25") == []  # not on a line in Japanese
+
+
+def test_a_chinese_deadline_that_is_also_the_opening() -> None:
+    assert submission("投标截止时间及开标时间：2026年3月5日9时30分") == "2026-03-05T09:30"
+    assert submission("开标时间：2026年3月5日9时30分") is None
+
+
+def test_dates_in_chinese_numerals() -> None:
+    assert dates_in("令和八年九月二十五日（金）") == [date(2026, 9, 25)]
+    assert dates_in("令和元年十月一日") == [date(2019, 10, 1)]
+    assert dates_in("二〇二六年一月二十三日") == [date(2026, 1, 23)]
+    assert dates_in("令和八年十三月一日") == []

@@ -9,7 +9,7 @@ Applied after ANY backend, because neither an LLM nor a regex is trusted to be r
   amount, weight or duration is one of the numbers the quote states ('EUR 1 250 000,00' states
   1250000.0, '1,5 Mio.' 1500000.0, '1億2千万円' 120000000.0); a date's day and year are among the
   quote's digits (of any script), its year maybe written in an era ('令和8年') or the Buddhist era
-  ('พ.ศ. 2569'), or the quote writes the day as an Umm al-Qura Hijri date;
+  ('พ.ศ. 2569'), or the quote writes the day as an Umm al-Qura Hijri date or in Chinese numerals;
 - content: deadlines parse as ISO 8601, currencies are ISO 4217, countries ISO 3166-1 alpha-2 (the EU
   abbreviations EL and UK are rewritten to GR and GB), CPV codes are NNNNNNNN or NNNNNNNN-N.
 
@@ -35,7 +35,7 @@ from typing import Final, TypeVar
 
 from tenderflow.extraction.amounts import states_number
 from tenderflow.extraction.backend import PageLike
-from tenderflow.extraction.calendars import ascii_digits, calendar_years, hijri_days
+from tenderflow.extraction.calendars import ascii_digits, calendar_years, hijri_days, kanji_days
 from tenderflow.extraction.codelists import COUNTRY_CODE_ALIASES, COUNTRY_CODES, CURRENCY_CODES
 from tenderflow.extraction.schema import (
     AwardCriterion,
@@ -305,7 +305,8 @@ def _check_date(value: str, quote: str) -> tuple[str | None, str | None]:
         or parsed.year in calendar_years(quote)  # '令和8年', 'พ.ศ. 2569': the year as the quote writes it
     )
     day_found = str(parsed.day) in quote_digits or f"{parsed.day:02d}" in quote_digits
-    if not (year_found and day_found) and date(parsed.year, parsed.month, parsed.day) not in hijri_days(quote):
+    day = date(parsed.year, parsed.month, parsed.day)
+    if not (year_found and day_found) and day not in hijri_days(quote) and day not in kanji_days(quote):
         return None, "its day and year are not in its quote"
     return value.strip(), None
 

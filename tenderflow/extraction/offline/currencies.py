@@ -124,6 +124,7 @@ CURRENCY_LABEL: Final = re.compile(
     rf"(?i:currency|monnaie|devise|w[äa]hrung|moneda|divisa|valuta|waluta|moeda|العملة)\s*[:：]?\s*"
     rf"(?:\(\s?)?(?P<token>{CURRENCY_SIGN})"
 )
+_DIGIT: Final = re.compile(r"\d")
 _CURRENCY_PREFILTER: Final = re.compile(
     r"[€$£₹₨﷼¥￥₩￦₽₸₴₺₫฿₪₱円元원]|\b[A-Z]{3}\b|zł|\bFt\b|\bTL\b|Kč|\bkr\b|(?i:euro|\brs\b|rupee|ksh|fcfa|riyal|dollar"
     r"|peso|руб|тенге|грн|лв|ευρ|lei|lira|đồng|baht|бат|korun|forint|rupiah|ringgit)|ريال|रु|บาท|ש\"ח|ש״ח"
@@ -240,7 +241,7 @@ class Currencies:
         if self._dominant is False:
             counts: Counter[str] = Counter()
             for line in self._document.lines:
-                if _CURRENCY_PREFILTER.search(line.text):
+                if _DIGIT.search(line.text) and _CURRENCY_PREFILTER.search(line.text):
                     counts.update(amount.currency for amount in amounts_in(line.text, self) if amount.currency)
             total = sum(counts.values())
             top = counts.most_common(1)

@@ -6,8 +6,9 @@ month and weekday names come from CLDR through babel, so every locale in `_LOCAL
 Besides them:
 
 - Chinese, Japanese and Korean year-month-day: '2026年1月23日', '2026 年 1 月 23 日', '2019년 9월 30일',
-  with Japanese era years ('令和8年7月27日', '令和元年', '平成31年') and Taiwan's '民國115年'; a range end
-  that leaves out the year ('令和8年7月27日～7月28日') takes the start's;
+  with Japanese era years ('令和8年7月27日', '令和元年', '平成31年', 'R8.9.25') and Taiwan's '民國115年', also
+  in Chinese numerals ('令和八年九月二十五日'); a range end that leaves out the year ('令和8年7月27日～7月28日')
+  takes the start's;
 - Korean (and Hungarian) dotted dates with spaces: '2025. 1. 31.';
 - Vietnamese 'ngày 15 tháng 3 năm 2026'; Thai month names with Buddhist-era years ('15 มีนาคม 2569',
   'พ.ศ. 2569'); Hebrew months with their prefix ('15 במרץ 2026');
@@ -29,9 +30,9 @@ from typing import Final
 
 from babel.dates import get_day_names, get_month_names
 
-from tenderflow.extraction.calendars import ascii_digits, buddhist_year, era_year, hijri_day
+from tenderflow.extraction.calendars import KANJI_DATE, ascii_digits, buddhist_year, era_year, hijri_day, kanji_date
 from tenderflow.extraction.offline.document import fold
-from tenderflow.extraction.offline.lexicon import compile_folded
+from tenderflow.extraction.offline.lexicon import alternation, compile_folded
 
 # --- month and weekday names (CLDR via babel) ------------------------------------------------------
 
@@ -96,7 +97,7 @@ def weekday_words() -> set[str]:
 
 
 MONTHS: Final = _month_table()
-MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True)) + ")"
+MONTH: Final = "(?:" + alternation(MONTHS) + ")"
 
 
 # --- date patterns (over folded text, digits of every script made ASCII) -----------------------------
@@ -145,6 +146,11 @@ _CJK_YMD: Final = re.compile(
 '民國115年1月2日'."""
 _CJK_MD: Final = re.compile(rf"(?<![\d年년])(?P<m>{_MONTH_NUMBER})\s?[月월]\s?(?P<d>{DAY})(?!\d)\s?[日일号號]")
 """A month and day without a year ('７月２８日'): a date only after a full date on the same line."""
+_ERA_NUMERIC: Final = re.compile(
+    rf"(?<![\w.])(?P<era>令和|平成|昭和|r|h|s)\s?(?P<ey>\d{{1,2}}|元)\s?(?P<s>[./])\s?(?P<m>{_MONTH_NUMBER})\s?(?P=s)"
+    rf"\s?(?P<d>{DAY})(?![\d./])"
+)
+"""A Japanese era date written with numbers only: 'R8.9.25', 'H31.4.30', '令和8.9.25' (on a line in Japanese)."""
 _VIETNAMESE: Final = re.compile(
     rf"(?<![\w.,])(?:ngay\s*)?(?P<d>{DAY})\s*thang\s*(?P<m>{_MONTH_NUMBER})\s*,?\s*nam\s*(?P<y>{YEAR})(?!\d)"
 )
@@ -294,10 +300,13 @@ def _cjk_dates(text: str) -> list[ParsedDate]:
     found: list[ParsedDate] = []
     if text.isascii():
         return found
-    for match in _CJK_YMD.finditer(text):
+    for match in (*_CJK_YMD.finditer(text), *_ERA_NUMERIC.finditer(text)):
         year = era_year(match["era"], match["ey"]) if match["era"] else int(match["y"])
         day = make_date(year, int(match["m"]), int(match["d"])) if year is not None else None
         if day is not None:
+            found.append(ParsedDate(match.start(), match.end(), day))
+    for match in KANJI_DATE.finditer(text):
+        if (day := kanji_date(match)) is not None:
             found.append(ParsedDate(match.start(), match.end(), day))
     return found
 

@@ -265,3 +265,17 @@ NEW_HEADER: Final = compile_folded(
     )
 )
 """A column header saying its dates are the amended ones."""
+
+OPENING: Final = compile_folded(
+    lexicon(
+        r"opening|ouverture|offnung|eroffnung|apertura|otwarci\w*|abertura|вскрыти\w*|розкритт\w*|отваряне"
+        r"|αποσφραγισ\w*|deschider\w*|açılış\w*|mở thầu|pembukaan|otevírání|bontás\w*|פתיחת|فتح",
+        r"開札|開封|开标|開標|开启|開啟|개찰|เปิดซอง",
+    )
+)
+"""The opening of the offers, as a topic word."""
+JOINED: Final = compile_folded(
+    r"\s*\S{0,8}?\s*(?:及|和|与|與|暨|、|・|･|및|/|&|(?<![^\W_])(?:and|et|y|und|e|i|и|και|si|ve|va)(?![^\W_]))\s*$"
+)
+"""What joins the submission deadline to the opening when both are one time: '投标截止时间及开标时间', '入札・開札日時',
+'submission and opening of bids'."""

@@ -55,8 +55,10 @@ from tenderflow.extraction.offline.date_words import (
     CITATION,
     CLOSING_CUE,
     DEADLINE_LABEL,
+    JOINED,
     NEG,
     NEW_HEADER,
+    OPENING,
     ORIGINAL,
     QUE,
     RANGE_FROM,
@@ -372,6 +374,10 @@ def _classify(clause: str) -> tuple[str | None, int]:
         return None, -1
     nearest = max(matches, key=lambda match: (match.end(), match.end() - match.start()))
     topic = nearest.lastgroup
+    if topic == NEG and OPENING.fullmatch(nearest.group()):
+        earlier = [match for match in matches if match.end() <= nearest.start()]
+        if earlier and earlier[-1].lastgroup == SUB and JOINED.fullmatch(clause[earlier[-1].end() : nearest.start()]):
+            return SUB, nearest.end()  # '投标截止时间及开标时间', '入札・開札日時': the deadline is also the opening
     if topic != NEG:
         for match in matches:
             if match.lastgroup == NEG and 0 <= nearest.start() - match.end() <= _MODIFIER_GAP:
