@@ -959,3 +959,8 @@ def test_dates_in_chinese_numerals() -> None:
     assert dates_in("令和元年十月一日") == [date(2019, 10, 1)]
     assert dates_in("二〇二六年一月二十三日") == [date(2026, 1, 23)]
     assert dates_in("令和八年十三月一日") == []
+
+
+def test_a_turkish_ekap_notice_and_a_last_date_sentence() -> None:
+    assert submission("İhale (son teklif verme) tarih ve saati : 15.03.2026 - 10:00") == "2026-03-15T10:00"
+    assert submission("Tekliflerin sunulacağı son tarih: 15.03.2026") == "2026-03-15"

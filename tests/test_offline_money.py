@@ -615,3 +615,7 @@ def test_a_page_mixing_three_scripts_reads_each_label() -> None:
     )
     assert value_of(page) == Money(amount=12_000_000, currency="JPY")
     assert duration_of(page) == ContractDuration(amount=30, unit="days")
+
+
+def test_a_kazakh_portal_sum_allotted_for_the_procurement() -> None:
+    assert value_of("Сумма, выделенная для закупки: 12 500 000,00 тенге") == Money(amount=12_500_000, currency="KZT")
