@@ -964,3 +964,10 @@ def test_dates_in_chinese_numerals() -> None:
 def test_a_turkish_ekap_notice_and_a_last_date_sentence() -> None:
     assert submission("İhale (son teklif verme) tarih ve saati : 15.03.2026 - 10:00") == "2026-03-15T10:00"
     assert submission("Tekliflerin sunulacağı son tarih: 15.03.2026") == "2026-03-15"
+
+
+def test_a_deadline_repeated_in_every_page_header_is_kept() -> None:
+    header = "RFQ 12/2026      Closing date: 15.03.2026 12:00      Page {}\n"
+    assert submission(*(header.format(number) + "Specifications follow.\n" for number in (1, 2, 3, 4))) == (
+        "2026-03-15T12:00"
+    )

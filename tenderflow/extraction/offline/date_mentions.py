@@ -31,6 +31,7 @@ from tenderflow.extraction.offline.date_parsing import (
     parse_dates,
     parse_times,
 )
+from tenderflow.extraction.offline.date_words import STRONG_CUE
 from tenderflow.extraction.offline.document import Cell, Document, Line, fold
 
 _DM_AT_END: Final = re.compile(rf"(?<![\w.,])(?P<d>{DAY}){ORDINAL}\.?\s*(?:de\s+)?(?P<m>{MONTH})\.?,?\s*(?:de\s*)?$")
@@ -140,10 +141,12 @@ _RUNNING_PAGES: Final = 3
 def _running_lines(lines: Iterable[Line]) -> set[int]:
     """The lines that a page header or footer repeats on three pages or more, digits aside ('Sistemul
     Electronic de Achizitii Publice, 19.10.2020 15:05   Pagina 6', '08.04.2026, 21:37   Печатная форма'):
-    the date a document was printed is no deadline."""
+    the date a document was printed is no deadline. A repeated line that names a time limit is kept."""
     pages: dict[str, set[int]] = {}
     indices: dict[str, list[int]] = {}
     for line in lines:
+        if STRONG_CUE.search(line.folded):
+            continue  # 'Closing date: 15.03.2026' in every page's header is the deadline, repeated
         key = " ".join(_DIGIT_RUN.sub("#", line.folded).split())
         pages.setdefault(key, set()).add(line.page)
         indices.setdefault(key, []).append(line.index)

@@ -81,8 +81,7 @@ NET_VALUE_LABELS: Final = (
     "추정가격", "予定価格 税抜", "予定価格(税抜)", "予定価格(税抜き)", "valoarea estimata fara tva",
     "valoare estimata fara tva", "geschatzter netto auftragswert", "valeur estimee hors tva", "montant hors tva",
     "estimated value excluding vat", "estimated value excl vat", "estimated value without vat",
-    "εκτιμώμενη αξία χωρίς φπα", "προϋπολογισμός χωρίς φπα", "без ндс", "kdv hariç yaklaşık maliyet",
-    "bez dph", "nettó becsült érték",
+    "εκτιμώμενη αξία χωρίς φπα", "προϋπολογισμός χωρίς φπα", "kdv hariç yaklaşık maliyet", "nettó becsült érték",
 )  # fmt: skip
 """Labels that say the value is without VAT: where a notice prints it beside a gross one ('추정금액 … (추정가격) …',
 a Japanese 税込/税抜 pair), the net one is the estimated value, as eForms keeps it."""
