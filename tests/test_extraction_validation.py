@@ -351,3 +351,10 @@ def test_a_date_in_chinese_numerals_is_grounded_in_its_quote() -> None:
     assert validated.submission_deadline is not None, flags
     wrong, _ = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-24")), [Page(1, quote)])
     assert wrong.submission_deadline is None
+
+
+def test_a_taiwanese_date_in_republic_years_grounds_its_year() -> None:
+    quote = "截止投標日期：115/03/05 17:00"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-03-05T17:00")),
+                                       [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags

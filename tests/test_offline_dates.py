@@ -971,3 +971,13 @@ def test_a_deadline_repeated_in_every_page_header_is_kept() -> None:
     assert submission(*(header.format(number) + "Specifications follow.\n" for number in (1, 2, 3, 4))) == (
         "2026-03-15T12:00"
     )
+
+
+def test_taiwans_dates_in_republic_years() -> None:
+    assert submission("截止投標日期：115/03/05 17:00") == "2026-03-05T17:00"
+    assert dates_in("Ratio 115/03/05") == []  # not on a line in Chinese
+
+
+def test_hungarian_and_ukrainian_words() -> None:
+    assert submission("Az ajánlatok felbontásának időpontja: 2026. március 5. 10:00") is None
+    assert questions("Кінцевий строк звернення за уточненнями: 01.03.2026") == "2026-03-01"

@@ -44,6 +44,9 @@ _ERA_YEAR: Final = re.compile(
 _ERA_INITIAL_DATE: Final = re.compile(
     r"(?<![A-Za-z])(?P<era>[RHS]|令和|平成|昭和)\s?(?P<year>\d{1,2}|元)\s?[./]\s?\d{1,2}\s?[./]\s?\d{1,2}"
 )
+ROC_NUMERIC_DATE: Final = re.compile(r"(?<![\d/.])(?P<year>1[01]\d)/(?P<month>\d{1,2})/(?P<day>\d{1,2})(?![\d/])")
+"""Taiwan's dates in numbers, with the year of the Republic: '115/03/05' is 5 March 2026 (on a line in Chinese)."""
+_HAN: Final = re.compile(r"[\u4e00-\u9fff]")
 _FOUR_DIGITS: Final = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _HIJRI_DATE: Final = re.compile(
     r"(?<!\d)(?:(?P<y1>1[34]\d\d)\s?[/.-]\s?(?P<m1>\d{1,2})\s?[/.-]\s?(?P<d1>\d{1,2})"
@@ -139,7 +142,7 @@ def hijri_day(year: int, month: int, day: int) -> date | None:
 
 def calendar_years(text: str) -> set[int]:
     """The Gregorian years that `text` writes in an era or the Buddhist era: '令和 8年' gives 2026, '平成
-    元年' 1989, 'R8.9.25' 2026, 'พ.ศ. 2569' (or a bare 2569) 2026."""
+    元年' 1989, 'R8.9.25' 2026, 'พ.ศ. 2569' (or a bare 2569) 2026, '115/03/05' in Chinese text 2026."""
     text = ascii_digits(text)
     years: set[int] = set()
     for match in _ERA_YEAR.finditer(text):
@@ -152,6 +155,8 @@ def calendar_years(text: str) -> set[int]:
     for match in _FOUR_DIGITS.finditer(text):
         if (year := buddhist_year(int(match.group()))) is not None:
             years.add(year)
+    if _HAN.search(text):
+        years.update(int(match["year"]) + ERA_STARTS["民國"] - 1 for match in ROC_NUMERIC_DATE.finditer(text))
     return years
 
 

@@ -44,7 +44,9 @@ CURRENCY_SIGN: Final = (
 """A currency as printed: symbol, word (any case) or an upper-case three-letter code (checked against
 ISO 4217 afterwards, so 'VAT' or 'GST' is no currency). Short words that are also English ('Ft' feet, 'RM',
 'TL', 'kr') only in their own case."""
-CJK_CURRENCY: Final = r"(?:人民币|人民幣|日元|日圓|韩元|韓元|美元|港币|港幣|新台币|新台幣|台币|台幣|円|元|원)"
+CJK_CURRENCY: Final = (
+    r"(?:人民币|人民幣|日元|日圓|韩元|韓元|美元|港币|港幣|新台币|新台幣|新臺幣|台币|台幣|臺幣|円|元|원)"
+)
 """A currency in a script without spaces: glued to its number on either side ('400000元整', '111,617,000円（税込）',
 '434,605,000,000원', '人民币2486260元')."""
 
@@ -62,7 +64,8 @@ _WORD_CURRENCIES: Final[dict[str, str]] = {
     # East Asia
     "¥": _YEN, "yen": "JPY", "円": "JPY", "日元": "JPY", "日圓": "JPY", "元": "CNY", "人民币": "CNY",
     "人民幣": "CNY", "₩": "KRW", "won": "KRW", "원": "KRW", "韩元": "KRW", "韓元": "KRW", "美元": "USD",
-    "港币": "HKD", "港幣": "HKD", "新台币": "TWD", "新台幣": "TWD", "台币": "TWD", "台幣": "TWD",
+    "港币": "HKD", "港幣": "HKD", "新台币": "TWD", "新台幣": "TWD", "新臺幣": "TWD", "台币": "TWD", "台幣": "TWD",
+    "臺幣": "TWD",
     # Cyrillic, Greek
     "₽": "RUB", "руб": "RUB", "₸": "KZT", "тенге": "KZT", "тг": "KZT", "₴": "UAH", "грн": "UAH",
     "гривень": "UAH", "гривні": "UAH", "гривня": "UAH", "лв": "BGN", "лева": "BGN", "дин": "RSD",

@@ -38,9 +38,9 @@ _DM_AT_END: Final = re.compile(rf"(?<![\w.,])(?P<d>{DAY}){ORDINAL}\.?\s*(?:de\s+
 _MD_AT_END: Final = re.compile(rf"(?<![^\W\d_])(?P<m>{MONTH})\.?\s*(?P<d>{DAY})(?:st|nd|rd|th)?,?\s*$")
 _YEAR_AT_START: Final = re.compile(rf"^\s*(?P<y>{YEAR})(?!\d)")
 _MDY_HINT: Final = re.compile(r"\bmm\s?/\s?dd\s?/\s?(?:yy)?yy\b", re.IGNORECASE)
-PREFILTER: Final = re.compile(r"\d{4}|[年년]")
-"""Lines worth parsing: every date has a four-digit year (in any script's digits) or is a CJK date, whose
-year may be an era's ('令和8年')."""
+PREFILTER: Final = re.compile(r"\d{4}|[年년]|(?<!\d)1[01]\d/\d")
+"""Lines worth parsing: every date has a four-digit year (in any script's digits), or is a CJK date whose year
+may be an era's ('令和8年'), or a date of Taiwan's ('115/03/05')."""
 _PREFILTER_DAY: Final = re.compile(r"\d")
 _STACK_START: Final = re.compile(rf"{DAY}(?:st|nd|rd|th|er)?\.?(?:\s*(?:de\s+)?{MONTH}\.?,?)?")
 _STACK_ROWS: Final = 3

@@ -6,7 +6,8 @@ month and weekday names come from CLDR through babel, so every locale in `_LOCAL
 Besides them:
 
 - Chinese, Japanese and Korean year-month-day: '2026年1月23日', '2026 年 1 月 23 日', '2019년 9월 30일',
-  with Japanese era years ('令和8年7月27日', '令和元年', '平成31年', 'R8.9.25') and Taiwan's '民國115年', also
+  with Japanese era years ('令和8年7月27日', '令和元年', '平成31年', 'R8.9.25') and Taiwan's '民國115年' or
+  '115/03/05', also
   in Chinese numerals ('令和八年九月二十五日'); a range end that leaves out the year ('令和8年7月27日～7月28日')
   takes the start's;
 - Korean (and Hungarian) dotted dates with spaces: '2025. 1. 31.';
@@ -30,7 +31,15 @@ from typing import Final
 
 from babel.dates import get_day_names, get_month_names
 
-from tenderflow.extraction.calendars import KANJI_DATE, ascii_digits, buddhist_year, era_year, hijri_day, kanji_date
+from tenderflow.extraction.calendars import (
+    KANJI_DATE,
+    ROC_NUMERIC_DATE,
+    ascii_digits,
+    buddhist_year,
+    era_year,
+    hijri_day,
+    kanji_date,
+)
 from tenderflow.extraction.offline.document import fold
 from tenderflow.extraction.offline.lexicon import alternation, compile_folded
 
@@ -163,6 +172,8 @@ _HIJRI_DMY: Final = re.compile(
 )
 _HIJRI_MARK: Final = compile_folded(r"هـ|ه(?!\w)|(?<![^\W\d_])(?:h|ah|hijri)(?![^\W\d_])|هجري")
 _ARABIC: Final = re.compile(r"[\u0600-\u06ff]")
+_HAN: Final = re.compile(r"[\u4e00-\u9fff]")
+_KANA: Final = re.compile(r"[\u3040-\u30ff]")
 _BUDDHIST_CONTEXT: Final = re.compile(r"[\u0e00-\u0e7f]|(?<![^\W\d_])(?:b\.?\s?e\.?)(?![^\W\d_])")
 """Thai script, or 'B.E.', on the line: a numeric date's 25xx year is then a Buddhist-era year."""
 
@@ -308,6 +319,12 @@ def _cjk_dates(text: str) -> list[ParsedDate]:
     for match in KANJI_DATE.finditer(text):
         if (day := kanji_date(match)) is not None:
             found.append(ParsedDate(match.start(), match.end(), day))
+    if _HAN.search(text) and not _KANA.search(text):
+        for match in ROC_NUMERIC_DATE.finditer(text):
+            year = era_year("民國", match["year"])
+            day = make_date(year, int(match["month"]), int(match["day"])) if year is not None else None
+            if day is not None:
+                found.append(ParsedDate(match.start(), match.end(), day))
     return found
 
 

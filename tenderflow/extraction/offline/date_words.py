@@ -34,7 +34,7 @@ _TOPICS: Final = (
         r"opening|opened|open on|ouverture|offnung|eroffnung|apertura|otwarci\w*|abertura|opening van"
         r"|فتح|खोलने|вскрыти\w*|открыти\w* доступа|розкритт\w*|отваряне|отварањ\w*|αποσφραγισ\w*|ανοιγμα\w*"
         r"|deschider\w*|açılış\w*|açılma\w*|mở thầu|mở hồ sơ|pembukaan|otevírání|otváran\w*|odpiranj\w*"
-        r"|otvaranj\w*|bontás\w*|\w*öppning\w*|\w*åbning\w*|\w*åpning\w*|avaus\w*|avaami\w*|avami\w*"
+        r"|otvaranj\w*|bontás\w*|felbontás\w*|\w*öppning\w*|\w*åbning\w*|\w*åpning\w*|avaus\w*|avaami\w*|avami\w*"
         r"|atvēršan\w*|atplėšim\w*|פתיחת|"
         # meetings and visits
         r"(?:pre-?bid|pre-?proposal|pre-?tender|pre-?quote)(?! (?:queries|query|questions?|clarifications?|enquir\w*))"
@@ -132,7 +132,8 @@ _TOPICS: Final = (
         r"|vragen|nota van inlichtingen"
         r"|pytania|pytan|wyjasnie\w*|zapytania"
         r"|[وبلف]?الاستفسارات|[وبلف]?استفسارات|[وبلف]?الأسئلة|[وبلف]?التوضيحات|[وبلف]?الاستيضاحات"
-        r"|вопрос\w*|разъяснени\w*|запрос\w* (?:на|о) (?:даче )?разъяснени\w*|роз'яснен\w*|роз’яснен\w*|питан\w*"
+        r"|вопрос\w*|разъяснени\w*|уточнен\w*|запрос\w* (?:на|о) (?:даче )?разъяснени\w*|роз'яснен\w*"
+        r"|роз’яснен\w*|питан\w*"
         r"|разяснени\w*|въпрос\w*|појашњењ\w*|διευκρινισ\w*|ερωτηματ\w*|ερωτησ\w*|clarificar\w*|intrebar\w*"
         r"|soru\w*|açıklama talep\w*|làm rõ|câu hỏi|pertanyaan|vysvětlení|dotaz\w*|vysvetleni\w*|otázk\w*"
         r"|vprašanj\w*|pojasnil\w*|pojašnjenj\w*|pitanj\w*|kiegészítő tájékoztatás\w*|kérdés\w*|frågor|spørgsmål"
