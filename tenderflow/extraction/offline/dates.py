@@ -2,28 +2,32 @@
 
 Two steps, as everywhere in the offline extractor:
 
-1. A typed date parser finds every written date on a line, in any common form and language
-   ('21st November 2025', '21.11.2025', '21/11/2025 à 12h00', '15. März 2026', '15 de marzo de
-   2026', '15 września 2021 r.', 'March 15, 2026', '2026-03-15', '21-Nov-2025', Umm al-Qura Hijri
-   '1447/03/15 هـ'), and the time printed next to it ('12:00', '12h00', '12.00 Uhr', '5:00 PM',
-   '12 heures', '1400 hrs', 'noon'), before or after the date. Month and weekday names come from
-   CLDR through babel, so every locale in `_LOCALES` is covered the same way.
+1. Every date the document prints, with the time printed next to it (date_mentions.py, which reads dates
+   and times in every script with date_parsing.py: '21.11.2025 12:00', '15. März 2026', '令和8年9月25日
+   午前9時30分', '2025. 2. 7. 10:00', '2026年1月23日14时30分', '15 апреля 2026 г.', Umm al-Qura Hijri
+   '1447/03/15 هـ', Thai Buddhist-era years …).
 2. Each date is classified by the clause that leads to it: the text before it on its line and on
    up to three lines above (same column, same sentence, not past another date), plus a short tail.
-   The nearest TOPIC word decides what the date is about (offers/bids/proposals → submission;
-   questions/clarifications/Fragen → questions; opening, pre-bid meeting, offer validity,
-   publication, award, delivery → neither), and a DEADLINE CUE (deadline, closing, due, no later
-   than, date limite, Frist, plazo, termine, termin …) must be present. Nearest-topic-wins is what
-   makes 'Deadline for receipt of written questions' a questions deadline, 'Plazo de Mantenimiento
-   de la Oferta' an offer validity and 'PORFP Issue Date: 05/24/2024  PROPOSAL DUE 06/10/2024' two
-   different dates.
+   The nearest TOPIC word decides what the date is about (offers/bids/proposals/заявки/入札/입찰/投标
+   → submission; questions/clarifications/質問/질의/澄清/разъяснения → questions; opening, pre-bid meeting,
+   offer validity, publication, award, bid bond, answers, start → neither), and a DEADLINE CUE (deadline,
+   closing, due, no later than, Frist, plazo, 期限, 締切, 截止, 마감, окончание, προθεσμία, termen limita …)
+   must be present: the vocabularies of every language are in date_words.py. Nearest-topic-wins is what
+   makes 'Deadline for receipt of written questions' a questions deadline, 'Plazo de Mantenimiento de la
+   Oferta' an offer validity, 'PORFP Issue Date: 05/24/2024  PROPOSAL DUE 06/10/2024' two different dates,
+   and 投标保证金截止时间 a bid bond's deadline.
 
 Layouts an analyst reads without thinking are read too: a label on the line above or wrapped around
-its value in a table row, a date-first schedule ('10 March 2026   Questions due'), a stage schedule
-without deadline words ('تقديم العروض 17/11/1446', 'Submission of proposals   15 March 2026'), a
-notice table whose 'CLOSING DATE' column stacks '25th' / 'November,' / '2021', a date broken over two
-lines, a date filled in on an OCR'd dotted line. Laws and documents cited with their date ('ustawa
-z dnia 11 marca 2004', 'رقم (م/128) وتاريخ …', 'Tender No. 12 dated …') are no deadlines.
+its value in a table row (also centred in its row: 'Дата и время окончания подачи' / value / 'заявок'),
+a date-first schedule ('10 March 2026   Questions due'), a stage schedule without deadline words
+('تقديم العروض 17/11/1446', 'Submission of proposals   15 March 2026'), a right-to-left table as a text
+layer prints it, the label right of its date ('17/11/1446        تقديم العروض'), a period whose END is the
+time limit ('2025. 1. 31. 00:00 ~ 2025. 2. 7. 10:00', '令和8年7月27日（月）～令和8年7月28日（火）', 'с … по',
+'…から 令和8年9月25日 まで'), an 'until' written after its date ('まで', '까지', '前'), a notice table whose
+'CLOSING DATE' column stacks '25th' / 'November,' / '2021', a date broken over two lines, a date filled in
+on an OCR'd dotted line. Laws and documents cited with their date ('ustawa z dnia 11 marca 2004', 'رقم
+(م/128) وتاريخ …', 'Tender No. 12 dated …', '№ 123 от'), and the print date of a running header or footer,
+are no deadlines.
 
 A clause or column saying the date was amended ('revised closing date', 'date limite reportée au',
 'extended from … to …', a 'Revised' column) outweighs the original one; when no clause is convincing
