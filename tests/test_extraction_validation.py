@@ -276,3 +276,77 @@ def test_an_email_whose_at_sign_the_text_layer_lost_is_kept_but_not_a_made_up_on
     for invented in ("publique@ville-nimes.fr", "commande@ville-nimes.fr", "courriel : commande"):
         dropped, flags = validate_fields(TenderFields(buyer=Buyer(email=at(1, quote, invented))), page)
         assert dropped.buyer.email is None and flags
+
+
+@pytest.mark.parametrize(
+    ("quote", "amount", "currency"),
+    [
+        ("予定価格 1億2千万円（税込）", 120_000_000, "JPY"),
+        ("予定価格 ５千万円", 50_000_000, "JPY"),
+        ("予定価格 １２３，４５０，０００円", 123_450_000, "JPY"),
+        ("추정금액 : 434,605,000,000원", 434_605_000_000, "KRW"),
+        ("추정가격 1,234억원", 123_400_000_000, "KRW"),
+        ("(단위: 백만원) 12,345백만원", 12_345_000_000, "KRW"),
+        ("预算金额（万元）：248.6260万元", 2_486_260, "CNY"),
+        ("НМЦК 12,5 млн руб.", 12_500_000, "RUB"),
+        ("Giá gói thầu: 3 tỷ đồng", 3_000_000_000, "VND"),
+    ],
+)
+def test_amounts_with_cjk_units_and_scale_words_are_recognised_as_stated(
+    quote: str, amount: float, currency: str
+) -> None:
+    fields = TenderFields(estimated_value=at(1, quote, Money(amount=amount, currency=currency)))
+    validated, flags = validate_fields(fields, [Page(1, quote)])
+    assert validated.estimated_value is not None, flags
+
+
+def test_an_amount_the_cjk_quote_does_not_state_is_dropped() -> None:
+    quote = "予定価格 1億2千万円"
+    fields = TenderFields(estimated_value=at(1, quote, Money(amount=12_000_000, currency="JPY")))
+    validated, _ = validate_fields(fields, [Page(1, quote)])
+    assert validated.estimated_value is None
+
+
+@pytest.mark.parametrize(
+    ("quote", "value"),
+    [
+        ("入札書の提出期限 令和８年７月２８日（火）午後５時", "2026-07-28T17:00"),  # era year, full-width digits
+        ("令和元年5月1日", "2019-05-01"),
+        ("วันยื่นข้อเสนอ 15 มีนาคม พ.ศ. 2569", "2026-03-15"),  # Buddhist era
+        ("วันยื่นข้อเสนอ ๑๕ มีนาคม ๒๕๖๙", "2026-03-15"),  # Thai digits
+        ("입찰서 제출 마감 ２０２６년 ３월 １５일", "2026-03-15"),
+    ],
+)
+def test_a_date_is_grounded_in_a_quote_that_writes_its_year_in_an_era(quote: str, value: str) -> None:
+    fields = TenderFields(submission_deadline=at(1, quote, value))
+    validated, flags = validate_fields(fields, [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags
+
+
+def test_an_era_year_that_is_not_the_dates_year_does_not_ground_it() -> None:
+    quote = "入札書の提出期限 令和８年７月２８日"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2027-07-28")), [Page(1, quote)])
+    assert validated.submission_deadline is None
+    assert "its day and year are not in its quote" in flags[0]
+
+
+def test_a_japanese_era_date_in_numbers_only_grounds_its_year() -> None:
+    quote = "入札書提出期限 R8.9.25 17:00"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-25T17:00")),
+                                       [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags
+
+
+def test_a_date_in_chinese_numerals_is_grounded_in_its_quote() -> None:
+    quote = "入札書の提出期限 令和八年九月二十五日"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-25")), [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags
+    wrong, _ = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-09-24")), [Page(1, quote)])
+    assert wrong.submission_deadline is None
+
+
+def test_a_taiwanese_date_in_republic_years_grounds_its_year() -> None:
+    quote = "截止投標日期：115/03/05 17:00"
+    validated, flags = validate_fields(TenderFields(submission_deadline=at(1, quote, "2026-03-05T17:00")),
+                                       [Page(1, quote)])
+    assert validated.submission_deadline is not None, flags

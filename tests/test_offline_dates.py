@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 
 from tenderflow.extraction.backend import Page
+from tenderflow.extraction.offline import date_parsing
 from tenderflow.extraction.offline.dates import parse_dates, parse_times, questions_deadline, submission_deadline
 from tenderflow.extraction.offline.document import Document, fold
 from tenderflow.extraction.schema import Sourced, TenderFields
@@ -68,6 +69,70 @@ def test_written_dates_in_every_common_form(text: str, expected: date) -> None:
     assert dates_in(text) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Japanese: era years (令和 1 = 2019, 元年 its first), full-width digits, weekday in brackets
+        ("令和８年７月２７日（月）", date(2026, 7, 27)),
+        ("令和 8年 9月25日 午前09時30分", date(2026, 9, 25)),
+        ("令和元年5月1日", date(2019, 5, 1)),
+        ("平成31年4月30日", date(2019, 4, 30)),
+        ("昭和64年1月7日", date(1989, 1, 7)),
+        # Chinese (Simplified and Traditional, Taiwan's 民國 years), Korean
+        ("2026 年 3 月 5 日 9 时 30 分", date(2026, 3, 5)),
+        ("2026年03月05日", date(2026, 3, 5)),
+        ("民國115年3月5日", date(2026, 3, 5)),
+        ("2026년 3월 5일", date(2026, 3, 5)),
+        ("2026. 3. 5. 10:00", date(2026, 3, 5)),
+        # Cyrillic (genitive month names), Greek, Turkish, Vietnamese, Thai (Buddhist era), Hebrew
+        ("5 марта 2026 г.", date(2026, 3, 5)),
+        ("«05» марта 2026 года", date(2026, 3, 5)),
+        ("5 березня 2026 р.", date(2026, 3, 5)),
+        ("5 март 2026 г.", date(2026, 3, 5)),
+        ("5 наурыз 2026 ж.", date(2026, 3, 5)),
+        ("5 Μαρτίου 2026", date(2026, 3, 5)),
+        ("5 Mart 2026 Perşembe", date(2026, 3, 5)),
+        ("ngày 5 tháng 3 năm 2026", date(2026, 3, 5)),
+        ("5 มีนาคม 2569", date(2026, 3, 5)),
+        ("5 มี.ค. พ.ศ. 2569", date(2026, 3, 5)),
+        ("๕ มีนาคม ๒๕๖๙", date(2026, 3, 5)),
+        ("5 במרץ 2026", date(2026, 3, 5)),
+        # the EU languages CLDR names; year-first Hungarian and Lithuanian
+        ("5. března 2026", date(2026, 3, 5)),
+        ("5. marca 2026", date(2026, 3, 5)),
+        ("5. marec 2026", date(2026, 3, 5)),
+        ("5. ožujka 2026.", date(2026, 3, 5)),
+        ("5. maaliskuuta 2026", date(2026, 3, 5)),
+        ("5 mars 2026 kl. 12.00", date(2026, 3, 5)),
+        ("2026. március 5.", date(2026, 3, 5)),
+        ("2026 m. kovo 5 d.", date(2026, 3, 5)),
+        ("5 Maret 2026", date(2026, 3, 5)),
+    ],
+)
+def test_dates_in_every_script(text: str, expected: date) -> None:
+    assert dates_in(text) == [expected]
+
+
+def test_no_locale_makes_another_locales_month_names_ambiguous() -> None:
+    """Every month name of every locale read reads as its own month: adding a locale never drops or changes
+    a name of another (Croatian, whose 'listopad' is October, only adds the names nobody else uses)."""
+    for locale in date_parsing._LOCALES:
+        for name, number in date_parsing._month_names(locale).items():
+            assert date_parsing.MONTHS[name] == number, (locale, name)
+    assert date_parsing.MONTHS["listopada"] == 11  # Polish and Czech November
+    assert date_parsing.MONTHS["ozujka"] == 3  # Croatian March, nobody else's
+
+
+def test_a_cjk_range_end_without_its_year_takes_the_start_year() -> None:
+    assert dates_in("令和８年１２月２５日（金）～１月８日（金）") == [date(2026, 12, 25), date(2027, 1, 8)]
+    assert dates_in("７月２８日（火）") == []  # no year on the line: no date
+
+
+def test_a_buddhist_era_year_needs_a_thai_month_or_thai_script() -> None:
+    assert dates_in("ภายในวันที่ 05/03/2569") == [date(2026, 3, 5)]
+    assert dates_in("Invoice 05/03/2569") == []
+
+
 def test_hijri_dates_convert_to_gregorian() -> None:
     """Umm al-Qura: 15 Rabi' al-Awwal 1447 is 7 September 2025, in Western or Arabic-Indic digits."""
     assert dates_in("1447/03/15 هـ") == [date(2025, 9, 7)]
@@ -115,6 +180,32 @@ def test_non_dates_are_not_read(text: str) -> None:
 )
 def test_times(text: str, expected: tuple[int, int]) -> None:
     assert [(time.hour, time.minute) for time in parse_times(fold(text))] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("午前09時30分", (9, 30)),
+        ("午後３時", (15, 0)),
+        ("14 时 30 分", (14, 30)),
+        ("下午3时30分", (15, 30)),
+        ("16시 00분", (16, 0)),
+        ("오후 4시", (16, 0)),
+        ("오후 4시 반", (16, 30)),
+        ("в 10.00", (10, 0)),
+        ("kl. 12.00", (12, 0)),
+        ("saat 10:00", (10, 0)),
+        ("เวลา 10.00 น.", (10, 0)),
+        ("10:00 ч.", (10, 0)),
+    ],
+)
+def test_times_in_every_script(text: str, expected: tuple[int, int]) -> None:
+    assert [(time.hour, time.minute) for time in parse_times(fold(text))] == [expected]
+
+
+def test_a_dotted_date_before_a_time_leaves_the_time_whole() -> None:
+    """'2026. 3. 5. 10:00': the day '5.' and the hour are not read as the time 5.10."""
+    assert [(time.hour, time.minute) for time in parse_times(fold("2026. 3. 5. 10:00"))] == [(10, 0)]
 
 
 def test_a_dotted_number_alone_is_no_time() -> None:
@@ -634,3 +725,259 @@ def test_ocr_label_cut_after_a_linking_word_goes_on_below() -> None:
 def test_ocr_label_continuation_below_keeps_negative_contexts() -> None:
     page = "Time limit for receipt of 14 March 2025, 12:00\nbids is not the date of opening of\n"
     assert submission(page) is None
+
+
+# --- every script: the standard labels of each country's notices ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        # Japanese
+        ("４ 入札書の提出期限 令和８年３月５日（木）午後５時まで", "2026-03-05T17:00"),
+        ("（２）入札期間 入札参加資格確認通知日から 令和 8年 3月 5日 午前10時00分   まで", "2026-03-05T10:00"),
+        ("入札締切日時    令和8年3月5日 17時00分", "2026-03-05T17:00"),
+        # Korean
+        ("가. 입찰서 제출 마감일시 : 2026. 3. 5. 10:00", "2026-03-05T10:00"),
+        (" 1)   전자입찰서 제출기간 : 2026. 2. 26. 10:00 ~ 2026. 3. 5. 10:00", "2026-03-05T10:00"),
+        ("8.4 입찰일시 및 장소 : 2026년 3월 5일 14:00 본사 회의실", "2026-03-05T14:00"),
+        # Chinese (Simplified, Traditional)
+        ("1.投标文件递交截止时间：2026 年 3 月 5 日 9 时 30 分。", "2026-03-05T09:30"),
+        ("  投标截止时间        2026年03月05日09时30分", "2026-03-05T09:30"),
+        ("截止投標日期：2026年3月5日下午2時", "2026-03-05T14:00"),
+        # Russian, Ukrainian, Bulgarian
+        ("Дата и время окончания срока подачи заявок: 05.03.2026 10:00 (по московскому времени)", "2026-03-05T10:00"),
+        ("Заявки принимаются до 5 марта 2026 г. 10:00", "2026-03-05T10:00"),
+        ("Кінцевий строк подання тендерних пропозицій: 05.03.2026 10:00", "2026-03-05T10:00"),
+        ("Краен срок за подаване на оферти: 05.03.2026 г., 17:30 ч.", "2026-03-05T17:30"),
+        # Greek, Romanian, Turkish
+        ("Καταληκτική ημερομηνία υποβολής προσφορών: 05/03/2026 και ώρα 10:00", "2026-03-05T10:00"),
+        ("Termen limita de depunere a ofertelor: 05.03.2026 ora 10:00", "2026-03-05T10:00"),
+        ("İhale tarihi ve saati : 05.03.2026 - 10:00", "2026-03-05T10:00"),
+        ("Son teklif verme tarihi: 5 Mart 2026 saat 10:00", "2026-03-05T10:00"),
+        # Vietnamese, Indonesian, Thai, Hebrew
+        ("Thời điểm đóng thầu: 10 giờ 00, ngày 05 tháng 03 năm 2026", "2026-03-05T10:00"),
+        ("Hạn nộp hồ sơ dự thầu: 05/03/2026", "2026-03-05"),
+        ("Batas akhir pemasukan penawaran: 5 Maret 2026 pukul 10:00 WIB", "2026-03-05T10:00"),
+        ("กำหนดยื่นข้อเสนอ วันที่ 5 มีนาคม 2569 เวลา 10.00 น.", "2026-03-05T10:00"),
+        ("המועד האחרון להגשת הצעות: 05/03/2026 בשעה 12:00", "2026-03-05T12:00"),
+        # EU languages
+        ("Lhůta pro podání nabídek: 05.03.2026 10:00", "2026-03-05T10:00"),
+        ("Lehota na predkladanie ponúk: 05.03.2026 10:00", "2026-03-05T10:00"),
+        ("Rok za oddajo ponudb: 05.03.2026 ob 10:00", "2026-03-05T10:00"),
+        ("Ajánlattételi határidő: 2026. március 5. 10:00", "2026-03-05T10:00"),
+        ("Sista anbudsdag: 2026-03-05", "2026-03-05"),
+        ("Tilbudsfrist: 05.03.2026 kl. 12.00", "2026-03-05T12:00"),
+        ("Tarjousten jättämisen määräaika: 5.3.2026 klo 12.00", "2026-03-05T12:00"),
+        ("Pakkumuste esitamise tähtaeg: 05.03.2026 11:00", "2026-03-05T11:00"),
+        ("Pasiūlymų pateikimo terminas: 2026-03-05 10:00", "2026-03-05T10:00"),
+    ],
+)
+def test_submission_deadline_in_every_script(page: str, expected: str) -> None:
+    assert submission(page) == expected
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        ("（３）質疑締切日時 令和 8年 3月 2日 午後03時00分", "2026-03-02T15:00"),
+        ("가. 질의 마감일시 : 2026. 3. 2. 18:00", "2026-03-02T18:00"),
+        ("各投标人若对招标文件有疑义，请于 2026 年 3 月 2 日 17：00 前提出", "2026-03-02T17:00"),
+        ("Дата и время окончания срока подачи запросов о даче разъяснений: 02.03.2026 18:00", "2026-03-02T18:00"),
+        ("Προθεσμία υποβολής διευκρινίσεων: 02/03/2026", "2026-03-02"),
+        ("Termen limita pentru solicitarea clarificarilor: 02.03.2026", "2026-03-02"),
+        ("Hạn cuối làm rõ hồ sơ mời thầu: 02/03/2026", "2026-03-02"),
+        ("Lhůta pro dotazy: 02.03.2026", "2026-03-02"),
+    ],
+)
+def test_questions_deadline_in_every_script(page: str, expected: str) -> None:
+    assert questions(page) == expected
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "（４）開札日時 令和 8年 3月 5日 午前10時00分",
+        "現場説明会 令和8年2月20日 午後2時",
+        "질문 회신일 2026. 3. 3.",
+        "개찰일시 : 2026. 3. 5. 11:00",
+        "4) 입찰보증금 납부기한 : 2026. 3. 4. 18:00",
+        "나. 사전심사 신청서 제출기한 : 2026. 1. 31. 17:00",
+        "开标时间：2026 年 3 月 5 日 9 时 30 分",
+        "投标保证金截止时间       2026年03月04日15时00分",
+        "Дата начала срока подачи заявок: 20.02.2026",
+        "Дата подведения итогов: 12.03.2026",
+        "Дата и время вскрытия конвертов: 05.03.2026 10:00",
+        "Ημερομηνία αποσφράγισης προσφορών: 05/03/2026",
+        "Data deschiderii ofertelor: 05.03.2026",
+        "Thời điểm mở thầu: 05/03/2026",
+        "Geçici teminat son günü: 05.03.2026",
+    ],
+)
+def test_openings_meetings_bonds_and_starts_are_no_deadline_in_any_script(page: str) -> None:
+    assert submission(page) is None
+    assert questions(page) is None
+
+
+def test_a_japanese_schedule_table_of_periods() -> None:
+    """Each row a period '開始日～期限日' under one column header: the bid period's end is the deadline, the
+    questions period's end the questions deadline; the opening, the answers and the qualification period are
+    neither."""
+    page = (
+        "       入札手続き                      期    日（開始日～期限日）\n"
+        "       入札公告期間       令和８年６月１日（月）～令和８年６月２２日（月）\n"
+        "      質問受付期間※１      令和８年６月２日（火）～令和８年６月１２日（金）\n"
+        "       質問回答日        令和８年６月１７日（水）        １７：００までに\n"
+        " 資格確認申請受付期間※２\n"
+        "                    令和８年６月２３日（火）～令和８年６月２５日（木）\n"
+        "   入札書受付期間\n"
+        "                    令和８年６月３０日（火）～令和８年７月１日（水）\n"
+        "        開札日         令和８年７月３日（金）        １０：００\n"
+    )
+    assert submission(page) == "2026-07-01"
+    assert questions(page) == "2026-06-12"
+
+
+def test_a_korean_notice_keeps_the_bid_deadline_apart_from_pq_and_bond_deadlines() -> None:
+    page = (
+        "6        사전심사 신청서 제출 및 평가\n"
+        "가. 신청자격 : 나.1)에 해당하는 자 이어야 합니다.\n"
+        "나. 제출기한 : 2026. 1. 20. 17:00\n"
+        "\n"
+        "9        입찰보증금\n"
+        " 4)   납부기한 : 2026. 3. 4. 18:00\n"
+        "\n"
+        "10    입찰서 제출\n"
+        " 1)   전자입찰서 제출기간 : 2026. 2. 26. 00:00 ~ 2026. 3. 5. 16:00\n"
+    )
+    assert submission(page) == "2026-03-05T16:00"
+
+
+def test_a_russian_form_label_wrapped_around_its_value() -> None:
+    page = (
+        "      Дата и время окончания подачи\n"
+        "                                                             05.03.2026 10:00\n"
+        "      заявок\n"
+        "      Дата подведения итогов определения\n"
+        "      поставщика (подрядчика,                                12.03.2026\n"
+        "      исполнителя)\n"
+    )
+    assert submission(page) == "2026-03-05T10:00"
+
+
+def test_a_chinese_label_wrapped_around_its_value() -> None:
+    page = (
+        "  投标截止时间        2026年03月05日09时30分\n"
+        "\n"
+        "投标人要求澄清招标文件\n"
+        "                2026年03月01日16时00分\n"
+        "   的截止时间\n"
+        "\n"
+        "投标保证金截止时间       2026年03月04日15时00分\n"
+    )
+    assert submission(page) == "2026-03-05T09:30"
+    assert questions(page) == "2026-03-01T16:00"
+
+
+def test_a_period_with_both_ends_reads_its_end() -> None:
+    assert submission("Подача заявок: с 20.02.2026 по 05.03.2026") == "2026-03-05"
+    assert submission("Depunerea ofertelor: 20.02.2026 - 05.03.2026") == "2026-03-05"
+
+
+def test_a_running_footer_with_the_print_date_is_no_deadline() -> None:
+    """A data sheet without a calendar deadline, printed with the date in every page's footer: the footer
+    under 'offer validity (from the deadline for receipt of offers)' / 'IV.4 Presentation of the offer' is no
+    deadline."""
+    footer = "Sistemul Electronic de Achizitii Publice, 19.02.2026 15:05         Pagina {}\n"
+    page = "4 luni (de la termenul limita de primire a ofertelor)\nIV.4 Prezentarea ofertei\n\n"
+    assert submission(*(page + footer.format(number) for number in (1, 2, 3, 4))) is None
+
+
+# --- right-to-left tables as a text layer prints them -----------------------------------------------------
+
+
+def test_a_right_to_left_table_reads_each_label_on_the_right_of_its_date() -> None:
+    """pdftotext prints an Arabic table as it looks: the stage's name on the right of its date."""
+    gap = " " * 50
+    page = (
+        f"          تاريخ الاستحقاق{gap}المرحلة\n"
+        f"           08/11/1446{gap}إرسال الأسئلة والاستفسارات\n"
+        f"           17/11/1446{gap}تقديم العروض\n"
+        f"           17/11/1446{gap}فتح العروض\n"
+        f"           20/11/1446{gap}الترسية\n"
+    )
+    assert questions(page) == "2025-05-06"
+    assert submission(page) == "2025-05-15"
+
+
+def test_a_hebrew_line_reads_its_label_on_the_right() -> None:
+    assert submission("12:00 05/03/2026              המועד האחרון להגשת הצעות") == "2026-03-05T12:00"
+    assert submission("05/03/2026              פתיחת ההצעות") is None
+
+
+# --- bad input: no exception, no value invented -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Ã©Ã¨ Ð¿Ñ€Ð¾Ð´Ð°Ð¶ Ð·Ð°Ñ\x8fÐ²Ð¾Ðº 05.03.2026 ï¿½ï¿½ â€\x9d",  # UTF-8 read as Latin-1
+        "\ufffd\ufffd\ufffd 2026\ufffd3\ufffd5\ufffd \ufffd\ufffd",  # replacement characters
+        "የጨረታ ማቅረቢያ የመጨረሻ ቀን መጋቢት 15 ቀን 2018 ዓ.ም",  # Ethiopian calendar: a script the parser does not know
+        "ⴰⵙⵙ 15 ⵎⴰⵕⵚ 2026",  # Tifinagh month name
+        "\x00\x01\x02 ~~~ ～～～ ～ 令和 年 月 日 ～ 년 월 일",  # empty date shapes
+    ],
+)
+def test_mojibake_and_unknown_scripts_give_no_deadline_and_no_error(page: str) -> None:
+    assert submission(page) is None
+    assert questions(page) is None
+
+
+def test_a_page_mixing_three_scripts_reads_each_label() -> None:
+    page = (
+        "入札書の提出期限 令和８年３月５日 午後５時\n"
+        "Дата вскрытия конвертов: 06.03.2026\n"
+        "Deadline for questions: 27 February 2026\n"
+    )
+    assert submission(page) == "2026-03-05T17:00"
+    assert questions(page) == "2026-02-27"
+
+
+def test_japanese_era_dates_in_numbers_only() -> None:
+    assert dates_in("入札書提出期限 R8.9.25 17:00") == [date(2026, 9, 25)]
+    assert dates_in("平成31.4.30") == [date(2019, 4, 30)]
+    assert dates_in("Section R8.9.25") == []  # not on a line in Japanese
+
+
+def test_a_chinese_deadline_that_is_also_the_opening() -> None:
+    assert submission("投标截止时间及开标时间：2026年3月5日9时30分") == "2026-03-05T09:30"
+    assert submission("开标时间：2026年3月5日9时30分") is None
+
+
+def test_dates_in_chinese_numerals() -> None:
+    assert dates_in("令和八年九月二十五日（金）") == [date(2026, 9, 25)]
+    assert dates_in("令和元年十月一日") == [date(2019, 10, 1)]
+    assert dates_in("二〇二六年一月二十三日") == [date(2026, 1, 23)]
+    assert dates_in("令和八年十三月一日") == []
+
+
+def test_a_turkish_ekap_notice_and_a_last_date_sentence() -> None:
+    assert submission("İhale (son teklif verme) tarih ve saati : 15.03.2026 - 10:00") == "2026-03-15T10:00"
+    assert submission("Tekliflerin sunulacağı son tarih: 15.03.2026") == "2026-03-15"
+
+
+def test_a_deadline_repeated_in_every_page_header_is_kept() -> None:
+    header = "RFQ 12/2026      Closing date: 15.03.2026 12:00      Page {}\n"
+    assert submission(*(header.format(number) + "Specifications follow.\n" for number in (1, 2, 3, 4))) == (
+        "2026-03-15T12:00"
+    )
+
+
+def test_taiwans_dates_in_republic_years() -> None:
+    assert submission("截止投標日期：115/03/05 17:00") == "2026-03-05T17:00"
+    assert dates_in("Ratio 115/03/05") == []  # not on a line in Chinese
+
+
+def test_hungarian_and_ukrainian_words() -> None:
+    assert submission("Az ajánlatok felbontásának időpontja: 2026. március 5. 10:00") is None
+    assert questions("Кінцевий строк звернення за уточненнями: 01.03.2026") == "2026-03-01"

@@ -1,4 +1,4 @@
-"""The offline reader of estimated values and contract durations (tenderflow/extraction/offline/money.py).
+"""The offline readers of estimated values and contract durations (offline/money.py, durations.py, currencies.py).
 
 Fixtures are small page texts written here, laid out the way `pdftotext -layout` prints tenders:
 one label per line, tables as cells separated by wide gaps.
@@ -9,8 +9,10 @@ from __future__ import annotations
 import pytest
 
 from tenderflow.extraction.backend import Page
+from tenderflow.extraction.offline.currencies import amounts_in
 from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.offline.money import amounts_in, contract_duration, estimated_value
+from tenderflow.extraction.offline.durations import contract_duration
+from tenderflow.extraction.offline.money import estimated_value
 from tenderflow.extraction.schema import ContractDuration, Money
 
 
@@ -393,3 +395,227 @@ def test_no_amount_from_a_part_of_a_broken_grouped_number(text: str) -> None:
 
 def test_an_amount_followed_by_another_number_is_still_read() -> None:
     assert [amount.value for amount in amounts_in("Wert: 1.284.500,00 EUR, 300 Tage")][:1] == [1284500.0]
+
+
+# --- every script: currencies, scales, labels --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("111,617,000円（税込）", 111_617_000.0, "JPY"),
+        ("１２３，４５０，０００円", 123_450_000.0, "JPY"),
+        ("1億2千万円", 120_000_000.0, "JPY"),
+        ("434,605,000,000원", 434_605_000_000.0, "KRW"),
+        ("￦104,927,000,000", 104_927_000_000.0, "KRW"),
+        ("1,234억원", 123_400_000_000.0, "KRW"),
+        ("400000 元整", 400_000.0, "CNY"),
+        ("248.6260万元", 2_486_260.0, "CNY"),
+        ("￥2486260 元", 2_486_260.0, "CNY"),
+        ("人民币2486260元", 2_486_260.0, "CNY"),
+        ("494640.00 РОССИЙСКИЙ РУБЛЬ", 494_640.0, "RUB"),
+        ("17 947 967.58 Российский рубль", 17_947_967.58, "RUB"),
+        ("12,5 млн руб.", 12_500_000.0, "RUB"),
+        ("1 500 000 ₽", 1_500_000.0, "RUB"),
+        ("2 500 000 тенге", 2_500_000.0, "KZT"),
+        ("1 200 000,00 грн", 1_200_000.0, "UAH"),
+        ("170,97 ΕΥΡΩ", 170.97, "EUR"),
+        ("183151,29 lei", 183_151.29, "RON"),
+        ("1.250.000,00 TL", 1_250_000.0, "TRY"),
+        ("3 tỷ đồng", 3_000_000_000.0, "VND"),
+        ("1.000.000 đ", 1_000_000.0, "VND"),
+        ("5 ล้านบาท", 5_000_000.0, "THB"),
+        ("₪ 120,000", 120_000.0, "ILS"),
+        ("1 500 000 Kč", 1_500_000.0, "CZK"),
+        ("25 000 000 Ft", 25_000_000.0, "HUF"),
+        ("Rp 1.500.000.000", 1_500_000_000.0, "IDR"),
+    ],
+)
+def test_amounts_in_every_script(text: str, amount: float, currency: str) -> None:
+    assert [(found.value, found.currency) for found in amounts_in(text)] == [(amount, currency)]
+
+
+@pytest.mark.parametrize("text", ["20 ft container", "1,825일", "2026年", "第3条"])
+def test_numbers_that_are_not_money(text: str) -> None:
+    assert all(found.currency is None for found in amounts_in(text))
+
+
+def test_the_yen_sign_is_read_by_the_documents_language() -> None:
+    japanese = "予定価格    ￥12,000,000（税抜）\nお問い合わせください。"
+    assert value_of(japanese) == Money(amount=12_000_000, currency="JPY")
+    assert value_of("预算金额：￥12,000,000\n采购人：某某大学") == Money(amount=12_000_000, currency="CNY")
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        ("６   予定価格         111,617,000円（税込）", Money(amount=111_617_000, currency="JPY")),
+        ("1.7.   추정금액 : 43,460,500,000원", Money(amount=43_460_500_000, currency="KRW")),
+        ("预算金额：人民币248.6260万元", Money(amount=2_486_260, currency="CNY")),
+        ("2.1 招标控制价（最高投标限价):400000 元，单价另计。", Money(amount=400_000, currency="CNY")),
+        ("採購預算：新台幣 1,200,000 元", Money(amount=1_200_000, currency="TWD")),
+        (
+            "      Начальная (максимальная) цена\n"
+            "                                                             494640.00 РОССИЙСКИЙ РУБЛЬ\n"
+            "      контракта\n",
+            Money(amount=494_640, currency="RUB"),
+        ),
+        ("Очікувана вартість предмета закупівлі: 1 200 000,00 грн", Money(amount=1_200_000, currency="UAH")),
+        ("Προϋπολογισμός: 24.800,00 € πλέον ΦΠΑ", Money(amount=24_800, currency="EUR")),
+        ("Valoarea estimata fara TVA : 183151,29 ; Moneda: RON", Money(amount=183_151.29, currency="RON")),
+        ("Yaklaşık maliyet: 1.250.000,00 TL", Money(amount=1_250_000, currency="TRY")),
+        ("Giá gói thầu: 3.500.000.000 đồng", Money(amount=3_500_000_000, currency="VND")),
+        ("Nilai HPS: Rp 1.500.000.000", Money(amount=1_500_000_000, currency="IDR")),
+        ("ราคากลาง 5,000,000 บาท", Money(amount=5_000_000, currency="THB")),
+        ("Předpokládaná hodnota veřejné zakázky: 1 500 000 Kč bez DPH", Money(amount=1_500_000, currency="CZK")),
+        ("A beszerzés becsült értéke: 25 000 000 Ft", Money(amount=25_000_000, currency="HUF")),
+    ],
+)
+def test_estimated_value_labels_in_every_script(page: str, expected: Money) -> None:
+    assert value_of(page) == expected
+
+
+def test_the_net_estimate_is_the_value_beside_the_gross_one() -> None:
+    """Korea's 추정금액 is 추정가격 + VAT (+ owner-supplied materials); 추정가격 is the estimated value."""
+    page = "사. 추정금액 : 22,000,000,000원【(추정가격) 20,000,000,000원 + (부가가치세) 2,000,000,000원】"
+    assert value_of(page) == Money(amount=20_000_000_000, currency="KRW")
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "入札保証金 予定価格の100分の5以上 5,000,000円",
+        "１ 過去２か年度間に完成した予定価格５千万円以上の工事",
+        "(예시) 추정가격 500억원 이상인 공사",
+        "8.2. 입찰보증금 : 추정금액의 5% 이상 2,000,000,000원",
+        "投标保证金：人民币5000元",
+        "Размер обеспечения заявки: 24732.00 РОССИЙСКИЙ РУБЛЬ",
+        "Valoarea garantiei de participare: 1008 RON",
+        "Εγγυητική επιστολή συμμετοχής: 2.000,00 €",
+        "Geçici teminat: 37.500,00 TL",
+        "Bảo đảm dự thầu: 50.000.000 đồng",
+    ],
+)
+def test_bonds_and_thresholds_are_not_the_value_in_any_script(page: str) -> None:
+    assert value_of(page) is None
+
+
+def test_a_trades_share_under_the_estimate_column_is_not_the_value() -> None:
+    page = (
+        "           업 종               추정금액(비율)\n"
+        "       토 목 공 사 업         354,232,000,000원(81.5%)\n"
+        "       건 축 공 사 업         75,695,000,000원(17.4%)\n"
+    )
+    assert value_of(page) is None
+
+
+def test_an_eu_form_lot_section_value_loses_to_the_total() -> None:
+    page = (
+        "          II.1.5) Valoarea totala estimata:\n"
+        "          Valoarea estimata fara TVA : 183151,29 ; Moneda: RON\n"
+        "    II.2 Descriere\n"
+        "          II.2.1 - Denumire lot\n"
+        "          1 - Lot 1-Dotari\n"
+        "          II.2.2 Coduri CPV\n"
+        "          Cod CPV Principal: Computere personale (Rev.2)\n"
+        "          II.2.3 Locul de executare\n"
+        "          Cod NUTS: RO316 Prahova\n"
+        "          II.2.5 Criterii de atribuire\n"
+        "          Pretul cel mai scazut\n"
+        "          II.2.6 Valoarea totala estimata\n"
+        "          Valoarea estimata fara TVA : 100840,34; Moneda: RON\n"
+    )
+    assert value_of(page) == Money(amount=183_151.29, currency="RON")
+
+
+def test_a_right_to_left_row_reads_its_amount_on_the_left_of_its_label() -> None:
+    page = "                 1,250,000 ريال سعودي                                     القيمة التقديرية\n"
+    assert value_of(page) == Money(amount=1_250_000, currency="SAR")
+
+
+# --- durations in every script -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        ("1.4.   공사기간 : 착공일로부터 1,825일", ContractDuration(amount=1825, unit="days")),
+        ("라. 용역기간 : 계약일로부터 12개월", ContractDuration(amount=12, unit="months")),
+        ("３   工期        契約確定の日から 180日間", ContractDuration(amount=180, unit="days")),
+        ("履行期間 契約締結日から６か月", ContractDuration(amount=6, unit="months")),
+        ("2.2 服务期限：自合同签订之日起 1 年或服务金额达到预算为止", ContractDuration(amount=1, unit="years")),
+        ("5    交货安装期       20 日历天内完成全部设备采购及安装调试工作。", ContractDuration(amount=20, unit="days")),
+        ("Срок поставки: 30 календарных дней с даты заключения контракта", ContractDuration(amount=30, unit="days")),
+        ("Строк виконання: 6 місяців", ContractDuration(amount=6, unit="months")),
+        ("Διάρκεια της σύμβασης: 12 μήνες", ContractDuration(amount=12, unit="months")),
+        ("Durata in luni: 4; Durata in zile : -", ContractDuration(amount=4, unit="months")),
+        ("İşin süresi: 90 takvim günü", ContractDuration(amount=90, unit="days")),
+        ("Thời gian thực hiện hợp đồng: 9 tháng", ContractDuration(amount=9, unit="months")),
+        ("Jangka waktu pelaksanaan: 120 hari kalender", ContractDuration(amount=120, unit="days")),
+        ("ระยะเวลาดำเนินการ 90 วัน", ContractDuration(amount=90, unit="days")),
+        ("Doba plnění: 24 měsíců", ContractDuration(amount=24, unit="months")),
+        ("A szerződés időtartama: 36 hónap", ContractDuration(amount=36, unit="months")),
+        ("Avtalstid: 2 år", ContractDuration(amount=2, unit="years")),
+    ],
+)
+def test_duration_labels_in_every_script(page: str, expected: ContractDuration) -> None:
+    assert duration_of(page) == expected
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "３   工期        契約確定の日から令和 9年 7月23日まで",  # an end date: its era year is no number of years
+        "공사기간 : 착공일로부터 2027년 3월 31일까지",
+        "Thời gian thực hiện dự kiến từ tháng 04 năm 2021 đến tháng 12 năm 2021",
+        "服务期限：质保期 3 年",
+        "工期延误：超期 5 天内，每天扣合同金额的 0.3‰",
+        "Срок исполнения контракта: 31.12.2026",
+        "Срок действия гарантии: 12 месяцев",
+        "Teklif geçerlilik süresi: 90 gün",
+    ],
+)
+def test_end_dates_warranties_and_penalties_are_no_duration_in_any_script(page: str) -> None:
+    assert duration_of(page) is None
+
+
+def test_a_sentence_broken_after_its_number_reads_the_unit_on_the_next_line() -> None:
+    page = (
+        "Mốc thời gian: Thời gian thực hiện dự kiến từ tháng 04 năm 2021 đến tháng 12 năm 2021 (9\n"
+        "tháng không liên tục).\n"
+    )
+    found = contract_duration(document(page))
+    assert found is not None
+    assert found.value == ContractDuration(amount=9, unit="months")
+    assert found.quote.endswith("(9")
+
+
+# --- bad input -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Ã©Ã¨ Ð¿Ñ€Ð¾Ð´Ð°Ð¶ 494640.00 Ð Ð£Ð‘Ð›Ð¬ ï¿½ï¿½",
+        "\ufffd\ufffd\ufffd 1,250,000 \ufffd\ufffd",
+        "የጨረታው ግምታዊ ዋጋ 1,250,000 ብር",  # Amharic, a script the reader does not know
+        "予定価格 ＿＿＿＿円 億万千",
+    ],
+)
+def test_mojibake_and_unknown_scripts_give_no_value_and_no_error(page: str) -> None:
+    assert value_of(page) is None
+    assert duration_of(page) is None
+
+
+def test_a_page_mixing_three_scripts_reads_each_label() -> None:
+    page = (
+        "予定価格 12,000,000円（税抜）\n"
+        "Срок поставки: 30 календарных дней\n"
+        "Bid security: USD 5,000\n"
+    )
+    assert value_of(page) == Money(amount=12_000_000, currency="JPY")
+    assert duration_of(page) == ContractDuration(amount=30, unit="days")
+
+
+def test_a_kazakh_portal_sum_allotted_for_the_procurement() -> None:
+    assert value_of("Сумма, выделенная для закупки: 12 500 000,00 тенге") == Money(amount=12_500_000, currency="KZT")

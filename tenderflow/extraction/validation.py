@@ -7,7 +7,9 @@ Applied after ANY backend, because neither an LLM nor a regex is trusted to be r
 - grounding: a verbatim value (a name, a reference, an e-mail) appears inside its own quote (in a
   quote that spans layout columns, its words in order, see _words_in_order); an
   amount, weight or duration is one of the numbers the quote states ('EUR 1 250 000,00' states
-  1250000.0, '1,5 Mio.' 1500000.0); a date's day and year are among the quote's digits;
+  1250000.0, '1,5 Mio.' 1500000.0, '1億2千万円' 120000000.0); a date's day and year are among the
+  quote's digits (of any script), its year maybe written in an era ('令和8年') or the Buddhist era
+  ('พ.ศ. 2569'), or the quote writes the day as an Umm al-Qura Hijri date or in Chinese numerals;
 - content: deadlines parse as ISO 8601, currencies are ISO 4217, countries ISO 3166-1 alpha-2 (the EU
   abbreviations EL and UK are rewritten to GR and GB), CPV codes are NNNNNNNN or NNNNNNNN-N.
 
@@ -31,10 +33,9 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Final, TypeVar
 
-from hijridate import Hijri
-
 from tenderflow.extraction.amounts import states_number
 from tenderflow.extraction.backend import PageLike
+from tenderflow.extraction.calendars import ascii_digits, calendar_years, hijri_days, kanji_days
 from tenderflow.extraction.codelists import COUNTRY_CODE_ALIASES, COUNTRY_CODES, CURRENCY_CODES
 from tenderflow.extraction.schema import (
     AwardCriterion,
@@ -67,11 +68,6 @@ _QUOTE_CHARACTERS = str.maketrans(
 _QUOTE_PREVIEW_CHARS = 60
 _WORD = re.compile(r"\w+")
 _COLUMN_GAP = re.compile(r"\s{4,}|\t")
-_ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
-_HIJRI_DATE = re.compile(
-    r"(?<!\d)(?:(?P<y1>1[34]\d\d)\s?[/.-]\s?(?P<m1>\d{1,2})\s?[/.-]\s?(?P<d1>\d{1,2})"
-    r"|(?P<d2>\d{1,2})\s?[/.-]\s?(?P<m2>\d{1,2})\s?[/.-]\s?(?P<y2>1[34]\d\d))(?!\d)"
-)
 
 
 def normalize_for_matching(text: str) -> str:
@@ -302,29 +298,17 @@ def _check_date(value: str, quote: str) -> tuple[str | None, str | None]:
         parsed = parse_iso_datetime(value)
     except ValueError:
         return None, "not an ISO 8601 date or date-time"
-    quote_digits = _digit_runs(quote.translate(_ARABIC_DIGITS))
-    year_found = str(parsed.year) in quote_digits or f"{parsed.year % 100:02d}" in quote_digits
+    quote_digits = _digit_runs(ascii_digits(quote))
+    year_found = (
+        str(parsed.year) in quote_digits
+        or f"{parsed.year % 100:02d}" in quote_digits
+        or parsed.year in calendar_years(quote)  # '令和8年', 'พ.ศ. 2569': the year as the quote writes it
+    )
     day_found = str(parsed.day) in quote_digits or f"{parsed.day:02d}" in quote_digits
-    if not (year_found and day_found) and date(parsed.year, parsed.month, parsed.day) not in _hijri_days(quote):
+    day = date(parsed.year, parsed.month, parsed.day)
+    if not (year_found and day_found) and day not in hijri_days(quote) and day not in kanji_days(quote):
         return None, "its day and year are not in its quote"
     return value.strip(), None
-
-
-def _hijri_days(quote: str) -> set[date]:
-    """The Gregorian days of the Umm al-Qura Hijri dates the quote writes ('1447/03/15 هـ', '15/03/1447'):
-    a deadline converted from the Hijri calendar is grounded in the Hijri date it was read from."""
-    days: set[date] = set()
-    text = quote.translate(_ARABIC_DIGITS)
-    for match in _HIJRI_DATE.finditer(text):
-        year, month, day = (
-            (match["y1"], match["m1"], match["d1"]) if match["y1"] else (match["y2"], match["m2"], match["d2"])
-        )
-        try:
-            gregorian = Hijri(int(year), int(month), int(day)).to_gregorian()
-        except (ValueError, OverflowError):
-            continue
-        days.add(date(gregorian.year, gregorian.month, gregorian.day))
-    return days
 
 
 def _check_money(value: Money, quote: str) -> tuple[Money | None, str | None]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tenderflow.extraction.backend import BackendReading, Interrupt, PageLike, Usage
-from tenderflow.extraction.offline import codes, contacts, dates, identity, money
+from tenderflow.extraction.offline import codes, contacts, dates, durations, identity, money
 from tenderflow.extraction.offline.candidates import Reading, reading_field, recording
 from tenderflow.extraction.offline.document import Document
 from tenderflow.extraction.rules import RulesBackend
@@ -39,7 +39,7 @@ FIELD_READERS: dict[str, Callable[[Document], Any]] = {
     "submission_deadline": dates.submission_deadline,
     "questions_deadline": dates.questions_deadline,
     "place_of_performance": identity.place_of_performance,
-    "contract_duration": money.contract_duration,
+    "contract_duration": durations.contract_duration,
     "submission_url": contacts.submission_url,
 }
 """Each field's reader, by the field's path: what `read` runs, in this order."""

@@ -2,28 +2,32 @@
 
 Two steps, as everywhere in the offline extractor:
 
-1. A typed date parser finds every written date on a line, in any common form and language
-   ('21st November 2025', '21.11.2025', '21/11/2025 à 12h00', '15. März 2026', '15 de marzo de
-   2026', '15 września 2021 r.', 'March 15, 2026', '2026-03-15', '21-Nov-2025', Umm al-Qura Hijri
-   '1447/03/15 هـ'), and the time printed next to it ('12:00', '12h00', '12.00 Uhr', '5:00 PM',
-   '12 heures', '1400 hrs', 'noon'), before or after the date. Month and weekday names come from
-   CLDR through babel, so every locale in `_LOCALES` is covered the same way.
+1. Every date the document prints, with the time printed next to it (date_mentions.py, which reads dates
+   and times in every script with date_parsing.py: '21.11.2025 12:00', '15. März 2026', '令和8年9月25日
+   午前9時30分', '2025. 2. 7. 10:00', '2026年1月23日14时30分', '15 апреля 2026 г.', Umm al-Qura Hijri
+   '1447/03/15 هـ', Thai Buddhist-era years …).
 2. Each date is classified by the clause that leads to it: the text before it on its line and on
    up to three lines above (same column, same sentence, not past another date), plus a short tail.
-   The nearest TOPIC word decides what the date is about (offers/bids/proposals → submission;
-   questions/clarifications/Fragen → questions; opening, pre-bid meeting, offer validity,
-   publication, award, delivery → neither), and a DEADLINE CUE (deadline, closing, due, no later
-   than, date limite, Frist, plazo, termine, termin …) must be present. Nearest-topic-wins is what
-   makes 'Deadline for receipt of written questions' a questions deadline, 'Plazo de Mantenimiento
-   de la Oferta' an offer validity and 'PORFP Issue Date: 05/24/2024  PROPOSAL DUE 06/10/2024' two
-   different dates.
+   The nearest TOPIC word decides what the date is about (offers/bids/proposals/заявки/入札/입찰/投标
+   → submission; questions/clarifications/質問/질의/澄清/разъяснения → questions; opening, pre-bid meeting,
+   offer validity, publication, award, bid bond, answers, start → neither), and a DEADLINE CUE (deadline,
+   closing, due, no later than, Frist, plazo, 期限, 締切, 截止, 마감, окончание, προθεσμία, termen limita …)
+   must be present: the vocabularies of every language are in date_words.py. Nearest-topic-wins is what
+   makes 'Deadline for receipt of written questions' a questions deadline, 'Plazo de Mantenimiento de la
+   Oferta' an offer validity, 'PORFP Issue Date: 05/24/2024  PROPOSAL DUE 06/10/2024' two different dates,
+   and 投标保证金截止时间 a bid bond's deadline.
 
 Layouts an analyst reads without thinking are read too: a label on the line above or wrapped around
-its value in a table row, a date-first schedule ('10 March 2026   Questions due'), a stage schedule
-without deadline words ('تقديم العروض 17/11/1446', 'Submission of proposals   15 March 2026'), a
-notice table whose 'CLOSING DATE' column stacks '25th' / 'November,' / '2021', a date broken over two
-lines, a date filled in on an OCR'd dotted line. Laws and documents cited with their date ('ustawa
-z dnia 11 marca 2004', 'رقم (م/128) وتاريخ …', 'Tender No. 12 dated …') are no deadlines.
+its value in a table row (also centred in its row: 'Дата и время окончания подачи' / value / 'заявок'),
+a date-first schedule ('10 March 2026   Questions due'), a stage schedule without deadline words
+('تقديم العروض 17/11/1446', 'Submission of proposals   15 March 2026'), a right-to-left table as a text
+layer prints it, the label right of its date ('17/11/1446        تقديم العروض'), a period whose END is the
+time limit ('2025. 1. 31. 00:00 ~ 2025. 2. 7. 10:00', '令和8年7月27日（月）～令和8年7月28日（火）', 'с … по',
+'…から 令和8年9月25日 まで'), an 'until' written after its date ('まで', '까지', '前'), a notice table whose
+'CLOSING DATE' column stacks '25th' / 'November,' / '2021', a date broken over two lines, a date filled in
+on an OCR'd dotted line. Laws and documents cited with their date ('ustawa z dnia 11 marca 2004', 'رقم
+(م/128) وتاريخ …', 'Tender No. 12 dated …', '№ 123 от'), and the print date of a running header or footer,
+are no deadlines.
 
 A clause or column saying the date was amended ('revised closing date', 'date limite reportée au',
 'extended from … to …', a 'Revised' column) outweighs the original one; when no clause is convincing
@@ -35,303 +39,57 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import date
-from functools import lru_cache
 from typing import Final
 
-from babel.dates import get_day_names, get_month_names
-from hijridate import Hijri
-
 from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.date_mentions import (
+    Mention,
+    cell_at,
+    cells,
+    columns_overlap,
+    mentions,
+    next_nonblank,
+    previous_nonblank,
+)
+from tenderflow.extraction.offline.date_parsing import parse_dates, parse_times
+from tenderflow.extraction.offline.date_words import (
+    ACTION,
+    AMENDED,
+    CHANGED_TO,
+    CITATION,
+    CLOSING_CUE,
+    DEADLINE_LABEL,
+    JOINED,
+    NEG,
+    NEW_HEADER,
+    OPENING,
+    ORIGINAL,
+    QUE,
+    RANGE_FROM,
+    RANGE_TO,
+    REFERENCE_DATED,
+    SAME_DAY,
+    STRONG_CUE,
+    SUB,
+    TAIL_CUE,
+    TOPIC,
+    WEAK_CUE,
+)
 from tenderflow.extraction.offline.document import Cell, Document, Line, fold
+from tenderflow.extraction.offline.label_values import right_to_left
 from tenderflow.extraction.schema import Sourced
 
-# --- month and weekday names (CLDR via babel) ------------------------------------------------------
-
-_LOCALES: Final = ("en", "fr", "de", "es", "it", "pt", "nl", "pl", "ro", "ca", "ar")
-"""Locales whose month names the parser reads; names two locales give different months are dropped."""
-
-_EXTRA_MONTHS: Final = {"sept": 9, "setiembre": 9, "maerz": 3, "sepbre": 9, "xbre": 12}
-"""Spellings CLDR does not list but tenders print (Latin American 'setiembre', 'Maerz' without umlaut)."""
+__all__ = ["parse_dates", "parse_times", "questions_deadline", "submission_deadline"]
 
 
-def _month_table() -> dict[str, int]:
-    """Folded month name (wide and abbreviated, format and stand-alone, so Polish genitive
-    'listopada' and nominative 'listopad' both) → month number."""
-    found: dict[str, set[int]] = {}
-    for locale in _LOCALES:
-        for width in ("wide", "abbreviated"):
-            for context in ("format", "stand-alone"):
-                for number, name in get_month_names(width, context, locale).items():
-                    key = fold(name).strip().rstrip(".")
-                    if len(key) >= 3:
-                        found.setdefault(key, set()).add(int(number))
-    table = {name: next(iter(numbers)) for name, numbers in found.items() if len(numbers) == 1}
-    table.update(_EXTRA_MONTHS)
-    return table
-
-
-def _weekday_words() -> set[str]:
-    words: set[str] = set()
-    for locale in _LOCALES:
-        for width in ("wide", "abbreviated"):
-            for name in get_day_names(width, "format", locale).values():
-                words.update(re.findall(r"[^\W\d_]+", fold(name)))
-    return words
-
-
-MONTHS: Final = _month_table()
-_MONTH: Final = "(?:" + "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True)) + ")"
-
-
-def _compile_folded(pattern: str) -> re.Pattern[str]:
-    """A pattern matched against folded text, its non-ASCII words folded the same way: fold() drops the
-    hamza of 'الأسئلة' and the tanween of 'صباحاً', so the pattern must not expect them. An apostrophe
-    also matches the typographic one ('dell’avviso', 'd’intérêt'), which fold() keeps."""
-    folded = re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern)
-    return re.compile(folded.replace("'", "['’]"))
-
-
-# --- date patterns (over folded text, Arabic-Indic digits made ASCII) --------------------------------
-
-_DIGITS: Final = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
-_DAY: Final = r"(?:0?[1-9]|[12]\d|3[01])"
-_YEAR: Final = r"(?:19[89]\d|20\d\d)"
-_ORDINAL: Final = r"(?:st|nd|rd|th|er|eme|[oa°](?=\s)|\.?e\.?r)?"
-_DMY_TEXT: Final = re.compile(
-    rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:day\s+of\s+|de\s+|of\s+|[-/]\s*)?(?P<m>{_MONTH})(?![^\W\d_])\.?"
-    rf"(?:\s*,\s*|\s*[-/]\s*|\s+de\s+|\s+del\s+|\s*)(?P<y>{_YEAR})(?!\d)"
-)
-_MDY_TEXT: Final = re.compile(
-    rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?(?!\d),?\s*(?P<y>{_YEAR})(?!\d)"
-)
-_NUMERIC: Final = re.compile(
-    rf"(?<![\d./-])(?P<a>\d{{1,2}})(?P<s>[./-])\s?(?P<b>\d{{1,2}})(?P=s)\s?(?P<y>{_YEAR})(?!\d|[./-]\d)"
-)
-_NUMERIC_DOTTED: Final = re.compile(
-    rf"(?<![\d/-])(?<!\d[.,])(?P<a>\d{{1,2}})[\s.,]{{0,5}}(?P<s>[/-])[\s.,]{{0,5}}(?P<b>\d{{1,2}})[\s.,]{{0,5}}(?P=s)"
-    rf"[\s.,]{{0,5}}(?P<y>{_YEAR})(?!\d|[./-]\d)"
-)
-"""A numeric date written on a dotted line ('on ....21../02/2025'), as OCR returns a filled-in form."""
-_ISO: Final = re.compile(
-    rf"(?<![\d./-])(?P<y>{_YEAR})(?P<s>[-/.])(?P<m>0?[1-9]|1[0-2])(?P=s)(?P<d>{_DAY})(?!\d|[./-]\d)"
-)
-_HIJRI_YMD: Final = re.compile(
-    r"(?<![\d/.-])(?P<y>1[34]\d\d)\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<d>\d{1,2})(?![\d/])"
-)
-_HIJRI_DMY: Final = re.compile(
-    r"(?<![\d/.-])(?P<d>\d{1,2})\s?(?P<s>[/.-])\s?(?P<m>\d{1,2})\s?(?P=s)\s?(?P<y>1[34]\d\d)(?!\d)"
-)
-_HIJRI_MARK: Final = _compile_folded(r"هـ|ه(?!\w)|(?<![^\W\d_])(?:h|ah|hijri)(?![^\W\d_])|هجري")
-_ARABIC: Final = re.compile(r"[\u0600-\u06ff]")
-_DM_AT_END: Final = re.compile(rf"(?<![\w.,])(?P<d>{_DAY}){_ORDINAL}\.?\s*(?:de\s+)?(?P<m>{_MONTH})\.?,?\s*(?:de\s*)?$")
-_MD_AT_END: Final = re.compile(rf"(?<![^\W\d_])(?P<m>{_MONTH})\.?\s*(?P<d>{_DAY})(?:st|nd|rd|th)?,?\s*$")
-_YEAR_AT_START: Final = re.compile(rf"^\s*(?P<y>{_YEAR})(?!\d)")
-_MDY_HINT: Final = re.compile(r"\bmm\s?/\s?dd\s?/\s?(?:yy)?yy\b", re.IGNORECASE)
-_PREFILTER: Final = re.compile(r"\d{4}")
-"""Lines worth parsing: every date has a four-digit year (in any script's digits)."""
-_PREFILTER_DAY: Final = re.compile(r"\d")
-_STACK_START: Final = re.compile(rf"{_DAY}(?:st|nd|rd|th|er)?\.?(?:\s*(?:de\s+)?{_MONTH}\.?,?)?")
-_STACK_ROWS: Final = 3
-_LABEL_ROWS: Final = 16
-_LABEL_DISTANCE: Final = 1
-_LETTER: Final = re.compile(r"[^\W\d_]")
-
-# --- time patterns -----------------------------------------------------------------------------------
-
-_AMPM: Final = r"(?P<ap>[ap]\.?\s?m\b\.?|صباحا|ص(?!\w)|مساء|م(?!\w))"
-"""a.m./p.m., and the Arabic صباحاً (morning) / مساءً (evening) with their one-letter forms ص / م."""
-_TIME: Final = _compile_folded(
-    r"(?<![\d.:/,])(?:"
-    rf"(?P<h>[01]?\d|2[0-3])\s?(?P<sep>[:h.])\s?(?P<mi>[0-5]\d)(?::[0-5]\d)?(?!\d)\s*{_AMPM}?"
-    r"\s*(?P<u>uhr|hrs?\b|hours|heures|horas|hs\b|h\b|noon|midday)?"
-    r"|(?P<h2>1[0-2]|0?[1-9])\s?(?P<ap2>[ap]\.?\s?m\b\.?)"
-    r"|(?P<h3>[01]?\d|2[0-3])\s?(?:uhr|heures?|hrs|hours|horas|h)(?![^\W\d_])"
-    r"|(?P<h4>[01]\d|2[0-3])(?P<mi4>[0-5]\d)\s?(?:hrs|hours|h)(?![^\W\d_])"
-    r"|(?P<noon>noon|midday|midi|mezzogiorno|mediodia|mittag)"
-    r")"
-)
-_TIME_CONNECTOR: Final = re.compile(r"(?:ore|um|at|alle|las|godz\.?|godziny|godzinie|by|hora|horas|a)\s*$")
-_GAP_WORDS: Final = (
-    frozenset(
-        fold(word)
-        for word in """
-        at by on from to until till before latest the a las la le les el ore alle um bis spatestens do godz
-        godziny godzinie godzina lokalna o r h hrs hours heures heure horas hora uhr uhrzeit time local de du del
-        des et and y e i und ou hasta entro giorno dnia dniu w of not later than no prior or as om kl noon midday
-        ist est edt cet cest gmt utc awst acst aest mst cst pst pdt cdt mdt eat wat cat sast bst mez mesz hs
-        standard daylight eastern central pacific mountain western australia indian arabia kenya locale italiana
-        ortszeit peninsular ora lt am pm m p upto up hour dia jour tag avant vor antes prima
-        الساعة الموافق م هـ ه يوم تمام
-        """.split()
-    )
-    | _weekday_words()
-)
-"""Words that may stand between a date and its time: connectors, weekdays, time zones ('at', 'à', 'ore', 'um',
-'a las', 'Friday', 'EST', 'local time', 'الساعة')."""
-_GAP_MAX: Final = 48
-_TIME_ROWS: Final = 2
-"""How far (in rows, a blank one between allowed: OCR text has them) a time may stand from its date."""
-_ZONE: Final = re.compile(r"\([^()\d]{0,30}(?:time|heure|hora|ora|zeit|saat)\)")
-"""A time zone in parentheses: '16:00 (Tashkent Time), April 24, 2025'."""
-
-# --- clause lexicons (folded text) ------------------------------------------------------------------
-
-_SUB: Final = "sub"
-_QUE: Final = "que"
-_NEG: Final = "neg"
-
-
-def _topic_order(entry: tuple[str, str]) -> int:
-    return (_NEG, _SUB, _QUE).index(entry[0])
-
-
-_TOPICS: Final = (
-    (
-        _SUB,
-        r"tenders?|bids?|proposals?|offers?|quotations?|quotes|applications?|submissions?|submittals?|responses?"
-        r"|expressions? of interest|eois?|manifestations? d'interet|expressions? d'interet|interessenbekundung\w*"
-        r"|manifestacion(?:es)? de interes|manifestazion[ei] di interesse|manifestac(?:ao|oes) de interesse"
-        r"|requests? to participate|bid end|tender document submission|rfp|rfq|rft|rfb|itb|ifb|rfx"
-        r"|offres?|plis|candidatures?|soumissions?|propositions?|remise|depot|reception des offres"
-        r"|angebot\w*|teilnahmeantr\w*|bewerbung\w*|einreichung\w*|abgabefrist|schlusstermin"
-        r"|ofertas?|proposiciones|propuestas?|solicitudes de participacion|presentacion"
-        r"|offerte|domande di partecipazione|presentazione|ricevimento"
-        r"|caricamento|invio|envoi|envio|upload\w*"
-        r"|propostas?|apresentacao|entrega das propostas"
-        r"|inschrijving\w*|offertes?|aanbieding\w*|indiening"
-        r"|ofert\w*|wnioskow o dopuszczenie|wnioski o dopuszczenie|skladani\w*|zlozeni\w*|zlozyc|skladac"
-        r"|[وبلف]?العروض|[وبلف]?العطاءات|[وبلف]?تقديم|बोली|निविदा",
-    ),
-    (
-        _QUE,
-        r"questions?|queries|query|inquiry|inquiries|enquiry|enquiries|clarifications?|requests? for information"
-        r"|demandes? de (?:renseignements|precisions|eclaircissements|clarification)|renseignements complementaires"
-        r"|eclaircissements|requesting additional information|requests? for additional information"
-        r"|additional information (?:requests?|may be requested)|demandes? de renseignements complementaires"
-        r"|fragen|anfragen|ruckfragen|bieterfragen|auskunfte|aufklarung\w*|erlauterungen"
-        r"|preguntas|consultas|aclaraciones|aclaracion"
-        r"|chiarimenti|quesiti|domande"
-        r"|esclarecimentos?|perguntas|pedidos de esclarecimento"
-        r"|vragen|nota van inlichtingen"
-        r"|pytania|pytan|wyjasnie\w*|zapytania"
-        r"|[وبلف]?الاستفسارات|[وبلف]?استفسارات|[وبلف]?الأسئلة|[وبلف]?التوضيحات|[وبلف]?الاستيضاحات",
-    ),
-    (
-        _NEG,
-        # bid opening
-        r"opening|opened|open on|ouverture|offnung|eroffnung|apertura|otwarci\w*|abertura|opening van"
-        r"|فتح|खोलने|"
-        # meetings and visits
-        r"(?:pre-?bid|pre-?proposal|pre-?tender|pre-?quote)(?! (?:queries|query|questions?|clarifications?|enquir\w*))"
-        r"|site (?:visit|meeting|inspection)|meeting|conference|session"
-        r"|briefing|visite|reunion|ortsbesichtigung|besichtigung|bieterkonferenz|visita|sopralluogo|spotkani\w*"
-        r"|wizj\w* lokaln\w*|"
-        # offer validity and award
-        r"validity|valid|validite|bindefrist|zuschlags\w*|gultigkeit|validez|mantenimiento de (?:la )?oferta"
-        r"|validita|vincola\w*|zwiaz\w*(?: oferta)?|validade|gestanddoening|geldigheid|award|attribution|adjudicacion"
-        r"|aggiudicazione|udzielenie|"
-        # publication, issue, dispatch, documents
-        r"date of issue|issue date|issued|publication|publish|published|posted|dispatch of (?:the |this )?notice"
-        r"|(?:date d'|data di |fecha de )?(?:envoi|invio|envio) (?:du |de l'|dell'|del )(?:present )?"
-        r"(?:avis|avviso|bando|anuncio)"
-        r"|absendung|versand|veroffentlich\w*|publicacion|pubblicazione|publikacj\w*|publicacao"
-        r"|dispatch\w*|invitations? to (?:tender|participate|submit)|estimated date"
-        r"|download|sale of|obtencion de pliegos|retrait|anforderungsfrist|bid start|start date|"
-        # start, execution, delivery
-        r"commence\w*|start|debut|beginn|inicio|inizio|rozpoczeci\w*|completion|realizacji|execution|ejecucion"
-        r"|esecuzione|ausfuhrung\w*|(?:delivery|livraison|lieferung|entrega|consegna|dostaw\w*)(?! (?:of |de |des |das "
-        r"|dos |de las |de los |delle |degli |der )?(?:the )?(?:bids?|tenders?|offers?|proposals?|ofertas?|propuestas?"
-        r"|propostas?|offres?|plis|offerte|angebote|ofert\w*))|"
-        # payment, signature, interviews
-        r"payments?|invoices?|paiement|facture|zahlung\w*|rechnung\w*|pago|factura|pagamento|fattura|platnos\w*"
-        r"|faktur\w*|betaling|factuur|signature|signing|signed|unterzeichnung|firma del contrato|stipula|podpisani\w*"
-        r"|interviews?|presentations?|demonstrations?|"
-        # answers to questions
-        r"communique\w*|communicated|comunicad[oa]s?|comunicat[aeio]|mitgeteilt|answers?"
-        r"|responses? to (?:the )?(?:questions|queries|inquiries|clarifications?)|reponses?|antworten"
-        r"|respuestas?|risposte|odpowiedz\w*",
-    ),
-)
-_TOPIC: Final = _compile_folded(
-    "|".join(rf"(?P<{kind}>(?<![^\W_])(?:{words})(?![^\W_]))" for kind, words in sorted(_TOPICS, key=_topic_order))
-)
-"""One pattern, negative contexts first: at one position 'responses to questions' is an answer, not a response."""
-
-_STRONG_CUE: Final = _compile_folded(
-    r"(?<![^\W_])(?:deadline|closing|closes|close|close of|due|no later than|not later than|latest by|last date"
-    r"|last day|end date|end time|time limit|cut-?off|expir\w*|must be received|shall be received|will be received"
-    r"|date limite|heure limite|au plus tard|delai|cloture|echeance"
-    r"|\w*frist|schlusstermin|ablauf|ende der|spatestens|bis zum|eingang der|termin"
-    r"|plazo|fecha limite|fecha de cierre|hasta el|hasta las|a mas tardar|vencimiento|cierre"
-    r"|termine|scadenza|entro il|entro le|entro e non oltre|non oltre"
-    r"|prazo|data limite|ate o dia|ate ao dia|ate as|encerramento"
-    r"|uiterste|uiterlijk|sluitingsdatum|termijn"
-    r"|do dnia|nie pozniej niz|najpozniej|nalezy zlozyc|terminu|terminie|terminem|termini"
-    r"|آخر موعد|اخر موعد|موعد|تاريخ انتهاء|अंतिम तिथि|समाप्ति)(?![^\W_])"
-)
-_WEAK_CUE: Final = _compile_folded(
-    r"(?<![^\W_])(?:on or before|by|before|until|till|prior to|received|receipt|submit\w*|reception|recepcion"
-    r"|ricevimento|recebimento|avant le|jusqu'au|bis|hasta|entro|ate|tot|قبل|حتى)(?![^\W_])"
-)
-_DEADLINE_LABEL: Final = _compile_folded(
-    r"(?<![^\W_])(?:deadline|submission deadline|date limite|heure limite|fecha limite|data limite|scadenza"
-    r"|uiterste datum|einsendeschluss|abgabetermin|schlusstermin|termin ostateczny|آخر موعد|اخر موعد)(?![^\W_])"
-)
-"""A label that by itself names the submission deadline when nothing says what it is for ('Deadline: …')."""
-_ACTION: Final = _compile_folded(
-    r"(?<![^\W_])(?:submission|submitting|receipt|lodg(?:e|ing|ement)|depot|remise|einreichung|abgabe"
-    r"|eingang|presentacion|recepcion|presentazione|ricezione|skladani\w*|zlozeni\w*|apresentacao|entrega"
-    r"|indiening|ارسال|[وبلف]?تقديم|استلام|تسليم)(?![^\W_])"
-)
-"""The act of handing something in: in a short schedule label ('Submission of proposals   15 March 2026',
-'تقديم العروض 17/11/1446') it makes the date a deadline without any other cue."""
 _ACTION_LABEL: Final = 60
-_CLOSING_CUE: Final = re.compile(r"(?<![^\W_])(?:closing|closes|close of|cloture|cierre|encerramento)(?![^\W_])")
-_AMENDED: Final = _compile_folded(
-    r"(?<![^\W_])(?:revised|amended|extended|postponed|rescheduled|modifiee?|reportee?|prorogee?|geandert|verlangert"
-    r"|verschoben|prorrogad[oa]|modificad[oa]|prorogat[oa]|differit[oa]|przedluzon\w*|zmienion\w*|alterad[oa]"
-    r"|gewijzigd\w*|verlengd|changed|cambiad[oa]|modificat[oa]|تمديد|المعدل|الجديد"
-    r"|(?:new|nouvelle|neue[rs]?|nuev[oa]|nuov[oa]|nowy|novo|nova|nieuwe) (?:closing|deadline|due|submission|date"
-    r"|time|date limite|frist|termin|plazo|fecha|termine|scadenza|data|prazo|datum|sluitingsdatum))(?![^\W_])"
-)
-_ORIGINAL: Final = re.compile(
-    r"(?<![^\W_])(?:original|originally|previous|previously|old|initial|initiale|ancienne|ursprunglich\w*|bisherige"
-    r"|anterior|originale|precedente|pierwotn\w*|dotychczasow\w*|oorspronkelijke|instead of|au lieu de"
-    r"|initially|initialement|inicialmente|inizialmente|pierwotnie|oorspronkelijk|zunachst|urspr\w*"
-    r"|statt|en lugar de|anstelle)(?![^\W_])"
-)
-_CITATION: Final = re.compile(
-    r"(?<![^\W_])(?:ustaw\w*|rozporzadz\w*|dz\.? ?u|law|act|loi|decret|arrete|gesetz\w*|verordnung|richtlinie|ley"
-    r"|real decreto|decreto|legge|d\.? ?lgs|regolamento|directive|directiva|direttiva|lei|regulation|regulamento"
-    r"|circular|circulaire|rundschreiben|ordinance|ordonnance)(?![^\W_])"
-)
-"""A law or regulation cited with its date ('ustawa z dnia 11 marca 2004', 'loi du 12 mars 2019', 'Ley 9/2017,
-de 8 de noviembre'): when one ends the clause right before a date, the date is the law's."""
 _CITATION_REACH: Final = 40
-_REFERENCE_DATED: Final = _compile_folded(
-    r"(?<![^\W_])(?:no|nr|n°|numero|number|ref|reference|رقم)\.?\s*:?\s*\(?[\w/.\-]+\)?\s*,?\s*"
-    r"(?:dated|of|du|vom|de|del|z dnia|وتاريخ|بتاريخ)\s*$"
-)
-"""Another document's number and date ('Tender No. 12/2025 dated', 'رقم (م/128) وتاريخ', 'n° 2019-1 du'):
-the date that follows is that document's."""
-_CHANGED_TO: Final = re.compile(r"[\W_]*(?:to|au|a|à|al|auf|na|do|para|naar|until|till|->|→)?[\W_]*")
-"""What stands between the old and the new date of 'extended from 10 March to 20 March'."""
-_SAME_DAY: Final = _compile_folded(
-    r"(?:[\W_]*(?:الموافق|corresponding to|i\.?e\.?|soit|or|o|oder|ou|هـ|ه|م|r)(?![^\W\d_]))*[\W_]*"
-)
-"""What stands between two writings of one day (Hijri and Gregorian, words and digits)."""
 _CHANGE_CLAUSE: Final = 60
 _HEADER_LINES: Final = 6
 _HEADER_CHARS: Final = 40
-_NEW_HEADER: Final = _compile_folded(
-    r"(?<![^\W_])(?:revised|amended|new|neu|neue[rs]?|nouveau|nouvelle|nuev[oa]|nuov[oa]|nowy|nowa|nov[oa]|nieuwe?"
-    r"|modifiee?|geandert|modificad[oa]|modificat[oa]|zmienion\w*|alterad[oa]|gewijzigd\w*|المعدل|الجديد)(?![^\W_])"
-)
-"""A column header saying its dates are the amended ones."""
 _MODIFIER_GAP: Final = 25
 _WORD: Final = re.compile(r"[^\W\d_]")
-_SENTENCE_END: Final = re.compile(r"(?<=[^\W\d_]{2}[.!?;])\s+(?=[A-ZÀ-ÖØ-Þ0-9(•●▪■-])")
+_SENTENCE_END: Final = re.compile(r"(?<=[^\W\d_]{2}[.!?;])\s+(?=[A-ZÀ-ÖØ-Þ0-9(•●▪■-])|(?<=[。！？；])")
 
 _CLAUSE_LINES: Final = 3
 _CLAUSE_CHARS: Final = 260
@@ -339,295 +97,8 @@ _TAIL_CHARS: Final = 70
 _THRESHOLD: Final = 0.55
 _SUPPORT: Final = 0.03
 
-
-# --- parsing ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ParsedDate:
-    """A date found in one string: where (character offsets), which day, whether it was Hijri."""
-
-    start: int
-    end: int
-    day: date
-    hijri: bool = False
-
-
-def _make_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _hijri(year: int, month: int, day: int) -> date | None:
-    """The Gregorian day of an Umm al-Qura Hijri date, None outside the calendar's range."""
-    try:
-        gregorian = Hijri(year, month, day).to_gregorian()
-        return date(gregorian.year, gregorian.month, gregorian.day)
-    except (ValueError, OverflowError):
-        return None
-
-
-def parse_dates(text: str, *, month_first: bool = False) -> list[ParsedDate]:
-    """Every date written in `text` (folded, see document.fold), in order, without overlaps.
-
-    `month_first` resolves numeric dates that read both ways (03/04/2026) the US way; a date whose
-    first or second number exceeds 12 reads the only way it can.
-    """
-    text = text.translate(_DIGITS)
-    found: list[ParsedDate] = []
-    for match in _DMY_TEXT.finditer(text):
-        day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    for match in _MDY_TEXT.finditer(text):
-        day = _make_date(int(match["y"]), MONTHS[match["m"]], int(match["d"]))
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    for match in (*_NUMERIC.finditer(text), *_NUMERIC_DOTTED.finditer(text)):
-        first, second, year = int(match["a"]), int(match["b"]), int(match["y"])
-        if match["s"] == "." or first > 12 or (second <= 12 and not month_first):
-            day = _make_date(year, second, first)
-        else:
-            day = _make_date(year, first, second)
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    for match in _ISO.finditer(text):
-        day = _make_date(int(match["y"]), int(match["m"]), int(match["d"]))
-        if day is not None:
-            found.append(ParsedDate(match.start(), match.end(), day))
-    arabic = _ARABIC.search(text) is not None
-    for pattern in (_HIJRI_YMD, _HIJRI_DMY):
-        for match in pattern.finditer(text):
-            marked = _HIJRI_MARK.search(text, max(0, match.start() - 8), match.end() + 8) is not None
-            if not (arabic or marked):
-                continue
-            day = _hijri(int(match["y"]), int(match["m"]), int(match["d"]))
-            if day is not None:
-                found.append(ParsedDate(match.start(), match.end(), day, hijri=True))
-    found.sort(key=lambda parsed: (parsed.start, -(parsed.end - parsed.start)))
-    kept: list[ParsedDate] = []
-    for parsed in found:
-        if kept and parsed.start < kept[-1].end:
-            continue
-        kept.append(parsed)
-    return kept
-
-
-@dataclass(frozen=True)
-class ParsedTime:
-    start: int
-    end: int
-    hour: int
-    minute: int
-
-
-def _time_of(match: re.Match[str]) -> tuple[int, int] | None:
-    if match["noon"]:
-        return 12, 0
-    if match["h4"]:
-        return int(match["h4"]), int(match["mi4"])
-    if match["h3"]:
-        return int(match["h3"]), 0
-    if match["h2"]:
-        hour, ampm = int(match["h2"]), match["ap2"]
-        minute = 0
-    else:
-        hour, minute, ampm = int(match["h"]), int(match["mi"]), match["ap"]
-        connector = _TIME_CONNECTOR.search(match.string[: match.start()])
-        if match["sep"] == "." and not (ampm or match["u"] or connector):
-            return None
-        if match["sep"] == "h" and match["u"]:
-            return None
-    if ampm:
-        if hour > 12 or hour == 0:
-            return None
-        hour = hour % 12 + (12 if ampm[0] in "pم" else 0)
-    return hour, minute
-
-
-def parse_times(text: str) -> list[ParsedTime]:
-    """Every time of day written in `text` (folded): '12:00', '12h00', '12.00 Uhr', '5:00 PM', '12 heures'."""
-    times: list[ParsedTime] = []
-    for match in _TIME.finditer(text.translate(_DIGITS)):
-        value = _time_of(match)
-        if value is not None:
-            times.append(ParsedTime(match.start(), match.end(), *value))
-    return times
-
-
-def _gap_allowed(gap: str) -> bool:
-    """Whether only connectors (at, à, ore, um, a las, weekday names, time zones, punctuation) stand between
-    a date and its time: 'April 1, 2019 at noon', '10 septembre 2020, à 12 heures', '12.01.2026     12:00'."""
-    if any(character.isdigit() for character in gap):
-        return False
-    if not gap.strip():
-        return True
-    gap = _ZONE.sub(" ", gap)
-    if len(gap) > _GAP_MAX:
-        return False
-    return all(word in _GAP_WORDS for word in re.findall(r"[^\W\d_]+", gap))
-
-
-# --- mentions: dates with their time, on lines of the document ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A date printed in the document with the time printed next to it (if any) and the lines they use."""
-
-    line: Line
-    start: int
-    end: int  # end of the date, or of its time when the time follows it on the same line
-    day: date
-    time: tuple[int, int] | None
-    first: Line  # the first line the date and its time use
-    last: Line  # the last one
-
-    @property
-    def value(self) -> str:
-        if self.time is None:
-            return self.day.isoformat()
-        return f"{self.day.isoformat()}T{self.time[0]:02d}:{self.time[1]:02d}"
-
-
-def _month_first(document: Document) -> bool:
-    """Whether the document writes numeric dates month first (US style): it says mm/dd/yyyy, or more of its
-    unambiguous slash dates read month first than day first, or, with no such date, more of its written-out
-    dates read 'March 15, 2026' than '15 March 2026'."""
-    month_first = day_first = 0
-    text_month_first = text_day_first = 0
-    for line in document.lines:
-        if not _PREFILTER.search(line.text):
-            continue
-        if "/" in line.text:
-            if _MDY_HINT.search(line.text):
-                return True
-            for match in _NUMERIC.finditer(line.text):
-                if match["s"] == "/":
-                    first, second = int(match["a"]), int(match["b"])
-                    month_first += second > 12 >= first
-                    day_first += first > 12 >= second
-        if not month_first and not day_first and _LETTER.search(line.text):
-            text_month_first += len(_MDY_TEXT.findall(line.folded))
-            text_day_first += len(_DMY_TEXT.findall(line.folded))
-    if month_first or day_first:
-        return month_first > day_first
-    return text_month_first > text_day_first
-
-
-def _previous_nonblank(document: Document, line: Line) -> Line | None:
-    for other in reversed(document.lines_of(line.page)[: line.row]):
-        if other.text.strip():
-            return other
-    return None
-
-
-def _next_nonblank(document: Document, line: Line) -> Line | None:
-    nexts = document.next_lines(line, 1)
-    return nexts[0] if nexts else None
-
-
-def _mentions(document: Document) -> list[Mention]:
-    """Every date of the document with its time, in reading order. Only lines with a four-digit number
-    are folded and parsed, and lines that end with a day and month when the next line starts with a year."""
-    month_first = _month_first(document)
-    mentions: list[Mention] = []
-    lines = document.lines
-    for position, line in enumerate(lines):
-        if not _PREFILTER.search(line.text):
-            if _PREFILTER_DAY.search(line.text) and any(
-                _PREFILTER.search(other.text) for other in lines[position + 1 : position + 1 + _STACK_ROWS]
-            ):
-                broken = _split_date(document, line) or _stacked_date(document, line)
-                if broken is not None:
-                    mentions.append(broken)
-            continue
-        folded = line.folded
-        dates = parse_dates(folded, month_first=month_first)
-        for index, parsed in enumerate(dates):
-            after_limit = dates[index + 1].start if index + 1 < len(dates) else len(folded)
-            before_limit = dates[index - 1].end if index else 0
-            mentions.append(_with_time(document, line, parsed, before_limit, after_limit))
-        if not dates:
-            split = _split_date(document, line)
-            if split is not None:
-                mentions.append(split)
-    return mentions
-
-
-def _stacked_date(document: Document, line: Line) -> Mention | None:
-    """A date stacked in a table cell over two or three lines ('25th' / 'November,' / '2021'): a cell that
-    holds only a day, or a day and a month, completed by the cells below it in the same column."""
-    for cell in _cells(line.text):
-        if not _STACK_START.fullmatch(fold(cell.text)):
-            continue
-        texts = [cell.text]
-        current = line
-        for _ in range(_STACK_ROWS):
-            below = _next_nonblank(document, current)
-            if below is None or below.row - current.row > _TIME_ROWS:
-                break
-            texts += [other.text for other in _cells(below.text) if other.overlaps(cell)]
-            parsed = parse_dates(fold(" ".join(texts)))
-            if parsed and parsed[0].start == 0:
-                return Mention(line, cell.start, cell.end, parsed[0].day, None, line, below)
-            current = below
-    return None
-
-
-def _split_date(document: Document, line: Line) -> Mention | None:
-    """A date broken across two lines: '… bis spätestens 22. März' / '2023 zu stellen'."""
-    folded = line.folded.rstrip()
-    match = _DM_AT_END.search(folded) or _MD_AT_END.search(folded)
-    if match is None:
-        return None
-    following = _next_nonblank(document, line)
-    if following is None or following.row != line.row + 1:
-        return None
-    year = _YEAR_AT_START.match(following.folded)
-    if year is None:
-        return None
-    day = _make_date(int(year["y"]), MONTHS[match["m"]], int(match["d"]))
-    if day is None:
-        return None
-    rest = following.folded[year.end() :]
-    time = None
-    for parsed in parse_times(rest)[:1]:
-        if _gap_allowed(rest[: parsed.start]):
-            time = (parsed.hour, parsed.minute)
-    return Mention(line, match.start(), len(folded), day, time, line, following)
-
-
-def _with_time(document: Document, line: Line, parsed: ParsedDate, before_limit: int, after_limit: int) -> Mention:
-    """The mention of `parsed` with the time printed after it (same line, or at the start of the next line)
-    or, failing that, right before it ('2:00 p.m. on April 2, 2026', also from the end of the line above)."""
-    folded = line.folded
-    plain = Mention(line, parsed.start, parsed.end, parsed.day, None, line, line)
-    after = folded[parsed.end : after_limit]
-    times = parse_times(after)
-    if times and _gap_allowed(after[: times[0].start]):
-        return replace(plain, end=parsed.end + times[0].end, time=(times[0].hour, times[0].minute))
-    if after_limit == len(folded) and _gap_allowed(after):
-        following = _next_nonblank(document, line)
-        if following is not None and following.row - line.row <= _TIME_ROWS:
-            head = following.folded.lstrip()
-            times = parse_times(head)
-            if times and _gap_allowed(head[: times[0].start]) and not parse_dates(head[: times[0].end + 6]):
-                return replace(plain, time=(times[0].hour, times[0].minute), last=following)
-    before = folded[before_limit : parsed.start]
-    times = parse_times(before)
-    if times and _gap_allowed(before[times[-1].end :]):
-        return replace(plain, time=(times[-1].hour, times[-1].minute))
-    if before_limit == 0 and _gap_allowed(before):
-        previous = _previous_nonblank(document, line)
-        if previous is not None and line.row - previous.row <= _TIME_ROWS:
-            times = parse_times(previous.folded)
-            tail = previous.folded[times[-1].end :] if times else ""
-            if times and _gap_allowed(tail + " " + before) and not parse_dates(previous.folded[times[-1].start :]):
-                return replace(plain, time=(times[-1].hour, times[-1].minute), first=previous)
-    return plain
+_LABEL_ROWS: Final = 16
+_LABEL_DISTANCE: Final = 1
 
 
 # --- clauses: what a date is about --------------------------------------------------------------------
@@ -650,27 +121,7 @@ class Reading:
     label_line: Line
     clause: str = ""
     label_distance: int = 0  # rows between a table's column header and the date, when the header is the label
-
-
-_CELL: Final = re.compile(r"\S+(?:[ \t]{1,2}\S+)*")
-"""A layout cell: words separated by at most two spaces. (document.Line.cells merges a one-character
-cell into the next one: its lazy pattern lets 'e          informatici' be one cell.)"""
-
-
-@lru_cache(maxsize=4096)
-def _cells(text: str) -> tuple[Cell, ...]:
-    """The layout cells of a line's text (see _CELL)."""
-    return tuple(Cell(match.start(), match.end(), match.group()) for match in _CELL.finditer(text))
-
-
-def _cell_at(text: str, column: int) -> Cell | None:
-    """The cell covering `column`, or the first one after it."""
-    return next((cell for cell in _cells(text) if cell.end > column), None)
-
-
-def _columns_overlap(start: int, end: int, other_start: int, other_end: int, slack: int = 2) -> bool:
-    """Whether two column ranges overlap, give or take `slack` characters of layout jitter."""
-    return start <= other_end + slack and other_start <= end + slack
+    range_start: bool = False  # the start of a period whose end is printed after it: no time limit
 
 
 def _wrapped_label(
@@ -684,10 +135,10 @@ def _wrapped_label(
     pieces: list[tuple[Line, str]] = [(line, label.text)]
     current = line
     for _ in range(2 if upwards else 0):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None or above.row != current.row - 1 or above.index in dated:
             break
-        texts = [other.text for other in _cells(above.text) if other.overlaps(label)]
+        texts = [other.text for other in cells(above.text) if other.overlaps(label)]
         if not texts:
             break
         pieces.insert(0, (above, "   ".join(texts)))
@@ -696,69 +147,141 @@ def _wrapped_label(
         current = above
     current = line
     for _ in range(2):
-        below = _next_nonblank(document, current)
+        below = next_nonblank(document, current)
         if below is None or below.row != current.row + 1 or below.index in dated:
             break
-        texts = [other.text for other in _cells(below.text) if other.overlaps(label)]
+        texts = [other.text for other in cells(below.text) if other.overlaps(label)]
         if not texts or not texts[0][:1].islower():
             break
-        if not upwards and len(_cells(below.text)) != len(texts):
+        if not upwards and len(cells(below.text)) != len(texts):
             break  # another column goes on beside it: a new row, not the label's last words
         pieces.append((below, "   ".join(texts)))
         current = below
     return pieces if len(pieces) > 1 else []
 
 
+@dataclass(frozen=True)
+class _Dated:
+    """Where the document's dates are: the lines that have one, and per line the columns they start at."""
+
+    lines: set[int]
+    starts: dict[int, list[int]]
+
+
+def _label_on_the_right(mention: Mention, dated: _Dated) -> str | None:
+    """In a right-to-left line as a text layer prints it, the label on the right of its date up to the next
+    date ('17/11/1446        تقديم العروض'), when it names something; None for other lines, and for the
+    lines OCR returns in reading order ('تقديم العروض 17/11/1446'), which read as left-to-right ones do."""
+    line = mention.line
+    if not right_to_left(line.text):
+        return None
+    following = [start for start in dated.starts.get(line.index, []) if start >= mention.end]
+    right = line.text[mention.end : min(following, default=len(line.text))]
+    folded = fold(right)
+    return right if TOPIC.search(folded) or STRONG_CUE.search(folded) or ACTION.search(folded) else None
+
+
+def _own_text(line: Line, mention: Mention, previous_end: dict[int, int], dated: _Dated) -> tuple[str, bool]:
+    """The text before `mention` on its line in reading order, and whether the line has no other date before
+    it: left of the date back to the previous date, or the label right of it in a right-to-left line (see
+    `_label_on_the_right`). The words of a period's start that lead to its end date ('入札参加資格確認結果通知日から
+    令和8年9月25日まで') are not its label and are left out."""
+    if line is mention.line and (right := _label_on_the_right(mention, dated)) is not None:
+        return right, True
+    own_start = previous_end.get(line.index, 0)
+    own = line.text[own_start : mention.start if line is mention.line else len(line.text)]
+    if (start := RANGE_FROM.search(fold(own))) is not None:
+        own = own[: start.start()]
+    return own, not own_start
+
+
 def _clause(
-    document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]
+    document: Document, mention: Mention, previous_end: dict[int, int], dated: _Dated
 ) -> list[tuple[Line, str]]:
     """The text leading to `mention`, farthest first: (line, text) pieces from up to three lines above in
-    the same column (or, for a value in the first column, the label to its left), then the start of the
-    mention's own line; never past another date."""
+    the same column (or, for a value in the first column, the label beside it), then the start of the
+    mention's own line (its end, in a right-to-left line); never past another date."""
     line = mention.first if mention.first is not mention.line else mention.line
-    own_start = previous_end.get(line.index, 0)
-    own_end = mention.start if line is mention.line else len(line.text)
-    pieces: list[tuple[Line, str]] = [(line, line.text[own_start:own_end])]
-    if own_start:
+    own, alone = _own_text(line, mention, previous_end, dated)
+    pieces: list[tuple[Line, str]] = [(line, own)]
+    if not alone:
         return pieces
-    if _TOPIC.search(fold(pieces[0][1])):
-        start = _label_start_above(document, line, pieces[0][1], dated)
+    if TOPIC.search(fold(own)):
+        start = _label_start_above(document, line, own, dated.lines)
         return [start, *pieces] if start is not None else pieces
-    if line is mention.line and (end := _label_end_below(document, line, pieces[0][1], dated)) is not None:
+    if line is mention.line and (end := _label_end_below(document, line, own, dated.lines)) is not None:
         return [*pieces, end]
-    cell = _cell_at(line.text, mention.start) if line is mention.line else _cell_at(line.text, 0)
+    cell = cell_at(line.text, mention.start) if line is mention.line else cell_at(line.text, 0)
     if cell is None:
         return pieces
     first_cell = not line.text[: cell.start].strip()
-    left = [other for other in _cells(line.text) if other.end <= cell.start]
+    left = [other for other in cells(line.text) if other.end <= cell.start]
     if left and left[-1].text[:1].islower():
-        return _wrapped_label(document, line, left[-1], dated) or pieces
-    if left and not _TOPIC.search(fold(left[-1].text)):
+        return _wrapped_label(document, line, left[-1], dated.lines) or pieces
+    if left and not TOPIC.search(fold(left[-1].text)):
         # 'Time limit for receipt of   10 June 2025' / 'tenders': a label cell that goes on below the value's row
-        wrapped = _wrapped_label(document, line, left[-1], dated, upwards=False)
+        wrapped = _wrapped_label(document, line, left[-1], dated.lines, upwards=False)
         if wrapped:
             return wrapped
+    pieces = _climb(document, line, cell, previous_end, first_cell=first_cell, pieces=pieces)
+    if first_cell and line is mention.line and not own.strip():
+        if (rest := _label_rest_below(document, line, cell.start, dated.lines)) is not None:
+            pieces.append(rest)
+    return pieces
+
+
+def _climb(
+    document: Document,
+    line: Line,
+    cell: Cell,
+    previous_end: dict[int, int],
+    *,
+    first_cell: bool,
+    pieces: list[tuple[Line, str]],
+) -> list[tuple[Line, str]]:
+    """`pieces` with, before them, the text of up to three lines above in the date's column, and for a date
+    in the first column the label column beside it (left of it; right of it in a right-to-left line)."""
     column_start, column_end = cell.start, cell.end
     current = line
     for _ in range(_CLAUSE_LINES):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None or current.row - above.row > 3:
             break
         if above.index in previous_end:
             # a line with a date of its own: what follows that date is its label in a date-first schedule
             # ('10 March 2026   Questions due'), never the label of the date below
             break
+        rtl = right_to_left(above.text)
         texts = [
             other.text
-            for other in _cells(above.text)
-            if _columns_overlap(column_start, column_end, other.start, other.end)
-            or (first_cell and other.end <= column_start)
+            for other in cells(above.text)
+            if columns_overlap(column_start, column_end, other.start, other.end)
+            or (first_cell and (other.end <= column_start or (rtl and other.start >= column_end)))
         ]
         if not texts:
             break
-        pieces.insert(0, (above, "   ".join(texts)))
+        pieces.insert(0, (above, "   ".join(reversed(texts) if rtl else texts)))
         current = above
     return pieces
+
+
+def _label_rest_below(document: Document, line: Line, column: int, dated: set[int]) -> tuple[Line, str] | None:
+    """The end of a label printed around its value, the value centred in the row ('Дата и время окончания
+    подачи' / '09.04.2026 00:00' / 'заявок', '投标人要求澄清招标文件' / '2026年01月18日16时00分' / '的截止时间'): the
+    line right below, with text only in the label column left of the value and no digits, that goes on with
+    a lower-case word or ends the row (a blank line follows)."""
+    below = next_nonblank(document, line)
+    if below is None or below.row != line.row + 1 or below.index in dated:
+        return None
+    below_cells = cells(below.text)
+    if not below_cells or below_cells[-1].end > column or any(character.isdigit() for character in below.text):
+        return None
+    text = below.stripped
+    following = next_nonblank(document, below)
+    row_ends = following is None or following.row > below.row + 1
+    if text[:1].islower() or (not text[:1].isupper() and row_ends):
+        return below, text
+    return None
 
 
 def _label_start_above(document: Document, line: Line, own: str, dated: set[int]) -> tuple[Line, str] | None:
@@ -766,16 +289,16 @@ def _label_start_above(document: Document, line: Line, own: str, dated: set[int]
     'Angebote: 02.04.2025'): when the label's end on the value's line names the topic but no cue, the line
     right above, in the same column, without a date and not closing a sentence, is the label's start."""
     folded = fold(own)
-    if len(own.strip()) > _WRAP_OWN_CHARS or _STRONG_CUE.search(folded) or _WEAK_CUE.search(folded):
+    if len(own.strip()) > _WRAP_OWN_CHARS or STRONG_CUE.search(folded) or WEAK_CUE.search(folded):
         return None
-    above = _previous_nonblank(document, line)
+    above = previous_nonblank(document, line)
     if above is None or above.row != line.row - 1 or above.index in dated:
         return None
-    cells = _cells(above.text)
+    above_cells = cells(above.text)
     indent = len(line.text) - len(line.text.lstrip())
-    if len(cells) != 1 or abs(cells[0].start - indent) > 1 or re.search(r"[.!?;:]\s*$", above.text):
+    if len(above_cells) != 1 or abs(above_cells[0].start - indent) > 1 or re.search(r"[.!?;:]\s*$", above.text):
         return None
-    return above, cells[0].text
+    return above, above_cells[0].text
 
 
 _WRAP_OWN_CHARS: Final = 40
@@ -787,7 +310,7 @@ def _label_end_below(document: Document, line: Line, own: str, dated: set[int]) 
     lower case, without digits, right below."""
     if not _OPEN_LABEL_END.search(fold(own)) or len(own.strip()) > _CLAUSE_CHARS:
         return None
-    below = _next_nonblank(document, line)
+    below = next_nonblank(document, line)
     if below is None or below.row - line.row > 2 or below.index in dated:
         return None
     text = below.stripped
@@ -806,15 +329,15 @@ _OPEN_LABEL_END: Final = re.compile(
 def _column_header(document: Document, mention: Mention) -> str:
     """The folded header of the table column a date stands in, when the date starts its own cell: the first
     cell without digits above it in the same column ('Original' / 'Revised' columns of an addendum)."""
-    cell = _cell_at(mention.line.text, mention.start)
+    cell = cell_at(mention.line.text, mention.start)
     if cell is None or abs(cell.start - mention.start) > 1:
         return ""
     current = mention.line
     for _ in range(_HEADER_LINES):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None:
             break
-        overlapping = " ".join(other.text for other in _cells(above.text) if other.overlaps(cell))
+        overlapping = " ".join(other.text for other in cells(above.text) if other.overlaps(cell))
         if overlapping and not any(character.isdigit() for character in overlapping):
             return fold(overlapping) if len(overlapping) <= _HEADER_CHARS else ""
         current = above
@@ -825,21 +348,21 @@ def _column_label(document: Document, mention: Mention) -> str:
     """The folded header of the table column a date stands in, when it names a deadline: a notice table
     whose 'CLOSING DATE' column lists one date per tender. Climbs over the rows above (their dates and
     descriptions) to the first cell in the date's column that holds a deadline cue or a topic."""
-    cell = _cell_at(mention.line.text, mention.start)
+    cell = cell_at(mention.line.text, mention.start)
     if cell is None or len(cell.text) > _HEADER_CHARS:
         return ""
     current = mention.line
     for _ in range(_LABEL_ROWS):
-        above = _previous_nonblank(document, current)
+        above = previous_nonblank(document, current)
         if above is None:
             break
-        for other in _cells(above.text):
+        for other in cells(above.text):
             if not other.overlaps(cell) or any(character.isdigit() for character in other.text):
                 continue
             if len(other.text) > _HEADER_CHARS:
                 return ""  # running text above: this is no table column
             folded = fold(other.text)
-            if _STRONG_CUE.search(folded) or _CLOSING_CUE.search(folded) or _TOPIC.search(folded):
+            if STRONG_CUE.search(folded) or CLOSING_CUE.search(folded) or TOPIC.search(folded):
                 return folded
         current = above
     return ""
@@ -850,27 +373,41 @@ def _classify(clause: str) -> tuple[str | None, int]:
     except that a negative word modifying it makes it negative ('validité des offres', 'opening of bids',
     'związany ofertą') and that questions about the offers stay questions ('questions regarding the
     tender', 'Auskünfte über … diese Angebotsaufforderung', but not 'Question responses')."""
-    matches = list(_TOPIC.finditer(clause))
+    matches = list(TOPIC.finditer(clause))
     if not matches:
         return None, -1
     nearest = max(matches, key=lambda match: (match.end(), match.end() - match.start()))
     topic = nearest.lastgroup
-    if topic != _NEG:
+    if topic == NEG and OPENING.fullmatch(nearest.group()):
+        earlier = [match for match in matches if match.end() <= nearest.start()]
+        if earlier and earlier[-1].lastgroup == SUB and JOINED.fullmatch(clause[earlier[-1].end() : nearest.start()]):
+            return SUB, nearest.end()  # '投标截止时间及开标时间', '入札・開札日時': the deadline is also the opening
+    if topic != NEG:
         for match in matches:
-            if match.lastgroup == _NEG and 0 <= nearest.start() - match.end() <= _MODIFIER_GAP:
-                return _NEG, nearest.end()
-    if topic == _SUB:
+            if match.lastgroup == NEG and 0 <= nearest.start() - match.end() <= _MODIFIER_GAP:
+                return NEG, nearest.end()
+    if topic == SUB:
         for match in matches:
             if (
-                match.lastgroup == _QUE
+                match.lastgroup == QUE
                 and match.end() < nearest.start()
                 and _WORD.search(clause[match.end() : nearest.start()])
             ):
-                return _QUE, nearest.end()
+                return QUE, nearest.end()
     return topic, nearest.end()
 
 
-def _read(document: Document, mention: Mention, previous_end: dict[int, int], dated: set[int]) -> Reading:
+def _tail(mention: Mention, previous_end: dict[int, int], dated: _Dated) -> str:
+    """The folded text right after `mention` in reading order (left of it, when its label is on its right in a
+    right-to-left line), up to the next date."""
+    if _label_on_the_right(mention, dated) is not None:
+        return mention.line.folded[previous_end.get(mention.line.index, 0) : mention.start][-_TAIL_CHARS:]
+    tail_text = mention.last.folded[mention.end if mention.last is mention.line else 0 :][:_TAIL_CHARS]
+    next_dates = parse_dates(tail_text)
+    return tail_text[: next_dates[0].start] if next_dates else tail_text
+
+
+def _read(document: Document, mention: Mention, previous_end: dict[int, int], dated: _Dated) -> Reading:
     """What the clause leading to `mention` (and a short tail after it) says about it."""
     pieces = _clause(document, mention, previous_end, dated)
     joined = ""
@@ -882,15 +419,15 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
     cut = boundaries[-1].end() if boundaries else 0
     cut = max(cut, len(joined) - _CLAUSE_CHARS)
     clause = fold(joined[cut:])
-    tail_text = mention.last.folded[mention.end if mention.last is mention.line else 0 :][:_TAIL_CHARS]
-    next_dates = parse_dates(tail_text)
-    if next_dates:
-        tail_text = tail_text[: next_dates[0].start]
+    tail_text = _tail(mention, previous_end, dated)
     topic, topic_end = _classify(clause)
-    if _CITATION.search(clause[-_CITATION_REACH:]) or _REFERENCE_DATED.search(clause):
-        topic, topic_end = _NEG, len(clause)
+    if CITATION.search(clause[-_CITATION_REACH:]) or REFERENCE_DATED.search(clause):
+        topic, topic_end = NEG, len(clause)
     distance = 0
-    if topic is None and not (_STRONG_CUE.search(clause) or _STRONG_CUE.search(tail_text) or _ACTION.search(clause)):
+    continues_range = len(pieces) == 1 and RANGE_TO.fullmatch(clause) is not None  # '令和8年7月27日（月）～' before it
+    if topic is None and not continues_range and not (
+        STRONG_CUE.search(clause) or STRONG_CUE.search(tail_text) or ACTION.search(clause)
+    ):
         label = _column_label(document, mention)
         if label:
             clause = label + "\n"
@@ -906,21 +443,21 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
                 topic_lines = len(starts) - 1 - index
     elif topic is None:
         tail_topic, _ = _classify(tail_text)
-        if tail_topic != _NEG:
+        if tail_topic != NEG:
             topic, topic_end = tail_topic, len(clause)
-    closing = _CLOSING_CUE.search(clause) is not None or _CLOSING_CUE.search(tail_text) is not None
+    closing = CLOSING_CUE.search(clause) is not None or CLOSING_CUE.search(tail_text) is not None
     header = _column_header(document, mention)
     return Reading(
         topic=topic,
         topic_lines=topic_lines,
         topic_chars=len(clause) - topic_end if topic is not None else len(clause),
-        strong_cue=_STRONG_CUE.search(clause) is not None or _STRONG_CUE.search(tail_text) is not None,
-        weak_cue=_WEAK_CUE.search(clause) is not None,
+        strong_cue=STRONG_CUE.search(clause) is not None or STRONG_CUE.search(tail_text) is not None,
+        weak_cue=WEAK_CUE.search(clause) is not None or TAIL_CUE.match(tail_text) is not None,
         closing_only=closing and topic is None,
-        deadline_only=topic is None and _DEADLINE_LABEL.search(clause) is not None,
-        action=len(clause.strip()) <= _ACTION_LABEL and _ACTION.search(clause) is not None,
-        amended=_AMENDED.search(clause) is not None or _NEW_HEADER.search(header) is not None,
-        original=_ORIGINAL.search(clause) is not None or _ORIGINAL.search(header) is not None,
+        deadline_only=topic is None and DEADLINE_LABEL.search(clause) is not None,
+        action=len(clause.strip()) <= _ACTION_LABEL and ACTION.search(clause) is not None,
+        amended=AMENDED.search(clause) is not None or NEW_HEADER.search(header) is not None,
+        original=ORIGINAL.search(clause) is not None or ORIGINAL.search(header) is not None,
         label_line=label_line,
         clause=clause,
         label_distance=distance,
@@ -929,15 +466,17 @@ def _read(document: Document, mention: Mention, previous_end: dict[int, int], da
 
 def _score(reading: Reading, wanted: str) -> float:
     """How much the clause says the date is the `wanted` deadline (0 when it does not)."""
+    if reading.range_start:
+        return 0.0
     if reading.topic == wanted and (reading.strong_cue or reading.weak_cue):
         score = 0.8 if reading.strong_cue else 0.62
     elif reading.topic == wanted and reading.action:
         score = 0.6
-    elif wanted == _SUB and reading.closing_only:
+    elif wanted == SUB and reading.closing_only:
         score = 0.7
-    elif wanted == _SUB and reading.deadline_only:
+    elif wanted == SUB and reading.deadline_only:
         score = 0.6
-    elif wanted == _SUB and reading.topic is None and reading.strong_cue:
+    elif wanted == SUB and reading.topic is None and reading.strong_cue:
         score = 0.5
     else:
         return 0.0
@@ -970,11 +509,13 @@ def _readings(document: Document) -> list[tuple[Mention, Reading]]:
     only 'to', so it takes the first one's reading, amended, and the first one becomes the original."""
     if _last_read and _last_read[0][0] is document:
         return _last_read[0][1]
-    mentions = _mentions(document)
-    dated = {mention.line.index for mention in mentions}
+    found = mentions(document)
+    dated = _Dated({mention.line.index for mention in found}, {})
+    for mention in found:
+        dated.starts.setdefault(mention.line.index, []).append(mention.start)
     previous_end: dict[int, int] = {}
     readings: list[tuple[Mention, Reading]] = []
-    for mention in mentions:
+    for mention in found:
         reading = _read(document, mention, previous_end, dated)
         previous_end[mention.line.index] = mention.end
         if mention.last is not mention.line:
@@ -984,16 +525,21 @@ def _readings(document: Document) -> list[tuple[Mention, Reading]]:
             near = (
                 earlier_mention.line.page == mention.line.page and mention.line.index - earlier_mention.last.index <= 1
             )
-            if near and earlier_mention.day == mention.day and _SAME_DAY.fullmatch(reading.clause):
+            if near and earlier_mention.day == mention.day and SAME_DAY.fullmatch(reading.clause):
                 # the same day written twice ('1447/03/15 هـ الموافق 2025/09/07 م', '15 września / 15.09.2021')
                 reading = replace(earlier, amended=earlier.amended or reading.amended)
             elif near and (
-                (earlier.amended and _CHANGED_TO.fullmatch(reading.clause))
+                (earlier.amended and CHANGED_TO.fullmatch(reading.clause))
                 or (reading.amended and len(reading.clause) <= _CHANGE_CLAUSE)
             ):
                 # 'extended from 10 March 2026 to 20 March 2026', 'initialement fixée au 10 mars, est reportée au 24'
                 readings[-1] = (earlier_mention, replace(earlier, original=True))
                 reading = replace(earlier, amended=True, original=False)
+            elif near and RANGE_TO.fullmatch(reading.clause):
+                # a period, '2025. 1. 31. 00:00 ~ 2025. 2. 7. 10:00', 'с 30.03.2026 по 15.04.2026': its end is the
+                # time limit its label names, its start none
+                readings[-1] = (earlier_mention, replace(earlier, range_start=True))
+                reading = replace(earlier, range_start=False)
         readings.append((mention, reading))
     _last_read[:] = [(document, readings)]
     return readings
@@ -1035,9 +581,9 @@ def _best(document: Document, wanted: str) -> Sourced[str] | None:
 
 def submission_deadline(document: Document) -> Sourced[str] | None:
     """The time limit for receipt of tenders/bids/proposals/requests to participate, as printed."""
-    return _best(document, _SUB)
+    return _best(document, SUB)
 
 
 def questions_deadline(document: Document) -> Sourced[str] | None:
     """The last date for questions/clarification requests, as printed."""
-    return _best(document, _QUE)
+    return _best(document, QUE)
