@@ -125,6 +125,10 @@ class DocumentFields(BaseModel):
     candidates: dict[str, Any] = Field(
         default_factory=dict, description="For fields left empty: the value the extractor found but was not sure "
         "enough of, with its page and quote. Never a field's value: shown to a person to check.")
+    found_by: dict[str, str] = Field(
+        default_factory=dict, description='Which extractor found each field that holds a value, by its path '
+        '("buyer.email", "title"): "offline" (the rules) or "llm" (hybrid extraction). Empty for extractions '
+        'stored before it was kept.')
 
 
 class ReprocessRequest(BaseModel):
@@ -336,7 +340,7 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
     return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
                           backend=extraction["backend"], model=extraction["model"],
                           confidence=provenance.get("confidence") or {}, rules=provenance.get("rules") or {},
-                          candidates=provenance.get("candidates") or {})
+                          candidates=provenance.get("candidates") or {}, found_by=provenance.get("found_by") or {})
 
 
 @router.get("/{document_id}/thumbnail", response_class=Response,

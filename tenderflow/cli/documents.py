@@ -389,8 +389,11 @@ def show(
         provenance = report["fields"].get("provenance")
         rows = [{**vars(row), "sure": f"{row.confidence:.0%}" if row.confidence is not None else None}
                 for row in field_rows(report["fields"]["fields"], provenance)]
+        columns = ["field", "value", "sure", "page", "quote"]
+        if report["fields"]["backend"] == "hybrid":
+            columns.append("found_by")
         if rows:
-            print_table("fields", rows, ["field", "value", "sure", "page", "quote"], optional=["sure"])
+            print_table("fields", rows, columns, optional=["sure"], labels={"found_by": "found by"})
         else:
             print_note(f"no field found in version {report['readable_version']} "
                        f"({report['fields']['backend']} backend)")

@@ -40,12 +40,7 @@ def run_eval(
     if not console.is_terminal:
         console = Console(width=160, highlight=False)  # a log or a pipe: no 80-column cut
     wanted_fields = _field_list(fields)
-    documents = load_key(key, pdf_dir)
-    if docs:
-        unknown = sorted(set(docs) - {document.name for document in documents})
-        if unknown:
-            raise KeyFileError(f"{key}: no document named {', '.join(unknown)} in the key")
-        documents = [document for document in documents if document.name in docs]
+    documents = load_key(key, pdf_dir, only=docs)
     # Imported here: the extraction backends (the LLM client, the offline extractor's tables) take
     # seconds to import, which every other command would pay at start.
     from tenderflow.evaluation.run import PageCache, score_documents

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from tenderflow.errors import ExtractionError, PermanentError, RetryableError
-from tenderflow.extraction.schema import Sourced, TenderFields
+from tenderflow.extraction.schema import FoundBy, Sourced, TenderFields
 
 
 class PageLike(Protocol):
@@ -41,12 +41,17 @@ class Page:
 
 @dataclass(frozen=True)
 class Usage:
-    """What a backend spent: the model that answered and the tokens of all its calls."""
+    """What a backend spent: the model that answered and the tokens of all its calls; the `notes` a
+    reader should see beside the fields (an answer repaired, cut off, read in parts); and, from a
+    backend that combines extractors, which one found each field (`found_by`, by field path; empty:
+    the backend's own kind found them all)."""
 
     model: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    notes: tuple[str, ...] = ()
+    found_by: dict[str, FoundBy] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
