@@ -98,6 +98,20 @@ def test_an_unsure_rules_value_is_replaced_only_by_a_grounded_llm_value() -> Non
     assert replaced.found_by["reference_number"] == "llm"
 
 
+def test_a_grounded_llm_value_whose_quote_holds_no_label_of_its_field_is_refused() -> None:
+    """A small model put the address in the reference: the value stands in its quote, on its page, but
+    that line says nothing of a reference. The rules' value stays."""
+    misplaced = Sourced[str](value="12 Harbour Street", page=1,
+                             quote="Contracting authority: City of Exampleton, 12 Harbour Street, 4021 Exampleton")
+    with run_openai_server(answer_with(llm_answer(reference_number=misplaced, place_of_performance=PLACE))) as server:
+        result = extract_fields(PAGES, HybridBackend(UnsureOffline({"reference_number": 0.2}),
+                                                     make_llm(server.base_url)))
+    assert result.fields.reference_number is not None and result.fields.reference_number.value == "RFB-2026/017"
+    assert result.found_by["reference_number"] == "offline" and result.found_by["place_of_performance"] == "llm"
+    assert any(flag.startswith("reference_number: dropped the LLM's '12 Harbour Street': its quote holds no label")
+               for flag in result.flags), result.flags
+
+
 def test_a_document_the_rules_read_whole_costs_no_call() -> None:
     sure = UnsureOffline(dict.fromkeys(ASKABLE, 0.9))
     with run_openai_server(answer_with(llm_answer())) as server:

@@ -5,7 +5,9 @@
     excerpt  = the pages that can hold them, cut to the lines near their labels (pages_for)
     answer   = llm.read_fields(excerpt, asked)                 a schema and instructions for those only
     fields   = the offline fields, each asked field replaced by the LLM's value where that value
-               is grounded on its page (validation.py); `found_by` says which extractor found each
+               is grounded on its page (validation.py) and its quote is a line that can hold the
+               field (a label of it, a currency, a date: the cues of `pages_for`); `found_by`
+               says which extractor found each
 
 Lots and award criteria stay the offline extractor's: they are the longest answers to write (an
 LLM's output tokens cost the most) and the rules read them from the notices that have them.
@@ -175,10 +177,45 @@ class HybridBackend:
         # Grounded against the whole pages (the excerpt's lines are theirs, verbatim): an LLM value
         # that fails leaves the offline value, if any, in place.
         grounded, flags = validate_fields(answer, pages)
-        fields, found_by = _combine(reading.fields, grounded, asked)
+        labelled, unlabelled = _labelled(grounded, asked)
+        fields, found_by = _combine(reading.fields, labelled, asked)
         return fields, Usage(model=spent.model, prompt_tokens=spent.prompt_tokens,
                              completion_tokens=spent.completion_tokens, calls=spent.calls,
-                             notes=(*spent.notes, *flags), found_by=found_by)
+                             notes=(*spent.notes, *flags, *unlabelled), found_by=found_by)
+
+
+def _labelled(answer: TenderFields, asked: Sequence[str]) -> tuple[TenderFields, list[str]]:
+    """The answer without the values whose quote is not a line that can hold their field (no label,
+    currency, date… of it: what `pages_for` looks for). Grounding proves a value is written on the
+    page; this that it is written where that field is stated: a small model that puts the phone
+    number in the reference, or any date in the deadline, is refused here."""
+    update: dict[str, object] = {}
+    buyer: dict[str, object] = {}
+    flags: list[str] = []
+    for path in asked:
+        value = field_value(answer, path)
+        if value in (None, []) or path not in _COMPILED:
+            continue
+        items = value if isinstance(value, list) else [value]
+        kept = [item for item in items if _holds(path, item.quote)]
+        if len(kept) == len(items):
+            continue
+        flags += [f"{path}: dropped the LLM's {_short(item.value)}: its quote holds no label of the field "
+                  f"(page {item.page})" for item in items if item not in kept]
+        top, _, sub = path.partition(".")
+        new = kept if isinstance(value, list) else None
+        if sub:
+            buyer[sub] = new
+        else:
+            update[top] = new
+    if buyer:
+        update["buyer"] = answer.buyer.model_copy(update=buyer)
+    return answer.model_copy(update=update), flags
+
+
+def _short(value: object) -> str:
+    text = repr(value.model_dump() if hasattr(value, "model_dump") else value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _combine(
