@@ -100,7 +100,9 @@ def _summary(
         "fields": {name: per_field[name].as_dict() for name in FIELDS if name in per_field},
         "per_document": {
             score.name: {**score.tally.as_dict(), "pages": len(score.pages), "ocr_pages": score.ocr_pages,
-                         "language": score.language, "ocr_languages": score.ocr_languages, "error": score.error}
+                         "language": score.language, "ocr_languages": score.ocr_languages, "error": score.error,
+                         "prompt_tokens": score.prompt_tokens, "completion_tokens": score.completion_tokens,
+                         "found_by": score.found_by}
             for score in scores
         },
         "seconds": round(elapsed, 2),
