@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from psycopg_pool import ConnectionPool
 
 from tenderflow.api.document_view import field_rows
 from tenderflow.extraction import extract_fields
-from tenderflow.extraction.backend import Page, PageLike
+from tenderflow.extraction.backend import ExtractionUnavailableError, Page, PageLike
 from tenderflow.extraction.hybrid import ASKABLE, HybridBackend, pages_for
 from tenderflow.extraction.offline import OfflineBackend, OfflineReading
 from tenderflow.extraction.openai_backend import OpenAIBackend
@@ -21,7 +22,7 @@ from tenderflow.extraction.schema import Money, Sourced, TenderFields
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tests.openai_server import MODEL, answer_with, run_openai_server
+from tests.openai_server import MODEL, answer_with, error_reply, rate_limited, run_openai_server
 from tests.pipeline_harness import drain, pipeline_settings
 from tests.tender_fixtures import text_pdf
 
@@ -110,6 +111,18 @@ def test_a_grounded_llm_value_whose_quote_holds_no_label_of_its_field_is_refused
     assert result.found_by["reference_number"] == "offline" and result.found_by["place_of_performance"] == "llm"
     assert any(flag.startswith("reference_number: dropped the LLM's '12 Harbour Street': its quote holds no label")
                for flag in result.flags), result.flags
+
+
+def test_an_llm_that_cannot_answer_leaves_the_rules_fields_and_one_that_is_away_retries_the_job() -> None:
+    refused = lambda request: error_reply(400, "The model `test-model` does not exist")  # noqa: E731
+    with run_openai_server(refused) as server:
+        result = extract_fields(PAGES, HybridBackend(OfflineBackend(), make_llm(server.base_url)))
+    assert result.fields.title is not None and set(result.found_by.values()) == {"offline"}
+    assert any(flag.startswith("nothing from the LLM for buyer.country") and "HTTP 400" in flag
+               and "does not exist" in flag for flag in result.flags), result.flags
+    with run_openai_server(lambda request: rate_limited()) as server:
+        with pytest.raises(ExtractionUnavailableError, match="HTTP 429"):
+            extract_fields(PAGES, HybridBackend(OfflineBackend(), make_llm(server.base_url)))
 
 
 def test_a_document_the_rules_read_whole_costs_no_call() -> None:

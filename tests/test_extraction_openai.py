@@ -364,12 +364,20 @@ def test_content_filter_stop_is_a_refusal() -> None:
             make_backend(server.base_url).extract(DOCUMENT)
 
 
-def test_truncated_answer_that_held_no_whole_value_is_a_clear_permanent_error() -> None:
-    with run_openai_server(lambda request: completion('{"buyer": {"name": {"val', finish_reason="length")) as server:
+def test_truncated_answer_that_was_not_yet_json_is_a_clear_permanent_error() -> None:
+    with run_openai_server(lambda request: completion("Sure! The fields of this tender are", finish_reason="length")
+                           ) as server:
         with pytest.raises(ExtractionTruncatedError, match="cut off at the output token limit") as raised:
             make_backend(server.base_url).extract(DOCUMENT)
     assert isinstance(raised.value, PermanentError)
     assert len(server.requests) == 1
+
+
+def test_truncated_answer_that_held_no_whole_value_gives_no_field_and_says_why() -> None:
+    with run_openai_server(lambda request: completion('{"buyer": {"name": {"val', finish_reason="length")) as server:
+        result = extract_fields(DOCUMENT, make_backend(server.base_url))
+    assert result.fields == TenderFields() and len(server.requests) == 1
+    assert any("cut off at the output token limit" in flag for flag in result.flags), result.flags
 
 
 def test_truncated_answer_keeps_its_whole_values_and_drops_the_one_it_was_writing() -> None:

@@ -5,7 +5,7 @@ them propagate and the job ends the right way:
 
     ExtractionError
     ├── ExtractionRefusedError      (+ PermanentError)  the model refused or its filter blocked
-    ├── ExtractionTruncatedError    (+ PermanentError)  the answer hit the output token limit
+    ├── ExtractionTruncatedError    (+ PermanentError)  cut off at the output token limit before any JSON
     ├── ExtractionSchemaError       (+ PermanentError)  the answer did not fit the schema, twice
     ├── ExtractionRequestError      (+ PermanentError)  the endpoint rejected the request (4xx)
     └── ExtractionUnavailableError  (+ RetryableError)  429 / 5xx / network, out of retries
@@ -105,7 +105,8 @@ class ExtractionRefusedError(ExtractionError, PermanentError):
 
 
 class ExtractionTruncatedError(ExtractionError, PermanentError):
-    """The answer stopped at the output token limit (finish_reason "length"), so it is not whole JSON.
+    """The answer stopped at the output token limit (finish_reason "length") before it was a JSON
+    object at all (a cut-off JSON answer keeps the whole values it held: answers.py).
 
     Permanent: the same chunk produces the same length; lower llm_chunk_chars to split it further.
     """

@@ -14,6 +14,9 @@ LLM's output tokens cost the most) and the rules read them from the notices that
 
 What the LLM is sent is bounded by `excerpt_chars` whatever the document's length, so a long
 document costs about what a short one does; a document the rules read whole costs no call at all.
+An LLM failure that retrying cannot mend (a request refused, an answer that is not JSON twice)
+leaves the rules' fields, with a flag saying so; one that may pass (429, 5xx, timeouts) fails the
+job so that the queue tries it again.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from tenderflow.errors import ExtractionError, RetryableError
 from tenderflow.extraction.backend import Interrupt, Page, PageLike, Usage
 from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.schema import FIELD_PATHS, FoundBy, TenderFields, field_value, filled_paths
@@ -165,15 +169,23 @@ class HybridBackend:
         return self._llm.model
 
     def extract(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> tuple[TenderFields, Usage]:
-        """The fields (see the module docstring); raises what the LLM backend raises. `Usage.found_by`
-        names the extractor of every field that holds a value."""
+        """The fields (see the module docstring); raises the LLM backend's retryable errors (and
+        LeaseLostError). `Usage.found_by` names the extractor of every field that holds a value."""
         reading = self._offline.read(pages)
         asked = [path for path in ASKABLE if reading.confidence.get(path, 0.0) < self._offline.unsure_below]
         excerpt = pages_for(pages, asked, excerpt_chars=self._excerpt_chars) if asked else []
         if not excerpt:
             return reading.fields, Usage(found_by=dict.fromkeys(filled_paths(reading.fields), "offline"))
-        answer, spent = self._llm.read_fields([Page(part.number, part.text) for part in excerpt], asked,
-                                       interrupt=interrupt)
+        try:
+            answer, spent = self._llm.read_fields([Page(part.number, part.text) for part in excerpt], asked,
+                                                  interrupt=interrupt)
+        except ExtractionError as error:
+            if isinstance(error, RetryableError):
+                raise  # the endpoint is away for now: the job is tried again later, the LLM with it
+            # The request or the answer cannot succeed (refused, not JSON twice): the rules' fields
+            # stand on their own, and the flag says what the LLM did not add.
+            return reading.fields, Usage(notes=(f"nothing from the LLM for {', '.join(asked)}: {error}",),
+                                         found_by=dict.fromkeys(filled_paths(reading.fields), "offline"))
         # Grounded against the whole pages (the excerpt's lines are theirs, verbatim): an LLM value
         # that fails leaves the offline value, if any, in place.
         grounded, flags = validate_fields(answer, pages)

@@ -29,8 +29,9 @@ server: its status and the first part of its body.
 - an answer that is not quite JSON of the schema is repaired (answers.py: its syntax mended, leaves
   that do not fit dropped with a note); one that is not a JSON object at all is asked for once more
   at once (sampling may differ); a second such answer → ExtractionSchemaError (permanent). An answer
-  cut off at the output token limit keeps the whole values it held before the cut, with a note;
-  one that held none → ExtractionTruncatedError (permanent).
+  cut off at the output token limit keeps the whole values it held before the cut (none, maybe),
+  with a note that says so; one cut off before it was even a JSON object (prose, asked in the
+  prompt alone) → ExtractionTruncatedError (permanent).
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ _EXPLAINS_ITSELF: Final = re.compile(
     r"validation error|invalid|not supported|unsupported|must be|should be|not implemented|not allowed|"
     r"unknown (?:field|parameter|model)|extra inputs", re.IGNORECASE)
 _TRUNCATED: Final = ("the LLM answer was cut off at the output token limit (finish_reason 'length') before it "
-                     "held a whole value; a smaller llm_chunk_chars gives shorter answers")
+                     "was a JSON object; a larger llm_max_output_tokens or a smaller llm_chunk_chars helps")
 
 
 @dataclass(frozen=True)
@@ -398,8 +399,6 @@ class OpenAIBackend:
                     raise ExtractionTruncatedError(_TRUNCATED) from error
                 problem = str(error)
                 continue
-            if truncated and found == TenderFields():
-                raise ExtractionTruncatedError(_TRUNCATED)
             tally.notes.extend(f"{_pages_label(chunk)}: {note}" for note in notes)
             return found
         raise ExtractionSchemaError(f"the LLM answer did not match the tender schema, twice: {problem}")
