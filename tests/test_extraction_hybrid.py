@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,11 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.api.document_view import field_rows
 from tenderflow.extraction import extract_fields
-from tenderflow.extraction.backend import ExtractionUnavailableError, Page, PageLike
+from tenderflow.extraction.backend import BackendReading, ExtractionUnavailableError, Interrupt, Page, PageLike
 from tenderflow.extraction.hybrid import ASKABLE, HybridBackend, pages_for
-from tenderflow.extraction.offline import OfflineBackend, OfflineReading
+from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.openai_backend import OpenAIBackend
-from tenderflow.extraction.schema import Money, Sourced, TenderFields
+from tenderflow.extraction.schema import Money, Sourced, TenderFields, filled_paths
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
@@ -51,9 +52,9 @@ class UnsureOffline(OfflineBackend):
     def __init__(self, confidence: dict[str, float]) -> None:
         self.override = confidence
 
-    def read(self, pages: Sequence[PageLike]) -> OfflineReading:
-        reading = super().read(pages)
-        return OfflineReading(reading.fields, {**reading.confidence, **self.override})
+    def read(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> BackendReading:
+        reading = super().read(pages, interrupt=interrupt)
+        return replace(reading, confidence={**reading.confidence, **self.override})
 
 
 def test_the_llm_is_asked_only_for_what_the_rules_left_empty_with_only_the_lines_that_can_hold_it() -> None:
@@ -65,8 +66,8 @@ def test_the_llm_is_asked_only_for_what_the_rules_left_empty_with_only_the_lines
     [request] = server.requests
     schema = request.response_format["json_schema"]["schema"]
     offline = OfflineBackend().read(PAGES)
-    left_open = [path for path in ASKABLE if path not in offline.confidence]
-    assert "title" in offline.confidence and "place_of_performance" in left_open
+    left_open = [path for path in ASKABLE if offline.confidence.get(path, 0.0) < OfflineBackend.unsure_below]
+    assert "title" not in left_open and "place_of_performance" in left_open
     assert list(schema["properties"]) == list(dict.fromkeys(path.split(".")[0] for path in left_open))
     assert list(schema["properties"]["buyer"]["properties"]) == [
         path.split(".")[1] for path in left_open if path.startswith("buyer.")]
@@ -82,7 +83,7 @@ def test_the_llm_is_asked_only_for_what_the_rules_left_empty_with_only_the_lines
     assert any(flag.startswith("estimated_value: dropped") and "quote not found" in flag for flag in result.flags)
     assert result.found_by["place_of_performance"] == "llm"
     assert result.found_by["title"] == result.found_by["buyer.email"] == "offline"
-    assert set(result.found_by) == {path for path in offline.confidence} | {"place_of_performance"}
+    assert set(result.found_by) == set(filled_paths(offline.fields)) | {"place_of_performance"}
 
 
 def test_an_unsure_rules_value_is_replaced_only_by_a_grounded_llm_value() -> None:
@@ -159,8 +160,11 @@ def test_found_by_is_stored_and_shown_beside_each_field(pool: ConnectionPool, da
     with pool.connection() as conn:
         extraction = documents.document_fields(conn, outcome.document_id, 1)
     assert extraction is not None and extraction["backend"] == "hybrid"
-    assert extraction["found_by"]["place_of_performance"] == "llm"
-    assert extraction["found_by"]["title"] == "offline"
-    rows = {row.field: row.found_by for row in field_rows(extraction["fields"], extraction["found_by"])}
+    found_by = extraction["provenance"]["found_by"]
+    assert found_by["place_of_performance"] == "llm" and found_by["title"] == "offline"
+    # the rules' confidence stays with the values they found, and only with those
+    assert "title" in extraction["provenance"]["confidence"]
+    assert "place_of_performance" not in extraction["provenance"]["confidence"]
+    rows = {row.field: row.found_by for row in field_rows(extraction["fields"], extraction["provenance"])}
     assert rows["Place of performance"] == "llm" and rows["Title"] == "offline"
-    assert json.dumps(extraction["found_by"])  # what the API's /fields returns as it is
+    assert json.dumps(found_by)  # what the API's /fields returns as it is

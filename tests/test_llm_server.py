@@ -62,7 +62,7 @@ def test_llama_cpp_python_refuses_json_schema_as_the_fake_server_says(llm_server
 
 def test_the_backend_negotiates_json_object_with_the_schema_and_grounds_what_comes_back(llm_server: str) -> None:
     llm = backend(llm_server, OutputModes())
-    raw, usage = llm.read(PAGES, SOME_FIELDS)  # a short answer: the model writes about a token a second here
+    raw, usage = llm.read_fields(PAGES, SOME_FIELDS)  # a short answer: the model writes about a token a second here
     assert llm.output_mode is OutputMode.JSON_OBJECT  # json_schema refused (HTTP 500), json_object taken
     assert usage.calls == 1 and usage.prompt_tokens > 0 and usage.model  # the refusal cost no completion
     fields, flags = validate_fields(raw, PAGES)  # what extract_fields does with the answer
@@ -77,7 +77,7 @@ def test_asked_in_the_prompt_alone_the_answer_is_read_or_refused_never_half_trus
     llm = backend(llm_server, modes)
     modes.learn(OutputModes.endpoint(llm_server, LLM_SERVER_MODEL), OutputMode.PROMPT)
     try:
-        raw, _ = llm.read(PAGES, SOME_FIELDS)
+        raw, _ = llm.read_fields(PAGES, SOME_FIELDS)
     except (ExtractionSchemaError, ExtractionTruncatedError) as error:  # a 270M model without a grammar
         assert "tender schema, twice" in str(error) or "before it was a JSON object" in str(error)
     else:
@@ -108,7 +108,8 @@ def test_upload_ocr_and_extraction_through_the_server_give_only_grounded_fields(
     pages = [Page(row["page_number"], row["text"]) for row in rows]
     fields = TenderFields.model_validate(extraction_row["fields"])
     assert_every_value_grounded(fields, pages)  # whatever the model wrote, or cut off (then flagged)
-    assert set(extraction_row["found_by"]) == set(filled_paths(fields))
+    found_by = extraction_row["provenance"]["found_by"]
+    assert set(found_by) == set(filled_paths(fields))
     if extraction == "openai":
-        assert extraction_row["prompt_tokens"] > 0 and set(extraction_row["found_by"].values()) <= {"llm"}
+        assert extraction_row["prompt_tokens"] > 0 and set(found_by.values()) <= {"llm"}
         assert extraction_row["model"] == LLM_SERVER_MODEL

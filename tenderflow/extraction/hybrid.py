@@ -1,9 +1,9 @@
 """Rules and model together: the offline extractor reads every field, the LLM only what it left open.
 
-    reading  = offline.read(pages)                        fields + confidence per field (offline/)
+    reading  = offline.read(pages)                        fields, confidence per field (offline/)
     asked    = the fields it did not find or is unsure of (confidence < offline.unsure_below)
     excerpt  = the pages that can hold them, cut to the lines near their labels (pages_for)
-    answer   = llm.read_fields(excerpt, asked)                 a schema and instructions for those only
+    answer   = llm.read_fields(excerpt, asked)            a schema and instructions for those only
     fields   = the offline fields, each asked field replaced by the LLM's value where that value
                is grounded on its page (validation.py) and its quote is a line that can hold the
                field (a label of it, a currency, a date: the cues of `pages_for`); `found_by`
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from tenderflow.errors import ExtractionError, RetryableError
-from tenderflow.extraction.backend import Interrupt, Page, PageLike, Usage
+from tenderflow.extraction.backend import BackendReading, Interrupt, Page, PageLike, Usage
 from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.schema import FIELD_PATHS, FoundBy, TenderFields, field_value, filled_paths
 from tenderflow.extraction.validation import validate_fields
@@ -169,13 +169,18 @@ class HybridBackend:
         return self._llm.model
 
     def extract(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> tuple[TenderFields, Usage]:
-        """The fields (see the module docstring); raises the LLM backend's retryable errors (and
-        LeaseLostError). `Usage.found_by` names the extractor of every field that holds a value."""
-        reading = self._offline.read(pages)
+        reading = self.read(pages, interrupt=interrupt)
+        return reading.fields, reading.usage
+
+    def read(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> BackendReading:
+        """The fields (see the module docstring), with the offline extractor's confidence, rules and
+        candidates for what it found and still holds, and `usage.found_by` naming the extractor of
+        every field that holds a value. Raises the LLM backend's retryable errors (and LeaseLostError)."""
+        reading = self._offline.read(pages, interrupt=interrupt)
         asked = [path for path in ASKABLE if reading.confidence.get(path, 0.0) < self._offline.unsure_below]
         excerpt = pages_for(pages, asked, excerpt_chars=self._excerpt_chars) if asked else []
         if not excerpt:
-            return reading.fields, Usage(found_by=dict.fromkeys(filled_paths(reading.fields), "offline"))
+            return _offline_only(reading)
         try:
             answer, spent = self._llm.read_fields([Page(part.number, part.text) for part in excerpt], asked,
                                                   interrupt=interrupt)
@@ -184,16 +189,25 @@ class HybridBackend:
                 raise  # the endpoint is away for now: the job is tried again later, the LLM with it
             # The request or the answer cannot succeed (refused, not JSON twice): the rules' fields
             # stand on their own, and the flag says what the LLM did not add.
-            return reading.fields, Usage(notes=(f"nothing from the LLM for {', '.join(asked)}: {error}",),
-                                         found_by=dict.fromkeys(filled_paths(reading.fields), "offline"))
+            return _offline_only(reading, f"nothing from the LLM for {', '.join(asked)}: {error}")
         # Grounded against the whole pages (the excerpt's lines are theirs, verbatim): an LLM value
         # that fails leaves the offline value, if any, in place.
         grounded, flags = validate_fields(answer, pages)
         labelled, unlabelled = _labelled(grounded, asked)
         fields, found_by = _combine(reading.fields, labelled, asked)
-        return fields, Usage(model=spent.model, prompt_tokens=spent.prompt_tokens,
-                             completion_tokens=spent.completion_tokens, calls=spent.calls,
-                             notes=(*spent.notes, *flags, *unlabelled), found_by=found_by)
+        offline = {path for path, by in found_by.items() if by == "offline"}
+        usage = Usage(model=spent.model, prompt_tokens=spent.prompt_tokens, completion_tokens=spent.completion_tokens,
+                      calls=spent.calls, notes=(*spent.notes, *flags, *unlabelled), found_by=found_by)
+        return BackendReading(
+            fields, usage,
+            confidence={path: value for path, value in reading.confidence.items() if path in offline},
+            rules={path: rule for path, rule in reading.rules.items() if path in offline},
+            candidates={path: value for path, value in reading.candidates.items() if path not in found_by})
+
+
+def _offline_only(reading: BackendReading, note: str | None = None) -> BackendReading:
+    usage = Usage(notes=(note,) if note else (), found_by=dict.fromkeys(filled_paths(reading.fields), "offline"))
+    return BackendReading(reading.fields, usage, reading.confidence, reading.rules, reading.candidates)
 
 
 def _labelled(answer: TenderFields, asked: Sequence[str]) -> tuple[TenderFields, list[str]]:

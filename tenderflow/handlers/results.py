@@ -77,7 +77,7 @@ class ExtractResult(BaseModel):
     confidence: dict[str, float] = Field(default_factory=dict, max_length=40)
     rules: dict[str, str] = Field(default_factory=dict, max_length=40)
     candidates: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=40)
-    found_by: dict[str, FoundBy] = {}
+    found_by: dict[str, FoundBy] = Field(default_factory=dict, max_length=40)
 
 
 class ThumbnailResult(BaseModel):
