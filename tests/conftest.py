@@ -42,13 +42,20 @@ if TYPE_CHECKING:
     from tests.support.api_harness import RunningApi
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark `pg` every test that reaches PostgreSQL, but the OCR code's and the browser's own tests:
-    which server answers changes nothing of what they prove."""
+    which server answers changes nothing of what they prove. Leave out the tests marked `llm_server`
+    (a real model on the CPU, minutes) unless `-m` names that marker (`make test-llm`, its CI step)."""
     for item in items:
         reaches_the_database = "server_url" in getattr(item, "fixturenames", ())
         if reaches_the_database and not any(item.iter_markers("ocr")) and not any(item.iter_markers("browser")):
             item.add_marker(pytest.mark.pg)
+    if "llm_server" in (config.getoption("markexpr") or ""):
+        return
+    left_out = [item for item in items if item.get_closest_marker("llm_server")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("llm_server")]
 
 
 def _with_database(url: str, database: str) -> str:
@@ -247,17 +254,6 @@ def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: 
 
 
 # --- a real local LLM server (llama-cpp-python), for tests marked llm_server: `make test-llm` -------------
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked `llm_server` run a real model on the CPU (minutes): they run when `-m` names the
-    marker (`make test-llm`, its own CI step) and are left out of every other run."""
-    if "llm_server" in (config.getoption("markexpr") or ""):
-        return
-    left_out = [item for item in items if item.get_closest_marker("llm_server")]
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-        items[:] = [item for item in items if not item.get_closest_marker("llm_server")]
 
 
 LLM_SERVER_MODEL = "gemma3-270m"

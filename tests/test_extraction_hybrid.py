@@ -23,9 +23,9 @@ from tenderflow.extraction.schema import Money, Sourced, TenderFields, filled_pa
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tests.openai_server import MODEL, answer_with, error_reply, rate_limited, run_openai_server
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import text_pdf
+from tests.support.openai_server import MODEL, answer_with, error_reply, rate_limited, run_openai_server
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import text_pdf
 
 NOTICE = ("Contract notice\nContracting authority: City of Exampleton, 12 Harbour Street, 4021 Exampleton\n"
           "Title: Road resurfacing of Harbour Street\nReference number: RFB-2026/017\n"

@@ -1,7 +1,7 @@
 """Structured output negotiated with the server, not assumed (issue 27): json_schema, else json_object
 with the schema, else the shape in the prompt; what worked remembered per endpoint; errors that quote
 the server. Against the fake server answering each refusal as the real server that refuses it does
-(tests/openai_server.py); tests/test_llm_server.py does the same against llama-cpp-python's own."""
+(tests/support/openai_server.py); tests/test_llm_server.py does the same against llama-cpp-python's own."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tenderflow.extraction.backend import ExtractionRequestError, ExtractionUnav
 from tenderflow.extraction.negotiation import OutputMode, OutputModes, refuses_format
 from tenderflow.extraction.openai_backend import OpenAIBackend
 from tenderflow.extraction.schema import Sourced, TenderFields, strict_json_schema
-from tests.openai_server import (
+from tests.support.openai_server import (
     MODEL,
     RecordedRequest,
     Reply,

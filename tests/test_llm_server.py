@@ -23,9 +23,9 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tests.conftest import LLM_SERVER_MODEL
-from tests.openai_server import llama_cpp_python_refusal
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import TENDER_PAGE, scanned_pdf
+from tests.support.openai_server import llama_cpp_python_refusal
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import TENDER_PAGE, scanned_pdf
 
 pytestmark = pytest.mark.llm_server
 
