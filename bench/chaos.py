@@ -564,7 +564,7 @@ class Run:
             "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/chaos-aws-credentials",
             "TENDERFLOW_LLM_BASE_URL": self.llm.base_url, "TENDERFLOW_LLM_API_KEY": "chaos",
             "TENDERFLOW_LLM_MODEL": "test-model", "TENDERFLOW_LLM_TIMEOUT_SECONDS": str(LLM_TIMEOUT),
-            "TENDERFLOW_LLM_MAX_RETRIES": "2",
+            "TENDERFLOW_LLM_MAX_RETRIES": "2", "TENDERFLOW_EXTRACTION": "openai",  # every document meets the faults
             "TENDERFLOW_LEASE_SECONDS": "6", "TENDERFLOW_HEARTBEAT_SECONDS": "2", "TENDERFLOW_POLL_SECONDS": "0.5",
             "TENDERFLOW_MAINTENANCE_SECONDS": "1", "TENDERFLOW_BACKOFF_BASE_SECONDS": "0.5",
             "TENDERFLOW_BACKOFF_CAP_SECONDS": "4", "TENDERFLOW_MAX_ATTEMPTS": str(MAX_ATTEMPTS),

@@ -135,7 +135,8 @@ def measure(admin_url: str, base_url: str, *, threads: int, documents: int, work
     pdfs = [text_pdf(pdf_dir / f"tender-{number:05d}.pdf", [tender_page(number)]) for number in range(documents)]
     with scratch_database(admin_url) as url:
         environment = worker_environment(url, work_dir, TENDERFLOW_LLM_BASE_URL=base_url,
-                                         TENDERFLOW_LLM_API_KEY="bench-key", TENDERFLOW_LLM_MODEL="test-model")
+                                         TENDERFLOW_LLM_API_KEY="bench-key", TENDERFLOW_LLM_MODEL="test-model",
+                                         TENDERFLOW_EXTRACTION="openai")
         with worker_pool(url, environment, pool="ocr", processes=1, threads=2,
                          log_path=work_dir / "ocr-worker.log") as workers:
             upload_all(url, environment, pdfs)

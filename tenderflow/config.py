@@ -7,8 +7,9 @@ passes it (or the parts a function needs) down.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -122,6 +123,16 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(
         5, ge=0, description="Retries of one LLM request (429, 5xx, timeouts) before the job itself is retried.")
     llm_chunk_chars: int = Field(24_000, gt=1000, description="Text per LLM call for long documents.")
+    llm_max_output_tokens: int | None = Field(
+        None, gt=0, description="The longest answer one LLM call may write (unset: the server's default); an "
+        "answer cut off keeps the values it held before the cut.")
+    extraction: Literal["rules", "openai", "hybrid"] | None = Field(
+        None, description="Which extractor reads the fields: the offline rules, the LLM alone, or hybrid (the rules "
+        "first, the LLM only for the fields they left empty or are unsure of). Unset: hybrid when an LLM is "
+        "configured, else the rules.")
+    llm_excerpt_chars: int = Field(
+        6000, gt=500, description="Hybrid extraction: the most page text sent to the LLM per document (the lines "
+        "that can hold the fields the rules left open).")
 
     # --- money ----------------------------------------------------------------------------------
     price_per_page: int = Field(1, ge=0, description="Credits per page OCRed.")
@@ -192,10 +203,25 @@ class Settings(BaseSettings):
     watch_files_per_poll: int = Field(
         100, ge=1, description="Files one poll of a watch uploads at most; the rest wait for its next poll.")
 
+    @model_validator(mode="after")
+    def _extraction_has_an_llm(self) -> Settings:
+        if self.extraction in ("openai", "hybrid") and not (self.llm_base_url or self.llm_api_key):
+            raise ValueError(f"TENDERFLOW_EXTRACTION={self.extraction} needs an LLM: set TENDERFLOW_LLM_BASE_URL "
+                             "(an OpenAI-compatible endpoint) or TENDERFLOW_LLM_API_KEY (OpenAI's own)")
+        return self
+
     @property
-    def extraction_backend(self) -> str:
-        """'openai' when an endpoint or key is configured, else the offline 'rules' extractor."""
-        return "openai" if (self.llm_base_url or self.llm_api_key) else "rules"
+    def extraction_backend(self) -> Literal["rules", "openai", "hybrid"]:
+        """`extraction` when set; else 'hybrid' when an endpoint or key is configured, else the offline
+        'rules' extractor."""
+        if self.extraction is not None:
+            return self.extraction
+        return "hybrid" if (self.llm_base_url or self.llm_api_key) else "rules"
+
+    @property
+    def uses_llm(self) -> bool:
+        """Whether extraction calls an LLM (and so costs tokens)."""
+        return self.extraction_backend != "rules"
 
     @property
     def resolved_storage_url(self) -> str:

@@ -52,6 +52,10 @@ def configure_logging(*, json: bool | None = None, level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(getattr(logging, level.upper()))
-    # Chatty below WARNING, and nothing an operator acts on: one line per HTTP call or connection.
-    for name in ("httpx", "httpcore", "botocore", "boto3", "urllib3", "s3transfer", "uvicorn.access"):
-        logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
+    # Chatty below WARNING, and nothing an operator acts on: one line per HTTP call or connection
+    # (the openai client calls over httpx2, a fork of httpx with loggers of its own names). At DEBUG
+    # their INFO lines are shown (one per request), not their own DEBUG floods.
+    quiet = logging.INFO if root.level <= logging.DEBUG else max(logging.WARNING, root.level)
+    for name in ("httpx", "httpcore", "httpx2", "httpcore2", "openai", "botocore", "boto3", "urllib3", "s3transfer",
+                 "uvicorn.access"):
+        logging.getLogger(name).setLevel(quiet)

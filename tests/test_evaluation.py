@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +198,8 @@ def test_eval_scores_an_llm_endpoint_end_to_end(tmp_path: Path) -> None:
     (tmp_path / "key.json").write_text(json.dumps(key))
     with run_openai_server(answer_with(answer)) as server:
         env = {"TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_LLM_API_KEY": "test",
-               "TENDERFLOW_LLM_MODEL": "test-model", "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
+               "TENDERFLOW_LLM_MODEL": "test-model", "TENDERFLOW_DATA_DIR": str(tmp_path / "data"),
+               "TENDERFLOW_EXTRACTION": "openai"}
         code, output, summary = run_eval(env, str(tmp_path / "key.json"), "--details")
         # the page text went to the model: the run read the PDF as an upload does
         assert "Bids are due by 15 March 2026" in json.dumps(server.requests[0].body)
@@ -243,7 +247,8 @@ def test_thresholds_decide_the_exit_code(tmp_path: Path) -> None:
     born_digital_pdf(tmp_path / "notice.pdf", [PAGE])
     (tmp_path / "key.json").write_text(json.dumps(key))
     with run_openai_server(answer_with(answer)) as server:
-        env = {"TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
+        env = {"TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_DATA_DIR": str(tmp_path / "data"),
+               "TENDERFLOW_EXTRACTION": "openai"}
         assert run_eval(env, str(tmp_path / "key.json"), "--min-recall", "1", "--min-precision", "1")[0] == 0
         code, output, _ = run_eval(env, str(tmp_path / "key.json"), "--fields", "title,buyer.email",
                                    "--min-precision", "1")
@@ -251,10 +256,39 @@ def test_thresholds_decide_the_exit_code(tmp_path: Path) -> None:
     key["notice.pdf"]["buyer.name"] = {"value": "Somebody else"}
     (tmp_path / "key.json").write_text(json.dumps(key))
     with run_openai_server(answer_with(answer)) as server:
-        env = {"TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
+        env = {"TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_DATA_DIR": str(tmp_path / "data"),
+               "TENDERFLOW_EXTRACTION": "openai"}
         code, output, summary = run_eval(env, str(tmp_path / "key.json"), "--min-precision", "0.9")
     assert code == 1 and "below target: precision 0.5 < 0.9" in output
     assert summary["totals"]["wrong"] == 1
+
+
+def test_eval_of_one_document_needs_only_its_pdf(tmp_path: Path) -> None:
+    """`eval KEY --doc X` refused to run unless every PDF of the key was in the folder."""
+    key = write_key(tmp_path, {"a.pdf": {"title": None}, "b.pdf": {"title": None}}, pdfs=("a.pdf",))
+    code, output, summary = run_eval({"TENDERFLOW_DATA_DIR": str(tmp_path / "data")}, str(key), "--doc", "a.pdf")
+    assert code == 0, output
+    assert list(summary["per_document"]) == ["a.pdf"]
+    result = CliRunner().invoke(app, ["eval", str(key)], env={"TENDERFLOW_DATA_DIR": str(tmp_path / "data")})
+    assert result.exit_code != 0 and "no PDF in" in str(result.exception) + result.output  # the whole key: all
+
+
+def test_eval_output_carries_no_http_client_log_lines(tmp_path: Path) -> None:
+    """The LLM client's transport logged one INFO line per call ("HTTP Request: POST …", logger
+    httpx2) among eval's output; library INFO lines are now shown only with --log-level DEBUG."""
+    born_digital_pdf(tmp_path / "notice.pdf", [PAGE])
+    (tmp_path / "key.json").write_text(json.dumps({"notice.pdf": {"title": None}}))
+    command = [str(Path(sys.executable).parent / "tenderflow"), "eval", str(tmp_path / "key.json")]
+    with run_openai_server(answer_with(answer)) as server:
+        env = {**os.environ, "TENDERFLOW_LLM_BASE_URL": server.base_url, "TENDERFLOW_EXTRACTION": "openai",
+               "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
+        quiet = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+        debug = subprocess.run([command[0], "--log-level", "DEBUG", *command[1:]], env=env, capture_output=True,
+                               text=True, timeout=120)
+    assert quiet.returncode == 0 and debug.returncode == 0, quiet.stderr + debug.stderr
+    assert len(server.requests) == 2
+    assert "HTTP Request" not in quiet.stdout + quiet.stderr
+    assert "HTTP Request: POST" in debug.stderr and "HTTP Request" not in debug.stdout
 
 
 def test_a_document_without_text_gets_no_value_invented(tmp_path: Path) -> None:

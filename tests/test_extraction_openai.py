@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from tenderflow.extraction.backend import (
     ExtractionUnavailableError,
     Page,
 )
+from tenderflow.extraction.hybrid import HybridBackend
 from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.openai_backend import OpenAIBackend, chunk_pages, retry_after_seconds
 from tenderflow.extraction.schema import AwardCriterion, Lot, Money, Sourced, TenderFields, strict_json_schema
@@ -257,7 +260,8 @@ def test_backoff_jitter_draws_between_half_and_the_full_delay() -> None:
 def test_out_of_retries_on_rate_limits_raises_a_retryable_error_with_retry_after() -> None:
     sleeps: list[float] = []
     with run_openai_server(lambda request: rate_limited(retry_after="3")) as server:
-        with pytest.raises(ExtractionUnavailableError, match="HTTP 429, after 3 attempt") as raised:
+        with pytest.raises(ExtractionUnavailableError, match=r"unavailable after 3 attempt\(s\): "
+                           r"HTTP 429: .*Rate limit reached") as raised:
             make_backend(server.base_url, sleeps, max_retries=2).extract(DOCUMENT)
     assert isinstance(raised.value, RetryableError) and isinstance(raised.value, ExtractionError)
     assert raised.value.retry_after == 3.0
@@ -315,8 +319,8 @@ def test_an_answer_whose_json_is_cut_off_is_retried_like_a_server_error() -> Non
         _, usage = make_backend(server.base_url, sleeps).extract(DOCUMENT)
     assert sleeps == [1.0] and len(server.requests) == 2 and usage.calls == 1
     with run_openai_server(lambda request: CUT_OFF) as server:
-        with pytest.raises(ExtractionUnavailableError, match="unavailable: its answer is not valid JSON "
-                           r"\(Unterminated string.*after 3 attempt"):
+        with pytest.raises(ExtractionUnavailableError, match=r"unavailable after 3 attempt\(s\): its answer is not "
+                           r"valid JSON \(Unterminated string"):
             make_backend(server.base_url, max_retries=2).extract(DOCUMENT)
     assert len(server.requests) == 3
 
@@ -360,29 +364,87 @@ def test_content_filter_stop_is_a_refusal() -> None:
             make_backend(server.base_url).extract(DOCUMENT)
 
 
-def test_truncated_answer_is_a_clear_permanent_error() -> None:
-    with run_openai_server(lambda request: completion('{"buyer": {"name": {"val', finish_reason="length")) as server:
+def test_truncated_answer_that_was_not_yet_json_is_a_clear_permanent_error() -> None:
+    with run_openai_server(lambda request: completion("Sure! The fields of this tender are", finish_reason="length")
+                           ) as server:
         with pytest.raises(ExtractionTruncatedError, match="cut off at the output token limit") as raised:
             make_backend(server.base_url).extract(DOCUMENT)
     assert isinstance(raised.value, PermanentError)
     assert len(server.requests) == 1
 
 
+def test_truncated_answer_that_held_no_whole_value_gives_no_field_and_says_why() -> None:
+    with run_openai_server(lambda request: completion('{"buyer": {"name": {"val', finish_reason="length")) as server:
+        result = extract_fields(DOCUMENT, make_backend(server.base_url))
+    assert result.fields == TenderFields() and len(server.requests) == 1
+    assert any("cut off at the output token limit" in flag for flag in result.flags), result.flags
+
+
+def test_truncated_answer_keeps_its_whole_values_and_drops_the_one_it_was_writing() -> None:
+    """A small model looping in a list until the token limit lost the whole answer; now what it wrote
+    before the cut is kept, except the value being written (a name cut in two still stands in its
+    quote, so grounding would not catch it)."""
+    whole = json.dumps(answer(cpv_codes=[at(2, "Main CPV code: 90611000-3", "90611000-3")],
+                              submission_url=at(1, "Official name: Stadt Beispielhausen", "Stadt Beispielhausen")))
+    cut = whole[:whole.index("Beispielhausen\"}")]  # in the last value written, submission_url's quote
+    with run_openai_server(lambda request: completion(cut, finish_reason="length")) as server:
+        result = extract_fields(DOCUMENT, make_backend(server.base_url, max_output_tokens=50))
+    assert server.requests[0].body["max_tokens"] == 50
+    assert [code.value for code in result.fields.cpv_codes] == ["90611000-3"]
+    assert result.fields.submission_url is None
+    assert any("cut off at the output token limit" in flag and "(submission_url, being written" in flag
+               for flag in result.flags), result.flags
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["Sure! Here are the fields you asked for.", '["90611000-3"]', '"Winter road maintenance"', ""],
+)
+def test_an_answer_that_is_no_json_object_twice_is_a_clear_permanent_error(bad: str) -> None:
+    with run_openai_server(lambda request: completion(bad)) as server:
+        with pytest.raises(ExtractionSchemaError, match="did not match the tender schema, twice: the answer is "
+                           "not a JSON object") as raised:
+            make_backend(server.base_url).extract(DOCUMENT)
+    assert isinstance(raised.value, PermanentError)
+    assert len(server.requests) == 2  # one immediate second chance, then give up
+
+
 @pytest.mark.parametrize(
     ("bad", "problem"),
     [
-        ("Sure! Here are the fields you asked for.", "Invalid JSON"),
-        ({"title": "Winter road maintenance"}, "title"),  # a bare string, not value/page/quote
+        ({"title": "Winter road maintenance"}, "title: dropped from the LLM answer, it did not fit the schema"),
         ({"title": {"value": "x", "page": 1, "quote": "x", "confidence": 0.9}}, "Extra inputs"),
+        ({"cpv_codes": [{"value": "90611000-3", "page": 2}]}, "cpv_codes[1]: dropped"),
+        ({"lots": [{"title": {"value": "North district", "page": 3, "quote": "Lot No: 1 North district"}}]},
+         "lots[0]: dropped"),
+        ({"buyer": {"email": {"value": 7, "page": 1, "quote": "x"}}}, "buyer.email: dropped"),
+        ({"confidence": 0.9}, "confidence: dropped"),
     ],
 )
-def test_schema_invalid_answer_twice_is_a_clear_permanent_error(bad: dict[str, Any] | str, problem: str) -> None:
-    with run_openai_server(lambda request: completion(bad)) as server:
-        with pytest.raises(ExtractionSchemaError, match="did not match the tender schema, twice") as raised:
-            make_backend(server.base_url).extract(DOCUMENT)
-    assert problem in str(raised.value)
-    assert isinstance(raised.value, PermanentError)
-    assert len(server.requests) == 2  # one immediate second chance, then give up
+def test_a_leaf_that_does_not_fit_the_schema_is_dropped_and_the_rest_kept(bad: dict[str, Any], problem: str) -> None:
+    """A small model's answer with one wrong leaf was thrown away whole (ExtractionSchemaError after
+    two calls); now that leaf alone is dropped, with a flag, and the values that fit are kept."""
+    good = answer(reference_number=at(2, "Main CPV code: 90611000-3", "90611000-3"),
+                  cpv_codes=[at(2, "Main CPV code: 90611000-3", "90611000-3")])
+    reply = {**good, **bad} if "cpv_codes" not in bad else {**good, "cpv_codes": [*good["cpv_codes"],
+                                                                                   *bad["cpv_codes"]]}
+    with run_openai_server(answer_with(reply)) as server:
+        result = extract_fields(DOCUMENT, make_backend(server.base_url))
+    assert len(server.requests) == 1
+    assert result.fields.reference_number is not None and [c.value for c in result.fields.cpv_codes] == ["90611000-3"]
+    assert result.fields.title is None and result.fields.lots == []
+    assert any(problem in flag for flag in result.flags), result.flags
+
+
+def test_an_answer_in_a_code_fence_with_prose_around_it_is_repaired() -> None:
+    fenced = ("Here are the fields:\n```json\n"
+              + json.dumps(answer(cpv_codes=[at(2, "Main CPV code: 90611000-3", "90611000-3")]))[:-1]
+              + "\n```\nLet me know if you need more.")  # its closing brace missing, too
+    with run_openai_server(lambda request: completion(fenced)) as server:
+        result = extract_fields(DOCUMENT, make_backend(server.base_url))
+    assert len(server.requests) == 1
+    assert [code.value for code in result.fields.cpv_codes] == ["90611000-3"]
+    assert "the LLM answer was not valid JSON; its syntax was repaired" in result.flags[0]
 
 
 def test_schema_invalid_answer_once_gets_a_second_call_and_both_are_counted() -> None:
@@ -397,9 +459,10 @@ def test_schema_invalid_answer_once_gets_a_second_call_and_both_are_counted() ->
 # --- configuration -----------------------------------------------------------------------------------------
 
 
-def test_build_backend_follows_settings() -> None:
+def test_build_backend_follows_settings(tmp_path: Path) -> None:
     with run_openai_server(answer_with(EMPTY_ANSWER)) as server:
-        settings = Settings(llm_base_url=server.base_url, llm_api_key=None, llm_model="local-model")
+        settings = Settings(llm_base_url=server.base_url, llm_api_key=None, llm_model="local-model",
+                            extraction="openai", data_dir=tmp_path)
         backend = build_backend(settings)
         assert isinstance(backend, OpenAIBackend) and backend.name == "openai"
         result = extract_fields(DOCUMENT, backend)
@@ -407,6 +470,10 @@ def test_build_backend_follows_settings() -> None:
     assert server.requests[0].headers["authorization"] == "Bearer no-key"  # key-less local servers work
     assert result.backend == "openai"
     assert isinstance(build_backend(Settings(llm_base_url=None, llm_api_key=None)), OfflineBackend)
+    # with an LLM configured, hybrid unless told otherwise
+    assert isinstance(build_backend(Settings(llm_base_url=server.base_url, data_dir=tmp_path)), HybridBackend)
+    with pytest.raises(ValueError, match="TENDERFLOW_EXTRACTION=hybrid needs an LLM"):
+        Settings(extraction="hybrid", llm_base_url=None, llm_api_key=None)
 
 
 LAZY_CLIENT_PROBE = """

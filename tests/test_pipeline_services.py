@@ -70,7 +70,7 @@ def test_extraction_through_an_openai_compatible_server_is_validated_and_keeps_t
     pages = [TENDER_PAGE, [INJECTION, "Terms and conditions apply."]]
     with run_openai_server(answer_with(llm_answer, prompt_tokens=1234, completion_tokens=56)) as server:
         settings = pipeline_settings(database_url, tmp_path, llm_base_url=server.base_url, llm_api_key="test-key",
-                                     llm_model="test-model")
+                                     llm_model="test-model", extraction="openai")
         storage = open_storage(settings.resolved_storage_url)
         with pool.connection() as conn:
             outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", pages), max_bytes=MAX_BYTES)
@@ -103,7 +103,7 @@ def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pa
     replies = in_order(error_reply(400, "bad request: the model refused the input"), answer_with(llm_answer))
     with run_openai_server(replies) as server:
         settings = pipeline_settings(database_url, tmp_path, llm_base_url=server.base_url, llm_api_key="test-key",
-                                     llm_model="test-model")
+                                     llm_model="test-model", extraction="openai")
         storage = open_storage(settings.resolved_storage_url)
         corrupt = tmp_path / "corrupt.pdf"
         corrupt.write_bytes(text_pdf(tmp_path / "whole.pdf", [TENDER_PAGE]).read_bytes()[:300])

@@ -140,7 +140,8 @@ def test_an_llm_asking_to_wait_longer_than_a_day_gets_its_job_retried_not_abando
     upload_file(conn, storage, text_pdf(tmp_path / "tender.pdf", [TENDER_PAGE]), max_bytes=10**7)
     token = create_token(conn, "llm-box", ["all"]).raw
     with run_openai_server(lambda _request: rate_limited(retry_after="100000000000000000")) as llm:
-        machine = remote_settings(tmp_path, llm_base_url=llm.base_url, llm_model="test-model", llm_max_retries=0)
+        machine = remote_settings(tmp_path, llm_base_url=llm.base_url, llm_model="test-model", llm_max_retries=0,
+                                  extraction="openai")
         worker = build_remote_worker(machine, url=api.url, token=token, pool="all", threads=1)
         with running(worker):
             # well within the lease (30 s): an abandoned job would show nothing until it expired
@@ -148,7 +149,7 @@ def test_an_llm_asking_to_wait_longer_than_a_day_gets_its_job_retried_not_abando
                 "SELECT attempts, last_error, extract(epoch FROM run_after - now()) FROM jobs"
                 " WHERE type = 'extract' AND last_error IS NOT NULL").fetchone(),
                 timeout=20, message="the extraction's failure to be reported")
-    assert job[0] == 1 and "the LLM endpoint is unavailable: HTTP 429" in job[1], job
+    assert job[0] == 1 and "the LLM endpoint is unavailable after 1 attempt(s): HTTP 429" in job[1], job
     assert job[2] <= settings.backoff_cap_seconds, job  # the server's cap, not the LLM's 1e17 s
 
 

@@ -35,6 +35,7 @@ def env(database_url: str, tmp_path: Path) -> dict[str, str]:
         "TENDERFLOW_OCR_DETECT_LANGUAGES": "false", "TENDERFLOW_OCR_DPI": "150", "TENDERFLOW_POLL_SECONDS": "0.2",
         "TENDERFLOW_LLM_BASE_URL": metering_llm().base_url, "TENDERFLOW_LLM_API_KEY": "test",
         "TENDERFLOW_LLM_MODEL": "metered-120-30", "TENDERFLOW_LLM_MAX_RETRIES": "0", "TENDERFLOW_LOG_JSON": "true",
+        "TENDERFLOW_EXTRACTION": "openai",
     })
     return env
 

@@ -36,6 +36,7 @@ class FieldRow:
     quote: str | None
     path: str = ""  # the field's path in the schema, "buyer.email" (lots and criteria: their list's path)
     confidence: float | None = None  # how sure the extractor was (0..1), when it said
+    found_by: str | None = None  # "offline" or "llm" (hybrid extraction), when recorded
 
 
 def _label(key: str) -> str:
@@ -78,9 +79,12 @@ def _rows(node: Any, label: str, model: type[BaseModel] | None, path: str) -> It
 
 def field_rows(fields: dict[str, Any], provenance: dict[str, Any] | None = None) -> list[FieldRow]:
     """The extraction's leaves in the schema's order (buyer first, lots last), empty ones left out, each
-    with the confidence the extraction's provenance gives its field (see migration 0057)."""
+    with the confidence the extraction's provenance gives its field (see migration 0057) and the
+    extractor that found it (its `found_by`: "offline" or "llm", hybrid extraction)."""
     confidence = (provenance or {}).get("confidence") or {}
-    return [replace(row, confidence=confidence.get(row.path)) for row in _rows(fields, "", TenderFields, "")]
+    found_by = (provenance or {}).get("found_by") or {}
+    return [replace(row, confidence=confidence.get(row.path), found_by=found_by.get(row.path))
+            for row in _rows(fields, "", TenderFields, "")]
 
 
 def candidate_rows(provenance: dict[str, Any] | None) -> list[FieldRow]:

@@ -135,6 +135,10 @@ class DocumentFields(BaseModel):
                                          "the time zone its deadlines are read in, and the evidence.")
     deadlines: dict[str, PlacedDeadline] = Field(description="The deadlines with the offset of the buyer's zone, or "
                                                  "local (time_zone null) when no zone is known.")
+    found_by: dict[str, str] = Field(
+        default_factory=dict, description='Which extractor found each field that holds a value, by its path '
+        '("buyer.email", "title"): "offline" (the rules) or "llm" (hybrid extraction). Empty for extractions '
+        'stored before it was kept.')
 
 
 class ReprocessRequest(BaseModel):
@@ -353,7 +357,7 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
                           backend=extraction["backend"], model=extraction["model"], country=country,
                           deadlines=placed_deadlines(extraction["fields"], country),
                           confidence=provenance.get("confidence") or {}, rules=provenance.get("rules") or {},
-                          candidates=provenance.get("candidates") or {})
+                          candidates=provenance.get("candidates") or {}, found_by=provenance.get("found_by") or {})
 
 
 @router.get("/{document_id}/thumbnail", response_class=Response,

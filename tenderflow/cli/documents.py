@@ -457,8 +457,11 @@ def show(
         provenance = extraction.get("provenance")
         rows = [{**vars(row), "sure": f"{row.confidence:.0%}" if row.confidence is not None else None}
                 for row in field_rows(extraction["fields"], provenance)]
+        columns = ["field", "value", "sure", "page", "quote"]
+        if extraction["backend"] == "hybrid":
+            columns.append("found_by")
         if rows:
-            print_table("fields", rows, ["field", "value", "sure", "page", "quote"], optional=["sure"])
+            print_table("fields", rows, columns, optional=["sure"], labels={"found_by": "found by"})
         else:
             print_note(f"no field found in version {report['readable_version']} ({extraction['backend']} backend)")
         candidates = [vars(row) for row in candidate_rows(provenance)]

@@ -40,12 +40,7 @@ def run_eval(
     if not console.is_terminal:
         console = Console(width=160, highlight=False)  # a log or a pipe: no 80-column cut
     wanted_fields = _field_list(fields)
-    documents = load_key(key, pdf_dir)
-    if docs:
-        unknown = sorted(set(docs) - {document.name for document in documents})
-        if unknown:
-            raise KeyFileError(f"{key}: no document named {', '.join(unknown)} in the key")
-        documents = [document for document in documents if document.name in docs]
+    documents = load_key(key, pdf_dir, only=docs)
     # Imported here: the extraction backends (the LLM client, the offline extractor's tables) take
     # seconds to import, which every other command would pay at start.
     from tenderflow.evaluation.run import PageCache, score_documents
@@ -105,7 +100,9 @@ def _summary(
         "fields": {name: per_field[name].as_dict() for name in FIELDS if name in per_field},
         "per_document": {
             score.name: {**score.tally.as_dict(), "pages": len(score.pages), "ocr_pages": score.ocr_pages,
-                         "language": score.language, "ocr_languages": score.ocr_languages, "error": score.error}
+                         "language": score.language, "ocr_languages": score.ocr_languages, "error": score.error,
+                         "prompt_tokens": score.prompt_tokens, "completion_tokens": score.completion_tokens,
+                         "found_by": score.found_by}
             for score in scores
         },
         "seconds": round(elapsed, 2),

@@ -20,6 +20,7 @@ document and the field at fault.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -67,9 +68,11 @@ class KeyDocument:
     notes: str | None = None
 
 
-def load_key(path: Path, pdf_dir: Path | None = None) -> list[KeyDocument]:
-    """The documents of the key at `path`, each with its PDF found in `pdf_dir` (default: the key's
-    folder). Raises KeyFileError for anything that would make a score wrong or impossible."""
+def load_key(path: Path, pdf_dir: Path | None = None, only: Collection[str] = ()) -> list[KeyDocument]:
+    """The documents of the key at `path` (only those named in `only`, when given), each with its PDF
+    found in `pdf_dir` (default: the key's folder). Raises KeyFileError for anything that would make
+    a score wrong or impossible: the whole key is checked, but only the PDFs of the documents
+    scored need be there."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as error:
@@ -95,7 +98,7 @@ def load_key(path: Path, pdf_dir: Path | None = None) -> list[KeyDocument]:
         pdf = folder / name
         if "/" in name or "\\" in name or name in ("", ".", ".."):
             raise KeyFileError(f"{where}: a document is named by its file name in the PDF folder")
-        if not pdf.is_file():
+        if not pdf.is_file() and (not only or name in only):
             missing.append(name)
         fields: dict[str, Expected] = {}
         notes = entry.get("_notes")
@@ -106,6 +109,11 @@ def load_key(path: Path, pdf_dir: Path | None = None) -> list[KeyDocument]:
                 raise KeyFileError(f"{where}: unknown field {field_name!r}; the fields are: {', '.join(FIELDS)}")
             fields[field_name] = _expected(value, f"{where}, field {field_name!r}", field_name)
         documents.append(KeyDocument(name, pdf, fields, notes if isinstance(notes, str) else None))
+    if only:
+        unknown = sorted(set(only) - {document.name for document in documents})
+        if unknown:
+            raise KeyFileError(f"{path}: no document named {', '.join(unknown)} in the key")
+        documents = [document for document in documents if document.name in only]
     if missing:
         raise KeyFileError(f"{path}: no PDF in {folder} for {', '.join(sorted(missing))}")
     if not documents:

@@ -59,6 +59,7 @@ class DocumentScore:
     completion_tokens: int = 0
     rules: dict[str, str] = field(default_factory=dict)
     """Field → the extractor's rule that found its returned value (backends that name them)."""
+    found_by: dict[str, str] = field(default_factory=dict)
 
     @property
     def ocr_pages(self) -> int:
@@ -221,6 +222,7 @@ def score_document(
         prompt_tokens=result.prompt_tokens if result else 0,
         completion_tokens=result.completion_tokens if result else 0,
         rules=dict(result.rules) if result else {},
+        found_by=dict(result.found_by) if result else {},
     )
 
 

@@ -5,7 +5,7 @@ them propagate and the job ends the right way:
 
     ExtractionError
     ├── ExtractionRefusedError      (+ PermanentError)  the model refused or its filter blocked
-    ├── ExtractionTruncatedError    (+ PermanentError)  the answer hit the output token limit
+    ├── ExtractionTruncatedError    (+ PermanentError)  cut off at the output token limit before any JSON
     ├── ExtractionSchemaError       (+ PermanentError)  the answer did not fit the schema, twice
     ├── ExtractionRequestError      (+ PermanentError)  the endpoint rejected the request (4xx)
     └── ExtractionUnavailableError  (+ RetryableError)  429 / 5xx / network, out of retries
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from tenderflow.errors import ExtractionError, PermanentError, RetryableError
-from tenderflow.extraction.schema import Sourced, TenderFields
+from tenderflow.extraction.schema import FoundBy, Sourced, TenderFields
 
 
 class PageLike(Protocol):
@@ -41,12 +41,17 @@ class Page:
 
 @dataclass(frozen=True)
 class Usage:
-    """What a backend spent: the model that answered and the tokens of all its calls."""
+    """What a backend spent: the model that answered and the tokens of all its calls; the `notes` a
+    reader should see beside the fields (an answer repaired, cut off, read in parts); and, from a
+    backend that combines extractors, which one found each field (`found_by`, by field path; empty:
+    the backend's own kind found them all)."""
 
     model: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    notes: tuple[str, ...] = ()
+    found_by: dict[str, FoundBy] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,8 @@ class ExtractionRefusedError(ExtractionError, PermanentError):
 
 
 class ExtractionTruncatedError(ExtractionError, PermanentError):
-    """The answer stopped at the output token limit (finish_reason "length"), so it is not whole JSON.
+    """The answer stopped at the output token limit (finish_reason "length") before it was a JSON
+    object at all (a cut-off JSON answer keeps the whole values it held: answers.py).
 
     Permanent: the same chunk produces the same length; lower llm_chunk_chars to split it further.
     """

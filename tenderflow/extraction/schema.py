@@ -13,11 +13,13 @@ date that does not parse all validate here): an LLM answer must not be thrown aw
 leaf is wrong. `validation.py` drops such leaves one by one, with a flag. Only the SHAPE is strict.
 
 `strict_json_schema()` turns a model into the JSON Schema that OpenAI structured outputs accept
-with `strict: true`.
+with `strict: true`; `select_fields()` cuts it down to some fields (hybrid extraction asks the LLM
+only for the fields the offline extractor did not find).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar
 
@@ -216,6 +218,29 @@ class PlacedDeadline(BaseModel):
     time_zone: str | None = Field(description="The IANA zone it is read in; null: not known, `date_time` is local.")
 
 
+FIELD_PATHS: tuple[str, ...] = (
+    "buyer.name", "buyer.country", "buyer.email", "buyer.phone", "buyer.address", "title", "reference_number",
+    "notice_type", "procedure_type", "main_category", "cpv_codes", "estimated_value", "submission_deadline",
+    "questions_deadline", "place_of_performance", "contract_duration", "award_criteria", "lots", "submission_url",
+)
+"""Every field of TenderFields by its path, in the schema's order (a buyer's fields one by one)."""
+
+FoundBy = Literal["offline", "llm"]
+"""Which extractor found a value: the offline rules, or the LLM."""
+
+
+def field_value(fields: TenderFields, path: str) -> Any:
+    """The value at `path` ("buyer.email", "title"): a Sourced, None, or a list."""
+    top, _, sub = path.partition(".")
+    node = getattr(fields, top)
+    return getattr(node, sub) if sub else node
+
+
+def filled_paths(fields: TenderFields) -> list[str]:
+    """The paths of FIELD_PATHS that hold a value (a non-empty list counts)."""
+    return [path for path in FIELD_PATHS if field_value(fields, path) not in (None, [])]
+
+
 class ExtractionResult(BaseModel):
     """What one extraction run produced: the validated fields and what it cost."""
 
@@ -236,6 +261,8 @@ class ExtractionResult(BaseModel):
         "below its confidence threshold. Shown as a candidate, never returned as the field.")
     country: BuyerCountry | None = Field(default=None, description="The buyer's country (stated or inferred), its "
                                          "time zone and the evidence; none when nothing points to one clearly.")
+    found_by: dict[str, FoundBy] = Field(
+        default_factory=dict, description="Which extractor found each field that holds a value, by its path.")
 
 
 def parse_iso_datetime(value: str) -> datetime | date:
@@ -314,3 +341,29 @@ def _strict_node(node: dict[str, Any], definitions: dict[str, Any], resolving: t
         strict["required"] = list(properties)
         strict["additionalProperties"] = False
     return strict
+
+
+def select_fields(schema: dict[str, Any], paths: Sequence[str]) -> dict[str, Any]:
+    """The strict schema of TenderFields cut down to the fields at `paths` ("title", "buyer.email",
+    "cpv_codes", "lots"), in the schema's order: an answer to it holds those and nothing else, and
+    still validates as TenderFields (every field it leaves out has a default). Raises ValueError for
+    an unknown path."""
+    whole: set[str] = set()
+    parts: dict[str, set[str]] = {}
+    for path in paths:
+        top, _, sub = path.partition(".")
+        node = schema["properties"].get(top)
+        if node is None or (sub and sub not in node.get("properties", {})):
+            raise ValueError(f"no field {path!r} in the tender schema")
+        if sub:
+            parts.setdefault(top, set()).add(sub)
+        else:
+            whole.add(top)
+    properties: dict[str, Any] = {}
+    for top, node in schema["properties"].items():
+        if top in whole:
+            properties[top] = node
+        elif top in parts:
+            kept = {name: value for name, value in node["properties"].items() if name in parts[top]}
+            properties[top] = {**node, "properties": kept, "required": list(kept)}
+    return {**schema, "properties": properties, "required": list(properties)}

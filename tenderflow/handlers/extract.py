@@ -1,7 +1,7 @@
 """The `extract` job type: the tender's structured fields from its pages' text.
 
 `load_input` reads the pages (the one database read); the pure `compute` calls the configured
-backend (an OpenAI-compatible LLM, or the offline rules) — remote workers run exactly this;
+backend (the offline rules, an OpenAI-compatible LLM, or both) — remote workers run exactly this;
 `commit` stores the fields and marks the version done, in the queue's completion transaction, and
 enqueues the `tender.document` task that merges the document's tenders (tenderflow.handlers.tenders).
 """
@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from tenderflow.errors import ResultRejectedError
 from tenderflow.extraction import ExtractionBackend, extract_fields, returned_paths
 from tenderflow.extraction.country import locate, prepare, with_country
-from tenderflow.extraction.schema import BuyerCountry, Sourced, TenderFields
+from tenderflow.extraction.schema import BuyerCountry, Sourced, TenderFields, filled_paths
 from tenderflow.extraction.validation import normalize_for_matching, validate_fields
 from tenderflow.handlers.results import ExtractResult
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
@@ -81,7 +81,8 @@ class ExtractHandler:
                              completion_tokens=result.completion_tokens, confidence=result.confidence,
                              rules=result.rules, country=result.country,
                              candidates={path: candidate.model_dump(mode="json")
-                                         for path, candidate in result.candidates.items()})
+                                         for path, candidate in result.candidates.items()},
+                             found_by=result.found_by)
 
     def verify(self, job: ClaimedJob, result: ExtractResult) -> None:
         """A remote extraction: the fields fit the tender schema and pass the validation a local
@@ -102,6 +103,10 @@ class ExtractHandler:
         tokens = result.prompt_tokens + result.completion_tokens
         if result.backend == "rules" and tokens:
             raise ResultRejectedError("the offline extractor uses no tokens")
+        if result.found_by and set(result.found_by) != set(filled_paths(validated)):
+            raise ResultRejectedError("found_by does not name exactly the fields that hold a value")
+        if result.backend == "rules" and "llm" in result.found_by.values():
+            raise ResultRejectedError("the offline extractor found a field with an LLM")
         if tokens > max_tokens_for(characters):
             raise ResultRejectedError(f"{tokens:,} tokens reported for {characters:,} characters of pages "
                                       f"(at most {max_tokens_for(characters):,})")
@@ -161,7 +166,7 @@ def max_tokens_for(characters: int) -> int:
 def _build(resources: Resources) -> ExtractHandler:
     from tenderflow.extraction import build_backend
 
-    if resources.settings.extraction_backend == "openai":
+    if resources.settings.uses_llm:
         return ExtractHandler(functools.partial(build_backend, resources.settings), resources.pool)
     return ExtractHandler(build_backend(resources.settings), resources.pool)
 

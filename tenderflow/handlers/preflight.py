@@ -127,7 +127,7 @@ def check_storage(storage: ObjectStorage) -> Check:
 
 def check_llm(settings: Settings) -> Check:
     """With an LLM configured: its endpoint answers within seconds and does not refuse the key."""
-    if settings.extraction_backend != "openai":
+    if not settings.uses_llm:
         return Check("extraction backend", True, "the offline rules extractor (no LLM configured)")
     base = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
     headers = {"Authorization": f"Bearer {settings.llm_api_key}"} if settings.llm_api_key else {}

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tenderflow.extraction.schema import BuyerCountry
+from tenderflow.extraction.schema import BuyerCountry, FoundBy
 from tenderflow.pdf.thumbnail import png_size
 
 
@@ -64,8 +64,9 @@ class OcrPagesResult(BaseModel):
 
 
 class ExtractResult(BaseModel):
-    """The extraction as stored: fields (the tender schema), flags, backend, usage, and the buyer's
-    country with its time zone and evidence (none from a remote worker older than it)."""
+    """The extraction as stored: fields (the tender schema), flags, backend, usage, the buyer's country
+    with its time zone and evidence (none from a remote worker older than it), and which extractor
+    found each field (by its path; empty from a worker older than that)."""
 
     model_config = ConfigDict(extra="forbid")
     fields: dict[str, Any]
@@ -78,6 +79,7 @@ class ExtractResult(BaseModel):
     rules: dict[str, str] = Field(default_factory=dict, max_length=40)
     candidates: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=40)
     country: BuyerCountry | None = None
+    found_by: dict[str, FoundBy] = Field(default_factory=dict, max_length=40)
 
 
 class ThumbnailResult(BaseModel):

@@ -453,7 +453,9 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         "backend": extraction["backend"], "model": extraction.get("model"),
         "prompt_tokens": extraction.get("prompt_tokens", 0),
         "completion_tokens": extraction.get("completion_tokens", 0),
-        "provenance": Jsonb({key: extraction.get(key) or {} for key in ("confidence", "rules", "candidates")}),
+        # found_by (hybrid extraction: which extractor found each field) only when the result says
+        "provenance": Jsonb({key: extraction.get(key) or {} for key in ("confidence", "rules", "candidates")}
+                            | ({"found_by": extraction["found_by"]} if extraction.get("found_by") else {})),
         "country": Jsonb(extraction["country"]) if extraction.get("country") else None,
     })
     version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()

@@ -10,7 +10,10 @@
 A *responder* is a function of the recorded request returning a `Reply` (status, JSON body,
 headers, delay). Helpers build the common ones: `completion(...)` (a JSON answer, a refusal, a
 truncated answer), `rate_limited(retry_after=...)`, `server_error(...)`; `in_order(...)` plays a
-script of replies, one per request. Every request is recorded (path, headers, JSON body) in
+script of replies, one per request. `accepting(formats, responder)` refuses every other
+`response_format` the way the real server that refuses it answers (llama-cpp-python, LM Studio,
+an older vLLM: their status and body, copied), and `with_context_window(...)` answers a request
+longer than a model's context as llama.cpp does. Every request is recorded (path, headers, JSON body) in
 `server.requests`, so a test can assert what was sent.
 
 Stdlib only (http.server in a thread), bound to 127.0.0.1 on a free port. Reused by the pipeline
@@ -153,6 +156,69 @@ def answer_with(
     def respond(request: RecordedRequest) -> Reply:
         payload = content(request) if callable(content) else content
         return completion(payload, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+
+    return respond
+
+
+def output_mode_of(request: RecordedRequest) -> str:
+    """"json_schema", "json_object" or "prompt" (no response_format, or type "text")."""
+    kind = request.response_format.get("type")
+    return str(kind) if kind in ("json_schema", "json_object") else "prompt"
+
+
+def llama_cpp_python_refusal() -> Reply:
+    """What llama-cpp-python's server (0.3.x) answers a json_schema response_format: its FastAPI
+    validation error, turned into a 500 by its error handler (body copied from a real server)."""
+    message = (
+        "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': "
+        "\"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': "
+        "\"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", line 376, in "
+        "create_chat_completion\n    POST /v1/chat/completions"
+    )
+    return Reply(500, {"error": {"message": message, "type": "internal_server_error", "param": None, "code": None}})
+
+
+def lm_studio_refusal() -> Reply:
+    """What LM Studio's server answers a json_object response_format."""
+    return Reply(400, {"error": "'response_format.type' must be 'json_schema' or 'text'"})
+
+
+def vllm_refusal(kind: str) -> Reply:
+    """What an older vLLM (before structured outputs) answers a response_format it does not know."""
+    return Reply(400, {"object": "error", "type": "BadRequestError", "param": None, "code": 400, "message": (
+        f"[{{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text'\", "
+        f"'input': '{kind}'}}]")})
+
+
+_REFUSALS: dict[str, Callable[[], Reply]] = {
+    "json_schema": llama_cpp_python_refusal,
+    "json_object": lm_studio_refusal,
+}
+
+
+def accepting(formats: set[str], then: Responder, *, refusal: Callable[[str], Reply] | None = None) -> Responder:
+    """A server that accepts only `formats` (of "json_schema", "json_object", "prompt"): a request in
+    another is refused as the real server that refuses it answers (json_schema as llama-cpp-python,
+    json_object as LM Studio; `refusal(kind)` instead when given); the rest go to `then`."""
+
+    def respond(request: RecordedRequest) -> Reply:
+        kind = output_mode_of(request)
+        if kind in formats:
+            return then(request)
+        return refusal(kind) if refusal is not None else _REFUSALS[kind]()
+
+    return respond
+
+
+def with_context_window(max_user_chars: int, then: Responder) -> Responder:
+    """A model whose context holds at most `max_user_chars` characters of user message: a longer
+    request is answered as llama.cpp's server does (HTTP 400, "exceed context window")."""
+
+    def respond(request: RecordedRequest) -> Reply:
+        if len(request.user_text) > max_user_chars:
+            return Reply(400, {"error": {"code": 400, "type": "invalid_request_error", "message": (
+                f"Requested tokens ({len(request.user_text)}) exceed context window of {max_user_chars}")}})
+        return then(request)
 
     return respond
 

@@ -63,7 +63,7 @@ def money_job_types(
     per request (a one-page document makes one request): so a test knows exactly what the version
     must be charged. `pool` is needed for extractions to read their pages."""
     llm = settings.model_copy(update={
-        "llm_base_url": metering_llm().base_url, "llm_api_key": "test", "llm_max_retries": 0,
+        "llm_base_url": metering_llm().base_url, "llm_api_key": "test", "llm_max_retries": 0, "extraction": "openai",
         "llm_model": f"metered-{prompt_tokens}-{completion_tokens}",
     })
     job_types = JobTypes()
