@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.schedules import Timing
 from tenderflow.pipeline import watches
+from tenderflow.pipeline.uploads import check_languages
 from tenderflow.queue import Scheduler
 
 router = APIRouter(prefix="/v1/watches", tags=["watches"])
@@ -88,12 +89,13 @@ def create_watch(body: WatchRequest, tenant: Tenant, services: Services, respons
     """Each new file is uploaded once (the same bytes twice are one document); a file is taken once
     unchanged for the settle time; bad files (not a PDF, empty) are listed with the reason, once."""
     kind, source = watches.parse_source(body.source)
-    watches.check_within_roots(kind, source, services.settings.watch_roots, tenant)
+    root = watches.check_within_roots(kind, source, services.settings.watch_roots, tenant)
     settle = body.settle_seconds if body.settle_seconds is not None else services.settings.watch_settle_seconds
+    languages = check_languages(body.languages)  # tesseract --list-langs: before a connection is taken
     with services.pool.connection() as conn:
-        watch = watches.create_watch(conn, Scheduler(services.job_types), tenant=tenant, source=source,
+        watch = watches.create_watch(conn, Scheduler(services.job_types), tenant=tenant, source=source, root=root,
                                      interval_seconds=body.every_seconds, cron=body.cron, settle_seconds=settle,
-                                     priority=body.priority, languages=body.languages)
+                                     priority=body.priority, languages=languages)
     response.headers["Location"] = f"/v1/watches/{watch.id}"
     return _view(watch)
 

@@ -555,8 +555,8 @@ SELECT d.id, d.tenant, d.filename, d.sha256, d.size_bytes, d.created_at, d.curre
  WHERE d.id = %(document_id)s;
 
 -- name: watch_insert
-INSERT INTO watches (tenant, kind, source, settle_seconds, priority, languages)
-VALUES (%(tenant)s, %(kind)s, %(source)s, %(settle_seconds)s, %(priority)s, %(languages)s)
+INSERT INTO watches (tenant, kind, source, root, settle_seconds, priority, languages)
+VALUES (%(tenant)s, %(kind)s, %(source)s, %(root)s, %(settle_seconds)s, %(priority)s, %(languages)s)
 ON CONFLICT (tenant, kind, source) DO NOTHING
 RETURNING id;
 
@@ -565,7 +565,7 @@ SELECT id FROM watches WHERE tenant = %(tenant)s AND kind = %(kind)s AND source 
 
 -- name: watch_list
 -- Watches with their schedule ('watch:<id>') and their files counted by state.
-SELECT w.id, w.tenant, w.kind, w.source, w.settle_seconds, w.priority, w.languages, w.created_at,
+SELECT w.id, w.tenant, w.kind, w.source, w.root, w.settle_seconds, w.priority, w.languages, w.created_at,
        w.last_polled_at, w.last_error, w.last_summary,
        s.interval_seconds, s.cron, s.enabled, s.next_run_at,
        (SELECT coalesce(jsonb_object_agg(f.state, f.n), '{}'::jsonb)
