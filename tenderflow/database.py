@@ -7,9 +7,11 @@ after the command exits so the next command reuses it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from time import monotonic
 from typing import Any
@@ -107,6 +109,23 @@ class RecoveringPool(ConnectionPool[psycopg.Connection[Any]]):
                 self.check()  # its idle siblings most likely died with it
                 continue
             return conn
+
+
+Database = psycopg.Connection[Any] | ConnectionPool
+"""Where a function that works in several short steps gets its connection for each: a pool (each
+step borrows one and gives it back, so nothing is held between steps, across storage or network
+I/O), or a connection the caller holds anyway (a CLI command, a worker's job)."""
+
+
+@contextlib.contextmanager
+def borrowed(database: Database) -> Iterator[psycopg.Connection[Any]]:
+    """A connection of `database` for one step: the pool's, given back at the end of the block, or
+    the caller's own (left open)."""
+    if isinstance(database, ConnectionPool):
+        with database.connection() as conn:
+            yield conn
+    else:
+        yield database
 
 
 def open_pool(url: str, *, min_size: int = 1, max_size: int = 20, name: str = "tenderflow") -> ConnectionPool:

@@ -253,12 +253,11 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
                 if not tenant:
                     raise ValueError("choose the tenant the document belongs to")
                 languages = check_languages(_blank_as_none(spooled.fields.get("languages")))
-                with services.pool.connection() as conn:
-                    outcome = upload_file(conn, services.storage, spooled.path, tenant=tenant,
-                                          max_bytes=settings.max_upload_bytes, filename=spooled.filename,
-                                          prices=Prices.from_settings(settings), languages=languages,
-                                          max_attempts=settings.max_attempts,
-                                          max_stored_bytes=settings.tenant_max_stored_bytes)
+                outcome = upload_file(services.pool, services.storage, spooled.path, tenant=tenant,
+                                      max_bytes=settings.max_upload_bytes, filename=spooled.filename,
+                                      prices=Prices.from_settings(settings), languages=languages,
+                                      max_attempts=settings.max_attempts,
+                                      max_stored_bytes=settings.tenant_max_stored_bytes)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return _documents_page(request, services, session, upload_error=str(exc), upload_tenant=tenant,

@@ -155,13 +155,13 @@ def _store_upload(
     services: ApiServices, tenant: str, path: Path, filename: str, priority: int, reprocess_existing: bool,
     languages: str | None,
 ) -> UploadOutcome:
-    with services.pool.connection() as conn:
-        return upload_file(conn, services.storage, path, tenant=tenant, priority=priority,
-                           max_bytes=services.settings.max_upload_bytes,
-                           reprocess_existing=reprocess_existing, filename=filename,
-                           prices=Prices.from_settings(services.settings), languages=languages,
-                           max_attempts=services.settings.max_attempts,
-                           max_stored_bytes=services.settings.tenant_max_stored_bytes)
+    # The pool, not a connection: none is held while the object is stored (review security-2, D-N2).
+    return upload_file(services.pool, services.storage, path, tenant=tenant, priority=priority,
+                       max_bytes=services.settings.max_upload_bytes,
+                       reprocess_existing=reprocess_existing, filename=filename,
+                       prices=Prices.from_settings(services.settings), languages=languages,
+                       max_attempts=services.settings.max_attempts,
+                       max_stored_bytes=services.settings.tenant_max_stored_bytes)
 
 
 def _admit_upload(services: ApiServices, tenant: str) -> None:

@@ -262,10 +262,31 @@ SELECT pg_try_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 SELECT pg_advisory_unlock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 
 -- name: documents_of_objects
--- Which of these (tenant, sha256) pairs a document refers to.
+-- Which of these (tenant, sha256) pairs a document refers to, or an upload under way is storing.
 SELECT d.tenant, d.sha256
   FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
-  JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256;
+  JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256
+UNION
+SELECT u.tenant, u.sha256
+  FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
+  JOIN object_uploads u ON u.tenant = o.tenant AND u.sha256 = o.sha256
+ WHERE u.started_at > now() - interval '1 hour';
+
+-- name: object_lock_in_transaction
+-- The object's lock for the length of a transaction (the same lock as object_lock's).
+SELECT pg_advisory_xact_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
+
+-- name: object_upload_start
+INSERT INTO object_uploads (tenant, sha256) VALUES (%(tenant)s, %(sha256)s) RETURNING id;
+
+-- name: object_upload_end
+DELETE FROM object_uploads WHERE id = %(id)s OR started_at < now() - interval '1 hour';
+
+-- name: object_in_use
+-- A document refers to the object, or an upload under way (started within the hour) is storing it.
+SELECT EXISTS (SELECT 1 FROM documents WHERE tenant = %(tenant)s AND sha256 = %(sha256)s)
+    OR EXISTS (SELECT 1 FROM object_uploads
+                WHERE tenant = %(tenant)s AND sha256 = %(sha256)s AND started_at > now() - interval '1 hour');
 
 -- name: search_matches
 -- The pages of the tenant (all tenants: NULL) that may match the query: the query under every

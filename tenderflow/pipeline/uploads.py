@@ -6,14 +6,20 @@ credit reservation and the ocr.plan job. The same bytes uploaded again by the sa
 the existing document, unless a reprocess is asked for. The object is stored before the
 transaction: if the transaction fails (a tenant that ran out of credits or storage meanwhile), the
 object is deleted again unless a document refers to it. An object left anyway (a process that died
-between the two) is deleted by the storage sweep (`tenderflow.pipeline.orphans`); the upload holds
-the object's lock meanwhile, so the sweep never deletes an object an upload is about to refer to.
+between the two) is deleted by the storage sweep (`tenderflow.pipeline.orphans`).
+
+No connection is held while the object is stored (review security-2, D-N2: the API passes its pool
+and each step borrows a connection of its own). So that neither the sweep nor a deleted document's
+storage.delete task removes an object an upload is about to refer to, the upload records itself in
+`object_uploads` under the object's lock before storing it, and that row goes in the transaction
+that records the document: both leave an object alone while such a row names it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +29,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 from tenderflow import tracing
+from tenderflow.database import Database, borrowed
 from tenderflow.errors import InsufficientCreditsError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
@@ -84,7 +91,7 @@ def check_languages(languages: str | None) -> str | None:
 
 
 def upload_file(
-    conn: psycopg.Connection[Any],
+    database: Database,
     storage: ObjectStorage,
     path: Path,
     *,
@@ -107,14 +114,17 @@ def upload_file(
     `max_stored_bytes` is the settings' quota of stored bytes per tenant (0: none), for a tenant
     without its own (tenderflow.tenants.limits).
 
+    `database`: a pool (the API: each step borrows a connection, none is held while the object is
+    stored) or the caller's connection (autocommit, outside a transaction).
+
     Raises, with nothing written to the database and no object left behind: UploadRejectedError for
     a file or languages that are refused, TenantNotFoundError, InsufficientCreditsError and
     StorageQuotaExceededError (each checked before the object is stored, and again, under the
     tenant's lock, in the transaction).
     """
-    attributes = {"tenderflow.tenant": tenant, "tenderflow.file_name": filename or path.name}
-    with tracing.span("upload", attributes) as current:  # the root of the document's trace
-        display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
+    # No file name in the trace: a deleted document's name must not outlive it anywhere (review D-N7).
+    with tracing.span("upload", {"tenderflow.tenant": tenant}) as current:  # the root of the document's trace
+        display_name = displayed_name(filename or path.name)
         asked = check_languages(languages)
         size = check_pdf_file(path, max_bytes=max_bytes)
         sha256 = sha256_of(path)
@@ -122,33 +132,64 @@ def upload_file(
             key = object_key(tenant, sha256)
         except ValueError as exc:
             raise UploadRejectedError(str(exc)) from exc
-        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
-        if known is None:
-            credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-            limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
-        with object_locked(conn, tenant, sha256):
-            stored_now = not storage.exists(key)
-            if stored_now:
-                storage.put_file(key, path)
+        params = {"tenant": tenant, "sha256": sha256}
+        with borrowed(database) as conn, conn.transaction():
+            conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
+            known = conn.execute(documents.QUERIES["document_id_by_hash"], params).fetchone()
+            if known is None:
+                credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
+                limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
+            claim = conn.execute(documents.QUERIES["object_upload_start"], params).fetchone()
+        assert claim is not None
+        # Stored with no connection held. Bytes no document of the tenant refers to are always put,
+        # even over an object there already: one left by an upload that died is young again, and
+        # the sweep (which deletes only old ones) leaves it alone as well as the row above does.
+        stored_now = known is None
+        if stored_now:
+            storage.put_file(key, path)
+        with borrowed(database) as conn:
             try:
                 outcome = _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
                                          priority=priority, display_name=display_name, asked=asked, prices=prices,
                                          reprocess_existing=reprocess_existing, max_attempts=max_attempts,
-                                         max_stored_bytes=max_stored_bytes)
+                                         max_stored_bytes=max_stored_bytes, claim=int(claim[0]))
             except BaseException:
-                # Refused in the transaction (credits, quota, bad data): leave no object behind unless
-                # another upload of the same bytes, committed meanwhile, refers to it (review D10).
-                if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
-                    still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                              {"tenant": tenant, "sha256": sha256}).fetchone()
-                    if still_used is None:
-                        storage.delete(key)
+                if conn.info.transaction_status == TransactionStatus.IDLE:
+                    _abandon_upload(conn, storage, key=key, params=params, claim=int(claim[0]),
+                                    delete_object=stored_now)
                 raise
         if current is not None:
             current.set_attributes({"tenderflow.upload.status": outcome.status,
                                     "tenderflow.document_id": outcome.document_id or 0,
                                     "tenderflow.version": outcome.version or 0})
         return outcome
+
+
+def _abandon_upload(
+    conn: psycopg.Connection[Any], storage: ObjectStorage, *, key: str, params: dict[str, str], claim: int,
+    delete_object: bool,
+) -> None:
+    """An upload refused in its transaction (a tenant that ran out of credits or storage since the
+    first check): its row goes, and the object it stored goes too unless a document refers to it or
+    another upload is storing it (review D10). Under the object's lock, so this one storage call
+    holds a connection: only on this refusal, which the checks before the object was stored make rare."""
+    with conn.transaction():
+        conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
+        conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
+        in_use = conn.execute(documents.QUERIES["object_in_use"], params).fetchone()
+        if delete_object and in_use is not None and not in_use[0]:
+            storage.delete(key)
+
+
+def displayed_name(name: str) -> str:
+    """A file name as it is stored and shown: without control characters (terminal escapes, NUL)
+    nor Unicode format characters (category Cf: U+202E and the other bidirectional controls, which
+    make 'a\u202eexe.pdf' read 'afdp.exe'; zero-width ones); 'upload.pdf' when nothing is left."""
+    return "".join(char for char in name if not _hidden(char)) or "upload.pdf"
+
+
+def _hidden(char: str) -> bool:
+    return bool(_CONTROL.match(char)) or unicodedata.category(char) == "Cf"
 
 
 @contextlib.contextmanager
@@ -167,11 +208,14 @@ def object_locked(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> It
 def _record_upload(
     conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, *, key: str, sha256: str, size: int,
     tenant: str, priority: int, display_name: str, asked: str | None, prices: Prices, reprocess_existing: bool,
-    max_attempts: int | None, max_stored_bytes: int,
+    max_attempts: int | None, max_stored_bytes: int, claim: int,
 ) -> UploadOutcome:
     """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
-    job (or, for bytes this tenant uploaded before, the existing document)."""
+    job (or, for bytes this tenant uploaded before, the existing document); its `object_uploads`
+    row `claim` ends in it."""
     with conn.transaction():
+        conn.execute(documents.QUERIES["object_lock_in_transaction"], {"tenant": tenant, "sha256": sha256})
+        conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
         inserted = conn.execute(documents.QUERIES["document_insert"], {
             "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
             "storage_url": storage.url_for(key), "ocr_languages": asked,
