@@ -55,6 +55,7 @@ from tenderflow.queue import jobs, retry
 from tenderflow.queue.stats import queue_stats
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/dashboard", include_in_schema=False)
 templates = Jinja2Templates(env=Environment(
@@ -106,7 +107,7 @@ def login_form(request: Request, services: Services, sessions: Sessions) -> HTML
 
 @router.post("/login", response_model=None)
 def login(
-    request: Request, services: Services, sessions: Sessions, token: Annotated[str, Form(max_length=1000)]
+    request: Request, services: Services, sessions: Sessions, token: Annotated[Line, Form(max_length=1000)]
 ) -> Response:
     response: Response
     client = request.client.host if request.client else "unknown"
@@ -135,7 +136,7 @@ def login(
 @router.post("/logout")
 def logout(
     request: Request, services: Services, sessions: Sessions, session: OperatorSession,
-    csrf_token: Annotated[str, Form()],
+    csrf_token: Annotated[Line, Form(max_length=200)],
 ) -> RedirectResponse:
     _check_csrf(sessions, session, csrf_token)
     with services.pool.connection() as conn:
@@ -148,7 +149,7 @@ def logout(
 @router.get("", response_class=HTMLResponse)
 def overview(
     request: Request, services: Services, session: OperatorSession,
-    notice: str | None = None, subject: int | None = None,
+    notice: Annotated[Line | None, Query(max_length=50)] = None, subject: int | None = None,
 ) -> HTMLResponse:
     settings = services.settings
     with services.pool.connection() as conn:
@@ -183,9 +184,9 @@ def _blank_as_none(value: str | None) -> str | None:
 @router.get("/documents", response_class=HTMLResponse)
 def document_list(
     request: Request, services: Services, session: OperatorSession,
-    q: Annotated[str | None, Query(max_length=200)] = None,
-    tenant: Annotated[str | None, Query(max_length=200)] = None,
-    state: Annotated[str | None, Query(max_length=20)] = None,
+    q: Annotated[Line | None, Query(max_length=200)] = None,
+    tenant: Annotated[Line | None, Query(max_length=200)] = None,
+    state: Annotated[Line | None, Query(max_length=20)] = None,
     before: int | None = None,
 ) -> HTMLResponse:
     """Every document, newest first, DOCUMENTS_PER_PAGE at a time: `before` is the cursor (the last
@@ -289,7 +290,7 @@ def tenant_list(request: Request, services: Services, session: OperatorSession) 
 
 
 @router.get("/tenants/{name}", response_class=HTMLResponse)
-def tenant_page(request: Request, name: str, services: Services, session: OperatorSession) -> HTMLResponse:
+def tenant_page(request: Request, name: Line, services: Services, session: OperatorSession) -> HTMLResponse:
     """One tenant: usage all time and over the last 30 days, its limits, API keys and newest ledger entries."""
     from tenderflow.errors import TenantNotFoundError
     from tenderflow.tenants import credits, limits
@@ -347,13 +348,13 @@ def snippet_pieces(hit: SearchHit) -> list[tuple[str, bool]]:
 @router.get("/search", response_class=HTMLResponse)
 def text_search(
     request: Request, services: Services, session: OperatorSession,
-    q: Annotated[str | None, Query(max_length=MAX_QUERY_CHARS)] = None,
-    tenant: Annotated[str | None, Query(max_length=200)] = None,
-    state: Annotated[str | None, Query(max_length=20)] = None,
-    cpv: Annotated[str | None, Query(max_length=20)] = None,
-    buyer: Annotated[str | None, Query(max_length=200)] = None,
-    deadline_after: Annotated[str | None, Query(max_length=10)] = None,
-    deadline_before: Annotated[str | None, Query(max_length=10)] = None,
+    q: Annotated[Line | None, Query(max_length=MAX_QUERY_CHARS)] = None,
+    tenant: Annotated[Line | None, Query(max_length=200)] = None,
+    state: Annotated[Line | None, Query(max_length=20)] = None,
+    cpv: Annotated[Line | None, Query(max_length=20)] = None,
+    buyer: Annotated[Line | None, Query(max_length=200)] = None,
+    deadline_after: Annotated[Line | None, Query(max_length=10)] = None,
+    deadline_before: Annotated[Line | None, Query(max_length=10)] = None,
 ) -> HTMLResponse:
     """The text of every document's readable version: the SEARCH_RESULTS best pages for the words,
     with the search's filters. A query or filter that cannot be used is said on the page (400)."""
@@ -390,7 +391,7 @@ def text_search(
 
 @router.get("/documents/{document_id}", response_class=HTMLResponse)
 def document_page(request: Request, document_id: int, services: Services, session: OperatorSession,
-                  uploaded: Annotated[str | None, Query(max_length=20)] = None) -> HTMLResponse:
+                  uploaded: Annotated[Line | None, Query(max_length=20)] = None) -> HTMLResponse:
     with services.pool.connection() as conn:
         try:
             document = documents.get_document(conn, document_id)
@@ -458,7 +459,7 @@ def document_thumbnail(document_id: int, services: Services, session: OperatorSe
 @router.post("/jobs/{job_id}/retry")
 def retry_job(
     job_id: int, services: Services, sessions: Sessions, session: OperatorSession,
-    csrf_token: Annotated[str, Form()],
+    csrf_token: Annotated[Line, Form(max_length=200)],
 ) -> RedirectResponse:
     """failed | cancelled -> queued, with one more attempt (as `tenderflow jobs retry`). When the job's
     document version has already failed, the page it lands on says so and offers Reprocess instead
@@ -480,7 +481,7 @@ def retry_job(
 @router.post("/documents/{document_id}/reprocess")
 def reprocess_document(
     document_id: int, services: Services, sessions: Sessions, session: OperatorSession,
-    csrf_token: Annotated[str, Form()],
+    csrf_token: Annotated[Line, Form(max_length=200)],
     start_from: Annotated[documents.StartPoint, Form()] = documents.StartPoint.OCR,
 ) -> RedirectResponse:
     """A new version of the document, from OCR or, reading the pages already read, from extraction

@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+from tenderflow.api.validation import RequestBody
 from tenderflow.config import Settings
 from tenderflow.handlers import stage_named
 from tenderflow.pipeline import deletion, documents
@@ -30,6 +31,7 @@ from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_f
 from tenderflow.queue.stats import live_worker_count
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
+from tenderflow.texts import Line
 
 log = structlog.get_logger("tenderflow.api")
 
@@ -114,7 +116,7 @@ class DocumentFields(BaseModel):
     model: str | None
 
 
-class ReprocessRequest(BaseModel):
+class ReprocessRequest(RequestBody):
     start_from: Literal["ocr", "extract"] = "ocr"
     priority: int = Field(default=0, ge=-32768, le=32767)
 
@@ -188,11 +190,11 @@ async def upload_document(
     priority: Annotated[int, Query(ge=-32768, le=32767, description="Higher runs first.")] = 0,
     reprocess_existing: Annotated[bool, Query(
         alias="reprocess", description="If these bytes were uploaded before, process them again.")] = False,
-    languages: Annotated[str | None, Query(
+    languages: Annotated[Line | None, Query(
         max_length=200, description="Tesseract languages to OCR it with, e.g. fra+eng (or fra,eng). Default: the "
         "tenant's, else the document's language is detected. Unknown or not installed: 400, naming the installed "
         "ones.")] = None,
-    filename: Annotated[str | None, Query(
+    filename: Annotated[Line | None, Query(
         max_length=500, description="With a raw application/pdf body: the file name to record (else a "
         "Content-Disposition header's filename, else upload.pdf). Ignored for multipart, whose part names it.")]
     = None,
@@ -246,7 +248,7 @@ def list_documents(
     state: Annotated[DocumentState | None, Query(description="Only documents in this state.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[int | None, Query(ge=1, description="next_cursor of the previous page.")] = None,
-    filename: Annotated[str | None, Query(
+    filename: Annotated[Line | None, Query(
         max_length=200, description="Only documents whose file name contains this, in any case.")] = None,
     created_after: Annotated[datetime | None, Query(
         description="Only documents uploaded at or after this time (ISO 8601; a date alone is its midnight UTC).")]

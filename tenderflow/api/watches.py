@@ -19,6 +19,7 @@ from tenderflow.api.schedules import Timing
 from tenderflow.pipeline import watches
 from tenderflow.pipeline.uploads import check_languages
 from tenderflow.queue import Scheduler
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/v1/watches", tags=["watches"])
 
@@ -27,12 +28,12 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such wat
 
 
 class WatchRequest(Timing):
-    source: str = Field(max_length=1024, description="An absolute folder path or s3://bucket/prefix, under one "
+    source: Line = Field(max_length=1024, description="An absolute folder path or s3://bucket/prefix, under one "
                         "of the places the operator opened to you.")
     settle_seconds: float | None = Field(default=None, ge=0, le=86400, description=(
         "Take a file once unchanged this long (default: the operator's TENDERFLOW_WATCH_SETTLE_SECONDS)."))
     priority: int = Field(default=0, ge=-32768, le=32767)
-    languages: str | None = Field(default=None, max_length=200, description="OCR languages of its files (fra+eng).")
+    languages: Line | None = Field(default=None, max_length=200, description="OCR languages of its files (fra+eng).")
 
 
 class WatchChange(Timing):

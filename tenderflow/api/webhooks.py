@@ -14,7 +14,9 @@ from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.validation import RequestBody
 from tenderflow.handlers.webhooks import address_policy
+from tenderflow.texts import Line
 from tenderflow.webhooks import deliveries, endpoints
 from tenderflow.webhooks.addresses import check_registration
 
@@ -27,16 +29,16 @@ _BAD_URL: dict[int | str, dict[str, Any]] = {
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such endpoint or delivery for this tenant"}}
 
 
-class EndpointRequest(BaseModel):
-    url: str = Field(max_length=2000, description="Where events are POSTed: https://… (or http://).")
+class EndpointRequest(RequestBody):
+    url: Line = Field(max_length=2000, description="Where events are POSTed: https://… (or http://).")
     events: list[EventType] | None = Field(default=None, description="Default: every event type.")
-    description: str = Field(default="", max_length=200)
+    description: Line = Field(default="", max_length=200)
 
 
-class EndpointChange(BaseModel):
-    url: str | None = Field(default=None, max_length=2000)
+class EndpointChange(RequestBody):
+    url: Line | None = Field(default=None, max_length=2000)
     events: list[EventType] | None = None
-    description: str | None = Field(default=None, max_length=200)
+    description: Line | None = Field(default=None, max_length=200)
     enabled: bool | None = Field(default=None, description="false: stop telling it (its pending deliveries are "
                                  "cancelled); true: tell it again, its count of failures started afresh.")
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,11 +37,11 @@ from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.queue import enqueue
 from tenderflow.tenants import credits, limits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
+from tenderflow.texts import visible
 
 # The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
 # tells the uploader at once instead of failing the document later.
 PDF_MAGIC = b"%PDF-"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # never part of a stored file name (terminal escapes, NUL)
 SNIFF_BYTES = len(PDF_MAGIC)
 
 
@@ -182,14 +181,9 @@ def _abandon_upload(
 
 
 def displayed_name(name: str) -> str:
-    """A file name as it is stored and shown: without control characters (terminal escapes, NUL)
-    nor Unicode format characters (category Cf: U+202E and the other bidirectional controls, which
-    make 'a\u202eexe.pdf' read 'afdp.exe'; zero-width ones); 'upload.pdf' when nothing is left."""
-    return "".join(char for char in name if not _hidden(char)) or "upload.pdf"
-
-
-def _hidden(char: str) -> bool:
-    return bool(_CONTROL.match(char)) or unicodedata.category(char) == "Cf"
+    """A file name as it is stored and shown (tenderflow.texts.visible: no control characters, no
+    bidirectional controls nor other format characters); 'upload.pdf' when nothing is left."""
+    return visible(name) or "upload.pdf"
 
 
 @contextlib.contextmanager
