@@ -99,6 +99,8 @@ def delete_document(
             "size_bytes": row["size_bytes"], "uploaded_at": row["created_at"], "reason": reason,
         }).fetchone()
         assert recorded is not None
+        conn.execute(QUERIES["watch_files_forget_document_clear"], {"document_id": document_id})
+        conn.execute(QUERIES["watch_files_forget_document"], {"document_id": document_id})
         conn.execute(QUERIES["document_delete"], {"id": document_id})
         enqueue(conn, JobSpec(
             type=JOB_STORAGE_DELETE, tenant=row["tenant"],

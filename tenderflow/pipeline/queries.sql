@@ -607,6 +607,22 @@ SELECT pg_try_advisory_lock(7241004, %(id)s::integer);
 -- name: watch_unlock
 SELECT pg_advisory_unlock(7241004, %(id)s::integer);
 
+-- name: watch_files_forget_document_clear
+-- A deleted document's watched files keep no name (review security-2, D-N7): first the rows already
+-- forgotten under the same name's fingerprint (a file deleted, changed, taken and deleted again).
+DELETE FROM watch_files t
+ USING watch_files w
+ WHERE w.document_id = %(document_id)s AND t.watch_id = w.watch_id
+   AND t.path = '/deleted/' || encode(sha256(convert_to(w.path, 'UTF8')), 'hex');
+
+-- name: watch_files_forget_document
+-- Then the path becomes '/deleted/<SHA-256 of the path>' (a listing never gives a path that starts
+-- with '/'), its document id and reason go: the watch knows the file by its fingerprint, and does
+-- not upload it again while it is unchanged, without keeping its name.
+UPDATE watch_files
+   SET path = '/deleted/' || encode(sha256(convert_to(path, 'UTF8')), 'hex'), document_id = NULL, reason = NULL
+ WHERE document_id = %(document_id)s;
+
 -- name: watch_files_known
 SELECT path, size, modified_at, state, first_seen_at FROM watch_files WHERE watch_id = %(watch_id)s;
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import stat
@@ -544,6 +545,12 @@ class _Known:
     first_seen_at: datetime
 
 
+def forgotten_path(path: str) -> str:
+    """What a file's path becomes in `watch_files` once its document is deleted (review D-N7): a
+    fingerprint, not the name (see the query watch_files_forget_document)."""
+    return "/deleted/" + hashlib.sha256(path.encode("utf-8")).hexdigest()
+
+
 def _remove_stale_spool_files(directory: Path, *, older_than_seconds: float = 86_400) -> None:
     """Spool files left by a poll whose process died mid-file (a live one is never a day old)."""
     cutoff = datetime.now(UTC).timestamp() - older_than_seconds
@@ -585,8 +592,9 @@ class _Poll:
             log.warning("watch.file_rejected", watch_id=self.summary.watch_id, tenant=self.watch["tenant"],
                         path=seen.path, reason=reason)
         elif state in ("uploaded", "existing"):
-            log.info("watch.file_taken", watch_id=self.summary.watch_id, tenant=self.watch["tenant"], path=seen.path,
-                     state=state, document_id=document_id)
+            # No path: a log line outlives the document, whose name goes with it when it is deleted (D-N7).
+            log.info("watch.file_taken", watch_id=self.summary.watch_id, tenant=self.watch["tenant"], state=state,
+                     document_id=document_id)
 
     def run(self) -> PollSummary:
         known = {row[0]: _Known(int(row[1]), row[2], str(row[3]), row[4]) for row in self.conn.execute(
@@ -594,7 +602,7 @@ class _Poll:
         candidates: list[SeenFile] = []
         for seen in self.source.files():
             self.summary.listed += 1
-            before = known.get(seen.path)
+            before = known.get(seen.path) or known.get(forgotten_path(seen.path))
             if before is not None and before.state != "waiting" and \
                     (before.size, before.modified_at) == (seen.size, seen.modified_at):
                 continue  # decided on already, and unchanged since
