@@ -226,3 +226,24 @@ def test_d_n6_an_s3_watch_lists_only_its_own_segment(
                                      source=f"s3://{bucket}/acme", settle_seconds=0)
         summary = watches.poll(conn, storage, watch.id, poll_options(settings))
     assert [(d["path"], d["state"]) for d in summary.decisions] == [("own.pdf", "uploaded")], summary.decisions
+
+
+def test_n4_a_tenant_has_at_most_20_watches_polled_at_most_every_10_s(
+    api: RunningApi, conn: Conn, tmp_path: Path
+) -> None:
+    """Review security-2, N4: every_seconds 0.001 was accepted (a poll every maintenance tick), and a
+    tenant could make any number of watches (webhooks are capped at 20)."""
+    alpha = tenant_with_key(conn, "alpha")
+    inbox = tmp_path / "inbox" / "alpha"
+    for number in range(21):
+        (inbox / f"f{number}").mkdir(parents=True)
+    often = api.client.post("/v1/watches", headers=bearer(alpha), json={"source": str(inbox / "f0"),
+                                                                        "every_seconds": 0.001})
+    assert often.status_code == 422 and "every_seconds" in often.json()["detail"], often.text
+    made = [api.client.post("/v1/watches", headers=bearer(alpha), json={"source": str(inbox / f"f{n}")})
+            for n in range(21)]
+    assert [answer.status_code for answer in made] == [201] * 20 + [400], made[-1].text
+    assert "the most it may have" in made[-1].json()["detail"]
+    retimed = api.client.patch(f"/v1/watches/{made[0].json()['id']}", headers=bearer(alpha),
+                               json={"every_seconds": 1})
+    assert retimed.status_code == 422, retimed.text

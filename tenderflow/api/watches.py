@@ -1,7 +1,9 @@
 """`/v1/watches`: a tenant's watched folders and S3 prefixes, and the schedules that poll them.
 
 A tenant may watch only places the operator opened to it (TENDERFLOW_WATCH_ROOTS, `{tenant}` for
-its name): anything else answers 403. It sees and changes only its own watches (another's id is a
+its name): anything else answers 403; and its polls never leave the root the watch was made under
+(pipeline.watches.FolderSource). It has at most MAX_WATCHES_PER_TENANT watches, each polled at most
+every MIN_INTERVAL_SECONDS. It sees and changes only its own watches (another's id is a
 404): their files and what each became, the polling interval or cron times, pause and resume, a
 poll now. The operator makes watches anywhere with `tenderflow watch`.
 """
@@ -27,7 +29,12 @@ FileState = Literal["waiting", "uploaded", "existing", "rejected"]
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such watch for this tenant"}}
 
 
+_EVERY_SECONDS = Field(default=None, ge=watches.MIN_INTERVAL_SECONDS, le=366 * 86400, description=(
+    f"Poll this often, at least every {watches.MIN_INTERVAL_SECONDS:g} s (a watch made with neither: every 60 s)."))
+
+
 class WatchRequest(Timing):
+    every_seconds: float | None = _EVERY_SECONDS
     source: Line = Field(max_length=1024, description="An absolute folder path or s3://bucket/prefix, under one "
                         "of the places the operator opened to you.")
     settle_seconds: float | None = Field(default=None, ge=0, le=86400, description=(
@@ -37,6 +44,7 @@ class WatchRequest(Timing):
 
 
 class WatchChange(Timing):
+    every_seconds: float | None = _EVERY_SECONDS
     enabled: bool | None = Field(default=None, description="false: pause the polls; true: resume them.")
 
 

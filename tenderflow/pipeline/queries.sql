@@ -581,6 +581,13 @@ VALUES (%(tenant)s, %(kind)s, %(source)s, %(root)s, %(settle_seconds)s, %(priori
 ON CONFLICT (tenant, kind, source) DO NOTHING
 RETURNING id;
 
+-- name: watch_tenant_lock
+-- Taken before a tenant's watches are counted: two made at once cannot pass the cap together.
+SELECT pg_advisory_xact_lock(7241006, hashtext(%(tenant)s));
+
+-- name: watch_count
+SELECT count(*) FROM watches WHERE tenant = %(tenant)s;
+
 -- name: watch_id_by_source
 SELECT id FROM watches WHERE tenant = %(tenant)s AND kind = %(kind)s AND source = %(source)s;
 

@@ -76,6 +76,10 @@ log = structlog.get_logger("tenderflow.watch")
 
 JOB_WATCH_POLL: Final = "watch.poll"
 DEFAULT_INTERVAL_SECONDS: Final = 60.0
+MIN_INTERVAL_SECONDS: Final = 10.0
+"""The shortest interval a tenant may poll its watch at over the API (review security-2, N4)."""
+MAX_WATCHES_PER_TENANT: Final = 20
+"""Watches a tenant may have, as it may have webhook endpoints (review security-2, N4)."""
 FILE_STATES: Final = ("waiting", "uploaded", "existing", "rejected")
 TEMPORARY_SUFFIXES: Final = (".part", ".partial", ".tmp", ".crdownload", ".download", ".filepart")
 EOF_MARKER: Final = b"%%EOF"
@@ -438,8 +442,9 @@ def create_watch(
     `interval_seconds` (default 60) or at the `cron` times (UTC). With `check_folder`, a folder must
     exist here, and is recorded by its real path. Its polls never leave `root` (a tenant's root, see
     check_within_roots; default: the folder or prefix itself). Raises WatchError (bad source or
-    timing, already watched), WatchForbiddenError (not inside `root`), UploadRejectedError (bad
-    languages), TenantNotFoundError. Nothing is written when it raises."""
+    timing, already watched, MAX_WATCHES_PER_TENANT reached), WatchForbiddenError (not inside
+    `root`), UploadRejectedError (bad languages), TenantNotFoundError. Nothing is written when it
+    raises."""
     kind, normalised = parse_source(source)
     if kind == "folder" and check_folder:
         if not Path(normalised).is_dir():
@@ -455,6 +460,10 @@ def create_watch(
     asked = check_languages(languages)
     get_tenant(conn, tenant)  # raises TenantNotFoundError
     with conn.transaction():
+        conn.execute(QUERIES["watch_tenant_lock"], {"tenant": tenant})
+        count = conn.execute(QUERIES["watch_count"], {"tenant": tenant}).fetchone()
+        if count is not None and count[0] >= MAX_WATCHES_PER_TENANT:
+            raise WatchError(f"tenant {tenant!r} has {count[0]} watches, the most it may have; remove one first")
         row = conn.execute(QUERIES["watch_insert"], {
             "tenant": tenant, "kind": kind, "source": normalised, "root": root or normalised,
             "settle_seconds": settle_seconds,
