@@ -100,11 +100,13 @@ def create_watch(body: WatchRequest, tenant: Tenant, services: Services, respons
     kind, source = watches.parse_source(body.source)
     root = watches.check_within_roots(kind, source, services.settings.watch_roots, tenant)
     settle = body.settle_seconds if body.settle_seconds is not None else services.settings.watch_settle_seconds
-    languages = check_languages(body.languages)  # tesseract --list-langs: before a connection is taken
+    # The folder's file system and tesseract --list-langs are asked before a connection is taken.
+    source = watches.real_folder(source) if kind == "folder" else source
+    languages = check_languages(body.languages)
     with services.pool.connection() as conn:
         watch = watches.create_watch(conn, Scheduler(services.job_types), tenant=tenant, source=source, root=root,
                                      interval_seconds=body.every_seconds, cron=body.cron, settle_seconds=settle,
-                                     priority=body.priority, languages=languages)
+                                     priority=body.priority, languages=languages, check_folder=False)
     response.headers["Location"] = f"/v1/watches/{watch.id}"
     return _view(watch)
 

@@ -447,10 +447,7 @@ def create_watch(
     raises."""
     kind, normalised = parse_source(source)
     if kind == "folder" and check_folder:
-        if not Path(normalised).is_dir():
-            raise WatchError(f"{normalised} is not a folder here: create it first (the workers that poll it "
-                             "must see it at the same path)")
-        normalised = os.path.realpath(normalised)  # its polls open this path following no link
+        normalised = real_folder(normalised)
     if root is not None and not _inside(normalised, root):
         raise WatchForbiddenError(f"{normalised} is outside {root}, the place this watch may read")
     if settle_seconds < 0:
@@ -480,6 +477,15 @@ def create_watch(
         except ValueError as exc:
             raise WatchError(str(exc)) from exc
     return get_watch(conn, watch_id)
+
+
+def real_folder(path: str) -> str:
+    """The real path of the folder `path` (links resolved: a watch's polls open it following none).
+    Raises WatchError when it is not a folder here."""
+    if not Path(path).is_dir():
+        raise WatchError(f"{path} is not a folder here: create it first (the workers that poll it "
+                         "must see it at the same path)")
+    return os.path.realpath(path)
 
 
 def remove_watch(
