@@ -13,12 +13,10 @@ import os
 import shutil
 import subprocess
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
@@ -33,7 +31,7 @@ from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
 from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.pipeline_harness import drain
-from tests.s3_server import fake_aws_credentials, run_s3_server
+from tests.s3_server import s3_bucket
 from tests.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
@@ -212,12 +210,8 @@ def test_d_n6_an_s3_watch_lists_only_its_own_segment(
     conn: Conn, storage: ObjectStorage, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """D-N6: a watch of s3://bucket/acme (its tenant's whole root) lists acme/…, not acme-corp/…"""
-    fake_aws_credentials(monkeypatch)
     create_tenant(conn, "acme", unlimited=True)
-    with run_s3_server() as endpoint:
-        bucket = f"inbox-{uuid.uuid4().hex[:10]}"
-        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
-        client.create_bucket(Bucket=bucket)
+    with s3_bucket(monkeypatch) as (endpoint, bucket, client):
         client.put_object(Bucket=bucket, Key="acme/own.pdf", Body=secret_pdf(tmp_path / "a.pdf", "Own").read_bytes())
         client.put_object(Bucket=bucket, Key="acme-corp/secret.pdf",
                           Body=secret_pdf(tmp_path / "b.pdf", "Someone else's").read_bytes())
