@@ -144,8 +144,13 @@ def upload_file(
         # even over an object there already: one left by an upload that died is young again, and
         # the sweep (which deletes only old ones) leaves it alone as well as the row above does.
         stored_now = known is None
-        if stored_now:
-            storage.put_file(key, path)
+        try:
+            if stored_now:
+                storage.put_file(key, path)
+        except BaseException:
+            with borrowed(database) as conn:
+                _abandon_upload(conn, storage, key=key, params=params, claim=int(claim[0]), delete_object=False)
+            raise
         with borrowed(database) as conn:
             try:
                 outcome = _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
@@ -153,6 +158,7 @@ def upload_file(
                                          reprocess_existing=reprocess_existing, max_attempts=max_attempts,
                                          max_stored_bytes=max_stored_bytes, claim=int(claim[0]))
             except BaseException:
+                # A connection that broke cannot say so: its row lapses within the hour.
                 if conn.info.transaction_status == TransactionStatus.IDLE:
                     _abandon_upload(conn, storage, key=key, params=params, claim=int(claim[0]),
                                     delete_object=stored_now)
@@ -168,9 +174,10 @@ def _abandon_upload(
     conn: psycopg.Connection[Any], storage: ObjectStorage, *, key: str, params: dict[str, str], claim: int,
     delete_object: bool,
 ) -> None:
-    """An upload refused in its transaction (a tenant that ran out of credits or storage since the
-    first check): its row goes, and the object it stored goes too unless a document refers to it or
-    another upload is storing it (review D10). Under the object's lock, so this one storage call
+    """An upload whose object could not be stored, or that was refused in its transaction (a tenant
+    that ran out of credits or storage since the first check): its row goes, and with
+    `delete_object` the object it stored goes too unless a document refers to it or another upload
+    is storing it (review D10). Under the object's lock, so this one storage call
     holds a connection: only on this refusal, which the checks before the object was stored make rare."""
     with conn.transaction():
         conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
