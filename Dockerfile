@@ -1,13 +1,26 @@
 # tenderflow: one image for every role (API, workers, migrations); the compose file picks the command.
 FROM python:3.11-slim-bookworm
 
-# OCR and PDF tools, from Debian: tesseract with the languages a tender pipeline reads (English, German,
-# French, Spanish, Italian, Portuguese, Dutch, Polish, Arabic, Hindi) and orientation/script data, poppler.
+# OCR and PDF tools, from Debian: tesseract with the language packs a tender pipeline reads (the Makefile's
+# OCR_LANGUAGES, tenderflow.pdf.languages.RECOMMENDED_PACKS: EU/EEA, Arabic, Indic, Cyrillic, CJK with
+# vertical models, Vietnamese, Thai, Indonesian/Malay, Turkish, Hebrew; about 65 MB) and orientation/script
+# data (osd), poppler with its CJK encodings and a CJK font (non-embedded Asian fonts read and render).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends \
-      tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita \
-      tesseract-ocr-por tesseract-ocr-nld tesseract-ocr-pol tesseract-ocr-ara tesseract-ocr-hin tesseract-ocr-osd \
-      poppler-utils \
+ && apt-get install -y --no-install-recommends tesseract-ocr poppler-utils poppler-data fonts-wqy-microhei \
+      tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por \
+      tesseract-ocr-nld tesseract-ocr-pol tesseract-ocr-ara tesseract-ocr-hin \
+      tesseract-ocr-ces tesseract-ocr-slk tesseract-ocr-slv tesseract-ocr-hrv tesseract-ocr-hun tesseract-ocr-ron \
+      tesseract-ocr-swe tesseract-ocr-dan tesseract-ocr-fin tesseract-ocr-est tesseract-ocr-lav tesseract-ocr-lit \
+      tesseract-ocr-mlt tesseract-ocr-gle tesseract-ocr-cat tesseract-ocr-eus tesseract-ocr-glg tesseract-ocr-nor \
+      tesseract-ocr-ell \
+      tesseract-ocr-rus tesseract-ocr-ukr tesseract-ocr-bel tesseract-ocr-kaz tesseract-ocr-srp tesseract-ocr-bul \
+      tesseract-ocr-mkd \
+      tesseract-ocr-jpn tesseract-ocr-jpn-vert tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-chi-tra \
+      tesseract-ocr-chi-tra-vert tesseract-ocr-kor tesseract-ocr-kor-vert tesseract-ocr-vie tesseract-ocr-tha \
+      tesseract-ocr-ind tesseract-ocr-msa \
+      tesseract-ocr-tur tesseract-ocr-heb tesseract-ocr-ben tesseract-ocr-guj tesseract-ocr-mar tesseract-ocr-tam \
+      tesseract-ocr-tel \
+      tesseract-ocr-osd \
  && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 tenderflow

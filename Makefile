@@ -4,22 +4,54 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# The tesseract languages a tender pipeline reads (plus osd: orientation and script detection).
-OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin osd
+# The tesseract languages a tender pipeline reads (plus osd: orientation and script detection): the
+# list tenderflow.pdf.languages.RECOMMENDED_PACKS names and says why (tests/test_ocr_packs.py keeps
+# them equal): EU/EEA languages, Arabic, Hindi and the other Indic scripts, Cyrillic, CJK with their
+# vertical models, Vietnamese, Thai, Indonesian/Malay, Turkish, Hebrew. About 65 MB from apt.
+OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin \
+  ces slk slv hrv hun ron swe dan fin est lav lit mlt gle cat eus glg nor ell \
+  rus ukr bel kaz srp bul mkd \
+  jpn jpn_vert chi_sim chi_sim_vert chi_tra chi_tra_vert kor kor_vert vie tha ind msa \
+  tur heb ben guj mar tam tel \
+  osd
 # What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
-RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils
-TEST_APT := $(RUNTIME_APT) chromium
+# poppler-data and a CJK font: PDFs whose Chinese, Japanese or Korean fonts are not embedded (common in
+# Asian public documents) have no text layer and render blank without them (about 3 MB).
+RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(subst _,-,$(OCR_LANGUAGES))) poppler-utils \
+  poppler-data fonts-wqy-microhei
+TEST_APT := $(RUNTIME_APT) chromium fonts-dejavu-core  # DejaVu: Cyrillic and Greek test scans
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint typecheck unit runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
+.PHONY: demo test check lint typecheck unit chaos-test test-pg schema runtime-deps system-deps install \
+	install-runtime bench chaos clean lock bench-deps
 
 demo: runtime-deps install-runtime
 	$(BIN)/tenderflow demo
 
-test: system-deps install lint typecheck unit
+# The whole suite: lint and types, every test but the chaos run, then the chaos run in its own budget.
+# .ci/run runs these steps one by one (and `test-pg` where a standalone PostgreSQL answers).
+test: check unit chaos-test
 
+check: system-deps install lint typecheck
+
+PYTEST := $(BIN)/pytest -q -p no:cacheprovider
+# pytest-xdist workers (each its own embedded PostgreSQL); PYTEST_WORKERS=0 runs in this process.
+PYTEST_WORKERS ?= 2
+XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS))
+# The chaos run's budget (seconds); it takes 1-4 minutes on a quiet 2-core machine.
+CHAOS_SECONDS ?= 900
+
+# The 25 slowest steps are listed at the end: where the next minute of CI is to be won.
 unit: system-deps install
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(PYTEST) $(XDIST) --durations=25 -m "not chaos"
+
+chaos-test: system-deps install
+	timeout --kill-after=30 $(CHAOS_SECONDS) $(PYTEST) -m chaos
+
+# The tests that reach PostgreSQL (marked `pg` by tests/conftest.py) against DATABASE_URL's server.
+test-pg: system-deps install
+	@test -n "$$DATABASE_URL" || { echo "test-pg: set DATABASE_URL to the server to test against"; exit 2; }
+	$(PYTEST) $(XDIST) --durations=25 -m "pg and not chaos"
 
 lint: install
 	$(BIN)/ruff check tenderflow tests bench
@@ -28,14 +60,16 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# apt packages, installed only when a tool or a language pack is missing: $(1) the programs to look
-# for, $(2) the packages. Tesseract with the OCR_LANGUAGES packs (English, German, French, Spanish,
-# Italian, Portuguese, Dutch, Polish, Arabic, Hindi, orientation/script data), poppler.
+# apt packages, installed only when a tool, a package or a language pack is missing (one `tesseract
+# --list-langs` for them all), then all in one apt-get install: $(1) the programs to look for, $(2) the
+# packages. Tesseract with the OCR_LANGUAGES packs, poppler.
 define apt_if_missing
 	@need=""; \
 	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
+	dpkg -s $(filter-out tesseract-ocr%,$(2)) >/dev/null 2>&1 || need=1; \
 	if [ -z "$$need" ]; then \
-	  for lang in $(OCR_LANGUAGES); do tesseract --list-langs 2>/dev/null | grep -qx $$lang || need=1; done; \
+	  have=" $$(tesseract --list-langs 2>/dev/null | tr '\n' ' ') "; \
+	  for lang in $(OCR_LANGUAGES); do case "$$have" in *" $$lang "*) ;; *) need=1;; esac; done; \
 	fi; \
 	if [ -n "$$need" ]; then \
 	  echo "installing $(2)"; \
@@ -84,13 +118,17 @@ bench-deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm; }
 
 bench: system-deps install bench-deps
-	$(BIN)/python bench/queue_drain.py
-	$(BIN)/python bench/queue_latency.py
+	$(BIN)/python -m bench.queue_drain
+	$(BIN)/python -m bench.queue_latency
 
 # Issue 11: 1,000 documents without faults, then with them (SIGKILLed workers, PostgreSQL restarts,
 # S3 stopped, the API killed, LLM faults); the checker's JSON line last. CHAOS_ARGS="--seed 2" etc.
 chaos: system-deps install
-	$(BIN)/python bench/chaos.py $(CHAOS_ARGS)
+	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
+
+# tenderflow/migrations/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
+schema: install
+	$(BIN)/python -m tests.support.schema
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
@@ -107,5 +145,5 @@ bench-ocr: runtime-deps install
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ghostscript; }
 	@[ -x $(OCRMYPDF_VENV)/bin/ocrmypdf ] || { $(PYTHON) -m venv $(OCRMYPDF_VENV) && \
 	  $(OCRMYPDF_VENV)/bin/python -m pip install -q "ocrmypdf==$(OCRMYPDF_VERSION)"; }
-	$(BIN)/python bench/ocr_throughput.py --rounds 3
-	$(BIN)/python bench/ocr_vs_ocrmypdf.py --ocrmypdf $(OCRMYPDF_VENV)/bin/ocrmypdf $(BENCH_OCR_ARGS)
+	$(BIN)/python -m bench.ocr_throughput --rounds 3
+	$(BIN)/python -m bench.ocr_vs_ocrmypdf --ocrmypdf $(OCRMYPDF_VENV)/bin/ocrmypdf $(BENCH_OCR_ARGS)

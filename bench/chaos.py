@@ -1,8 +1,8 @@
 """Proof under fire (issue 11): a workload run twice, without faults and then with faults injected
 from outside, and a checker that reads the database and the storage once everything is quiet.
 
-    python bench/chaos.py                          # 1,000 documents (`make chaos`)
-    python bench/chaos.py --documents 100 --faster --seed 7
+    python -m bench.chaos                          # 1,000 documents (`make chaos`)
+    python -m bench.chaos --documents 100 --faster --seed 7
 
 It starts everything itself, as real processes:
 - its own PostgreSQL 15 cluster (initdb in a temporary directory; as root the cluster runs as the
@@ -12,7 +12,7 @@ It starts everything itself, as real processes:
   process for 10 s, then SIGCONT: clients connect (the kernel still accepts) and hang until it
   answers, which is how an unreachable endpoint behaves. Restarting moto would lose its objects
   (it keeps them in memory), so it is stopped, not killed;
-- the OpenAI-compatible test server (tests/openai_server.py) in this process: during the fault run
+- the OpenAI-compatible test server (tests/support/openai_server.py) in this process: during the fault run
   a request may get 429 with Retry-After 1 s or 1e17 s, 500 (also with control characters in the
   error text), 400 with a NUL byte in the error text, a hang past the client's timeout, or a 200
   whose body is cut-off JSON; the rest get a valid (empty) answer. Each kind comes at a seeded
@@ -69,14 +69,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import boto3
+import httpx
+import psycopg
 
-import boto3  # noqa: E402
-import httpx  # noqa: E402
-import psycopg  # noqa: E402
-from chaos_checker import (  # noqa: E402
+from bench.chaos_checker import (
     SECTIONS,
     TOOL_NAMES,
     Expected,
@@ -88,11 +85,10 @@ from chaos_checker import (  # noqa: E402
     reap_orphans,
     totals,
 )
-from textlayer_throughput import make_tender  # noqa: E402
-
-from tenderflow.extraction.schema import TenderFields  # noqa: E402
-from tenderflow.handlers import STAGES  # noqa: E402
-from tests.openai_server import (  # noqa: E402
+from bench.textlayer_throughput import make_tender
+from tenderflow.extraction.schema import TenderFields
+from tenderflow.handlers import STAGES
+from tests.support.openai_server import (
     OpenAIServer,
     RecordedRequest,
     Reply,
@@ -100,8 +96,10 @@ from tests.openai_server import (  # noqa: E402
     error_reply,
     rate_limited,
 )
-from tests.pdf_fixtures import blank_pages_pdf, encrypted_pdf, truncated_pdf  # noqa: E402
-from tests.tender_fixtures import scanned_pdf  # noqa: E402
+from tests.support.pdf_fixtures import blank_pages_pdf, encrypted_pdf, truncated_pdf
+from tests.support.tender_fixtures import scanned_pdf
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # The system PostgreSQL 15, else the binaries bundled with pgserver (a dependency).
 _PYTHON = f"python{sys.version_info.major}.{sys.version_info.minor}"

@@ -1,6 +1,6 @@
 """Extraction quality on real tenders: `tenderflow eval` over both folders of the dev set.
 
-    .venv/bin/python bench/extraction_quality.py [--tenders ../shared/tenders-dev] [--no-cache]
+    .venv/bin/python -m bench.extraction_quality [--tenders ../shared/tenders-dev] [--no-cache]
 
 For each folder of `--tenders` (each holds PDFs and a `key.json` in the format of docs/evaluation.md)
 it runs `tenderflow eval KEY --json` as a user would, with the backend the environment configures
@@ -11,7 +11,9 @@ page texts. It prints per folder and per field correct / wrong / missed / spurio
 precision, the extractor's CPU per page, and ends with one JSON line.
 
 Targets (issue 9): rules backend precision >= 0.90 and recall >= 0.70 on required values, every
-returned value grounded, at most 20 ms of extractor CPU per page on average.
+returned value grounded, at most 20 ms of extractor CPU per page on average. It also lists each of the
+extractor's rules with the documents it gave a value for (issue 22): a rule that fires on one document
+only is named, to be generalised or removed.
 Pages are read as an upload reads them (text layer, else OCR); their texts are cached under the data
 directory (`--no-cache` reads every page again: OCR of the scanned pages takes a few minutes).
 """
@@ -56,6 +58,19 @@ def baseline(key: Path) -> dict[str, Any]:
     return Tally.of([comparison for score in scores for comparison in score.comparisons]).as_dict()
 
 
+def _rules_over(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The extractor's rules over every folder: the documents each gave a scored value for, and the
+    verdicts (from each `tenderflow eval --json`'s "rules")."""
+    merged: dict[str, dict[str, Any]] = {}
+    for folder, result in results.items():
+        for rule, entry in result.get("rules", {}).items():
+            into = merged.setdefault(rule, {"documents": [], "correct": 0, "wrong": 0, "spurious": 0})
+            into["documents"] += [f"{folder}/{name}" for name in entry["documents"]]
+            for verdict in ("correct", "wrong", "spurious"):
+                into[verdict] += entry[verdict]
+    return merged
+
+
 def ratio(value: float | None) -> str:
     return "  –  " if value is None else f"{value:.3f}"
 
@@ -90,6 +105,14 @@ def main() -> None:
         print(f"  baseline (label reader): recall {ratio(before['recall'])}, precision {ratio(before['precision'])}")
         cpu = result["extract_cpu_ms_per_page"]
         print(f"  grounded {ratio(totals['grounded_share'])}; extractor CPU {cpu} ms/page")
+
+    rules = _rules_over(results)
+    single = sorted(rule for rule, entry in rules.items() if len(entry["documents"]) == 1)
+    print(f"\nrules that gave a scored value: {len(rules)}; on one document only: {len(single)}")
+    print(f"  {'rule (field: rule)':62} {'docs':>4} {'ok':>4} {'wrong':>5} {'spur':>5}")
+    for rule, entry in sorted(rules.items(), key=lambda item: (-len(item[1]["documents"]), item[0])):
+        print(f"  {rule[:62]:62} {len(entry['documents']):4} {entry['correct']:4} {entry['wrong']:5} "
+              f"{entry['spurious']:5}{'   <- one document: ' + entry['documents'][0] if rule in single else ''}")
 
     every = [result["totals"] for result in results.values()]
     required = sum(total["required"] for total in every)
@@ -132,6 +155,8 @@ def main() -> None:
             for name, result in results.items()
         },
         "overall": overall,
+        "rules": len(rules),
+        "rules_on_one_document": single,
         "targets_met": all(met.values()) and cpu_ms <= TARGET_CPU_MS,
     }
     print(json.dumps(summary, separators=(",", ":")))

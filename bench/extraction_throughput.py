@@ -1,9 +1,9 @@
 """Extraction against an OpenAI-compatible server that answers in 1 s: documents/s of one extract worker
 with M threads, against the M documents/s that M concurrent 1-second calls allow, in one run.
 
-    .venv/bin/python bench/extraction_throughput.py [--threads 8 16] [--documents-per-thread 10] [--delay 1.0]
+    .venv/bin/python -m bench.extraction_throughput [--threads 8 16] [--documents-per-thread 10] [--delay 1.0]
 
-The server is tests/openai_server.py (a real local HTTP server speaking the chat-completions API) with
+The server is tests/support/openai_server.py (a real local HTTP server speaking the chat-completions API) with
 a responder that waits `--delay` seconds, then answers with schema-valid fields quoted from the
 document's first page (title, reference number, buyer, CPV code), so validation has real work to do.
 Two flaws of that stdlib server would otherwise be measured as tenderflow's time, so the bench runs it
@@ -34,7 +34,6 @@ import dataclasses
 import json
 import os
 import re
-import sys
 import tempfile
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -43,20 +42,16 @@ from typing import Any
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from pipeline_workers import (  # noqa: E402
+from bench.pipeline_workers import (
     load_average,
     upload_all,
     wait_for_versions,
     worker_environment,
     worker_pool,
 )
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.extraction import TenderFields  # noqa: E402
-from tests.openai_server import (  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.extraction import TenderFields
+from tests.support.openai_server import (
     OpenAIServer,
     RecordedRequest,
     Reply,
@@ -64,7 +59,7 @@ from tests.openai_server import (  # noqa: E402
     completion,
     run_openai_server,
 )
-from tests.tender_fixtures import TENDER_PAGE, text_pdf  # noqa: E402
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 RUN_TIMEOUT_SECONDS = 900.0
 QUOTED_LABELS = ("Title", "Reference number", "Official name", "Main CPV code")  # lines of TENDER_PAGE
@@ -110,7 +105,7 @@ LISTEN_BACKLOG = 256
 
 
 class PromptOpenAIServer(OpenAIServer):
-    """tests/openai_server.py's server with TCP_NODELAY on its connections and a listen backlog that
+    """tests/support/openai_server.py's server with TCP_NODELAY on its connections and a listen backlog that
     M simultaneous first connections cannot overflow (see the module docstring)."""
 
     def __init__(self, responder: Responder) -> None:
@@ -176,7 +171,7 @@ def main() -> None:
     parser.add_argument("--documents-per-thread", type=int, default=10)
     parser.add_argument("--delay", type=float, default=1.0, help="seconds the server takes per answer")
     parser.add_argument("--stock-server", action="store_true",
-                        help="tests/openai_server.py as it is (Nagle on, listen backlog 5)")
+                        help="tests/support/openai_server.py as it is (Nagle on, listen backlog 5)")
     args = parser.parse_args()
     start_server = run_openai_server if args.stock_server else prompt_openai_server
 

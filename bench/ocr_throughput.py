@@ -1,6 +1,6 @@
 """OCR throughput on scanned pages: the real pipeline against pdftoppm + tesseract run directly, in one run.
 
-    .venv/bin/python bench/ocr_throughput.py [--documents 2] [--processes 2] [--rounds 6]
+    .venv/bin/python -m bench.ocr_throughput [--documents 2] [--processes 2] [--rounds 6]
         [--unsupervised] [--batch-pages B] [--timeline] [--skip-direct] [--psm1-reference]
 
 The pages: `--documents` copies of the sample generator's 12-page English tender scan (tenderflow.samples,
@@ -45,7 +45,6 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -57,10 +56,7 @@ from typing import Any
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from pipeline_workers import (  # noqa: E402
+from bench.pipeline_workers import (
     Run,
     children_cpu_seconds,
     cpu_seconds,
@@ -73,10 +69,9 @@ from pipeline_workers import (  # noqa: E402
     worker_pids,
     worker_pool,
 )
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.config import Settings  # noqa: E402
-from tenderflow.samples import generate_samples  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.config import Settings
+from tenderflow.samples import generate_samples
 
 RUN_TIMEOUT_SECONDS = 1800.0
 PSM3 = "direct psm 3"

@@ -2,7 +2,7 @@
 latency of one multi-page scan.
 
     make bench-ocr           # installs Ghostscript (apt) and OCRmyPDF (PyPI, into .venv-ocrmypdf), runs this
-    .venv/bin/python bench/ocr_vs_ocrmypdf.py [--ocrmypdf .venv-ocrmypdf/bin/ocrmypdf] [--rounds 3]
+    .venv/bin/python -m bench.ocr_vs_ocrmypdf [--ocrmypdf .venv-ocrmypdf/bin/ocrmypdf] [--rounds 3]
         [--corpus ../shared/corpus/ocrmypdf] [--processes 2]
 
 The files (FILES, from the public corpus; see its MANIFEST.md): pages turned 0/90/180/270
@@ -31,6 +31,22 @@ upload -> done on N idle worker processes, against `ocrmypdf -j N` with the same
 Targets (issue 14): throughput tenderflow / OCRmyPDF >= 1.2; the 4-page scan's tenderflow seconds /
 OCRmyPDF seconds <= 1.0. Medians over rounds of each round's ratio. The rotations tenderflow found for
 the turned scan's pages are printed (they must come out upright). The last line is one JSON object.
+
+`--suite tenders` (issue 22): real tenders in their languages, with tenderflow's language detection on
+(its default). The files: the dev set's image-only tenders (every page without a usable text layer,
+../shared/tenders-dev), two turned/skewed corpus scans (cardinal, rotated_skew), and scans made here of
+the first two pages of a Japanese, a Chinese and a Korean dev tender (rendered at 200 dpi, text layer
+dropped: the dev set has no CJK scan). Contenders, alternated per round:
+
+    tenderflow           detection on, as a user runs it: upload -> done
+    OCRmyPDF default     `-l eng`, what it reads when told nothing
+    OCRmyPDF same        `-l` given the languages tenderflow detected for each file (its plan's choice)
+
+Reading quality, so that speed is not bought with worse text: for each file with a key, the share of the
+key's quotes on its OCRed pages that each contender's text holds (case, white space and hyphens
+ignored); for the CJK scans the quotes of those pages (from the original text layer). Targets: tenderflow
+/ OCRmyPDF same >= 1.2, tenderflow / OCRmyPDF default >= 1.0, and tenderflow's quotes read not fewer
+than either's.
 """
 
 from __future__ import annotations
@@ -51,10 +67,7 @@ from pathlib import Path
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from pipeline_workers import (  # noqa: E402
+from bench.pipeline_workers import (
     REPO,
     database_now,
     load_average,
@@ -63,7 +76,7 @@ from pipeline_workers import (  # noqa: E402
     worker_environment,
     worker_pool,
 )
-from scratch_database import scratch_database, server  # noqa: E402
+from bench.scratch_database import scratch_database, server
 
 CORPUS = next((base / "shared" / "corpus" / "ocrmypdf" for base in (REPO.parent, REPO.parent.parent)
                if (base / "shared" / "corpus" / "ocrmypdf").is_dir()), REPO.parent / "shared" / "corpus" / "ocrmypdf")
@@ -178,6 +191,174 @@ def measure_round(results: dict[str, list[Timed]], admin_url: str, ocrmypdf: str
     return read
 
 
+# --- the tenders suite (issue 22) -----------------------------------------------------------------------
+
+TENDERS = next((base / "shared" / "tenders-dev" for base in (REPO.parent, REPO.parent.parent)
+                if (base / "shared" / "tenders-dev").is_dir()), REPO.parent / "shared" / "tenders-dev")
+TURNED_SCANS = ("cardinal.pdf", "rotated_skew.pdf")
+CJK_SOURCES = (("east-asia-eastern-europe", "nyusatsu-chiba-fukuchiji-kosha.pdf"),
+               ("east-asia-eastern-europe", "zh-ningbo-huarun-gas-sms-2026.pdf"),
+               ("east-asia-eastern-europe", "kr-kec-munsan-dorasan-2019-00468.pdf"))
+CJK_SCAN_PAGES = 2
+CJK_SCAN_DPI = 200
+
+
+@dataclass(frozen=True)
+class TenderFile:
+    path: Path
+    quotes: tuple[str, ...]
+    """The key's quotes on the pages that are OCRed (empty: no key, not scored for quality)."""
+
+
+def _normal(text: str) -> str:
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if not ch.isspace() and ch not in "-‐")
+
+
+def _key_quotes(key: dict[str, object], name: str, pages: set[int]) -> tuple[str, ...]:
+    entry = key.get(name)
+    if not isinstance(entry, dict):
+        return ()
+    quotes = []
+    for field, value in entry.items():
+        if field.startswith("_") or not isinstance(value, dict):
+            continue
+        if value.get("page") in pages and isinstance(value.get("quote"), str) and len(_normal(value["quote"])) >= 4:
+            quotes.append(str(value["quote"]))
+    return tuple(quotes)
+
+
+def build_tender_corpus(tenders: Path, corpus: Path, directory: Path) -> list[TenderFile]:
+    """The image-only dev tenders, the two turned scans, and CJK scans made from born-digital tenders."""
+    from PIL import Image
+
+    from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
+
+    directory.mkdir(parents=True, exist_ok=True)
+    files: list[TenderFile] = []
+    for key_path in sorted(tenders.glob("*/key.json")):
+        key = json.loads(key_path.read_text(encoding="utf-8"))
+        for pdf in sorted(key_path.parent.glob("*.pdf")):
+            count = pages_of(pdf)
+            layers = extract_text_layer(pdf, 1, count, timeout_seconds=120, memory_bytes=2 * 1024**3)
+            if any(text_layer_is_usable(text) for text in layers):
+                continue
+            target = directory / pdf.name
+            shutil.copyfile(pdf, target)
+            files.append(TenderFile(target, _key_quotes(key, pdf.name, set(range(1, count + 1)))))
+    for name in TURNED_SCANS:
+        shutil.copyfile(corpus / name, directory / name)
+        files.append(TenderFile(directory / name, ()))
+    for folder, name in CJK_SOURCES:
+        source = tenders / folder / name
+        key = json.loads((tenders / folder / "key.json").read_text(encoding="utf-8"))
+        with tempfile.TemporaryDirectory() as temp:
+            subprocess.run(["pdftoppm", "-r", str(CJK_SCAN_DPI), "-gray", "-f", "1", "-l", str(CJK_SCAN_PAGES),
+                            str(source), f"{temp}/page"], check=True)
+            images = [Image.open(path) for path in sorted(Path(temp).glob("page-*.pgm"))]
+            target = directory / f"scan-of-{name}"
+            images[0].save(target, "PDF", resolution=CJK_SCAN_DPI, save_all=True, append_images=images[1:])
+        files.append(TenderFile(target, _key_quotes(key, name, set(range(1, CJK_SCAN_PAGES + 1)))))
+    return files
+
+
+def quotes_read(text: str, quotes: Sequence[str]) -> int:
+    normal = _normal(text)
+    return sum(_normal(quote) in normal for quote in quotes)
+
+
+def run_tenderflow_detecting(admin_url: str, files: Sequence[TenderFile], *, processes: int, work: Path
+                             ) -> tuple[float, dict[str, str], dict[str, str]]:
+    """Seconds upload -> last done with detection on; per file its OCR languages and its text."""
+    with scratch_database(admin_url) as url:
+        environment = worker_environment(url, work)
+        with worker_pool(url, environment, pool="all", processes=processes, log_path=work / "workers.log") as pool:
+            started = database_now(url)
+            upload_all(url, environment, [file.path for file in files])
+            wait_for_versions(url, len(files), timeout_seconds=RUN_TIMEOUT_SECONDS, workers=pool)
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SELECT max(finished_at) FROM document_versions").fetchone()
+            read = conn.execute(
+                "SELECT d.filename, v.ocr_languages, string_agg(p.text, E'\n' ORDER BY p.page_number)"
+                "  FROM documents d JOIN document_versions v ON v.document_id = d.id"
+                "  JOIN pages p ON p.document_id = d.id AND p.version = v.version GROUP BY 1, 2").fetchall()
+    assert row is not None
+    return ((row[0] - started).total_seconds(), {str(name): str(languages) for name, languages, _ in read},
+            {str(name): str(text) for name, _, text in read})
+
+
+def run_ocrmypdf_tenders(ocrmypdf: str, files: Sequence[TenderFile], languages: dict[str, str] | None, *,
+                         at_once: int, work: Path) -> tuple[float, dict[str, str]]:
+    """Seconds for OCRmyPDF to read every file `at_once` at a time (`-j 1` each), with `-l` the given
+    languages per file (None: its default, English), and the text it read."""
+    environment = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    work.mkdir(parents=True, exist_ok=True)
+
+    def one(file: TenderFile) -> None:
+        command = ocrmypdf_command(ocrmypdf, file.path, work / f"{file.path.stem}.txt", 1)
+        if languages is not None:
+            command[1:1] = ["-l", languages[file.path.name]]
+        result = subprocess.run(command, env=environment, capture_output=True, start_new_session=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"ocrmypdf failed on {file.path.name} ({result.returncode}): {result.stderr[-2000:]!r}")
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        list(pool.map(one, files))
+    seconds = time.monotonic() - started
+    return seconds, {file.path.name: (work / f"{file.path.stem}.txt").read_text(encoding="utf-8", errors="replace")
+                     for file in files}
+
+
+def tenders_suite(args: argparse.Namespace, ocrmypdf: str, version: str) -> None:
+    n = args.processes
+    seconds: dict[str, list[Timed]] = {"tenderflow": [], "ocrmypdf_default": [], "ocrmypdf_same": []}
+    read: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="tenderflow-bench-tenders-") as temp, server() as (admin_url, where):
+        work = Path(temp)
+        files = build_tender_corpus(args.tenders, args.corpus, work / "corpus")
+        pages = sum(pages_of(file.path) for file in files)
+        quotes = sum(len(file.quotes) for file in files)
+        print(f"ocr_vs_ocrmypdf --suite tenders: {len(files)} files, {pages} pages ({quotes} key quotes to read); "
+              f"OCRmyPDF {version}; {n} processes, {os.cpu_count()} cores, server: {where}")
+        languages: dict[str, str] = {}
+        for round_number in range(1, args.rounds + 1):
+            out = work / f"round-{round_number}"
+            load = load_average()
+            took, languages, texts = run_tenderflow_detecting(admin_url, files, processes=n, work=out / "tf")
+            seconds["tenderflow"].append(Timed(took, load))
+            read["tenderflow"] = sum(quotes_read(texts.get(f.path.name, ""), f.quotes) for f in files)
+            for name, asked in (("ocrmypdf_default", None), ("ocrmypdf_same", languages)):
+                load = load_average()
+                took, texts = run_ocrmypdf_tenders(ocrmypdf, files, asked, at_once=n, work=out / name)
+                seconds[name].append(Timed(took, load))
+                read[name] = sum(quotes_read(texts.get(f.path.name, ""), f.quotes) for f in files)
+            last = {name: runs[-1] for name, runs in seconds.items()}
+            print(f"  round {round_number}: tenderflow {last['tenderflow'].seconds:.1f} s (load "
+                  f"{last['tenderflow'].load:.1f}), OCRmyPDF default {last['ocrmypdf_default'].seconds:.1f} s, "
+                  f"OCRmyPDF same languages {last['ocrmypdf_same'].seconds:.1f} s")
+    ratios = {name: round(statistics.median(om.seconds / tf.seconds for om, tf in
+                                            zip(seconds[name], seconds["tenderflow"], strict=True)), 3)
+              for name in ("ocrmypdf_default", "ocrmypdf_same")}
+    print(f"languages tenderflow detected: {languages}")
+    print(f"throughput ratio tenderflow / OCRmyPDF same languages: {ratios['ocrmypdf_same']} (target >= 1.2); "
+          f"/ OCRmyPDF default (eng): {ratios['ocrmypdf_default']} (target >= 1.0)")
+    print(f"key quotes read (of {quotes}): tenderflow {read['tenderflow']}, OCRmyPDF same languages "
+          f"{read['ocrmypdf_same']}, OCRmyPDF default {read['ocrmypdf_default']}")
+    print(json.dumps({
+        "bench": "ocr_vs_ocrmypdf", "suite": "tenders", "files": len(files), "pages": pages, "processes": n,
+        "cores": os.cpu_count(), "rounds": args.rounds, "ocrmypdf": version, "server": where,
+        "languages": languages, "seconds": {name: [round(run.seconds, 2) for run in runs] for name, runs in
+                                            seconds.items()},
+        "load_average": [round(run.load, 2) for run in seconds["tenderflow"]],
+        "ratio_same_languages": ratios["ocrmypdf_same"], "ratio_default": ratios["ocrmypdf_default"],
+        "quotes": quotes, "quotes_read": read,
+        "targets_met": ratios["ocrmypdf_same"] >= 1.2 and ratios["ocrmypdf_default"] >= 1.0
+        and read["tenderflow"] >= max(read["ocrmypdf_same"], read["ocrmypdf_default"]),
+    }))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ocrmypdf", default=str(REPO / ".venv-ocrmypdf" / "bin" / "ocrmypdf"))
@@ -185,11 +366,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="default: one per core")
     parser.add_argument("--latency-file", default="cardinal.pdf")
+    parser.add_argument("--suite", choices=("corpus", "tenders"), default="corpus",
+                        help="corpus: English scans (issue 14); tenders: real tenders in their languages (issue 22)")
+    parser.add_argument("--tenders", type=Path, default=TENDERS)
     args = parser.parse_args()
     ocrmypdf = args.ocrmypdf if Path(args.ocrmypdf).exists() else shutil.which("ocrmypdf")
     if ocrmypdf is None or shutil.which("gs") is None:
         sys.exit("ocrmypdf and Ghostscript are needed: `make bench-ocr` installs them")
     version = subprocess.run([ocrmypdf, "--version"], capture_output=True, text=True).stdout.strip()
+    if args.suite == "tenders":
+        tenders_suite(args, ocrmypdf, version)
+        return
     n = args.processes
 
     results: dict[str, list[Timed]] = {"tenderflow": [], "ocrmypdf_at_once": [], "ocrmypdf_jobs": [],

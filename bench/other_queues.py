@@ -35,7 +35,8 @@ from typing import Any
 from urllib.parse import quote
 
 import psycopg
-from scratch_database import scratch_database
+
+from bench.scratch_database import scratch_database
 
 ENQUEUE_BATCH = 1000
 TIMEOUT_SECONDS = 600.0

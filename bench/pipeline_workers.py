@@ -29,13 +29,11 @@ from pathlib import Path
 
 import psycopg
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from tenderflow.config import Settings
+from tenderflow.pipeline.storage import open_storage
+from tenderflow.pipeline.uploads import upload_file
 
-from tenderflow.config import Settings  # noqa: E402
-from tenderflow.pipeline.storage import open_storage  # noqa: E402
-from tenderflow.pipeline.uploads import upload_file  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 STARTUP_TIMEOUT_SECONDS = 60.0
 STOP_TIMEOUT_SECONDS = 60.0

@@ -3,9 +3,9 @@
 would pick instead (PgQueuer, Procrastinate, graphile-worker, pg-boss), and single enqueue against
 PgQueuer's and a raw INSERT, all in the same run.
 
-    .venv/bin/python bench/queue_drain.py [--jobs 20000] [--rounds 5] [--side-rounds 3] [--no-others]
-    .venv/bin/python bench/queue_drain.py --only-side --peer graphile-worker:processes=2,concurrency=32
-    .venv/bin/python bench/queue_drain.py --only-side --peer tenderflow:threads=64,prefetch=4000,completion=history
+    .venv/bin/python -m bench.queue_drain [--jobs 20000] [--rounds 5] [--side-rounds 3] [--no-others]
+    .venv/bin/python -m bench.queue_drain --only-side --peer graphile-worker:processes=2,concurrency=32
+    .venv/bin/python -m bench.queue_drain --only-side --peer tenderflow:threads=64,prefetch=4000,completion=history
 
 Each contender drains its own fresh database holding the same jobs, in its own process:
     tenderflow     a `Worker` (FunctionHandler no-op, logging at WARNING), started as the CLI starts
@@ -47,25 +47,20 @@ import multiprocessing
 import os
 import signal
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import other_queues  # noqa: E402
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.database import open_pool  # noqa: E402
-from tenderflow.logs import configure_logging  # noqa: E402
-from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue, enqueue_many  # noqa: E402
-from tenderflow.queue import jobs as queue_jobs  # noqa: E402
-from tenderflow.queue.supervisor import run_worker_in_process  # noqa: E402
+from bench import other_queues
+from bench.scratch_database import scratch_database, server
+from tenderflow.database import open_pool
+from tenderflow.logs import configure_logging
+from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue, enqueue_many
+from tenderflow.queue import jobs as queue_jobs
+from tenderflow.queue.supervisor import run_worker_in_process
 
 JOB_TYPE = "noop"
 ENQUEUE_BATCH = 1000

@@ -1,6 +1,6 @@
 """Enqueue -> start latency with idle workers, against a raw LISTEN/NOTIFY round trip, in one run.
 
-    .venv/bin/python bench/queue_latency.py [--samples 300] [--spacing-ms 20]
+    .venv/bin/python -m bench.queue_latency [--samples 300] [--spacing-ms 20]
 
     tenderflow  a worker process (`Worker`, 4 threads, NOTIFY on, polling every second as the
                 backstop) sits idle; the bench enqueues one job at a time with `enqueue` on its own
@@ -22,22 +22,17 @@ import multiprocessing
 import os
 import signal
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.database import open_pool  # noqa: E402
-from tenderflow.logs import configure_logging  # noqa: E402
-from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue  # noqa: E402
-from tenderflow.queue.supervisor import run_worker_in_process  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.database import open_pool
+from tenderflow.logs import configure_logging
+from tenderflow.queue import FunctionHandler, JobSpec, JobTypes, Worker, WorkerConfig, enqueue
+from tenderflow.queue.supervisor import run_worker_in_process
 
 JOB_TYPE = "ping"
 RAW_CHANNEL = "bench_raw"

@@ -1,6 +1,6 @@
 """Full-text search latency over 100,000 indexed pages, against a plain indexed lookup, in one run.
 
-    .venv/bin/python bench/search_latency.py [--documents 2000] [--pages 50] [--rounds 20]
+    .venv/bin/python -m bench.search_latency [--documents 2000] [--pages 50] [--rounds 20]
 
 The corpus: `--documents` documents of `--pages` pages each (100,000 pages by default), written
 straight into a scratch database as the pipeline leaves them (documents, a done version in English,
@@ -29,21 +29,15 @@ import json
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.pipeline.documents import index_for_search  # noqa: E402
-from tenderflow.pipeline.search import SearchFilters, search  # noqa: E402
-from tenderflow.samples.specification import SPECIFICATION_SECTIONS  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.pipeline.documents import index_for_search
+from tenderflow.pipeline.search import SearchFilters, search
+from tenderflow.samples.specification import SPECIFICATION_SECTIONS
 
 TENANTS = ("acme", "globex", "initech")
 CPV_CODES = ("45233140-2", "90910000-9", "50700000-2", "79530000-8", "72000000-5")

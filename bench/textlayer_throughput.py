@@ -1,6 +1,6 @@
 """Born-digital documents end to end (upload -> done) against pdftotext alone over the same files, in one run.
 
-    .venv/bin/python bench/textlayer_throughput.py [--documents 20] [--pages 50] [--processes 2] [--rounds 5]
+    .venv/bin/python -m bench.textlayer_throughput [--documents 20] [--pages 50] [--processes 2] [--rounds 5]
 
 The documents: `--documents` reportlab-made tenders of `--pages` pages each, every page real text: a
 contract notice on page 1 (buyer, reference, CPV, value, deadline), then specification sections drawn
@@ -43,7 +43,6 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -56,10 +55,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import cm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from pipeline_workers import (  # noqa: E402
+from bench.pipeline_workers import (
     Run,
     children_cpu_seconds,
     cpu_seconds,
@@ -72,10 +68,9 @@ from pipeline_workers import (  # noqa: E402
     worker_pids,
     worker_pool,
 )
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.config import Settings  # noqa: E402
-from tenderflow.samples.specification import SPECIFICATION_SECTIONS  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.config import Settings
+from tenderflow.samples.specification import SPECIFICATION_SECTIONS
 
 RUN_TIMEOUT_SECONDS = 900.0
 PIPELINE = "tenderflow"

@@ -1,6 +1,6 @@
 """Webhook deliveries through the queue against plain POSTs of the same bodies, in one run.
 
-    .venv/bin/python bench/webhook_delivery.py [--deliveries 2000] [--threads 8] [--port 23080]
+    .venv/bin/python -m bench.webhook_delivery [--deliveries 2000] [--threads 8] [--port 23080]
 
     tenderflow  `--deliveries` document.done events of done documents (each with a realistic field
                 set), one endpoint on a local receiver that answers 204 at once; one in-process
@@ -24,31 +24,26 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 from psycopg.types.json import Jsonb
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from scratch_database import scratch_database, server  # noqa: E402
-
-from tenderflow.config import Settings  # noqa: E402
-from tenderflow.database import open_pool  # noqa: E402
-from tenderflow.handlers.stage import Resources  # noqa: E402
-from tenderflow.handlers.webhooks import DELIVER  # noqa: E402
-from tenderflow.logs import configure_logging  # noqa: E402
-from tenderflow.queue import JobTypes, Worker, WorkerConfig  # noqa: E402
-from tenderflow.tenants.tenants import create_tenant  # noqa: E402
-from tenderflow.webhooks import deliveries, endpoints  # noqa: E402
-from tenderflow.webhooks.addresses import AddressPolicy  # noqa: E402
+from bench.scratch_database import scratch_database, server
+from tenderflow.config import Settings
+from tenderflow.database import open_pool
+from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.webhooks import DELIVER
+from tenderflow.logs import configure_logging
+from tenderflow.queue import JobTypes, Worker, WorkerConfig
+from tenderflow.tenants.tenants import create_tenant
+from tenderflow.webhooks import deliveries, endpoints
+from tenderflow.webhooks.addresses import AddressPolicy
 
 FIELDS = {
     "title": {"value": "Resurfacing of the A-road network, lots 1 to 4", "page": 1, "quote": "Resurfacing of"},

@@ -82,6 +82,15 @@ class Settings(BaseSettings):
         "this old (uploads store the object just before their transaction).")
     storage_sweep_seconds: float = Field(
         3600.0, gt=0, description="How often the API server sweeps objects no document refers to.")
+    package_max_bytes: int = Field(
+        1024**3, gt=0, description="The largest ZIP package an upload into a tender takes (each PDF in it is "
+        "capped by max_upload_bytes).")
+    package_max_entries: int = Field(1000, gt=0, description="Entries (files and folders) a ZIP package may hold.")
+    package_max_unpacked_bytes: int = Field(
+        2 * 1024**3, gt=0, description="What a ZIP package's files may unpack to in all.")
+    package_max_ratio: float = Field(
+        100.0, gt=1, description="How far an entry of a ZIP package may be compressed (unpacked / packed) before "
+        "it is taken for a zip bomb (entries under 1 MiB unpacked are not counted).")
     max_pages: int = Field(2000, gt=0, description="Pages per document, checked before rendering.")
     max_page_pixels: int = Field(
         200_000_000, gt=0, description="Pixels per rendered page (width x height at ocr_dpi)."

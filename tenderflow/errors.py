@@ -17,9 +17,15 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     │                                         its writes stand, the job retries (a webhook's receiver said 500)
     ├── StorageError                     503  an object could not be stored or read
     ├── UploadRejectedError              400  the file is refused before anything is written
+    │   └── PackageRejectedError         400  a ZIP package refused whole (a bomb, a path leaving it,
+    │                                         encrypted, corrupt, no document in it)  (tenders.packages)
     ├── SearchQueryError                 400  a search query or filter cannot be used   (pipeline.search)
     ├── ResultRejectedError              422  a remote worker's result does not hold against what the server knows
     ├── DocumentNotFoundError            404  no document with that id (for this tenant)
+    ├── TenderError                      400  a tender cannot be changed as asked (unknown kind or field)
+    ├── TenderNotFoundError              404  no tender with that id (for this tenant)
+    ├── ProposalNotFoundError            404  no tender proposal with that id (for this tenant)
+    ├── ProposalStateError               409  the proposal is not in a state the decision starts from
     ├── NotReadableYetError              409  no finished version to make a PDF of       (pipeline.pdfs)
     ├── WordsNotKeptError                409  OCRed before word boxes were kept: reprocess (pipeline.pdfs)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
@@ -270,3 +276,37 @@ class ScheduleNotFoundError(TenderflowError):
     """No schedule has this name."""
 
     http_status: ClassVar[int] = 404
+
+
+class PackageRejectedError(UploadRejectedError):
+    """A ZIP package is refused whole, before anything of it is stored: too many entries, too large
+    or too compressed once unpacked (a zip bomb), an entry whose path leaves the package, encrypted,
+    corrupt, or holding no document tenderflow can read. The message says which entry and why."""
+
+    http_status: ClassVar[int] = 400
+
+
+class TenderError(TenderflowError):
+    """A tender cannot be made or changed as asked (an unknown document kind or field, a document
+    that is not one of its members)."""
+
+    http_status: ClassVar[int] = 400
+
+
+class TenderNotFoundError(TenderflowError):
+    """No tender has this id (for the tenant asking)."""
+
+    http_status: ClassVar[int] = 404
+
+
+class ProposalNotFoundError(TenderflowError):
+    """No tender proposal has this id (for the tenant asking)."""
+
+    http_status: ClassVar[int] = 404
+
+
+class ProposalStateError(TenderflowError):
+    """The proposal is not in a state the decision starts from (accepting a rejected one, undoing
+    one never accepted)."""
+
+    http_status: ClassVar[int] = 409

@@ -3,15 +3,21 @@
 A file holds queries separated by `-- name: <query_name>` headers; the text up to the next header
 is the query. Loaded once per process; a missing name is a KeyError at first use, which the tests
 that exercise every query catch.
+
+A line `-- include: <query_name>` alone in a query stands for that query of the same file, its own
+leading comment lines left out and each of its lines indented as the include line is: a fragment
+several queries share (the search filters) is written once.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from importlib import resources
 from typing import LiteralString, cast
 
 _HEADER = re.compile(r"^--\s*name:\s*([a-z_][a-z0-9_]*)\s*$", re.MULTILINE)
+_INCLUDE = re.compile(r"^([ \t]*)--\s*include:\s*([a-z_][a-z0-9_]*)\s*$", re.MULTILINE)
 
 
 class NamedQueries:
@@ -28,6 +34,18 @@ class NamedQueries:
             # The text comes from our own package files, never from input: it is as literal as a
             # string in the source, which is what psycopg's LiteralString typing asks for.
             self._queries[name] = cast(LiteralString, body.strip().rstrip(";"))
+        # Fragments from the same file: as literal as the queries (mypy reads LiteralString as str).
+        for name, query in self._queries.items():
+            self._queries[name] = _INCLUDE.sub(
+                lambda match: self._included(package, filename, match[2], match[1]), query)
+
+    def _included(self, package: str, filename: str, name: str, indent: str) -> str:
+        if name not in self._queries or _INCLUDE.search(self._queries[name]):
+            raise ValueError(f"{package}/{filename}: `-- include: {name}` names no query without includes")
+        lines = self._queries[name].splitlines()
+        while lines and lines[0].lstrip().startswith("--"):
+            lines.pop(0)
+        return textwrap.indent("\n".join(lines), indent)
 
     def __getitem__(self, name: str) -> LiteralString:
         return self._queries[name]

@@ -1,19 +1,32 @@
-"""Test session setup: a real PostgreSQL, and an isolated database per test.
+"""Test session setup: a real PostgreSQL, an isolated database per test, and the shared fixtures.
 
 The server is DATABASE_URL when set, else an embedded server (pgserver) started for the session.
 A template database is migrated once; each test gets its own clone (CREATE DATABASE … TEMPLATE),
 so tests share no state and need no cleanup between them.
+
+Every test that reaches the database (it requests `server_url`, directly or through `database_url`,
+`conn`, `pool`, `settings`, `api` …) is marked `pg` at collection, but the OCR code's (`ocr`) and the
+browser's (`browser`) own tests: CI's second pass against a standalone server runs `-m pg` alone.
+
+The shared fixtures: `settings` (tests.support.api_harness.api_settings; a module or a test changes
+fields with `@pytest.mark.settings(field=value, …)`), `api` (the real API serving `settings` in a
+thread), `storage` (the object store under the test's tmp dir, the one `settings` names) and
+`cli_env` (the environment of a CLI run against the test's database). A module needing more
+overrides the fixture. Documents a module's tests only read are processed once for the module
+(`processed_once`).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
@@ -22,6 +35,20 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.database import open_pool
 from tenderflow.migrations import migrate
+
+if TYPE_CHECKING:
+    from tenderflow.config import Settings
+    from tenderflow.pipeline.storage import ObjectStorage
+    from tests.support.api_harness import RunningApi
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `pg` every test that reaches PostgreSQL, but the OCR code's and the browser's own tests:
+    which server answers changes nothing of what they prove."""
+    for item in items:
+        reaches_the_database = "server_url" in getattr(item, "fixturenames", ())
+        if reaches_the_database and not any(item.iter_markers("ocr")) and not any(item.iter_markers("browser")):
+            item.add_marker(pytest.mark.pg)
 
 
 def _with_database(url: str, database: str) -> str:
@@ -59,16 +86,83 @@ def template_database(server_url: str) -> Iterator[str]:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
-@pytest.fixture
-def database_url(server_url: str, template_database: str) -> Iterator[str]:
-    """A fresh, migrated database for this test alone."""
-    name = f"tf_test_{uuid.uuid4().hex[:12]}"
+def _clone(server_url: str, template: str, prefix: str) -> str:
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
-            sql.Identifier(name), sql.Identifier(template_database)))
-    yield _with_database(server_url, name)
+        admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template)))
+    return name
+
+
+def _drop(server_url: str, name: str) -> None:
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, server_url: str, template_database: str) -> Iterator[str]:
+    """A fresh, migrated database for this test alone: a clone of the migrated template, or of the
+    module's `processed_documents` when the test uses them."""
+    template = template_database
+    if "processed_documents" in request.fixturenames:
+        template = request.getfixturevalue("processed_documents").database
+    name = _clone(server_url, template, "tf_test")
+    yield _with_database(server_url, name)
+    _drop(server_url, name)
+
+
+@dataclass(frozen=True)
+class ProcessedDocuments:
+    """Documents uploaded and run through the pipeline once: a template database holding them, the
+    object store they were uploaded to, and what the build returned (their ids by name)."""
+
+    database: str
+    objects: Path
+    ids: dict[str, int]
+
+    def copy_into(self, tmp_path: Path) -> dict[str, int]:
+        """The objects into the test's store (`tmp_path / "objects"`, the one `settings` names); the ids."""
+        shutil.copytree(self.objects, tmp_path / "objects", dirs_exist_ok=True)
+        return self.ids
+
+
+Documents = tuple[tuple[str, str, list[list[str]]], ...]
+
+
+def processed_once(name: str, *, tenants: dict[str, int], documents: Documents, **upload_options: Any) -> Any:
+    """A module's processed documents, uploaded and drained once for the module, as the fixture `name`:
+    the documents' ids by name, in the test's own database and object store.
+
+    The `tenants` (name: credits, 0 for unlimited) are created and a text PDF uploaded per (name,
+    tenant, pages) of `documents` into a clone of the migrated template, with the module's `settings`;
+    the pipeline drains it. Each test using the fixture gets a clone of that database (see
+    `database_url`) and a copy of its objects instead of processing the same documents again.
+    Use: `processed_documents, indexed = processed_once("indexed", tenants=…, documents=…)`."""
+
+    def build(request: pytest.FixtureRequest) -> Iterator[ProcessedDocuments]:
+        from tenderflow.pipeline.storage import open_storage
+        from tests.support.api_harness import tenant_with_key
+        from tests.support.pipeline_harness import upload_and_drain
+
+        server_url: str = request.getfixturevalue("server_url")
+        database = _clone(server_url, request.getfixturevalue("template_database"), "tf_processed")
+        root = request.getfixturevalue("tmp_path_factory").mktemp("processed")
+        url = _with_database(server_url, database)
+        try:
+            settings = _settings_of(request, url, root)
+            with psycopg.connect(url, autocommit=True) as conn, \
+                    open_pool(url, min_size=1, max_size=20, name="processed") as pool:
+                for tenant, credits in tenants.items():
+                    tenant_with_key(conn, tenant, credits=credits)
+                ids = upload_and_drain(conn, pool, settings, open_storage(settings.resolved_storage_url), root,
+                                       documents, **upload_options)
+            yield ProcessedDocuments(database, root / "objects", ids)  # no session left: a template has none
+        finally:
+            _drop(server_url, database)
+
+    def copy(processed_documents: ProcessedDocuments, tmp_path: Path) -> dict[str, int]:
+        return processed_documents.copy_into(tmp_path)
+
+    return (pytest.fixture(scope="module", name="processed_documents")(build), pytest.fixture(name=name)(copy))
 
 
 @pytest.fixture
@@ -95,6 +189,46 @@ def pool(database_url: str) -> Iterator[ConnectionPool]:
 def conn(database_url: str) -> Iterator[psycopg.Connection[tuple[object, ...]]]:
     with psycopg.connect(database_url, autocommit=True) as connection:
         yield connection
+
+
+@pytest.fixture
+def settings(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) -> Settings:
+    """The test's Settings (tests.support.api_harness.api_settings) with the fields of its `settings` marks, the
+    module's first and the test's own over them."""
+    return _settings_of(request, database_url, tmp_path)
+
+
+def _settings_of(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) -> Settings:
+    from tests.support.api_harness import api_settings
+
+    fields: dict[str, Any] = {}
+    for mark in reversed(list(request.node.iter_markers("settings"))):
+        fields.update(mark.kwargs)
+    return api_settings(database_url, tmp_path, **fields)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[RunningApi]:
+    """The real API serving `settings` on a loopback port, in a thread of this process."""
+    from tests.support.api_harness import serve_in_thread
+
+    with serve_in_thread(settings) as running:
+        yield running
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> ObjectStorage:
+    """The object store under the test's tmp dir (the one `settings` names)."""
+    from tenderflow.pipeline.storage import open_storage
+
+    return open_storage((tmp_path / "objects").as_uri())
+
+
+@pytest.fixture
+def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
+    """The environment of a CLI run (CliRunner or a process) on the test's database and tmp dir."""
+    return {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
+            "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
 
 
 def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: str = "the condition",

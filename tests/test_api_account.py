@@ -4,7 +4,6 @@ body (`Content-Type: application/pdf`), and `/readyz` (the database and the stor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,20 +13,11 @@ import pytest
 
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, max_upload_bytes=200_000, price_per_document=3, price_per_page=2)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = pytest.mark.settings(max_upload_bytes=200_000, price_per_document=3, price_per_page=2)
 
 
 def raw_upload(api: RunningApi, key: str, body: bytes, **headers: str) -> Any:

@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 import traceback
+import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,11 +31,11 @@ from tenderflow.config import Settings
 from tenderflow.pdf import launcher
 from tenderflow.remote.client import RemoteQueueClient, ResultRefusedError
 from tenderflow.remote.protocol import WorkerHello
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 from tests.conftest import wait_until
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
-from tests.webhook_receiver import WebhookReceiver
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
+from tests.support.webhook_receiver import WebhookReceiver
 
 Conn = psycopg.Connection[Any]
 _BACKGROUND_THREADS = ("api-maintenance", "api-storage-sweep")  # one connection each, by design
@@ -126,7 +127,8 @@ def upload(api: RunningApi, key: str, path: Path) -> int:
 def test_d_n2_no_request_holds_a_connection_across_network_io_storage_or_the_sandbox(
     api: RunningApi, held: HeldConnections, conn: Conn, pool: ConnectionPool, settings: Settings, tmp_path: Path
 ) -> None:
-    """D-N2: every route that reaches the network, the object storage or the tool sandbox, once each."""
+    """D-N2: every route that reaches the network, the object storage or the tool sandbox, once each
+    (a tender's package too: it is unpacked and stored holding no connection)."""
     alpha = tenant_with_key(conn, "alpha")
     scan = upload(api, alpha, scanned_pdf(tmp_path / "scan.pdf", [TENDER_PAGE]))
     upload(api, alpha, text_pdf(tmp_path / "text.pdf", [TENDER_PAGE, ["Title: a second notice"]]))
@@ -157,6 +159,18 @@ def test_d_n2_no_request_holds_a_connection_across_network_io_storage_or_the_san
         stored = api.client.post("/dashboard/upload", data={"tenant": "alpha", "csrf_token": csrf[1]},
                                  files={"file": ("again.pdf", handle, "application/pdf")})
     assert stored.status_code == 303, stored.text
+
+    tender = api.client.post("/v1/tenders", headers=bearer(alpha), json={"name": "Harbour"})
+    assert tender.status_code == 201, tender.text
+    package = tmp_path / "package.zip"
+    with zipfile.ZipFile(package, "w") as archive:
+        archive.write(text_pdf(tmp_path / "a.pdf", [TENDER_PAGE, ["Title: a packaged notice"]]), "notice.pdf")
+        archive.write(text_pdf(tmp_path / "b.pdf", [TENDER_PAGE, ["Title: its addendum"]]), "addendum.pdf")
+    with package.open("rb") as handle:
+        packed = api.client.post(f"/v1/tenders/{tender.json()['id']}/documents", headers=bearer(alpha),
+                                 files={"file": ("package.zip", handle, "application/zip")})
+    assert packed.status_code == 201, packed.text
+    assert api.client.get("/v1/tenders/export", headers=bearer(alpha), params={"format": "jsonl"}).status_code == 200
 
     upload(api, alpha, text_pdf(tmp_path / "remote.pdf", [TENDER_PAGE, ["Title: for a remote worker"]]))
     worker = RemoteQueueClient(api.url, create_token(conn, "scanner-pc", ["ocr"]).raw, instance="pc:1:aaaaaa")

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import psycopg
 
-from tests.api_harness import api_process, api_settings, bearer, tenant_with_key
 from tests.conftest import wait_until
+from tests.support.api_harness import api_process, api_settings, bearer, tenant_with_key
 
 Conn = psycopg.Connection[Any]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +18,11 @@ from tenderflow.logs import configure_logging
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.remote.client import RemoteQueueClient
 from tenderflow.remote.protocol import WorkerHello
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, max_upload_bytes=200_000)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = pytest.mark.settings(max_upload_bytes=200_000)
 
 
 def upload(api: RunningApi, key: str, path: Path, **params: Any) -> httpx.Response:

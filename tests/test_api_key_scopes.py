@@ -5,7 +5,6 @@ CLI creates and lists them; the database's clock decides."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,22 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
-from tenderflow.config import Settings
 from tenderflow.tenants.keys import check_api_key, create_api_key
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
-
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+from tests.support.api_harness import RunningApi, bearer
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 
 def upload(api: RunningApi, key: str, pdf: Path) -> Any:

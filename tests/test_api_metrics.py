@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,12 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Failure, claim, complete, fail, jobs
 from tenderflow.tenants.credits import Prices
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread
-from tests.pipeline_harness import drain_in_workers
-from tests.tender_fixtures import numbered_pages, text_pdf
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, bearer
+from tests.support.pipeline_harness import drain_in_workers
+from tests.support.tender_fixtures import numbered_pages, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
     # No reclaiming by the API while the test looks at an expired lease.
-    return api_settings(database_url, tmp_path, maintenance_seconds=600)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = pytest.mark.settings(maintenance_seconds=600)
 
 
 def scrape(api: RunningApi) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

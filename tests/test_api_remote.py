@@ -9,7 +9,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,24 +27,14 @@ from tenderflow.remote.client import (
     ResultTooLargeError,
     WorkerTokenRefusedError,
 )
-from tenderflow.remote.protocol import WorkerHello
+from tenderflow.remote.protocol import RemoteJob, WorkerHello
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
 from tests.conftest import wait_until
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    # A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
-    return api_settings(database_url, tmp_path, poll_seconds=30.0, claim_wait_seconds=20.0,
-                        maintenance_seconds=600.0)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+# A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
+pytestmark = pytest.mark.settings(poll_seconds=30.0, claim_wait_seconds=20.0, maintenance_seconds=600.0)
 
 
 def hello(pool: str = "ocr") -> WorkerHello:
@@ -60,6 +49,17 @@ def upload_pdf(conn: psycopg.Connection[Any], settings: Settings, path: Path) ->
     outcome = upload_file(conn, open_storage(settings.resolved_storage_url), path, max_bytes=10_000_000)
     assert outcome.document_id is not None
     return outcome.document_id
+
+
+def scanner_with_a_job(api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+                       ) -> tuple[RemoteQueueClient, RemoteJob, int]:
+    """A one-page document uploaded and its plan job claimed by the remote worker "scanner-pc" (an
+    OCR token): its client, the job and the document's id."""
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    return client, job, document_id
 
 
 def tenderflow(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
@@ -186,10 +186,7 @@ def test_a_claim_is_only_its_own_instances_and_tokens_are_scoped_to_pools(
 def test_an_invalid_result_is_refused_with_422_and_the_attempt_retried(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:
-    token = create_token(conn, "scanner-pc", ["ocr"]).raw
-    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
-    client = remote_client(api, token, "pc:1:aaaaaa")
-    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    client, job, _ = scanner_with_a_job(api, conn, settings, tmp_path)
     with pytest.raises(ResultRefusedError, match="page_count"):
         client.complete(job, {"page_count": -3, "smuggled": "x"})
     row = jobs.get(conn, job.id)
@@ -200,10 +197,7 @@ def test_an_invalid_result_is_refused_with_422_and_the_attempt_retried(
 def test_a_revoked_token_is_refused_at_its_next_call(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:
-    token = create_token(conn, "scanner-pc", ["ocr"]).raw
-    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
-    client = remote_client(api, token, "pc:1:aaaaaa")
-    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    client, job, _ = scanner_with_a_job(api, conn, settings, tmp_path)
     assert client.heartbeat(hello(), [job]).owned == [job.id]
     revoke_token(conn, "scanner-pc")
     with pytest.raises(WorkerTokenRefusedError, match="401 invalid or revoked worker token"):
@@ -257,10 +251,7 @@ def test_waiting_claims_share_one_listener_and_wake_on_notify(
 def test_stopping_hands_leases_back_and_ends_a_waiting_claim(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:
-    token = create_token(conn, "scanner-pc", ["ocr"]).raw
-    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
-    client = remote_client(api, token, "pc:1:aaaaaa")
-    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    client, job, _ = scanner_with_a_job(api, conn, settings, tmp_path)
     ended: list[float] = []
 
     def wait_for_more() -> None:
@@ -290,10 +281,7 @@ def test_a_failure_report_the_database_could_not_store_no_longer_wedges_the_job(
     """Review D1, remote path: an error text with NUL (an LLM's message passed through) made the
     server answer 500 for ever while the job stayed running. A day's Retry-After is also capped at
     the backoff cap now."""
-    token = create_token(conn, "scanner-pc", ["ocr"]).raw
-    upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
-    client = remote_client(api, token, "pc:1:aaaaaa")
-    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    client, job, _ = scanner_with_a_job(api, conn, settings, tmp_path)
     answer = client.fail(job, "bad request \x00 with NUL", permanent=False, retry_after_seconds=86_400)
     assert answer.outcome == "retry"
     row = jobs.get(conn, job.id)
@@ -343,7 +331,7 @@ def test_waiting_claims_cannot_take_the_threads_tenant_requests_need(
 ) -> None:
     """Review D3: 110 waiting long-polls held every API thread, and a tenant's GET took 21 s. Now at
     most half the threads wait; a claim past that is told to retry later (429) at once."""
-    from tests.api_harness import bearer, tenant_with_key
+    from tests.support.api_harness import bearer, tenant_with_key
 
     settings = api_settings(database_url, tmp_path, api_threads=8, claim_wait_seconds=20.0, poll_seconds=30.0)
     token = create_token(conn, "busy-farm", ["ocr"]).raw
@@ -381,10 +369,7 @@ def test_d2_a_forged_plan_is_refused_and_written_nowhere(
 ) -> None:
     """D2: a plan claiming 3 forged pages for a 1-page PDF was committed (pages stored, 3 pages
     reserved); the server now probes the stored PDF and refuses a page count that is not its own."""
-    token = create_token(conn, "scanner-pc", ["ocr"]).raw
-    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
-    client = remote_client(api, token, "pc:1:aaaaaa")
-    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    client, job, document_id = scanner_with_a_job(api, conn, settings, tmp_path)
     forged = {"page_count": 3, "text_pages": [_page_record(n, f"forged page {n}") for n in (1, 2, 3)], "ocr_pages": []}
     with pytest.raises(ResultRefusedError, match="the plan says 3 pages; the stored PDF has 1"):
         client.complete(job, forged)
@@ -398,10 +383,7 @@ def test_d2_a_page_longer_than_a_page_can_be_is_refused(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:
     """D2: text size caps hold for remote pages (2 MB of text for one page was accepted)."""
-    token = create_token(conn, "scanner-pc", ["ocr"]).raw
-    document_id = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
-    client = remote_client(api, token, "pc:1:aaaaaa")
-    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    client, job, document_id = scanner_with_a_job(api, conn, settings, tmp_path)
     with pytest.raises(ResultRefusedError, match="page 1 has 1,000,000 characters"):
         client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "x" * 1_000_000)]})
     assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (document_id,)).fetchone() == (0,)
@@ -535,3 +517,26 @@ def test_d2_a_token_scoped_to_tenants_claims_only_their_jobs(
                         ([str(d) for d in betas],)).fetchone() == (3,)
     listed = tenderflow(settings, "worker-tokens", "list", "--json")
     assert [row["tenants"] for row in json.loads(listed.stdout)] == [["alpha"]]
+
+
+def test_a_remote_extractions_confidence_and_candidates_are_checked_like_its_values(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 22: a candidate is shown to people next to the fields, so a remote worker's candidate must
+    quote its page as a value must; confidence is about values returned, within 0..1."""
+    client, job, document_id = _extract_job_of_a_real_plan(api, conn, settings, tmp_path)
+    honest = {"value": "EH-2026-0417", "page": 1, "quote": "Reference number: EH-2026-0417"}
+    invented = {"value": "helpdesk@example.org", "page": 1, "quote": "Write to helpdesk@example.org"}
+    with pytest.raises(ResultRefusedError, match="candidate for 'buyer.email'"):
+        client.complete(job, {**_fields(reference_number=honest), "candidates": {"buyer.email": invented}})
+    [job] = _reclaim(conn, client, job)
+    with pytest.raises(ResultRefusedError, match="confidence 7.0 for 'reference_number'"):
+        client.complete(job, {**_fields(reference_number=honest), "confidence": {"reference_number": 7.0}})
+    [job] = _reclaim(conn, client, job)
+    with pytest.raises(ResultRefusedError, match="confidence 0.9 for 'title'"):
+        client.complete(job, {**_fields(reference_number=honest), "confidence": {"title": 0.9}})
+    [job] = _reclaim(conn, client, job)
+    assert client.complete(job, {**_fields(reference_number=honest),
+                                 "confidence": {"reference_number": 0.9}}).outcome == "succeeded"
+    stored = conn.execute("SELECT provenance FROM extractions WHERE document_id = %s", (document_id,)).fetchone()
+    assert stored is not None and stored[0] == {"confidence": {"reference_number": 0.9}, "rules": {}, "candidates": {}}

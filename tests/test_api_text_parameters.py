@@ -23,7 +23,7 @@ from tenderflow.api.app import create_app
 from tenderflow.api.worker_tokens import create_token
 from tenderflow.config import Settings
 from tenderflow.texts import Line
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
 
 Conn = psycopg.Connection[Any]
 _LINE_VALIDATORS = typing.get_args(Line)[1:]

@@ -22,8 +22,8 @@ pytestmark = [pytest.mark.chaos, pytest.mark.slow]
 
 def test_chaos_run_loses_duplicates_strands_and_leaks_nothing() -> None:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "chaos.py"), "--documents", "100", "--faster", "--seed", "11"],
-        capture_output=True, text=True, timeout=1200, check=False,
+        [sys.executable, "-m", "bench.chaos", "--documents", "100", "--faster", "--seed", "11"],
+        cwd=ROOT, capture_output=True, text=True, timeout=1200, check=False,
     )
     lines = result.stdout.strip().splitlines()
     assert lines, result.stderr[-3000:]

@@ -19,10 +19,7 @@ from typing import Any
 import psycopg
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-from chaos_checker import (  # noqa: E402
+from bench.chaos_checker import (
     SECTIONS,
     Expected,
     check_state,
@@ -30,6 +27,8 @@ from chaos_checker import (  # noqa: E402
     nonzero,
     totals,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BUCKET = "chaos-test"
 SHA = "a" * 64
@@ -263,8 +262,7 @@ def test_tool_processes_alive_in_the_tree_are_found(tmp_path: Path) -> None:
 
 ORPHANING_SCRIPT = """
 import json, os, subprocess, sys, time
-sys.path.insert(0, sys.argv[1])
-from chaos_checker import become_subreaper, leaked_tool_processes, processes, reap_orphans, TOOL_NAMES
+from bench.chaos_checker import become_subreaper, leaked_tool_processes, processes, reap_orphans, TOOL_NAMES
 assert become_subreaper()
 # a "worker" that starts a tool in its own process group, then dies by SIGKILL
 worker = subprocess.Popen([sys.executable, "-c",
@@ -310,7 +308,7 @@ def test_a_tool_orphaned_by_a_killed_worker_is_found_and_reaped(tmp_path: Path) 
     fifo = tmp_path / "never-written.pdf"
     os.mkfifo(fifo)
     script = ORPHANING_SCRIPT.replace("__FIFO__", repr(str(fifo)))
-    result = subprocess.run([sys.executable, "-c", script, str(ROOT / "bench")], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
                             timeout=60, check=True)
     outcome = json.loads(result.stdout)
     assert [leak["orphaned"] for leak in outcome["leaks"]] == [True], outcome

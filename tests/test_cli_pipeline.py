@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
@@ -18,17 +17,8 @@ from tenderflow.cli.output import tsv_cell
 from tenderflow.database import CONNECT_TIMEOUT_SECONDS
 from tenderflow.errors import ConfigurationError
 from tenderflow.pipeline.storage import open_storage
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
-
-
-@pytest.fixture
-def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
-    return {
-        "DATABASE_URL": database_url,
-        "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
-        "TENDERFLOW_DATA_DIR": str(tmp_path / "data"),
-    }
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 
 def invoke(env: dict[str, str], *args: str) -> Any:
@@ -147,7 +137,8 @@ def test_max_attempts_from_the_settings_hold_for_every_job_of_the_pipeline(
     invoke({**cli_env, "TENDERFLOW_MAX_ATTEMPTS": "2"}, "reprocess", document_id, "--from", "extract")
     with psycopg.connect(database_url) as conn:
         rows = conn.execute("SELECT type, max_attempts FROM jobs ORDER BY id").fetchall()
-    assert rows[:3] == [("ocr.plan", 3), ("thumbnail", 3), ("extract", 3)] and rows[3:] == [("extract", 2)]
+    assert rows[:4] == [("ocr.plan", 3), ("thumbnail", 3), ("extract", 3), ("tender.document", 3)]
+    assert rows[4:] == [("extract", 2)]
 
 
 def test_piped_tables_are_tsv_with_nothing_cut_and_separators_escaped(
@@ -253,11 +244,18 @@ def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_
     assert CONNECT_TIMEOUT_SECONDS - 0.5 < elapsed < CONNECT_TIMEOUT_SECONDS + 3
 
 
-def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(tmp_path: Path) -> None:
+def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again() -> None:
     """Issue 12: nothing stopped the embedded PostgreSQL ("kept running"): `tenderflow db stop` does."""
     import os
+    import shutil
     import subprocess
     import sys
+    import tempfile
+
+    # Not under pytest's tmp_path: as root, pgserver opens the data dir's parents to the user that
+    # runs PostgreSQL, and any pytest session starting meanwhile closes /tmp/pytest-of-root again
+    # (mode 0700), so initdb failed now and then on a machine where several suites run.
+    tmp_path = Path(tempfile.mkdtemp(prefix="tenderflow-db-stop-"))
 
     # Without XDG_RUNTIME_DIR (root shells, containers, CI), as the review ran it: importing pgserver
     # (both to start the server and to stop it) warned on stderr on every command. pytest's own
@@ -287,3 +285,4 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
         [sys.executable, "-m", "tenderflow", "db", "stop"], env={**env, "DATABASE_URL": "postgresql://x@127.0.0.1/x"},
         capture_output=True, text=True, timeout=60, check=False)
     assert refused.returncode == 1 and "stop it where it runs" in refused.stderr
+    shutil.rmtree(tmp_path, ignore_errors=True)

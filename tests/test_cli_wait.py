@@ -30,18 +30,16 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.queue import Worker, jobs
 from tests.conftest import wait_until
-from tests.pipeline_harness import pipeline_settings, worker_config
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.pipeline_harness import pipeline_settings, worker_config
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 
 @pytest.fixture
-def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
+def cli_env(cli_env: dict[str, str]) -> dict[str, str]:
+    """The shared CLI environment over this process's own (less its TENDERFLOW_*), for a child process."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("TENDERFLOW_")}
-    env.update({
-        "DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
-        "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "TENDERFLOW_OCR_LANGUAGES": "eng",
-        "TENDERFLOW_POLL_SECONDS": "0.2", "TENDERFLOW_LOG_JSON": "true",
-    })
+    env.update({**cli_env, "TENDERFLOW_OCR_LANGUAGES": "eng", "TENDERFLOW_POLL_SECONDS": "0.2",
+                "TENDERFLOW_LOG_JSON": "true"})
     return env
 
 

@@ -24,20 +24,9 @@ from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.queue.worker import Worker
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain, drain_in_workers, worker_config
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
-
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain, drain_in_workers, worker_config
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 
 @contextmanager
@@ -381,7 +370,7 @@ def test_documents_are_searchable_by_name_filterable_and_paged_with_a_cursor(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.api_harness import tenant_with_key
+    from tests.support.api_harness import tenant_with_key
 
     monkeypatch.setattr(dashboard, "DOCUMENTS_PER_PAGE", 2)
     tenant_with_key(conn, "acme")

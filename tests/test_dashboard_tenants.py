@@ -6,7 +6,6 @@ page and a tenant's page show balances, reservations and usage that agree with t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +16,12 @@ from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.tenants.keys import create_api_key
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, api_settings, serve_in_thread
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import RunningApi
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 from tests.test_dashboard_pages import csrf_of, logged_in
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, max_upload_bytes=100_000, price_per_document=2, price_per_page=1)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = pytest.mark.settings(max_upload_bytes=100_000, price_per_document=2, price_per_page=1)
 
 
 def form(csrf: str, tenant: str, **extra: str) -> dict[str, str]:

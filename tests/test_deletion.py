@@ -10,7 +10,6 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,37 +30,22 @@ from tenderflow.pipeline.storage import object_key, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.conftest import wait_until
-from tests.pipeline_harness import drain, drain_with, worker_config
-from tests.tenants_harness import assert_ledger_balanced
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.conftest import processed_once, wait_until
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, bearer, tenant_with_key
+from tests.support.pipeline_harness import drain, drain_with, worker_config
+from tests.support.tenants_harness import assert_ledger_balanced
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 # Every table that holds something of a document (the ledger aside: it keeps its entries).
 DOCUMENT_TABLES = ("documents", "document_versions", "pages", "ocr_batches", "extractions", "document_thumbnails",
                    "version_prices", "search_documents", "search_pages")
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def uploaded(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, tmp_path: Path) -> dict[str, int]:
-    """Processed documents: two of acme's (acme pays credits), one of globex's."""
-    storage = open_storage(settings.resolved_storage_url)
-    tenant_with_key(conn, "acme", credits=1000)
-    tenant_with_key(conn, "globex")
-    ids = {}
-    for name, tenant, pages in (("notice", "acme", numbered_pages(3)), ("other", "acme", [TENDER_PAGE]),
-                                ("theirs", "globex", [TENDER_PAGE, ["Annex"]])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7)
-        assert outcome.document_id is not None
-        ids[name] = outcome.document_id
-    drain(pool, settings, storage)
-    return ids
+processed_documents, uploaded = processed_once(
+    "uploaded", tenants={"acme": 1000, "globex": 0}, documents=(
+        ("notice", "acme", numbered_pages(3)), ("other", "acme", [TENDER_PAGE]),
+        ("theirs", "globex", [TENDER_PAGE, ["Annex"]])))
+"""Processed documents: two of acme's (acme pays credits), one of globex's."""
 
 
 def rows_of(conn: psycopg.Connection[Any], document_id: int) -> dict[str, int]:
@@ -135,12 +119,6 @@ def test_the_cli_deletes_a_document_with_everything_read_from_it_and_the_ledger_
                                env=env_of(database_url, settings))
     assert again.exit_code == 1 and "not found" in again.output  # the other one is deleted all the same
     assert rows_of(conn, other)["documents"] == 0
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
 
 
 def test_the_api_deletes_a_tenants_own_documents_and_answers_404_for_another_tenants(
@@ -320,7 +298,7 @@ def test_retention_deletes_documents_older_than_their_tenants_period_on_a_schedu
                      now=next_run - timedelta(hours=1))
     assert scheduler.run_once(conn, now=datetime.now(UTC)) == []  # not due yet
     [job_id] = scheduler.run_once(conn, now=next_run + timedelta(seconds=1))
-    from tests.pipeline_harness import drain_with
+    from tests.support.pipeline_harness import drain_with
 
     conn.execute("UPDATE jobs SET run_after = now() WHERE id = %s", (job_id,))
     drain_with(pool, job_types)
@@ -419,8 +397,8 @@ def test_d_n7_a_deleted_documents_file_name_is_kept_nowhere_and_its_file_is_not_
     from tenderflow.handlers.watch import poll_options
     from tenderflow.pipeline import watches
     from tenderflow.tenants.tenants import create_tenant
-    from tests.pipeline_harness import pipeline_settings
-    from tests.tender_fixtures import TENDER_PAGE, text_pdf
+    from tests.support.pipeline_harness import pipeline_settings
+    from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
     create_tenant(conn, "acme", credits=100)
     inbox = tmp_path / "inbox"

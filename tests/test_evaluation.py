@@ -13,8 +13,8 @@ from tenderflow.cli import app
 from tenderflow.evaluation.keys import Expected, KeyFileError, load_key
 from tenderflow.evaluation.scoring import Returned, Tally, compare
 from tenderflow.extraction.schema import Buyer, Money, Sourced, TenderFields
-from tests.openai_server import RecordedRequest, answer_with, run_openai_server
-from tests.pdf_fixtures import blank_pages_pdf, born_digital_pdf
+from tests.support.openai_server import RecordedRequest, answer_with, run_openai_server
+from tests.support.pdf_fixtures import blank_pages_pdf, born_digital_pdf
 
 # --- scoring ------------------------------------------------------------------------------------
 
@@ -263,3 +263,19 @@ def test_bad_arguments_get_a_clear_error_and_nothing_runs(tmp_path: Path) -> Non
         assert result.exit_code != 0
         assert message in str(result.exception) + result.output
     assert not (tmp_path / "data" / "eval-pages").exists()
+
+
+def test_eval_names_the_rule_behind_each_scored_value_and_the_documents_it_fired_on(tmp_path: Path) -> None:
+    """`eval --json` lists the offline extractor's rules with the documents each gave a value for and
+    how those scored: a rule that fires on one document only is what the benchmark names (issue 22)."""
+    for name in ("a.pdf", "b.pdf"):
+        born_digital_pdf(tmp_path / name, [PAGE])
+    key = {"a.pdf": {"reference_number": {"value": "HV-2026-001"}, "buyer.phone": None},
+           "b.pdf": {"reference_number": {"value": "HV-1999-999"}, "buyer.phone": None}}
+    (tmp_path / "key.json").write_text(json.dumps(key))
+    code, output, summary = run_eval({"TENDERFLOW_DATA_DIR": str(tmp_path / "data")}, str(tmp_path / "key.json"))
+    assert code == 0, output
+    [(rule, entry)] = [(rule, entry) for rule, entry in summary["rules"].items() if rule.startswith("reference_number")]
+    assert "reference" in rule
+    assert sorted(entry["documents"]) == ["a.pdf", "b.pdf"]
+    assert (entry["correct"], entry["wrong"], entry["spurious"]) == (1, 1, 0)

@@ -6,58 +6,36 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from openpyxl import load_workbook
 from psycopg import sql
-from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.config import Settings
-from tenderflow.pipeline.export import HEADER, _cell
-from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.export import HEADER, spreadsheet_cell
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.conftest import processed_once
+from tests.support.api_harness import RunningApi, bearer, serve_in_thread, tenant_with_key
+from tests.support.tender_fixtures import TENDER_PAGE
 
 FORMULA = ["=HYPERLINK(\"http://evil.example\",\"click\")", "Tender for cleaning of the town hall"]
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def exported(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings,
-             tmp_path: Path) -> dict[str, int]:
-    storage = open_storage(settings.resolved_storage_url)
-    tenant_with_key(conn, "acme")
-    tenant_with_key(conn, "globex")
-    ids = {}
-    for name, tenant, pages in (("notice", "acme", [TENDER_PAGE]), ("formula", "acme", [FORMULA]),
-                                ("other", "globex", [TENDER_PAGE, ["Annex"]])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7)
-        assert outcome.document_id is not None
-        ids[name] = outcome.document_id
-    drain(pool, settings, storage)
-    return ids
+processed_documents, exported = processed_once(
+    "exported", tenants={"acme": 0, "globex": 0}, documents=(
+        ("notice", "acme", [TENDER_PAGE]), ("formula", "acme", [FORMULA]),
+        ("other", "globex", [TENDER_PAGE, ["Annex"]])))
 
 
 def test_csv_has_a_row_per_document_with_the_page_of_each_value(
-    database_url: str, settings: Settings, exported: dict[str, int]
+    cli_env: dict[str, str], exported: dict[str, int]
 ) -> None:
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
-    result = CliRunner().invoke(app, ["export", "--tenant", "acme", "--state", "done"], env=env)
+    result = CliRunner().invoke(app, ["export", "--tenant", "acme", "--state", "done"], env=cli_env)
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert list(rows[0]) == list(HEADER)
@@ -71,16 +49,15 @@ def test_csv_has_a_row_per_document_with_the_page_of_each_value(
     # A value a spreadsheet would run as a formula is quoted (CSV injection).
     assert by_id[exported["formula"]]["filename"] == "formula.pdf"
     assert not any(value.startswith("=") for row in rows for value in row.values())
-    assert [_cell(text) for text in ("=HYPERLINK(1)", "+1", "-2", "@x", "fine")] == [
+    assert [spreadsheet_cell(text) for text in ("=HYPERLINK(1)", "+1", "-2", "@x", "fine")] == [
         "'=HYPERLINK(1)", "'+1", "'-2", "'@x", "fine"]
 
 
 def test_jsonl_keeps_every_field_with_its_page_and_quote(
-    database_url: str, settings: Settings, exported: dict[str, int], tmp_path: Path
+    cli_env: dict[str, str], exported: dict[str, int], tmp_path: Path
 ) -> None:
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
     target = tmp_path / "fields.jsonl"
-    result = CliRunner().invoke(app, ["export", "--format", "jsonl", "-o", str(target)], env=env)
+    result = CliRunner().invoke(app, ["export", "--format", "jsonl", "-o", str(target)], env=cli_env)
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in target.read_text().splitlines()]
     assert [line["document_id"] for line in lines] == sorted(exported.values())  # oldest first, all tenants
@@ -88,16 +65,10 @@ def test_jsonl_keeps_every_field_with_its_page_and_quote(
     assert notice["fields"]["reference_number"] == {"value": "EH-2026-0417", "page": 1,
                                                     "quote": notice["fields"]["reference_number"]["quote"]}
     assert "EH-2026-0417" in notice["fields"]["reference_number"]["quote"]
-    nothing = CliRunner().invoke(app, ["export", "--tenant", "nobody-here"], env=env)
+    nothing = CliRunner().invoke(app, ["export", "--tenant", "nobody-here"], env=cli_env)
     assert nothing.exit_code == 0 and nothing.stdout.splitlines() == [",".join(HEADER)]  # headers, no error
-    refused = CliRunner().invoke(app, ["export", "--format", "xlsx"], env=env)
+    refused = CliRunner().invoke(app, ["export", "--format", "xlsx"], env=cli_env)
     assert refused.exit_code == 2 and "--output" in refused.output
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
 
 
 def test_the_api_exports_a_tenants_own_documents_as_xlsx_and_csv(
@@ -125,14 +96,13 @@ def uploaded_at(conn: psycopg.Connection[Any], times: dict[int, str]) -> None:
 
 
 def test_export_since_keeps_documents_uploaded_since_then_read_as_utc(
-    database_url: str, settings: Settings, conn: psycopg.Connection[Any], exported: dict[str, int]
+    cli_env: dict[str, str], conn: psycopg.Connection[Any], exported: dict[str, int]
 ) -> None:
     uploaded_at(conn, {exported["formula"]: "2026-01-10T00:00:00Z", exported["notice"]: "2026-01-10T12:00:00Z",
                        exported["other"]: "2026-01-11T00:00:00Z"})
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
 
     def exported_ids(*options: str) -> list[int]:
-        result = CliRunner().invoke(app, ["export", "--format", "jsonl", *options], env=env)
+        result = CliRunner().invoke(app, ["export", "--format", "jsonl", *options], env=cli_env)
         assert result.exit_code == 0, result.output
         return [json.loads(line)["document_id"] for line in result.stdout.splitlines()]
 
@@ -140,7 +110,7 @@ def test_export_since_keeps_documents_uploaded_since_then_read_as_utc(
     assert exported_ids("--since", "2026-01-11") == [exported["other"]]
     assert exported_ids("--since", "2026-01-10", "--tenant", "acme") == [exported["notice"], exported["formula"]]
     assert exported_ids("--since", "2026-01-12") == []
-    as_csv = CliRunner().invoke(app, ["export", "--since", "2026-01-12"], env=env)
+    as_csv = CliRunner().invoke(app, ["export", "--since", "2026-01-12"], env=cli_env)
     assert as_csv.exit_code == 0 and as_csv.stdout.splitlines() == [",".join(HEADER)]
 
 

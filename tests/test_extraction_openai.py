@@ -23,7 +23,7 @@ from tenderflow.extraction.backend import (
 from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.openai_backend import OpenAIBackend, chunk_pages, retry_after_seconds
 from tenderflow.extraction.schema import AwardCriterion, Lot, Money, Sourced, TenderFields, strict_json_schema
-from tests.openai_server import (
+from tests.support.openai_server import (
     MODEL,
     RecordedRequest,
     Reply,

@@ -6,15 +6,7 @@ import pytest
 
 from tenderflow.extraction import extract_fields
 from tenderflow.extraction.backend import Page, Usage
-from tenderflow.extraction.schema import (
-    AwardCriterion,
-    Buyer,
-    ContractDuration,
-    Lot,
-    Money,
-    Sourced,
-    TenderFields,
-)
+from tenderflow.extraction.schema import AwardCriterion, Buyer, ContractDuration, Lot, Money, Sourced, TenderFields
 from tenderflow.extraction.validation import (
     cpv_check_digit,
     normalize_cpv_code,

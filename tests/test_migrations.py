@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any, LiteralString
 
 import psycopg
 import pytest
@@ -44,20 +46,20 @@ def test_concurrent_migrate_applies_each_file_once(empty_database_url: str) -> N
     assert sorted(results) == [0, 0, 0, len(migrations.available_migrations())]
 
 
-def test_edited_applied_migration_is_refused(empty_database_url: str) -> None:
+@pytest.mark.parametrize(("change", "check", "refusal"), [
+    ("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1", migrations.migrate,
+     "edited after it was applied"),
+    ("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')",
+     migrations.ensure_migrated, "does not know"),
+], ids=["edited-applied-migration", "unknown-applied-version"])
+def test_a_record_of_applied_migrations_that_the_files_disagree_with_is_refused(
+    empty_database_url: str, change: LiteralString, check: Callable[[psycopg.Connection[Any]], object], refusal: str
+) -> None:
     with psycopg.connect(empty_database_url, autocommit=True) as conn:
         migrations.migrate(conn)
-        conn.execute("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1")
-        with pytest.raises(MigrationError, match="edited after it was applied"):
-            migrations.migrate(conn)
-
-
-def test_unknown_applied_version_is_refused(empty_database_url: str) -> None:
-    with psycopg.connect(empty_database_url, autocommit=True) as conn:
-        migrations.migrate(conn)
-        conn.execute("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
-        with pytest.raises(MigrationError, match="does not know"):
-            migrations.ensure_migrated(conn)
+        conn.execute(change)
+        with pytest.raises(MigrationError, match=refusal):
+            check(conn)
 
 
 def test_pending_migrations_say_what_to_run(empty_database_url: str) -> None:

@@ -8,14 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 from psycopg_pool import ConnectionPool
 
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.documents import pages_per_batch
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import numbered_pages, scanned_pdf
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import numbered_pages, scanned_pdf
+
+pytestmark = pytest.mark.ocr
 
 
 def test_pages_per_batch_spreads_short_documents_and_batches_long_ones() -> None:

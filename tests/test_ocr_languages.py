@@ -1,7 +1,7 @@
 """OCR in the document's language: detection on French and German scans and text layers, languages
 asked at upload or set as the tenant's default winning over detection, bad names refused.
 
-Scans are image-only PDFs drawn here (tests/pdf_fixtures.py: Vera has the accents); OCR is the real
+Scans are image-only PDFs drawn here (tests/support/pdf_fixtures.py: Vera has the accents); OCR is the real
 tesseract with the packs `make test` installs; the pipeline tests use a real PostgreSQL."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pdf_fixtures as fixtures
 import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
@@ -23,13 +22,14 @@ from tenderflow.handlers.ocr import OcrPlanHandler
 from tenderflow.logs import configure_logging
 from tenderflow.pdf import languages as lang
 from tenderflow.pdf.languages import LanguageError, choose_ocr_languages, parse_languages
-from tenderflow.pdf.ocr import OcrOptions, read_pages
+from tenderflow.pdf.ocr import OcrOptions, installed_languages, read_pages
 from tenderflow.pdf.probe import PdfLimits
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.tenants import create_tenant, get_tenant, set_languages
-from tests.pipeline_harness import drain, pipeline_settings
+from tests.support import pdf_fixtures as fixtures
+from tests.support.pipeline_harness import drain, pipeline_settings
 
 OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
 MAX_BYTES = 10 * 1024 * 1024
@@ -56,6 +56,24 @@ DUTCH = (
     "uiterlijk vrijdag binnen zijn.",
 )
 ENGLISH = fixtures.TENDER_LINES
+AFRIKAANS = (  # a language tesseract has a pack for (afr) that `make` does not install
+    "Kennisgewing van tender: die munisipaliteit",
+    "nooi aanbiedinge vir die instandhouding van",
+    "die straatligte in die middestad. Aanbiedinge",
+    "moet voor Vrydag om twaalfuur by die kantoor",
+    "ingedien word. Die dokumente is gratis.",
+)
+
+
+pytestmark = pytest.mark.ocr
+
+
+def a_language_not_installed() -> str:
+    """A tesseract language this machine has no pack for (which packs a machine has changes: `jpn`
+    was missing until the Makefile installed CJK packs)."""
+    missing = sorted(lang.KNOWN_LANGUAGES - installed_languages() - {"osd"})
+    assert missing, "every tesseract language pack is installed here"
+    return next((name for name in ("tir", "chr", "syr", "dzo", "yid") if name in missing), missing[0])
 
 
 def french_scan(tmp_path: Path) -> Path:
@@ -81,8 +99,12 @@ def test_french_scan_is_detected_and_read_with_its_accents(tmp_path: Path, tool_
     assert (choice.language, choice.languages, choice.source, choice.script) == ("fra", "fra+eng", "first_pass",
                                                                                  "Latin")
     assert choice.confidence is not None and choice.confidence > 0.9
-    # The first pass is a quick one: OSD and one eng read of a low-resolution render.
-    first_pass = [call for call in tool_log.calls() if call[0] in ("pdftoppm", "tesseract")]
+    # The first pass is a quick one: OSD and one eng read of a low-resolution render (besides the check,
+    # once per process and pack, that the chosen pack loads: a blank 16 px image read with it).
+    calls = [call for call in tool_log.calls() if call[0] in ("pdftoppm", "tesseract")]
+    load_checks = [call for call in calls if call[-2:] == ["--psm", "10"]]
+    assert [call[call.index("-l") + 1] for call in load_checks] in ([], ["fra"])
+    first_pass = [call for call in calls if call not in load_checks]
     assert [call[0] for call in first_pass] == ["pdftoppm", "tesseract", "tesseract"]
     assert first_pass[0][first_pass[0].index("-r") + 1] == str(lang.FIRST_PASS_DPI)
     assert "0" == first_pass[1][first_pass[1].index("--psm") + 1]
@@ -185,11 +207,6 @@ def test_the_packs_make_test_installs_are_here() -> None:
 # --- the pipeline --------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
-
-
 def version_languages(conn: psycopg.Connection[Any], document_id: int, version: int = 1) -> tuple[Any, ...]:
     row = conn.execute(
         "SELECT language, ocr_languages, languages_source FROM document_versions"
@@ -281,10 +298,12 @@ def test_bad_languages_are_refused_at_upload_with_the_installed_ones(
     conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path
 ) -> None:
     pdf = fixtures.born_digital_pdf(tmp_path / "notice.pdf", [ENGLISH])
-    with pytest.raises(UploadRejectedError, match=r"unknown OCR language 'klingon'.*installed here: .*deu, eng, fra"):
+    installed = r"unknown OCR language 'klingon'.*installed here: .*deu, .*eng, .*fra"
+    with pytest.raises(UploadRejectedError, match=installed):
         upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="eng+klingon")
-    with pytest.raises(UploadRejectedError, match=r"'jpn' is not installed here.*installed: .*eng"):
-        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="jpn")
+    missing = a_language_not_installed()
+    with pytest.raises(UploadRejectedError, match=rf"'{missing}' is not installed here.*installed: .*eng"):
+        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages=missing)
     assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
     with pytest.raises(ValueError, match="unknown OCR language"):
         create_tenant(conn, "nowhere", languages="elvish")
@@ -311,7 +330,7 @@ def test_cli_upload_tenants_and_show_say_the_language(
         assert run("tenants", "create", "lyon", "--unlimited", "--languages", "fr").exit_code == 0
         shown = run("tenants", "show", "lyon", "--json")
         assert json.loads(shown.stdout)["ocr_languages"] == "fra"
-        missing = run("tenants", "languages", "lyon", "jpn")
+        missing = run("tenants", "languages", "lyon", a_language_not_installed())
         assert missing.exit_code == 1 and "not installed" in missing.output
         assert run("tenants", "languages", "lyon", "auto").exit_code == 0
         assert "auto" in run("tenants", "show", "lyon").output
@@ -333,7 +352,7 @@ def test_cli_upload_tenants_and_show_say_the_language(
 def test_api_upload_languages_and_document_language(
     database_url: str, pool: ConnectionPool, conn: psycopg.Connection[Any], tmp_path: Path
 ) -> None:
-    from tests.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
+    from tests.support.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
 
     settings = api_settings(database_url, tmp_path)
     key = tenant_with_key(conn, "acme")
@@ -376,3 +395,35 @@ def test_workers_load_the_identifier_before_their_first_claim(tmp_path: Path, mo
     assert languages._Loaded.identifier is None and not cache.exists(), "no detection, nothing to load"
     warm_up([OcrPlanHandler(PdfLimits(), 4, detect=True, model_cache=cache)])
     assert languages._Loaded.identifier is not None and list(cache.glob(f"{languages.MODEL_CACHE_PREFIX}*.npz"))
+
+
+def test_a_language_without_its_pack_is_said_in_show_and_the_api_not_read_silently(
+    database_url: str, pool: ConnectionPool, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """An Afrikaans document is detected as afr, whose pack is not installed: it is read with the fallback,
+    and `show`, the API and the dashboard's page say so, naming the pack to install (issue 22)."""
+    from tests.support.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key
+
+    assert "afr" not in lang.installed_languages(), "this test needs a language whose pack is not installed"
+    settings = api_settings(database_url, tmp_path)
+    key = tenant_with_key(conn, "acme")
+    pdf = fixtures.born_digital_pdf(tmp_path / "kennisgewing.pdf", [AFRIKAANS])
+    with serve_in_thread(settings) as api:
+        with pdf.open("rb") as handle:
+            created = api.client.post("/v1/documents", headers=bearer(key),
+                                      files={"file": (pdf.name, handle, "application/pdf")})
+        assert created.status_code == 201, created.text
+        document_id = created.json()["id"]
+        drain(pool, settings, open_storage(settings.resolved_storage_url))
+        detail = api.client.get(f"/v1/documents/{document_id}", headers=bearer(key)).json()
+    assert (detail["language"], detail["ocr_languages"], detail["languages_source"]) == ("afr", "eng", "fallback")
+    assert "afr, whose tesseract pack is not installed (or does not load)" in detail["language_note"]
+    assert "read as eng" in detail["language_note"] and "tesseract-ocr-afr" in detail["language_note"]
+    env = {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": settings.resolved_storage_url,
+           "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "300"}
+    try:
+        shown = CliRunner().invoke(app, ["show", str(document_id)], env=env)
+    finally:
+        configure_logging(level="WARNING")
+    assert "whose tesseract pack is not installed" in " ".join(shown.output.split()), shown.output
+    assert lang.missing_pack_note("fra", "fra+eng") is None and lang.missing_pack_note(None, "eng") is None

@@ -57,3 +57,34 @@ def test_values_are_offered_after_the_label_to_the_right_below_and_on_the_next_l
     buyer = next(document.find(label_regex(["contracting authority"])))
     spans = list(document.spans_after(buyer))
     assert any(span.text == "Kilbrook County Council" and span.quote == "Kilbrook County Council" for span in spans)
+
+
+def test_fold_keeps_one_character_for_one_in_every_script() -> None:
+    """Positions in folded text are positions in the printed text (issue 22): Greek and Cyrillic lose
+    accents and case, full-width forms become plain, Hangul syllables stay whole, a Symbol-font ∆ is Δ."""
+    for text, folded in [("ΔΉΜΟΣ Λάρισας", "δημοσ λαρισασ"), ("Ёлка ЗАКАЗЧИК", "елка заказчик"),
+                         ("令和８年１２月", "令和8年12月"), ("ＡＢＣ－１２", "abc-12"),
+                         ("입찰공고 제2026-15호", "입찰공고 제2026-15호"), ("∆ΗΜΟΣ", "δημοσ"),
+                         ("Ngân hàng Đầu tư", "ngan hang đau tu")]:  # σ and ς fold alike
+        assert fold(text) == folded
+        assert len(fold(text)) == len(text)
+
+
+def test_letter_spaced_cjk_labels_are_read_as_words_and_keep_the_columns_after_them() -> None:
+    [line] = Document.of([Page(1, "工    事 名   副知事公舎解体工事")]).lines
+    assert line.text.startswith("工事名 ") and line.text.endswith("副知事公舎解体工事")
+    assert [cell.text for cell in line.cells] == ["工事名", "副知事公舎解体工事"]
+    assert len(line.text) == len("工    事 名   副知事公舎解体工事")
+    [korean] = Document.of([Page(1, "나. 공 사 명 : 새만금 수변도시 조성공사")]).lines
+    assert "공사명" in korean.text
+    [table] = Document.of([Page(1, "一    台式计算机    一百二十    台")]).lines  # single characters in columns
+    assert table.text == "一    台式计算机    一百二十    台"
+
+
+def test_labels_in_scripts_without_spaces_need_no_word_boundary() -> None:
+    pattern = label_regex(["入札書の提出期限", "공고번호", "项目名称", "closing date"])
+    assert pattern.search(fold("３　入札書の提出期限　令和8年4月2日")) is not None
+    assert pattern.search(fold("（공고번호）제2026-15호")) is not None
+    assert pattern.search(fold("二、项目名称：某市第一中学")) is not None
+    assert pattern.search(fold("入札書の提出 期限")) is not None  # a space between two of its characters
+    assert pattern.search(fold("the closing dates")) is None  # Latin labels keep their boundaries

@@ -9,16 +9,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pdf_fixtures as fixtures
 import pytest
 
 from tenderflow.errors import ConfigurationError, JobError, PermanentError
 from tenderflow.pdf import ocr
 from tenderflow.pdf.ocr import OcrOptions, read_pages, text_from_tsv
 from tenderflow.pdf.textlayer import text_layer_is_usable
+from tests.support import pdf_fixtures as fixtures
 
 OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
 WORDS = ("municipal", "water", "board", "sealed", "bids", "pipeline", "Harbour", "closing")
+
+
+pytestmark = pytest.mark.ocr
 
 
 def _assert_words(text: str) -> None:

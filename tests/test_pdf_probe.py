@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdf_fixtures as fixtures
 import pytest
 
 from tenderflow.errors import PermanentError
 from tenderflow.pdf.probe import PageSize, PdfLimits, probe_pdf
+from tests.support import pdf_fixtures as fixtures
 
 LIMITS = PdfLimits(max_pages=50, max_page_pixels=40_000_000, dpi=300, timeout_seconds=30, memory_bytes=1024**3)
 

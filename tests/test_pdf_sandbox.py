@@ -14,7 +14,6 @@ import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
-import pdf_fixtures as fixtures
 import psutil
 import pytest
 
@@ -24,9 +23,13 @@ from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tests.conftest import wait_until
+from tests.support import pdf_fixtures as fixtures
 
 GIB = 1024**3
 TOOLS = ("pdftoppm", "tesseract", "pdfinfo", "pdftotext", "sleep")
+
+
+pytestmark = pytest.mark.ocr
 
 
 def _descendants(pid: int) -> list[psutil.Process]:

@@ -15,19 +15,14 @@ from tenderflow.errors import DocumentNotFoundError, UploadRejectedError
 from tenderflow.handlers.results import PageRecord
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import retry
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import drain, drain_in_workers, pipeline_settings
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
+from tests.support.pipeline_harness import drain, drain_in_workers, pipeline_settings
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 MAX_BYTES = 10 * 1024 * 1024
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
 
 
 def counts(conn: psycopg.Connection[Any]) -> dict[str, int]:

@@ -16,10 +16,10 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
-from tests.openai_server import RecordedRequest, answer_with, error_reply, in_order, run_openai_server
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.s3_server import fake_aws_credentials, run_s3_server
-from tests.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
+from tests.support.openai_server import RecordedRequest, answer_with, error_reply, in_order, run_openai_server
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.s3_server import fake_aws_credentials, run_s3_server
+from tests.support.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
 
 MAX_BYTES = 10 * 1024 * 1024
 

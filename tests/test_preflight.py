@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
-from tests.openai_server import OpenAIServer, answer_with
+from tests.support.openai_server import OpenAIServer, answer_with
 
 
 @pytest.fixture
@@ -128,3 +128,55 @@ def test_every_setting_says_what_it_does_in_config_and_the_readme(env: dict[str,
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     table = readme[readme.index("## Configuration"):readme.index("## Using it")]
     assert [row["setting"] for row in rows if row["setting"] not in table] == []
+
+
+def test_doctor_warns_of_each_recommended_language_pack_missing_and_still_passes(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A machine with only English (and osd) reads a Japanese or Russian scan as English: doctor says
+    which packs are missing and how to install them, without failing (issue 22)."""
+    import subprocess
+    import sys
+
+    from tenderflow.pdf.languages import RECOMMENDED_PACKS
+
+    system = Path("/usr/share/tesseract-ocr/5/tessdata")
+    only_english = tmp_path / "tessdata"
+    only_english.mkdir()
+    for pack in ("eng", "osd"):
+        (only_english / f"{pack}.traineddata").symlink_to(system / f"{pack}.traineddata")
+    result = subprocess.run([sys.executable, "-m", "tenderflow", "doctor", "--json"], capture_output=True, text=True,
+                            env={**env, "PATH": "/usr/bin:/bin", "TESSDATA_PREFIX": str(only_english)}, check=False)
+    assert result.returncode == 0, result.stderr
+    packs = checks_of(result)["tesseract language packs"]
+    assert packs["ok"] and packs["warning"]
+    missing = [name for name in RECOMMENDED_PACKS if name not in ("eng", "osd")]
+    assert f"missing {len(missing)} of the recommended" in packs["detail"]
+    assert "jpn, jpn_vert" in packs["detail"] and "tesseract-ocr-chi-sim-vert" in packs["detail"]
+    assert "read as eng" in packs["detail"]
+
+
+def test_the_makefile_and_the_image_install_the_recommended_language_packs() -> None:
+    """One list (RECOMMENDED_PACKS) for doctor, make and the Dockerfile (issue 22)."""
+    import re
+
+    from tenderflow.pdf.languages import RECOMMENDED_PACKS
+
+    root = Path(__file__).resolve().parent.parent
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    listed = re.search(r"^OCR_LANGUAGES := ((?:.*\\\n)*.*)$", makefile, re.MULTILINE)
+    assert listed is not None
+    assert listed.group(1).replace("\\\n", " ").split() == list(RECOMMENDED_PACKS)
+    dockerfile = (root / "Dockerfile").read_text(encoding="utf-8")
+    installed = set(re.findall(r"tesseract-ocr-([a-z-]+)", dockerfile))
+    assert installed == {name.replace("_", "-") for name in RECOMMENDED_PACKS}
+
+
+def test_doctor_warns_when_pdfs_with_cjk_fonts_not_embedded_cannot_be_read(tmp_path: Path) -> None:
+    from tenderflow.handlers.preflight import check_cjk_fonts
+
+    here = check_cjk_fonts()
+    assert here.ok and not here.warning, here.detail  # `make` installs poppler-data and a CJK font
+    without = check_cjk_fonts(poppler_data=tmp_path / "no-cmaps")
+    assert without.ok and without.warning
+    assert "missing poppler-data" in without.detail and "renders blank" in without.detail

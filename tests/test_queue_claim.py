@@ -25,15 +25,10 @@ from tenderflow.queue import (
     set_tenant_priority,
 )
 from tenderflow.queue.jobs import CLAIM_LOCK_KEY, QUERIES, complete, get
+from tests.support.database import db_now
 
 Conn = psycopg.Connection[Any]
 LEASE = 30.0
-
-
-def db_now(conn: Conn) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]
 
 
 def claim_for(conn: Conn, *, limit: int = 10, types: list[str] | None = None, now: datetime | None = None,

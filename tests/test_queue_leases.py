@@ -31,16 +31,11 @@ from tenderflow.queue import (
 )
 from tenderflow.queue.jobs import QUERIES, get, hold_liveness_lock, new_liveness_key
 from tests.conftest import wait_until
+from tests.support.database import db_now
 
 Conn = psycopg.Connection[Any]
 LEASE = 30.0
 PAST_LEASE = timedelta(seconds=LEASE + 1)
-
-
-def db_now(conn: Conn) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]
 
 
 def claim_one(conn: Conn, worker_id: str, now: datetime) -> ClaimedJob:
@@ -362,6 +357,11 @@ def test_reclaim_takes_back_the_jobs_of_a_worker_whose_session_died_before_their
         assert [(job.id, job.state) for job in moved] == [(owners["dead"], "queued")]
         assert str(get(conn, owners["dead"])["last_error"]) == (
             "worker dead died (its database session ended and it stopped heartbeating)")
+        backend = session.info.backend_pid
+    # The client closing its connection does not wait for the server to end the session: its advisory
+    # lock goes with its backend process, a moment later (a loaded CI found the lock still held).
+    wait_until(lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
+                                    (backend,)).fetchone() == (0,), timeout=10, message="the session to end")
     # the session that held "alive"'s lock ended: that worker is dead too now
     assert [job.id for job in reclaim(conn, now=now, dead_after_seconds=1)] == [owners["alive"]]
     assert {get(conn, owners[name])["state"] for name in ("reconnecting", "remote")} == {"running"}

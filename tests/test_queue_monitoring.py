@@ -10,14 +10,9 @@ import psycopg
 import pytest
 
 from tenderflow.queue.stats import list_workers, queue_stats
+from tests.support.database import db_now
 
 Conn = psycopg.Connection[Any]
-
-
-def db_now(conn: Conn) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]
 
 
 def seed_jobs(conn: Conn) -> None:

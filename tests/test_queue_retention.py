@@ -9,15 +9,10 @@ from typing import Any
 import psycopg
 
 from tenderflow.queue import JobSpec, claim, enqueue_many, heartbeat, prune
+from tests.support.database import db_now
 
 Conn = psycopg.Connection[Any]
 DAY = 86_400.0
-
-
-def db_now(conn: Conn) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]
 
 
 def insert_finished_jobs(conn: Conn, count: int, *, state: str, finished_days_ago: float) -> None:

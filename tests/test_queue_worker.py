@@ -48,6 +48,7 @@ from tenderflow.queue import jobs as jobs_module
 from tenderflow.queue.jobs import get
 from tenderflow.queue.stats import list_workers
 from tests.conftest import wait_until
+from tests.support.database import db_now
 
 Conn = psycopg.Connection[Any]
 # Jittered delay = step * (1 - 0.5 * 0.5): attempt n waits exactly 75 * 2**(n-1) seconds.
@@ -67,12 +68,6 @@ def wait_for_job(conn: Conn, job_id: int, state: str, *, attempts: int | None = 
     row: dict[str, Any] = wait_until(
         reached, timeout=timeout, message=f"job {job_id} is {state} (attempts={attempts}); now {get(conn, job_id)}")
     return row
-
-
-def db_now(conn: Conn) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]
 
 
 @contextmanager

@@ -22,7 +22,8 @@ import pytest
 
 from tenderflow.api.worker_tokens import create_token, revoke_token
 from tenderflow.queue import jobs
-from tests.api_harness import (
+from tests.conftest import wait_until
+from tests.support.api_harness import (
     REPO_ROOT,
     api_process,
     api_settings,
@@ -30,8 +31,7 @@ from tests.api_harness import (
     free_port,
     tenant_with_key,
 )
-from tests.conftest import wait_until
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 pytestmark = pytest.mark.slow
 

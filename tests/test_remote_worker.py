@@ -19,21 +19,12 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import cancel, jobs
 from tenderflow.remote.worker import RemoteWorker, build_remote_worker
-from tests.api_harness import RunningApi, api_settings, serve_in_thread
 from tests.conftest import wait_until
-from tests.openai_server import rate_limited, run_openai_server
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, serve_in_thread
+from tests.support.openai_server import rate_limited, run_openai_server
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, heartbeat_seconds=0.3, ocr_batch_pages=4)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = pytest.mark.settings(heartbeat_seconds=0.3, ocr_batch_pages=4)
 
 
 @contextmanager

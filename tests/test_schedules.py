@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -22,17 +21,11 @@ from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
 from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import ADMIN_TOKEN, RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
-
-
-@pytest.fixture
-def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
-    return {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
-            "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
 
 
 def invoke(env: dict[str, str], *args: str) -> Any:
@@ -110,15 +103,8 @@ def test_a_paused_schedule_does_not_run_and_resumes_from_now(conn: Conn, databas
 
 
 @pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path,
-                        watch_roots=f"{tmp_path / 'shares' / '{tenant}'},s3://inbox/{{tenant}}/")
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+def settings(settings: Settings, tmp_path: Path) -> Settings:
+    return settings.model_copy(update={"watch_roots": f"{tmp_path / 'shares' / '{tenant}'},s3://inbox/{{tenant}}/"})
 
 
 def test_api_tenant_watches_inside_its_roots_only(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -20,11 +19,11 @@ from tenderflow.config import Settings
 from tenderflow.errors import SearchQueryError
 from tenderflow.pipeline.search import SearchFilters, search
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.keys import create_api_key
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.conftest import processed_once
+from tests.support.api_harness import RunningApi, bearer
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE
 
 ROADS = [
     "Resurfacing of roads in the northern district",
@@ -44,27 +43,11 @@ VOIRIE = [
 ]
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path)
-
-
-@pytest.fixture
-def indexed(conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings,
-            tmp_path: Path) -> dict[str, int]:
-    """Four processed documents: three of acme's (English, English, French), one of globex's."""
-    storage = open_storage(settings.resolved_storage_url)
-    tenant_with_key(conn, "acme")
-    tenant_with_key(conn, "globex")
-    ids = {}
-    for name, tenant, pages in (("roads", "acme", [TENDER_PAGE, ROADS]), ("bridge", "acme", [BRIDGE]),
-                                ("voirie", "acme", [VOIRIE]), ("globex-roads", "globex", [ROADS])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7, languages=None)
-        assert outcome.document_id is not None
-        ids[name] = outcome.document_id
-    drain(pool, settings, storage)
-    return ids
+processed_documents, indexed = processed_once(
+    "indexed", tenants={"acme": 0, "globex": 0}, languages=None, documents=(
+        ("roads", "acme", [TENDER_PAGE, ROADS]), ("bridge", "acme", [BRIDGE]), ("voirie", "acme", [VOIRIE]),
+        ("globex-roads", "globex", [ROADS])))
+"""Four processed documents: three of acme's (English, English, French), one of globex's."""
 
 
 def found(hits: list[Any]) -> list[tuple[int, int]]:
@@ -116,12 +99,6 @@ def test_the_extracted_fields_filter_the_results(conn: psycopg.Connection[Any], 
     search(conn, "or - & | ! bridge (", tenant="acme")  # no syntax error reaches the user
 
 
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
-
-
 def test_a_tenant_searches_only_its_own_documents_over_the_api(
     api: RunningApi, conn: psycopg.Connection[Any], indexed: dict[str, int]
 ) -> None:
@@ -140,16 +117,15 @@ def test_a_tenant_searches_only_its_own_documents_over_the_api(
 
 
 def test_the_cli_searches_with_filters_and_prints_json(
-    database_url: str, settings: Settings, indexed: dict[str, int]
+    cli_env: dict[str, str], indexed: dict[str, int]
 ) -> None:
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
-    result = CliRunner().invoke(app, ["search", "roads", "--tenant", "acme", "--json"], env=env)
+    result = CliRunner().invoke(app, ["search", "roads", "--tenant", "acme", "--json"], env=cli_env)
     assert result.exit_code == 0, result.output
     assert [(hit["document_id"], hit["page"]) for hit in json.loads(result.stdout)] == [(indexed["roads"], 2)]
-    piped = CliRunner().invoke(app, ["search", "bridge", "--cpv", "9091"], env=env)
+    piped = CliRunner().invoke(app, ["search", "bridge", "--cpv", "9091"], env=cli_env)
     lines = piped.stdout.splitlines()
     assert lines[0].split("\t")[:2] == ["document_id", "page"] and len(lines) == 2
-    refused = CliRunner().invoke(app, ["search", "roads", "--cpv", "roads"], env=env)
+    refused = CliRunner().invoke(app, ["search", "roads", "--cpv", "roads"], env=cli_env)
     assert refused.exit_code == 2 and "CPV prefix" in refused.output
 
 
@@ -289,17 +265,16 @@ def test_the_fields_search_reads_its_index(conn: psycopg.Connection[Any], indexe
 
 
 def test_search_filtered_by_state_through_the_cli_and_the_api(
-    database_url: str, settings: Settings, api: RunningApi, conn: psycopg.Connection[Any], indexed: dict[str, int]
+    cli_env: dict[str, str], api: RunningApi, conn: psycopg.Connection[Any], indexed: dict[str, int]
 ) -> None:
     """The state is the latest version's: a document being processed again is still found by its readable
     version's words, and the state filter tells the two apart."""
     from tenderflow.pipeline.reprocess import reprocess
 
     reprocess(conn, indexed["bridge"], start_from="ocr")  # its latest version is queued; version 1 is still read
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
 
     def by_cli(*options: str) -> set[tuple[int, str]]:
-        result = CliRunner().invoke(app, ["search", "bridge", "--tenant", "acme", "--json", *options], env=env)
+        result = CliRunner().invoke(app, ["search", "bridge", "--tenant", "acme", "--json", *options], env=cli_env)
         assert result.exit_code == 0, result.output
         return {(hit["document_id"], hit["state"]) for hit in json.loads(result.stdout)}
 
@@ -316,21 +291,20 @@ def test_search_filtered_by_state_through_the_cli_and_the_api(
     assert by_cli("--state", "queued") == by_api(state="queued") == {(indexed["bridge"], "queued")}
     assert by_cli("--state", "failed") == by_api(state="failed") == set()
     assert api.client.get("/v1/search", params={"q": "bridge", "state": "lost"}, headers=bearer(key)).status_code == 422
-    refused = CliRunner().invoke(app, ["search", "bridge", "--state", "lost"], env=env)
+    refused = CliRunner().invoke(app, ["search", "bridge", "--state", "lost"], env=cli_env)
     assert refused.exit_code == 2
 
 
 def test_a_word_only_in_an_extracted_field_is_found_through_the_cli_and_the_api(
-    database_url: str, settings: Settings, api: RunningApi, conn: psycopg.Connection[Any], indexed: dict[str, int]
+    cli_env: dict[str, str], api: RunningApi, conn: psycopg.Connection[Any], indexed: dict[str, int]
 ) -> None:
     extracted_buyer(conn, indexed["roads"], "Gemeente Zeewolde Harbour Authority")
-    env = {"DATABASE_URL": database_url, "TENDERFLOW_DATA_DIR": str(settings.data_dir)}
-    result = CliRunner().invoke(app, ["search", "zeewolde", "--json"], env=env)
+    result = CliRunner().invoke(app, ["search", "zeewolde", "--json"], env=cli_env)
     assert result.exit_code == 0, result.output
     [hit] = json.loads(result.stdout)
     assert (hit["document_id"], hit["page"], hit["field"], hit["snippet"]) == (
         indexed["roads"], 1, "buyer_name", "Gemeente Zeewolde Harbour Authority")
-    piped = CliRunner().invoke(app, ["search", "zeewolde"], env=env)
+    piped = CliRunner().invoke(app, ["search", "zeewolde"], env=cli_env)
     lines = [line.split("\t") for line in piped.stdout.splitlines()]
     assert lines[0][:3] == ["document_id", "page", "field"] and lines[1][:3] == [str(indexed["roads"]), "1",
                                                                                  "buyer_name"]

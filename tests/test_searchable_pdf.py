@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pdf_fixtures as fixtures
 import psycopg
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -21,21 +19,15 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, settings_env, tenant_with_key
-from tests.pipeline_harness import drain
+from tests.support import pdf_fixtures as fixtures
+from tests.support.api_harness import RunningApi, bearer, settings_env, tenant_with_key
+from tests.support.pipeline_harness import drain
 
 WORDS = ("municipal", "water", "board", "sealed", "pipeline", "Harbour")
 
 
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, ocr_dpi=300, ocr_languages="eng", ocr_detect_languages=False)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
+pytestmark = [pytest.mark.ocr,
+              pytest.mark.settings(ocr_dpi=300, ocr_languages="eng", ocr_detect_languages=False)]
 
 
 def upload(api: RunningApi, key: str, path: Path) -> int:

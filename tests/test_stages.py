@@ -34,8 +34,8 @@ from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, JobContext, claim
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import drain, pipeline_settings
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
+from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 
 def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path) -> None:

@@ -17,7 +17,6 @@ from typing import Any
 import boto3
 import psycopg
 import pytest
-from s3_server import fake_aws_credentials, run_s3_server
 
 from tenderflow.errors import ConfigurationError, StorageError, UploadRejectedError
 from tenderflow.pipeline.storage import (
@@ -27,6 +26,7 @@ from tenderflow.pipeline.storage import (
     object_key,
     open_storage,
 )
+from tests.support.s3_server import fake_aws_credentials, run_s3_server
 
 SHA = hashlib.sha256(b"a tender").hexdigest()
 UNSAFE_KEYS = [
@@ -368,7 +368,7 @@ def test_sweep_deletes_only_old_objects_no_document_refers_to(
     from tenderflow.pipeline.orphans import sweep_orphans
     from tenderflow.pipeline.uploads import object_locked, upload_file
     from tenderflow.tenants.tenants import create_tenant
-    from tests.tender_fixtures import TENDER_PAGE, text_pdf
+    from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
     create_tenant(conn, "acme", unlimited=True)
     kept = upload_file(conn, storage, text_pdf(tmp_path / "kept.pdf", [TENDER_PAGE]), tenant="acme",

@@ -18,8 +18,8 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.keys import KEY_PATTERN, verify_api_key
-from tests.tenants_harness import assert_ledger_balanced
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.tenants_harness import assert_ledger_balanced
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 

@@ -22,8 +22,8 @@ from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import create_tenant
 from tests.conftest import wait_until
-from tests.tenants_harness import assert_ledger_balanced, document_state, ledger_kinds
-from tests.tender_fixtures import TENDER_PAGE, scanned_pdf
+from tests.support.tenants_harness import assert_ledger_balanced, document_state, ledger_kinds
+from tests.support.tender_fixtures import TENDER_PAGE, scanned_pdf
 
 Conn = psycopg.Connection[Any]
 PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=1)  # offline extraction: no tokens

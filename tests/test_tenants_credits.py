@@ -6,8 +6,6 @@ invariant checked after every step."""
 
 from __future__ import annotations
 
-import threading
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -25,7 +23,7 @@ from tenderflow.ids import sha256_of
 from tenderflow.logs import configure_logging
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
-from tenderflow.pipeline.storage import ObjectStorage, object_key, open_storage
+from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import Failure, JobContext, Reclaimer, claim, retry
 from tenderflow.queue.backoff import Backoff
@@ -33,16 +31,16 @@ from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.tenants import credits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import TenantNotFoundError, create_tenant
-from tests.pdf_fixtures import encrypted_pdf
-from tests.pipeline_harness import pipeline_settings
-from tests.tenants_harness import (
+from tests.support.pdf_fixtures import encrypted_pdf
+from tests.support.tenants_harness import (
     assert_ledger_balanced,
     document_state,
     drain_jobs,
     ledger_kinds,
     money_job_types,
+    uploads_meeting_at_the_tenant_row,
 )
-from tests.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
 
 Conn = psycopg.Connection[Any]
 MAX_BYTES = 10 * 1024 * 1024
@@ -53,14 +51,14 @@ LLM_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=
 FLAT_PRICES = Prices(price_per_document=3, price_per_page=2, price_per_1k_tokens=1)
 
 
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
-
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return pipeline_settings(database_url, tmp_path, ocr_batch_pages=2)
+def acme_document(conn: Conn, storage: ObjectStorage, tmp_path: Path, *, credits: int,
+                  pages: list[list[str]] | None = None, prices: Prices = FLAT_PRICES) -> int:
+    """A new tenant acme with `credits`, and the id of its upload of a text PDF of `pages` (one notice page)."""
+    create_tenant(conn, "acme", credits=credits)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", pages or [TENDER_PAGE]), tenant="acme",
+                          max_bytes=MAX_BYTES, prices=prices)
+    assert outcome.document_id is not None
+    return outcome.document_id
 
 
 def balance_of(conn: Conn, tenant: str) -> int:
@@ -168,32 +166,12 @@ def test_concurrent_uploads_that_together_exceed_the_balance_are_partly_refused(
 ) -> None:
     create_tenant(conn, "acme", credits=10)
     pdfs = [text_pdf(tmp_path / f"t{n}.pdf", [[*TENDER_PAGE, f"copy {n}"]]) for n in range(6)]
-    results: dict[int, str] = {}
+    # All six uploads pass the early check and meet at the reservation.
+    results = uploads_meeting_at_the_tenant_row(
+        database_url, "acme", pdfs, InsufficientCreditsError,
+        lambda own, pdf: upload_file(own, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
 
-    def upload(n: int) -> None:
-        with psycopg.connect(database_url, autocommit=True) as own:
-            try:
-                upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-                results[n] = "created"
-            except InsufficientCreditsError:
-                results[n] = "refused"
-
-    # Hold the tenant's row so all six uploads pass the early check and meet at the reservation.
-    with psycopg.connect(database_url) as holder:
-        holder.execute("SELECT 1 FROM tenants WHERE name = 'acme' FOR NO KEY UPDATE")
-        threads = [threading.Thread(target=upload, args=(n,)) for n in range(6)]
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 30
-        while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query LIKE '%FROM tenants%' AND datname = current_database()").fetchone() != (6,):
-            assert time.monotonic() < deadline, "the six uploads never all waited for the tenant's row"
-            time.sleep(0.02)
-        holder.commit()
-    for thread in threads:
-        thread.join(30)
-
-    assert sorted(results.values()) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
+    assert sorted(results) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
     assert balance_of(conn, "acme") == 1
     assert stored_rows(conn)["documents"] == 3 and stored_rows(conn)["reservations"] == 3
     assert_ledger_balanced(conn)
@@ -225,11 +203,7 @@ def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_re
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     with pool.connection() as conn:
-        create_tenant(conn, "acme", credits=100)
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(3)), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=LLM_PRICES)
-    assert outcome.document_id is not None
-    doc = outcome.document_id
+        doc = acme_document(conn, storage, tmp_path, credits=100, pages=numbered_pages(3), prices=LLM_PRICES)
     job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=2000, completion_tokens=500)
     drain_jobs(pool, job_types)
     with pool.connection() as conn:
@@ -259,10 +233,7 @@ def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_re
 def test_plan_rerun_while_its_pages_are_read_reserves_them_once(
     conn: Conn, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
-    create_tenant(conn, "acme", credits=20)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(3)), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
+    doc = acme_document(conn, storage, tmp_path, credits=20, pages=numbered_pages(3))
     job_types = money_job_types(settings, storage)
     plan = job_types.handler(documents.JOB_OCR_PLAN)
     for attempt in (1, 2):
@@ -270,8 +241,8 @@ def test_plan_rerun_while_its_pages_are_read_reserves_them_once(
         [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, plan.run(job, JobContext(job)))],
                                       backoff=Backoff())
         assert committed.outcome == "succeeded"
-        assert document_state(conn, outcome.document_id) == ("ocr", None)  # its pages are still to be read
-        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3 + 3 * 2}
+        assert document_state(conn, doc) == ("ocr", None)  # its pages are still to be read
+        assert ledger_kinds(conn, doc) == {"reserve": 3 + 3 * 2}
         assert balance_of(conn, "acme") == 20 - 9
         # rerun by hand
         conn.execute("UPDATE jobs SET state = 'failed', last_error = 'test', finished_at = now() WHERE id = %s",
@@ -341,18 +312,15 @@ def test_a_document_that_would_overdraw_stops_with_a_clear_reason(
     """D6: a charge beyond the reservation and the balance was silently capped and the fields
     delivered; now the version stops, says why, and is charged what the balance held."""
     with pool.connection() as conn:
-        create_tenant(conn, "acme", credits=9)
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
+        doc = acme_document(conn, storage, tmp_path, credits=9, pages=numbered_pages(2))
     drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=9000, completion_tokens=1000))
     with pool.connection() as conn:
-        state, error = document_state(conn, outcome.document_id)
+        state, error = document_state(conn, doc)
         assert state == "failed"
         assert error is not None and "not enough credits to pay for the extraction" in error
         assert "cost 17 credits, 7 were reserved and the balance held 2 more; 8 unpaid" in error
-        assert documents.get_document(conn, outcome.document_id)["current_version"] is None  # nothing delivered
-        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 7, "charge": 9}
+        assert documents.get_document(conn, doc)["current_version"] is None  # nothing delivered
+        assert ledger_kinds(conn, doc) == {"reserve": 7, "charge": 9}
         [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
         assert charge["detail"]["unpaid"] == 8 and charge["detail"]["actual"] == 17
         assert balance_of(conn, "acme") == 0
@@ -389,16 +357,13 @@ def test_tenant_that_cannot_pay_for_the_extraction_is_charged_the_pages_it_read(
     """D6/D7: the extraction's LLM estimate is reserved once the text is known; a tenant that cannot
     pay it has the version stopped before any LLM call, charged the document and its pages."""
     with pool.connection() as conn:
-        create_tenant(conn, "acme", credits=3 + 2 * 2 + 1)
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=LLM_PRICES)
-    assert outcome.document_id is not None
+        doc = acme_document(conn, storage, tmp_path, credits=3 + 2 * 2 + 1, pages=numbered_pages(2), prices=LLM_PRICES)
     drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=1000))
     with pool.connection() as conn:
-        state, error = document_state(conn, outcome.document_id)
+        state, error = document_state(conn, doc)
         assert state == "failed" and error is not None and "not enough credits to extract the fields" in error
         assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'extract'").fetchone() == (0,)
-        assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3 + 4, "charge": 3 + 4}
+        assert ledger_kinds(conn, doc) == {"reserve": 3 + 4, "charge": 3 + 4}
         assert balance_of(conn, "acme") == 1
         assert_ledger_balanced(conn)
 
@@ -434,10 +399,7 @@ def test_failures_of_the_service_are_refunded_in_full(
 ) -> None:
     """D7's other half: a failure that is not the document's own (an outage out of attempts, the
     LLM's refusal, a result the commit refused) still gives every reservation back."""
-    create_tenant(conn, "acme", credits=10)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
+    doc = acme_document(conn, storage, tmp_path, credits=10)
     job_types = money_job_types(settings, storage)
     plan = job_types.handler(documents.JOB_OCR_PLAN)
     conn.execute("UPDATE jobs SET max_attempts = 1")
@@ -457,8 +419,8 @@ def test_failures_of_the_service_are_refunded_in_full(
         refused = Failure(job, "the LLM refused: policy", permanent=True, retry_seconds=0)
         [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, failure=refused)], backoff=Backoff())
     assert committed.outcome == "failed"
-    assert document_state(conn, outcome.document_id)[0] == "failed"
-    assert set(ledger_kinds(conn, outcome.document_id)) == {"reserve", "refund"}
+    assert document_state(conn, doc)[0] == "failed"
+    assert set(ledger_kinds(conn, doc)) == {"reserve", "refund"}
     assert balance_of(conn, "acme") == 10
     assert_ledger_balanced(conn)
 
@@ -466,10 +428,7 @@ def test_failures_of_the_service_are_refunded_in_full(
 def test_failure_refunds_in_the_transaction_that_fails_the_job(
     conn: Conn, storage: ObjectStorage, tmp_path: Path, settings: Settings
 ) -> None:
-    create_tenant(conn, "acme", credits=10)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
+    doc = acme_document(conn, storage, tmp_path, credits=10)
     job_types = build_job_types(settings)
     [job] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
     failure = FinishedAttempt(job, failure=Failure(job, "storage unreachable", permanent=False, retry_seconds=0))
@@ -484,13 +443,13 @@ def test_failure_refunds_in_the_transaction_that_fails_the_job(
     with pytest.raises(psycopg.errors.RaiseException):
         commit_attempts(conn, job_types, [failure], backoff=Backoff())
     assert conn.execute("SELECT state::text FROM jobs WHERE id = %s", (job.id,)).fetchone() == ("running",)
-    assert document_state(conn, outcome.document_id) == ("queued", None)
+    assert document_state(conn, doc) == ("queued", None)
 
     conn.execute("DROP TRIGGER refuse_refunds ON credit_entries")
     [result] = commit_attempts(conn, job_types, [failure], backoff=Backoff())
     assert result.outcome == "failed"
-    assert document_state(conn, outcome.document_id) == ("failed", "storage unreachable")
-    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert document_state(conn, doc) == ("failed", "storage unreachable")
+    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
     assert balance_of(conn, "acme") == 10
     assert_ledger_balanced(conn)
 
@@ -498,11 +457,8 @@ def test_failure_refunds_in_the_transaction_that_fails_the_job(
 def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
     conn: Conn, storage: ObjectStorage, tmp_path: Path, settings: Settings
 ) -> None:
-    create_tenant(conn, "acme", credits=10)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
-    plan_job = job_of(conn, outcome.document_id, documents.JOB_OCR_PLAN)
+    doc = acme_document(conn, storage, tmp_path, credits=10)
+    plan_job = job_of(conn, doc, documents.JOB_OCR_PLAN)
     conn.execute("UPDATE jobs SET max_attempts = 2 WHERE id = %s", (plan_job,))
     reclaimer = Reclaimer(build_job_types(settings))
     now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
@@ -510,16 +466,16 @@ def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
     claim(conn, worker_id="w1", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=1, now=now)
     [requeued] = reclaimer.run_once(conn, now=now + timedelta(seconds=5))
     assert requeued.state == "queued"
-    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3}  # still held: it may yet succeed
+    assert ledger_kinds(conn, doc) == {"reserve": 3}  # still held: it may yet succeed
     assert balance_of(conn, "acme") == 7
 
     claim(conn, worker_id="w2", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=1,
           now=now + timedelta(seconds=6))
     [reaped] = reclaimer.run_once(conn, now=now + timedelta(seconds=20))
     assert reaped.state == "failed"
-    state, error = document_state(conn, outcome.document_id)
+    state, error = document_state(conn, doc)
     assert state == "failed" and error is not None and "final attempt" in error
-    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
     assert balance_of(conn, "acme") == 10
     assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
 
@@ -527,35 +483,29 @@ def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
 def test_cancelling_a_job_from_the_cli_refunds_its_version(
     conn: Conn, pool: ConnectionPool, database_url: str, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
-    create_tenant(conn, "acme", credits=10)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
-    plan_job = job_of(conn, outcome.document_id, documents.JOB_OCR_PLAN)
+    doc = acme_document(conn, storage, tmp_path, credits=10)
+    plan_job = job_of(conn, doc, documents.JOB_OCR_PLAN)
     result = CliRunner().invoke(app, ["jobs", "cancel", str(plan_job)], env={"DATABASE_URL": database_url})
     assert result.exit_code == 0, result.output
     configure_logging(level="WARNING")  # the CLI pointed structlog at the runner's (now closed) stderr
-    assert document_state(conn, outcome.document_id)[0] == "failed"
-    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert document_state(conn, doc)[0] == "failed"
+    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
     # Rerunning the cancelled job by hand changes nothing: the failed version is not planned again.
     retry(conn, plan_job)
     drain_jobs(pool, money_job_types(settings, storage, pool=pool))
     assert conn.execute("SELECT state::text FROM jobs").fetchall() == [("succeeded",)]
-    assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3, "refund": 3}
+    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
     assert balance_of(conn, "acme") == 10
     assert_ledger_balanced(conn)
 
 
 def test_refund_and_charge_are_written_once_per_version(conn: Conn, storage: ObjectStorage, tmp_path: Path) -> None:
-    create_tenant(conn, "acme", credits=10)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=FLAT_PRICES)
-    assert outcome.document_id is not None
-    ref = {"document_id": outcome.document_id, "version": 1}
-    assert credits.refund_version(conn, document_id=outcome.document_id, version=1) == 3
-    assert credits.refund_version(conn, document_id=outcome.document_id, version=1) is None
+    doc = acme_document(conn, storage, tmp_path, credits=10)
+    ref = {"document_id": doc, "version": 1}
+    assert credits.refund_version(conn, document_id=doc, version=1) == 3
+    assert credits.refund_version(conn, document_id=doc, version=1) is None
     # closed already: no charge after a refund
-    assert credits.charge_version(conn, document_id=outcome.document_id, version=1) is None
+    assert credits.charge_version(conn, document_id=doc, version=1) is None
     with pytest.raises(psycopg.errors.UniqueViolation):  # and the database refuses a second close
         conn.execute("INSERT INTO credit_entries (tenant, kind, amount, entry_key, document_id, version) "
                      "VALUES ('acme', 'charge', 1, 'by-hand', %(document_id)s, %(version)s)", ref)
@@ -570,11 +520,7 @@ def test_reprocess_reserves_and_is_refused_without_credits(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     with pool.connection() as conn:
-        create_tenant(conn, "acme", credits=100)
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=LLM_PRICES)
-    assert outcome.document_id is not None
-    doc = outcome.document_id
+        doc = acme_document(conn, storage, tmp_path, credits=100, pages=numbered_pages(2), prices=LLM_PRICES)
     job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=1000, completion_tokens=0)
     drain_jobs(pool, job_types)
     with pool.connection() as conn:

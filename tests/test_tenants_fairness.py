@@ -14,7 +14,7 @@ from psycopg_pool import ConnectionPool
 from tenderflow.queue import Backoff, ClaimedJob, FunctionHandler, JobContext, JobSpec, JobTypes, WorkerConfig
 from tenderflow.queue import enqueue_many as enqueue_jobs
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import running_workers
+from tests.support.pipeline_harness import running_workers
 
 PAGE_JOB = "tenant.page"
 
@@ -63,15 +63,17 @@ def test_small_tenant_finishes_while_most_of_a_bulk_import_is_still_queued(pool:
             assert time.monotonic() < deadline, f"the small tenant's 20 jobs did not finish: {states}"
             time.sleep(0.01)
 
-        # Bulk jobs that had started by the time the small tenant's last job was done (database clock).
+        # Bulk jobs claimed by the time the small tenant's last job was claimed (database clock). Not
+        # "by the time it was done": its commit waits for a batch, and a loaded machine lets the
+        # worker claim more bulk jobs meanwhile (the CI saw 244), which says nothing about the order.
         started = conn.execute("""
             SELECT count(*) FROM jobs
-             WHERE tenant = 'bulk' AND started_at <= (SELECT max(finished_at) FROM jobs WHERE tenant = 'small')
+             WHERE tenant = 'bulk' AND started_at <= (SELECT max(started_at) FROM jobs WHERE tenant = 'small')
         """).fetchone()
     assert started is not None
-    # Round robin between the two tenants: a few dozen bulk jobs ran beside the small ones (claims
-    # run ahead of batched commits), so when the small tenant was done, at least 1,800 of the 2,000
-    # were still queued. First come, first served would have run all 2,000 first.
+    # Round robin between the two tenants: a few dozen bulk jobs were claimed beside the small ones
+    # (claims run ahead of batched commits), so when the small tenant's last job was taken, at least
+    # 1,800 of the 2,000 were still queued. First come, first served would have taken all 2,000 first.
     assert started[0] <= 200, (started, states)
 
 

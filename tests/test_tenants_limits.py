@@ -3,8 +3,6 @@ the storage quota decided under the tenant's lock, and the CLI that sets a tenan
 
 from __future__ import annotations
 
-import threading
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,19 +14,15 @@ from typer.testing import CliRunner
 from tenderflow.cli import app
 from tenderflow.errors import StorageQuotaExceededError, UploadRateLimitedError
 from tenderflow.logs import configure_logging
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.tenants import limits
 from tenderflow.tenants.tenants import create_tenant
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.tenants_harness import uploads_meeting_at_the_tenant_row
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 MAX_BYTES = 10 * 1024 * 1024
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
 
 
 def test_the_rate_is_a_sliding_minute_per_tenant(conn: Conn) -> None:
@@ -65,30 +59,10 @@ def test_concurrent_uploads_cannot_together_pass_the_storage_quota(
     create_tenant(conn, "acme", unlimited=True)
     pdfs = [text_pdf(tmp_path / f"t{n}.pdf", [[*TENDER_PAGE, f"copy {n}"]]) for n in range(4)]
     quota = sum(pdf.stat().st_size for pdf in pdfs[:2]) + 10
-    results: dict[int, str] = {}
-
-    def upload(n: int) -> None:
-        with psycopg.connect(database_url, autocommit=True) as own:
-            try:
-                upload_file(own, storage, pdfs[n], tenant="acme", max_bytes=MAX_BYTES, max_stored_bytes=quota)
-                results[n] = "created"
-            except StorageQuotaExceededError:
-                results[n] = "refused"
-
-    with psycopg.connect(database_url) as holder:  # all four pass the early check, then meet at the lock
-        holder.execute("SELECT 1 FROM tenants WHERE name = 'acme' FOR NO KEY UPDATE")
-        threads = [threading.Thread(target=upload, args=(n,)) for n in range(4)]
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 30
-        while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query LIKE '%FROM tenants%' AND datname = current_database()").fetchone() != (4,):
-            assert time.monotonic() < deadline, "the four uploads never all waited for the tenant's row"
-            time.sleep(0.02)
-        holder.commit()
-    for thread in threads:
-        thread.join(30)
-    assert sorted(results.values()) == ["created"] * 2 + ["refused"] * 2
+    results = uploads_meeting_at_the_tenant_row(  # all four pass the early check
+        database_url, "acme", pdfs, StorageQuotaExceededError,
+        lambda own, pdf: upload_file(own, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, max_stored_bytes=quota))
+    assert sorted(results) == ["created"] * 2 + ["refused"] * 2
     assert limits.stored_bytes(conn, "acme") <= quota
     stored = [p for p in (tmp_path / "objects").rglob("*.pdf")]
     assert len(stored) == 2  # the refused uploads left no object

@@ -19,9 +19,9 @@ import pytest
 
 from tenderflow import tracing
 from tests.conftest import wait_until
-from tests.otlp_receiver import ReceivedSpan, otlp_receiver
-from tests.tenants_harness import metering_llm
-from tests.tender_fixtures import scanned_pdf, text_pdf
+from tests.support.otlp_receiver import ReceivedSpan, otlp_receiver
+from tests.support.tenants_harness import metering_llm
+from tests.support.tender_fixtures import scanned_pdf, text_pdf
 
 SPAN_KIND_CLIENT, SPAN_KIND_CONSUMER, STATUS_ERROR = 3, 5, 2
 

@@ -29,10 +29,10 @@ from tenderflow.pipeline import watches
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.s3_server import s3_bucket
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.s3_server import s3_bucket
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 AN_HOUR_AGO = time.time() - 3600

@@ -23,26 +23,15 @@ from tenderflow.handlers import build_job_types
 from tenderflow.handlers.watch import poll_options
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import watches
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
-from tests.pipeline_harness import drain, pipeline_idle, pipeline_settings
-from tests.s3_server import s3_bucket
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.pipeline_harness import drain, pipeline_idle, pipeline_settings
+from tests.support.s3_server import s3_bucket
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
 AN_HOUR_AGO = time.time() - 3600
-
-
-@pytest.fixture
-def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
-    return {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
-            "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> ObjectStorage:
-    return open_storage((tmp_path / "objects").as_uri())
 
 
 def invoke(env: dict[str, str], *args: str) -> Any:

@@ -6,7 +6,6 @@ rotation signs with both secrets, and a tenant sees only its own endpoints and d
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +18,23 @@ from tenderflow.cli import app
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.tenants.tenants import create_tenant
-from tests.api_harness import RunningApi, api_settings, bearer, serve_in_thread, tenant_with_key
-from tests.pipeline_harness import drain
-from tests.tender_fixtures import TENDER_PAGE, text_pdf
-from tests.webhook_receiver import WebhookReceiver, verify_signature
+from tests.support.api_harness import RunningApi, bearer, tenant_with_key
+from tests.support.pipeline_harness import drain
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
+from tests.support.webhook_receiver import WebhookReceiver, verify_signature
 
 Conn = psycopg.Connection[Any]
 FAST_RETRIES = {"TENDERFLOW_WEBHOOK_TIMEOUT_SECONDS": "2", "TENDERFLOW_WEBHOOK_BACKOFF_BASE_SECONDS": "0.05",
                 "TENDERFLOW_WEBHOOK_BACKOFF_CAP_SECONDS": "0.1"}
 
 
+pytestmark = pytest.mark.settings(webhook_allow_networks="127.0.0.0/8", webhook_timeout_seconds=2.0,
+                                  webhook_backoff_base_seconds=0.05, webhook_backoff_cap_seconds=0.1)
+
+
 @pytest.fixture
-def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
-    return {"DATABASE_URL": database_url, "TENDERFLOW_STORAGE_URL": (tmp_path / "objects").as_uri(),
-            "TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "TENDERFLOW_WEBHOOK_ALLOW_NETWORKS": "127.0.0.0/8",
-            **FAST_RETRIES}
+def cli_env(cli_env: dict[str, str]) -> dict[str, str]:
+    return {**cli_env, "TENDERFLOW_WEBHOOK_ALLOW_NETWORKS": "127.0.0.0/8", **FAST_RETRIES}
 
 
 def invoke(env: dict[str, str], *args: str) -> Any:
@@ -41,7 +42,7 @@ def invoke(env: dict[str, str], *args: str) -> Any:
 
 
 def settings_of(env: dict[str, str], database_url: str, tmp_path: Path) -> Settings:
-    from tests.pipeline_harness import pipeline_settings
+    from tests.support.pipeline_harness import pipeline_settings
 
     return pipeline_settings(database_url, tmp_path, webhook_allow_networks="127.0.0.0/8",
                              webhook_timeout_seconds=2.0, webhook_backoff_base_seconds=0.05,
@@ -125,18 +126,6 @@ def test_cli_adds_pings_lists_deliveries_redelivers_and_rotates(
         assert json.loads(invoke(cli_env, "webhooks", "list", "--json").stdout) == []
         gone = invoke(cli_env, "webhooks", "ping", str(endpoint["id"]))
         assert gone.exit_code == 1 and f"no webhook endpoint with id {endpoint['id']}" in gone.output
-
-
-@pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
-    return api_settings(database_url, tmp_path, webhook_allow_networks="127.0.0.0/8", webhook_timeout_seconds=2.0,
-                        webhook_backoff_base_seconds=0.05, webhook_backoff_cap_seconds=0.1)
-
-
-@pytest.fixture
-def api(settings: Settings) -> Iterator[RunningApi]:
-    with serve_in_thread(settings) as running:
-        yield running
 
 
 def test_api_registers_refuses_pings_and_lists_a_tenants_own_deliveries(

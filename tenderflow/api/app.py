@@ -2,12 +2,14 @@
 
     /v1/documents…   tenants' API (tenderflow.api.documents)
     /v1/account      a tenant's own credits, usage, prices and limits (tenderflow.api.account)
+    /v1/tenders…     tenants' tenders: documents as one record, packages, proposals (tenderflow.api.tenders)
+    /v1/calendar.ics a tenant's tender deadlines as iCalendar (an API key, or a calendar token)
     /v1/webhooks…    tenants' webhook endpoints and deliveries (tenderflow.api.webhooks)
     /v1/watches…     tenants' watched folders and S3 prefixes (tenderflow.api.watches)
     /v1/schedules…   operators: the queue's recurring schedules (tenderflow.api.schedules)
     /v1/tenants/…    operators: a tenant's upload limits and retention period (tenderflow.api.tenant_limits)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
-    /dashboard…      operators (tenderflow.api.dashboard)
+    /dashboard…      operators (tenderflow.api.dashboard; its tenders' pages tenderflow.api.dashboard_tenders)
     /metrics         Prometheus (tenderflow.api.metrics)
     /healthz         liveness + database reachability, for load balancers and compose
     /readyz          readiness: the database and the object storage both answer
@@ -39,7 +41,18 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
-from tenderflow.api import account, dashboard, document_pdfs, documents, export, remote_workers, search, tenant_limits
+from tenderflow.api import (
+    account,
+    dashboard,
+    dashboard_tenders,
+    document_pdfs,
+    documents,
+    export,
+    remote_workers,
+    search,
+    tenant_limits,
+    tenders,
+)
 from tenderflow.api import schedules as schedule_routes
 from tenderflow.api import watches as watch_routes
 from tenderflow.api import webhooks as webhook_routes
@@ -78,6 +91,7 @@ OPERATOR_PAGE_HEADERS: dict[str, str] = {
 }
 
 _COMPLETE_PATH = re.compile(r"/v1/worker/jobs/\d+/complete")
+_TENDER_UPLOAD_PATH = re.compile(r"/v1/tenders/\d+/documents|/dashboard/tenders/\d+/upload")
 SMALL_BODY_BYTES = 1024 * 1024
 
 
@@ -87,7 +101,8 @@ def body_limit_for(settings: Settings) -> Any:
     large, up to TENDERFLOW_MAX_RESULT_BYTES."""
 
     def limit_for(method: str, path: str) -> int | None:
-        if method == "POST" and path.rstrip("/") in ("/v1/documents", "/dashboard/upload"):
+        if method == "POST" and (path.rstrip("/") in ("/v1/documents", "/dashboard/upload")
+                                  or _TENDER_UPLOAD_PATH.fullmatch(path.rstrip("/"))):
             return None
         if _COMPLETE_PATH.fullmatch(path):
             return settings.max_result_bytes
@@ -128,6 +143,7 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
             response.headers.update(OPERATOR_PAGE_HEADERS)
         return response
     app.include_router(documents.router)
+    app.include_router(tenders.router)
     app.include_router(account.router)
     app.include_router(document_pdfs.router)
     app.include_router(search.router)
@@ -137,6 +153,7 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
     app.include_router(schedule_routes.router)
     app.include_router(tenant_limits.router)
     app.include_router(remote_workers.router)
+    app.include_router(dashboard_tenders.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
 

@@ -39,7 +39,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from tenderflow.api import document_pdfs
 from tenderflow.api.auth import SESSION_COOKIE, OperatorSession, Services, Sessions
-from tenderflow.api.document_view import field_rows, marked_page_text, quotes_by_page
+from tenderflow.api.document_view import candidate_rows, field_rows, marked_page_text, quotes_by_page
 from tenderflow.api.worker_tokens import list_tokens
 from tenderflow.errors import (
     DocumentNotFoundError,
@@ -48,6 +48,7 @@ from tenderflow.errors import (
     JobStateError,
     SearchQueryError,
 )
+from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, SearchFilters, SearchHit, search
@@ -61,6 +62,7 @@ router = APIRouter(prefix="/dashboard", include_in_schema=False)
 templates = Jinja2Templates(env=Environment(
     loader=PackageLoader("tenderflow.api", "templates"), autoescape=select_autoescape(default=True),
 ))
+templates.env.globals["missing_pack_note"] = missing_pack_note
 
 NOTICES = {
     "retried": "Job {id} is queued again.",
@@ -407,12 +409,14 @@ def document_page(request: Request, document_id: int, services: Services, sessio
         # again without reading them again, as `reprocess --from extract` would.
         extract_again = document["state"] == "failed" and (
             readable is not None or documents.newest_failed_version_with_pages(conn, document_id) is not None)
-    rows = field_rows(extraction["fields"]) if extraction else []
+    rows = field_rows(extraction["fields"], extraction.get("provenance")) if extraction else []
+    candidates = candidate_rows(extraction.get("provenance")) if extraction else []
     quotes = quotes_by_page(rows)
     texts = {page["page_number"]: marked_page_text(page["text"], quotes.get(page["page_number"], []))
              for page in pages}
     return _page(request, "document.html", services, session, document=document, pages=pages, texts=texts,
-                 extraction=extraction, field_rows=rows, readable_version=readable, has_thumbnail=has_thumbnail,
+                 extraction=extraction, field_rows=rows, candidate_rows=candidates, readable_version=readable,
+                 has_thumbnail=has_thumbnail,
                  extract_again=extract_again, notice=UPLOAD_NOTICES.get(uploaded or ""))
 
 

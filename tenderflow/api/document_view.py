@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -34,6 +34,8 @@ class FieldRow:
     value: str
     page: int | None
     quote: str | None
+    path: str = ""  # the field's path in the schema, "buyer.email" (lots and criteria: their list's path)
+    confidence: float | None = None  # how sure the extractor was (0..1), when it said
 
 
 def _label(key: str) -> str:
@@ -49,33 +51,49 @@ def _ordered(node: dict[str, Any], model: type[BaseModel] | None) -> list[str]:
     return [key for key in known if key in node] + sorted(key for key in node if key not in known)
 
 
-def _rows(node: Any, label: str, model: type[BaseModel] | None) -> Iterator[FieldRow]:
+def _rows(node: Any, label: str, model: type[BaseModel] | None, path: str) -> Iterator[FieldRow]:
     if node is None or node == [] or node == {}:
         return
     if _is_sourced(node):
-        yield FieldRow(label, format_value(node["value"]), node.get("page"), node.get("quote"))
+        yield FieldRow(label, format_value(node["value"]), node.get("page"), node.get("quote"), path)
     elif isinstance(node, list):
         for item in node:
-            yield from _rows(item, label, model)
+            yield from _rows(item, label, model, path)
     elif isinstance(node, dict):
         for key in _ordered(node, model):
             child_model = {"buyer": Buyer}.get(key)
+            child_path = f"{path}.{key}" if path else key
             if key == "lots" and isinstance(node[key], list):
                 for position, lot in enumerate(node[key], start=1):
                     number = lot.get("number", {}).get("value") if isinstance(lot, dict) else None
-                    yield from _rows(lot, f"Lot {number or position}", Lot)
+                    yield from _rows(lot, f"Lot {number or position}", Lot, "lots")
                 continue
             child_label = _label(key) if not label else f"{label} {_label(key).lower()}"
             if key == "cpv_codes" and label:
                 child_label = f"{label} CPV codes"
-            yield from _rows(node[key], child_label, child_model)
+            yield from _rows(node[key], child_label, child_model, child_path)
     else:
-        yield FieldRow(label, format_value(node), None, None)
+        yield FieldRow(label, format_value(node), None, None, path)
 
 
-def field_rows(fields: dict[str, Any]) -> list[FieldRow]:
-    """The extraction's leaves in the schema's order (buyer first, lots last), empty ones left out."""
-    return list(_rows(fields, "", TenderFields))
+def field_rows(fields: dict[str, Any], provenance: dict[str, Any] | None = None) -> list[FieldRow]:
+    """The extraction's leaves in the schema's order (buyer first, lots last), empty ones left out, each
+    with the confidence the extraction's provenance gives its field (see migration 0057)."""
+    confidence = (provenance or {}).get("confidence") or {}
+    return [replace(row, confidence=confidence.get(row.path)) for row in _rows(fields, "", TenderFields, "")]
+
+
+def candidate_rows(provenance: dict[str, Any] | None) -> list[FieldRow]:
+    """The candidates of fields left empty: values the extractor found but was not sure enough of to
+    return, shown as such ("Buyer email (candidate)")."""
+    rows = []
+    for path, candidate in sorted(((provenance or {}).get("candidates") or {}).items()):
+        if _is_sourced(candidate):
+            label = " ".join(_label(part) if not index else _label(part).lower()
+                             for index, part in enumerate(path.split(".")))
+            rows.append(FieldRow(f"{label} (candidate)", format_value(candidate["value"]), candidate.get("page"),
+                                 candidate.get("quote"), path))
+    return rows
 
 
 def _quote_pattern(quote: str) -> re.Pattern[str] | None:

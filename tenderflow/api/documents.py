@@ -24,6 +24,7 @@ from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.api.validation import RequestBody
 from tenderflow.config import Settings
 from tenderflow.handlers import stage_named
+from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
@@ -31,6 +32,7 @@ from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_f
 from tenderflow.queue.stats import live_worker_count
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
+from tenderflow.tenders.records import refresh_stale
 from tenderflow.texts import Line
 
 log = structlog.get_logger("tenderflow.api")
@@ -88,6 +90,9 @@ class DocumentDetail(DocumentSummary):
         "the first scanned page, or the fallback when nothing was detected.")
     language_confidence: float | None = Field(description="The identifier's probability for a detected language.")
     script: str | None = Field(description="The script a first OCR pass saw ('Latin', 'Arabic', …).")
+    language_note: str | None = Field(
+        default=None, description="Set when the document's language had no tesseract pack where it was read: "
+        "which language, and what its scanned pages were read as instead.")
     retrying: str | None = Field(
         default=None, description="Why the document's OCR plan or extraction is waiting to run again, if it is: "
         "'retry 2/5: <the last error>'.")
@@ -114,6 +119,14 @@ class DocumentFields(BaseModel):
     flags: list[Any]
     backend: str
     model: str | None
+    confidence: dict[str, float] = Field(
+        default_factory=dict, description="How sure the extractor was of each returned value, 0..1, by field path "
+        "('buyer.name', 'submission_deadline'); empty for extractions that do not say (an LLM's).")
+    rules: dict[str, str] = Field(
+        default_factory=dict, description="Which of the offline extractor's rules found each value, by field path.")
+    candidates: dict[str, Any] = Field(
+        default_factory=dict, description="For fields left empty: the value the extractor found but was not sure "
+        "enough of, with its page and quote. Never a field's value: shown to a person to check.")
 
 
 class ReprocessRequest(RequestBody):
@@ -277,7 +290,8 @@ def get_document(document_id: int, tenant: Tenant, services: Services) -> Docume
                           pages_done=row["pages_done"], pages_total=row["page_count"],
                           requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
                           languages_source=row["languages_source"], language_confidence=row["language_confidence"],
-                          script=row["script"], retrying=tenant_visible_error(row["retrying"]), hint=hint)
+                          script=row["script"], retrying=tenant_visible_error(row["retrying"]), hint=hint,
+                          language_note=missing_pack_note(row["language"], row["ocr_languages"]))
 
 
 NOT_READY_RETRY_SECONDS = 5
@@ -320,8 +334,11 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
         extraction = documents.document_fields(conn, document_id, version)
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
+    provenance = extraction.get("provenance") or {}
     return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
-                          backend=extraction["backend"], model=extraction["model"])
+                          backend=extraction["backend"], model=extraction["model"],
+                          confidence=provenance.get("confidence") or {}, rules=provenance.get("rules") or {},
+                          candidates=provenance.get("candidates") or {})
 
 
 @router.get("/{document_id}/thumbnail", response_class=Response,
@@ -372,5 +389,6 @@ def delete_document(document_id: int, tenant: Tenant, services: Services) -> Del
     This cannot be undone."""
     with services.pool.connection() as conn:
         deleted = deletion.delete_document(conn, document_id, tenant=tenant)
+        refresh_stale(conn, tenant=tenant)  # its tenders, merged without it
     return DeletionResult(id=deleted.document_id, deleted_at=deleted.deleted_at, jobs_cancelled=deleted.jobs_cancelled,
                           refunded=deleted.refunded)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -105,12 +106,17 @@ class ApiServices:
 
 
 def remove_stale_spool_files(directory: Path, *, older_than_seconds: float = 86_400) -> None:
-    """Uploads left half-read by a process that died (a live upload is never a day old)."""
+    """Uploads left half-read, and packages left unpacked, by a process that died (a live upload is never
+    a day old)."""
     cutoff = time.time() - older_than_seconds
     for leftover in directory.glob("tenderflow-upload-*"):
         with contextlib.suppress(OSError):
             if leftover.stat().st_mtime < cutoff:
                 leftover.unlink()
+    for unpacked in directory.glob("tenderflow-package-*"):  # a tender's package, unpacked (tenders.uploads)
+        with contextlib.suppress(OSError):
+            if unpacked.stat().st_mtime < cutoff:
+                shutil.rmtree(unpacked)
 
 
 def open_services(settings: Settings) -> ApiServices:

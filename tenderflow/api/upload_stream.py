@@ -60,9 +60,10 @@ def _bad_request(detail: str) -> HTTPException:
 class _FilePartWriter:
     """multipart callbacks: the `file` part's bytes go to `sink`, counted; other parts are skipped."""
 
-    def __init__(self, sink: IO[bytes], max_bytes: int) -> None:
+    def __init__(self, sink: IO[bytes], max_bytes: int, *, zip_too: bool = False) -> None:
         self.sink = sink
         self.max_bytes = max_bytes
+        self.zip_too = zip_too
         self.size = 0
         self.filename: str | None = None
         self.file_parts = 0
@@ -141,8 +142,8 @@ class _FilePartWriter:
 
     def _sniff(self) -> None:
         self._sniffed = True
-        if self.size and PDF_MAGIC not in self._head[:SNIFF_BYTES]:
-            raise _not_a_pdf()
+        if self.size and not _accepted(self._head, zip_too=self.zip_too):
+            raise _not_a_pdf(zip_too=self.zip_too)
 
 
 def clean_filename(raw_name: bytes) -> str:
@@ -166,21 +167,22 @@ def declared_length(content_length: str | None) -> int | None:
 async def spool_pdf_upload(
     content_type: str | None, content_length: str | None, body: AsyncIterator[bytes], *,
     max_bytes: int, directory: Path | None = None, content_disposition: str | None = None,
-    default_filename: str | None = None,
+    default_filename: str | None = None, zip_too: bool = False,
 ) -> SpooledUpload:
     """Read the body's `file` part (or, sent as application/pdf, the whole body) into a temporary
-    file (the caller deletes it) and return it.
+    file (the caller deletes it) and return it. `zip_too`: a ZIP package is taken as well (sent as
+    application/zip, or as the `file` part), for a tender's upload.
 
     Raises HTTPException: 413 over the cap (declared or actual), 415 not a PDF, 400 a malformed or
     truncated body (e.g. shorter than its Content-Length said), no `file` part, or an empty file.
     The temporary file is removed when an exception leaves this function.
     """
     mime, options = parse_options_header(content_type or "")
-    if mime == b"application/pdf":
+    if mime == b"application/pdf" or (zip_too and mime in (b"application/zip", b"application/x-zip-compressed")):
         _, disposition = parse_options_header(content_disposition or "")
         filename = clean_filename(disposition.get(b"filename") or (default_filename or "").encode())
         return await _spool_raw_pdf(body, declared_length(content_length), filename,
-                                    max_bytes=max_bytes, directory=directory)
+                                    max_bytes=max_bytes, directory=directory, zip_too=zip_too)
     boundary = options.get(b"boundary")
     if mime != b"multipart/form-data" or not boundary:
         raise HTTPException(
@@ -196,7 +198,7 @@ async def spool_pdf_upload(
     path = Path(name)
     try:
         with os.fdopen(fd, "wb") as sink:
-            writer = _FilePartWriter(sink, max_bytes)
+            writer = _FilePartWriter(sink, max_bytes, zip_too=zip_too)
             parser = MultipartParser(boundary, {
                 "on_part_begin": writer.on_part_begin, "on_part_data": writer.on_part_data,
                 "on_part_end": writer.on_part_end, "on_header_field": writer.on_header_field,
@@ -229,6 +231,7 @@ async def spool_pdf_upload(
 
 async def _spool_raw_pdf(
     body: AsyncIterator[bytes], declared: int | None, filename: str, *, max_bytes: int, directory: Path | None,
+    zip_too: bool = False,
 ) -> SpooledUpload:
     if declared is not None and declared > max_bytes:
         raise too_large(max_bytes)  # refused before reading a byte
@@ -243,13 +246,13 @@ async def _spool_raw_pdf(
                     raise too_large(max_bytes)
                 if len(head) < SNIFF_BYTES:
                     head += chunk[:SNIFF_BYTES]
-                    if len(head) >= SNIFF_BYTES and PDF_MAGIC not in head[:SNIFF_BYTES]:
-                        raise _not_a_pdf()
+                    if len(head) >= SNIFF_BYTES and not _accepted(head, zip_too=zip_too):
+                        raise _not_a_pdf(zip_too=zip_too)
                 sink.write(chunk)
         if size == 0:
             raise _bad_request(f"{filename}: the file is empty")
-        if PDF_MAGIC not in head[:SNIFF_BYTES]:
-            raise _not_a_pdf()
+        if not _accepted(head, zip_too=zip_too):
+            raise _not_a_pdf(zip_too=zip_too)
         if declared is not None and size != declared:
             raise _bad_request("the body ended early (truncated upload, or a wrong Content-Length)")
         return SpooledUpload(path, filename, size)
@@ -258,7 +261,14 @@ async def _spool_raw_pdf(
         raise
 
 
-def _not_a_pdf() -> HTTPException:
+def _accepted(head: bytes, *, zip_too: bool) -> bool:
+    return PDF_MAGIC in head[:SNIFF_BYTES] or (zip_too and head[:4] in (b"PK\x03\x04", b"PK\x05\x06"))
+
+
+def _not_a_pdf(*, zip_too: bool = False) -> HTTPException:
+    if zip_too:
+        return HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+                             detail="neither a PDF (no %PDF- header) nor a ZIP package; a tender takes PDFs and ZIPs")
     return HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
                          detail="not a PDF (no %PDF- header); only PDF files can be uploaded")
 

@@ -22,7 +22,7 @@ from tenderflow.webhooks.addresses import check_registration
 
 router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 
-EventType = Literal["document.done", "document.failed"]
+EventType = Literal["document.done", "document.failed", "tender.updated", "tender.deadline_changed"]
 DeliveryState = Literal["pending", "retrying", "delivered", "failed", "skipped", "cancelled"]
 _BAD_URL: dict[int | str, dict[str, Any]] = {
     400: {"description": "The URL is refused (not http(s), a private address…) or the events unknown"}}
@@ -31,7 +31,8 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such end
 
 class EndpointRequest(RequestBody):
     url: Line = Field(max_length=2000, description="Where events are POSTed: https://… (or http://).")
-    events: list[EventType] | None = Field(default=None, description="Default: every event type.")
+    events: list[EventType] | None = Field(
+        default=None, description="Default: document.done and document.failed (tender events are asked for by name).")
     description: Line = Field(default="", max_length=200)
 
 
@@ -85,6 +86,8 @@ class DeliveryView(BaseModel):
     event_type: str
     document_id: int | None
     version: int | None
+    tender_id: int | None = Field(default=None, description="A tender event's tender (and its revision).")
+    revision: int | None = None
     state: DeliveryState
     attempts: int
     redeliveries: int

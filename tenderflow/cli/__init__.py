@@ -4,6 +4,7 @@
     runtime.py        the Runtime (settings, pool, storage) built once by the app's callback
     db.py jobs.py     `db …`, `jobs …`, `workers`
     documents.py      `upload`, `status`, `documents list`, `show`, `reprocess`
+    tenders.py        `tenders …` (a tender's documents as one record), `calendar`, `upload --tender`
     workers.py        `worker` (local, remote, several processes) and `serve`
     tenants.py        `tenants …`, `keys …`
     storage.py        `storage sweep`
@@ -37,6 +38,7 @@ from tenderflow.cli import (
     search,
     storage,
     tenants,
+    tenders,
     worker_tokens,
     workers,
 )
@@ -100,6 +102,12 @@ app.command("download", rich_help_panel=START, epilog=(
     "Example: tenderflow download 42 --searchable -o notice-42.pdf"))(download.download)
 app.command("eval", rich_help_panel=START)(evaluate.evaluate)
 app.add_typer(documents.documents_app, name="documents", rich_help_panel=START)
+app.add_typer(tenders.tenders_app, name="tenders", rich_help_panel=START, epilog=(
+    "Examples: tenderflow upload notice.pdf addendum-1.pdf --tender NEW  ·  tenderflow upload package.zip  ·  "
+    "tenderflow tenders show 7 --history  ·  tenderflow tenders proposals"))
+app.command("calendar", rich_help_panel=START, epilog=(
+    "Examples: tenderflow calendar --tenant acme -o deadlines.ics  ·  tenderflow calendar --tenant acme --new-token"
+))(tenders.calendar_command)
 app.command("worker", rich_help_panel=OPERATE, epilog=(
     "Examples: tenderflow worker --pool ocr --processes 2  ·  tenderflow worker --pool extract --threads 8  ·  "
     "tenderflow worker --burst"

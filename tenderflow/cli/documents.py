@@ -25,6 +25,7 @@ from tenderflow.cli.output import (
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.display import format_size
 from tenderflow.errors import TenderflowError
+from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline.documents import (
     PipelineProgress,
     StartPoint,
@@ -51,9 +52,14 @@ def upload(
     wait: Annotated[bool, typer.Option(
         "--wait", help="Then follow the documents through OCR and extraction (a progress bar over pages and "
                        "documents) until each is done or failed; the exit code is 1 if any failed.")] = False,
+    tender: Annotated[str | None, typer.Option(
+        "--tender", metavar="NEW|ID", help="Upload them as one package into a tender: NEW makes one, an id adds to "
+        "that one (all or nothing, one transaction). ZIP files are packages, unpacked safely; a ZIP given without "
+        "--tender becomes a new tender of its own.")] = None,
+    name: Annotated[str | None, typer.Option(help="With --tender NEW: the new tender's name.")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Upload tender PDFs: each is stored, recorded and queued for OCR in one transaction.
+    """Upload tender PDFs (and ZIP packages): each is stored, recorded and queued for OCR in one transaction.
 
     Exit code: 0 when every file was taken, 2 when a file was refused (not a PDF, empty, too large),
     1 when the tenant cannot take uploads (unknown, no credits) or, with --wait, a document failed.
@@ -61,7 +67,16 @@ def upload(
     from rich.progress import Progress
 
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
+    from tenderflow.tenders.packages import is_zip
 
+    packages = [path for path in paths if path.is_file() and is_zip(path)]
+    if tender is not None or packages:
+        from tenderflow.cli.tenders import upload_into_tenders
+
+        upload_into_tenders(ctx, paths, packages, tender=tender, name=name, tenant=tenant, priority=priority,
+                            languages=languages, wait=wait, as_json=as_json, reprocess_existing=reprocess_existing,
+                            wait_for_rows=wait_for_rows)
+        return
     try:
         languages = check_languages(languages)
         files = list(find_pdfs(paths))
@@ -91,13 +106,7 @@ def upload(
     rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
     failed = False
     if wait:
-        refs = list(dict.fromkeys(VersionRef(o.document_id, o.version) for o in outcomes
-                                  if o.document_id is not None and o.version is not None))
-        finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=as_json)}
-        for row in rows:
-            end = finished.get((row["document_id"], row["version"]))
-            if end is not None:
-                row.update(state=end.state.value, pages=end.page_count, error=end.error)
+        finished = wait_for_rows(rt, rows, quiet=as_json)
         failed = any(p.state == VersionState.FAILED for p in finished.values())
     if as_json:
         print_json(rows)
@@ -116,6 +125,19 @@ def upload(
         raise typer.Exit(1)
     if rejected:
         raise typer.Exit(2)
+
+
+def wait_for_rows(rt: Runtime, rows: list[dict[str, Any]], *, quiet: bool) -> dict[tuple[int, int], VersionProgress]:
+    """`upload --wait`: follow the versions the upload rows name until each is done or failed, and
+    write each row's end into it (state, pages, error); returns the ends by (document, version)."""
+    refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
+                              if row["document_id"] is not None and row["version"] is not None))
+    finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=quiet)}
+    for row in rows:
+        end = finished.get((row["document_id"], row["version"]))
+        if end is not None:
+            row.update(state=end.state.value, pages=end.page_count, error=end.error)
+    return finished
 
 
 def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
@@ -328,7 +350,9 @@ def language_summary(document: dict[str, Any]) -> str:
         extra.append(f"script {document['script']}")
     if document.get("language_confidence") is not None:
         extra.append(f"p={document['language_confidence']:.2f}")
-    return f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
+    summary = f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
+    note = missing_pack_note(document.get("language"), document.get("ocr_languages"))
+    return f"{summary}; {note}" if note else summary
 
 
 DocumentId = Annotated[int, typer.Argument(
@@ -360,14 +384,20 @@ def show(
     if doc.get("retrying"):
         console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
     if report["fields"]:
-        from tenderflow.api.document_view import field_rows
+        from tenderflow.api.document_view import candidate_rows, field_rows
 
-        rows = [vars(row) for row in field_rows(report["fields"]["fields"])]
+        provenance = report["fields"].get("provenance")
+        rows = [{**vars(row), "sure": f"{row.confidence:.0%}" if row.confidence is not None else None}
+                for row in field_rows(report["fields"]["fields"], provenance)]
         if rows:
-            print_table("fields", rows, ["field", "value", "page", "quote"])
+            print_table("fields", rows, ["field", "value", "sure", "page", "quote"], optional=["sure"])
         else:
             print_note(f"no field found in version {report['readable_version']} "
                        f"({report['fields']['backend']} backend)")
+        candidates = [vars(row) for row in candidate_rows(provenance)]
+        if candidates:
+            print_note("candidates: values found but not sure enough to be returned as the field")
+            print_table("candidates", candidates, ["field", "value", "page", "quote"])
         for flag in report["fields"]["flags"]:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:
@@ -423,6 +453,7 @@ def documents_delete(
     the stored PDF (by a job, once no other document refers to it). Unfinished work is cancelled and
     refunded; the credits ledger keeps its entries. Exit code 1 if an id was not found."""
     from tenderflow.pipeline.deletion import delete_document
+    from tenderflow.tenders.records import refresh_stale
 
     ids = list(dict.fromkeys(document_ids))
     if not yes:
@@ -442,6 +473,7 @@ def documents_delete(
             rows.append({"id": document_id, "result": "deleted", "tenant": deleted.tenant,
                          "jobs_cancelled": deleted.jobs_cancelled, "refunded": deleted.refunded,
                          "deleted_at": deleted.deleted_at})
+        refresh_stale(conn, tenant=tenant)  # their tenders, merged without them (tenderflow.tenders)
     if as_json:
         print_json(rows)
     else:
@@ -463,6 +495,7 @@ def documents_expire(
     documents uploaded longer ago than their tenant's `--retention-days` (`tenants limits`), else
     TENDERFLOW_DOCUMENT_RETENTION_DAYS; 0 keeps them for ever."""
     from tenderflow.pipeline.deletion import expire_documents, expired_documents
+    from tenderflow.tenders.records import refresh_stale
 
     rt = runtime(ctx)
     days = rt.settings.document_retention_days
@@ -471,6 +504,7 @@ def documents_expire(
             rows = [vars(document) for document in expired_documents(conn, default_days=days, limit=10000)]
         else:
             rows = [vars(deleted) for deleted in expire_documents(conn, default_days=days)]
+            refresh_stale(conn)
     if as_json:
         print_json(rows)
         return

@@ -113,7 +113,24 @@ def _summary(
         "extract_cpu_ms_per_page": round(1000 * cpu / pages, 3) if pages else None,
         "prompt_tokens": sum(score.prompt_tokens for score in scores),
         "completion_tokens": sum(score.completion_tokens for score in scores),
+        "rules": _rules(scores),
     }
+
+
+def _rules(scores: list[DocumentScore]) -> dict[str, dict[str, Any]]:
+    """Per rule of the extractor ("field: rule"): the documents it gave a scored value for, and how those
+    values scored. A rule that fires on one document only may be memorising one document's wording."""
+    found: dict[str, dict[str, Any]] = {}
+    for score in scores:
+        verdicts = {comparison.field: comparison.verdict for comparison in score.comparisons}
+        for field, rule in score.rules.items():
+            if field not in verdicts or verdicts[field] == "absent":
+                continue
+            entry = found.setdefault(f"{field}: {rule}", {"documents": [], "correct": 0, "wrong": 0, "spurious": 0})
+            entry["documents"].append(score.name)
+            if verdicts[field] in ("correct", "wrong", "spurious"):
+                entry[verdicts[field]] += 1
+    return dict(sorted(found.items()))
 
 
 def _ratio(value: float | None) -> str:

@@ -14,13 +14,14 @@ from tenderflow.handlers.webhooks import address_policy
 from tenderflow.webhooks import deliveries, endpoints
 
 webhooks_app = typer.Typer(
-    help="Webhooks: URLs told when a tenant's documents are done or failed (signed POSTs, retried).",
+    help="Webhooks: URLs told when a tenant's documents are done or failed, or its tenders change (signed POSTs, "
+         "retried).",
     no_args_is_help=True)
 
 EndpointArgument = Annotated[int, typer.Argument(
     metavar="ENDPOINT_ID", help="The endpoint's id (`tenderflow webhooks list`).")]
 EventsOption = Annotated[str | None, typer.Option(
-    help=f"Comma-separated event types: {', '.join(endpoints.EVENT_TYPES)} (default: both).")]
+    help=f"Comma-separated event types: {', '.join(endpoints.EVENT_TYPES)} (default: document.done,document.failed).")]
 
 
 def _events(text: str | None) -> list[str] | None:
@@ -179,7 +180,8 @@ def webhooks_deliveries(
         print_json(rows)
         return
     print_table("webhook deliveries", rows, ["id", "tenant", "endpoint_id", "event_type", "document_id", "version",
-                                             "state", "attempts", "last_status", "last_error", "created_at"])
+                                             "tender_id", "revision", "state", "attempts", "last_status", "last_error",
+                                             "created_at"], optional=["tender_id", "revision"])
 
 
 @webhooks_app.command("delivery")

@@ -121,9 +121,10 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
     except TenderflowError as exc:
         checks.append(Check("database", False, str(exc)))
     checks += preflight(rt.settings, Pool.ALL, storage_of(rt))
-    rows = [{"check": c.name, "ok": "yes" if c.ok else "NO", "detail": c.detail} for c in checks]
+    rows = [{"check": c.name, "ok": ("warn" if c.warning else "yes") if c.ok else "NO", "detail": c.detail}
+            for c in checks]
     if as_json:
-        print_json([{"check": c.name, "ok": c.ok, "detail": c.detail} for c in checks])
+        print_json([{"check": c.name, "ok": c.ok, "warning": c.warning, "detail": c.detail} for c in checks])
     else:
         print_table("doctor", rows, ["check", "ok", "detail"])
     if not all(c.ok for c in checks):

@@ -32,7 +32,7 @@ from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 4  # 3: text layers of caseless scripts (CJK) and Vietnamese kept; 4: no bidi marks
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,8 @@ class DocumentScore:
     tally: Tally = field(default_factory=Tally)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    rules: dict[str, str] = field(default_factory=dict)
+    """Field → the extractor's rule that found its returned value (backends that name them)."""
 
     @property
     def ocr_pages(self) -> int:
@@ -218,6 +220,7 @@ def score_document(
         error=error, tally=Tally.of(comparisons),
         prompt_tokens=result.prompt_tokens if result else 0,
         completion_tokens=result.completion_tokens if result else 0,
+        rules=dict(result.rules) if result else {},
     )
 
 

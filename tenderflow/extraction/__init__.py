@@ -9,10 +9,11 @@ answer against the page text. Pure compute: no database, safe to run in a remote
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tenderflow.extraction.backend import (
+    BackendReading,
     ExtractionBackend,
     ExtractionRefusedError,
     ExtractionRequestError,
@@ -22,6 +23,7 @@ from tenderflow.extraction.backend import (
     Interrupt,
     Page,
     PageLike,
+    ReadingBackend,
     Usage,
 )
 from tenderflow.extraction.schema import ExtractionResult, TenderFields, strict_json_schema
@@ -45,6 +47,7 @@ __all__ = [
     "Usage",
     "build_backend",
     "extract_fields",
+    "returned_paths",
     "strict_json_schema",
     "validate_fields",
 ]
@@ -78,13 +81,29 @@ def extract_fields(
     Raises what the backend raises (ExtractionError subclasses that are also Retryable- or
     PermanentError, see backend.py), and LeaseLostError when `interrupt` calls the work off.
     """
-    fields, usage = backend.extract(pages, interrupt=interrupt)
-    validated, flags = validate_fields(fields, pages)
+    if isinstance(backend, ReadingBackend):
+        reading = backend.read(pages, interrupt=interrupt)
+    else:
+        reading = BackendReading(*backend.extract(pages, interrupt=interrupt))
+    validated, flags = validate_fields(reading.fields, pages)
+    kept = set(returned_paths(validated))
     return ExtractionResult(
         fields=validated,
         backend=backend.name,
-        model=usage.model,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
+        model=reading.usage.model,
+        prompt_tokens=reading.usage.prompt_tokens,
+        completion_tokens=reading.usage.completion_tokens,
         flags=flags,
+        confidence={path: round(value, 3) for path, value in reading.confidence.items() if path in kept},
+        rules={path: rule for path, rule in reading.rules.items() if path in kept},
+        candidates=dict(reading.candidates),
     )
+
+
+def returned_paths(fields: TenderFields) -> Iterator[str]:
+    """The paths of the fields that hold a value ("buyer.name", "cpv_codes")."""
+    for name, value in fields:
+        if name == "buyer":
+            yield from (f"buyer.{part}" for part, sub in value if sub is not None)
+        elif value:
+            yield name

@@ -13,12 +13,12 @@ them propagate and the job ends the right way:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 from tenderflow.errors import ExtractionError, PermanentError, RetryableError
-from tenderflow.extraction.schema import TenderFields
+from tenderflow.extraction.schema import Sourced, TenderFields
 
 
 class PageLike(Protocol):
@@ -49,6 +49,22 @@ class Usage:
     calls: int = 0
 
 
+@dataclass(frozen=True)
+class BackendReading:
+    """A backend's whole answer: the fields, what it spent, and how sure it was of each value.
+
+    ``confidence`` maps a field's path ("buyer.name", "title", "submission_deadline") to 0..1 for the
+    values returned; ``rules`` names what found each one ("label 'reference no.'"); ``candidates`` holds,
+    for fields left empty, the best value that stayed below its threshold: shown to a person as a
+    candidate, never returned as the field."""
+
+    fields: TenderFields
+    usage: Usage
+    confidence: Mapping[str, float] = field(default_factory=dict)
+    rules: Mapping[str, str] = field(default_factory=dict)
+    candidates: Mapping[str, Sourced[Any]] = field(default_factory=dict)
+
+
 class Interrupt(Protocol):
     """What calls off a running extraction (a job's JobContext fits): `wait(seconds)` sleeps, and
     returns True at once when the work was called off (the job was cancelled or reclaimed)."""
@@ -67,6 +83,13 @@ class ExtractionBackend(Protocol):
         backend that waits (between retries) waits with `interrupt.wait` and raises LeaseLostError
         when it says the work was called off."""
         ...
+
+
+@runtime_checkable
+class ReadingBackend(Protocol):
+    """A backend that also says how sure it is of each value (the offline extractor)."""
+
+    def read(self, pages: Sequence[PageLike], *, interrupt: Interrupt | None = None) -> BackendReading: ...
 
 
 class ExtractionRefusedError(ExtractionError, PermanentError):

@@ -182,6 +182,15 @@ class ExtractionResult(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     flags: list[str] = Field(default_factory=list, description="Human-readable notes about values dropped or flagged.")
+    confidence: dict[str, float] = Field(
+        default_factory=dict, description="How sure the extractor was of each returned value, 0..1, by field path "
+        "('buyer.name', 'submission_deadline'); empty for backends that do not say.")
+    rules: dict[str, str] = Field(
+        default_factory=dict, description="Which of the extractor's rules found each returned value, by field path "
+        "(\"label 'reference no.'\", 'letterhead'): what a person checks first when a value is wrong.")
+    candidates: dict[str, Sourced[Any]] = Field(
+        default_factory=dict, description="For fields left empty: the best value the extractor found that stayed "
+        "below its confidence threshold. Shown as a candidate, never returned as the field.")
 
 
 def parse_iso_datetime(value: str) -> datetime | date:

@@ -3,7 +3,8 @@ the contracts), and what derives from them.
 
     STAGES            every stage, in pipeline order
     TASKS             every task (local workers only): webhook deliveries and watched folders' polls
-                      (extract pool), deleting stored PDFs and the retention sweep (every pool)
+                      (extract pool), deleting stored PDFs, the retention sweep and a finished
+                      document's tenders (every pool)
     POOLS             pool name -> the stages its workers run ("all": every stage); what remote
                       workers and worker tokens see
     LOCAL_POOLS       pool name -> the job types a local worker of the pool runs: its stages, its
@@ -36,6 +37,7 @@ from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
 from tenderflow.handlers.task import EVERY_POOL, Task
+from tenderflow.handlers.tenders import TENDER_DOCUMENT
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.handlers.watch import WATCH_POLL
 from tenderflow.handlers.webhooks import DELIVER
@@ -49,7 +51,7 @@ __all__ = [
 ]
 
 STAGES: tuple[Stage[Any, Any], ...] = (PLAN, PAGES, THUMBNAIL, EXTRACT)
-TASKS: tuple[Task, ...] = (DELIVER, WATCH_POLL, STORAGE_DELETE, RETENTION)
+TASKS: tuple[Task, ...] = (DELIVER, WATCH_POLL, STORAGE_DELETE, RETENTION, TENDER_DOCUMENT)
 
 POOLS: Mapping[str, tuple[str, ...]] = {
     pool.value: tuple(stage.name for stage in STAGES if pool is Pool.ALL or stage.pool is pool) for pool in Pool

@@ -22,6 +22,7 @@ from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.pipeline import deletion
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.queue import ClaimedJob, JobContext, Schedule
+from tenderflow.tenders.records import refresh_stale
 
 log = structlog.get_logger("tenderflow.deletion")
 
@@ -55,6 +56,7 @@ class RetentionHandler:
     def run(self, job: ClaimedJob, context: JobContext) -> int:
         with self.pool.connection() as conn:
             deleted = deletion.expire_documents(conn, default_days=self.default_days)
+            refresh_stale(conn)  # their tenders, merged without them
         if deleted:
             log.info("documents.expired", deleted=len(deleted), documents=[d.document_id for d in deleted][:50])
         return len(deleted)

@@ -2,7 +2,8 @@
 
 `load_input` reads the pages (the one database read); the pure `compute` calls the configured
 backend (an OpenAI-compatible LLM, or the offline rules) — remote workers run exactly this;
-`commit` stores the fields and marks the version done, in the queue's completion transaction.
+`commit` stores the fields and marks the version done, in the queue's completion transaction, and
+enqueues the `tender.document` task that merges the document's tenders (tenderflow.handlers.tenders).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from psycopg_pool import ConnectionPool
 from pydantic import ValidationError
 
 from tenderflow.errors import ResultRejectedError
-from tenderflow.extraction import ExtractionBackend, extract_fields
-from tenderflow.extraction.schema import TenderFields
-from tenderflow.extraction.validation import validate_fields
+from tenderflow.extraction import ExtractionBackend, extract_fields, returned_paths
+from tenderflow.extraction.schema import Sourced, TenderFields
+from tenderflow.extraction.validation import normalize_for_matching, validate_fields
 from tenderflow.handlers.results import ExtractResult
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.tenders import records as tender_records
 
 _WARM_UP_PAGE = ("Invitation for bids. Reference: AB-2026/001. Closing date: 15 March 2026 at 12:00.\n"
                  "Estimated value: EUR 1 000 000. Contact: procurement@example.org, +44 20 7946 0000.")
@@ -74,7 +76,10 @@ class ExtractHandler:
         result = extract_fields(pages, self.backend, interrupt=context)
         return ExtractResult(fields=result.fields.model_dump(mode="json"), flags=result.flags,
                              backend=result.backend, model=result.model, prompt_tokens=result.prompt_tokens,
-                             completion_tokens=result.completion_tokens)
+                             completion_tokens=result.completion_tokens, confidence=result.confidence,
+                             rules=result.rules,
+                             candidates={path: candidate.model_dump(mode="json")
+                                         for path, candidate in result.candidates.items()})
 
     def verify(self, job: ClaimedJob, result: ExtractResult) -> None:
         """A remote extraction: the fields fit the tender schema and pass the validation a local
@@ -88,6 +93,7 @@ class ExtractHandler:
         validated, flags = validate_fields(fields, pages)
         if validated.model_dump(mode="json") != fields.model_dump(mode="json"):
             raise ResultRejectedError("the fields do not hold against the stored pages: " + "; ".join(flags)[:2000])
+        _verify_provenance(result, validated, pages)
         characters = sum(len(page.text) for page in pages)
         tokens = result.prompt_tokens + result.completion_tokens
         if result.backend == "rules" and tokens:
@@ -98,6 +104,33 @@ class ExtractHandler:
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ExtractResult) -> None:
         documents.record_extraction(conn, job, result.model_dump(mode="json"))
+        tender_records.announce_finished(conn, documents.VersionRef.of(job), tenant=job.tenant, priority=job.priority,
+                                         max_attempts=job.max_attempts)
+
+
+def _verify_provenance(result: ExtractResult, fields: TenderFields, pages: list[PageInput]) -> None:
+    """A remote extraction's confidence and rules are about values it returned (confidence in 0..1, rules
+    short), and each candidate it shows a person quotes its page, as a value would."""
+    returned = set(returned_paths(fields))
+    for path, value in result.confidence.items():
+        if path not in returned or not 0.0 <= value <= 1.0:
+            raise ResultRejectedError(f"confidence {value!r} for {path!r}, which holds no value or is not 0..1")
+    for path, rule in result.rules.items():
+        if path not in returned or len(rule) > MAX_RULE_CHARS:
+            raise ResultRejectedError(f"rule for {path!r}: no such value, or longer than {MAX_RULE_CHARS} characters")
+    texts = {page.number: normalize_for_matching(page.text) for page in pages}
+    for path, candidate in result.candidates.items():
+        try:
+            sourced = Sourced[Any].model_validate(candidate)
+        except ValidationError as error:
+            raise ResultRejectedError(f"candidate for {path!r} is not a value with its page and quote") from error
+        quote = normalize_for_matching(sourced.quote)
+        if path in returned or not quote or quote not in texts.get(sourced.page, ""):
+            raise ResultRejectedError(f"candidate for {path!r}: the field holds a value, or its quote is not on "
+                                      f"page {sourced.page}")
+
+
+MAX_RULE_CHARS = 200
 
 
 def max_tokens_for(characters: int) -> int:

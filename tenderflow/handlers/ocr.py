@@ -30,7 +30,7 @@ from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.ids import sha256_of
 from tenderflow.pdf import languages, tools
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
-from tenderflow.pdf.ocr import OcrOptions, read_pages
+from tenderflow.pdf.ocr import OcrOptions, check_packs_load, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 from tenderflow.pdf.tools import ToolTimeoutError
@@ -353,7 +353,9 @@ class OcrPagesHandler:
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPagesResult:
         # One read_pages call for the batch: one pdfinfo and one pdftotext run per batch, not per page;
         # a cancelled or reclaimed job still stops between pages (context.check raises).
-        read = read_pages(pdf, batch_pages(job), self.options_for(job), before_each_page=context.check)
+        options = self.options_for(job)
+        check_packs_load(options.languages)  # a damaged pack is named, not skipped by tesseract with a warning
+        read = read_pages(pdf, batch_pages(job), options, before_each_page=context.check)
         return OcrPagesResult(pages=[PageRecord(**asdict(page)) for page in read])
 
     def verify(self, job: ClaimedJob, batch: OcrPagesResult) -> None:

@@ -17,6 +17,7 @@ import shutil
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
@@ -35,6 +36,9 @@ class Check:
     name: str
     ok: bool
     detail: str
+    warning: bool = False
+    """Passed, but something a person should know (a recommended language pack missing): doctor says
+    'warn' and still exits 0; a worker starts."""
 
 
 def check_programs(programs: Sequence[str] = OCR_PROGRAMS) -> list[Check]:
@@ -60,6 +64,13 @@ def check_language_packs(settings: Settings) -> Check:
         return Check("tesseract language packs", False,
                      f"missing {', '.join(missing)} (apt-get install tesseract-ocr-<name>); installed: "
                      f"{', '.join(sorted(installed)) or 'none'}")
+    unread = [name for name in ocr_languages.RECOMMENDED_PACKS if name != "osd" and name not in installed]
+    if unread:
+        return Check("tesseract language packs", True, warning=True, detail=(
+            f"{len(installed)} installed; missing {len(unread)} of the recommended: {', '.join(unread)}. Scanned "
+            f"pages in those languages are read as {settings.ocr_languages} (a document's `show` says so): "
+            f"`make runtime-deps`, or apt-get install "
+            + " ".join(f"tesseract-ocr-{name.replace('_', '-')}" for name in unread)))
     return Check("tesseract language packs", True, f"{len(installed)} installed: {', '.join(sorted(installed))}")
 
 
@@ -68,6 +79,28 @@ def _has_osd() -> bool:
 
     result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
     return "osd" in result.stdout.decode("utf-8", errors="replace").split()
+
+
+POPPLER_DATA = Path("/usr/share/poppler/cMap")
+"""Where Debian's poppler-data puts the CJK character maps (poppler looks there)."""
+
+
+def check_cjk_fonts(poppler_data: Path = POPPLER_DATA) -> Check:
+    """A PDF whose Chinese, Japanese or Korean font is not embedded needs poppler's character maps to have
+    a text layer, and a CJK font to be drawn for OCR: without them it reads as blank. A warning."""
+    from tenderflow.pdf.tools import run_tool
+
+    missing = [] if poppler_data.is_dir() else ["poppler-data"]
+    if shutil.which("fc-list") is not None:
+        listed = run_tool(["fc-list", ":lang=ja"], timeout_seconds=30, memory_bytes=1024**3)
+        if not listed.stdout.strip():
+            missing.append("a CJK font (fonts-wqy-microhei)")
+    if missing:
+        return Check("CJK fonts", True, warning=True, detail=(
+            f"missing {' and '.join(missing)}: a PDF whose Chinese, Japanese or Korean fonts are not embedded "
+            "has no text layer and renders blank (`make runtime-deps`, or apt-get install poppler-data "
+            "fonts-wqy-microhei)"))
+    return Check("CJK fonts", True, "poppler's CJK character maps and a CJK font are installed")
 
 
 def check_sandbox() -> Check:
@@ -125,6 +158,7 @@ def preflight(settings: Settings, pool: Pool, storage: ObjectStorage | None) -> 
     if pool in (Pool.OCR, Pool.ALL):
         checks += check_programs()
         checks.append(check_language_packs(settings))
+        checks.append(check_cjk_fonts())
         checks.append(check_sandbox())
         if storage is not None:
             checks.append(check_storage(storage))

@@ -72,6 +72,9 @@ class ExtractResult(BaseModel):
     model: str | None = None
     prompt_tokens: int = Field(default=0, ge=0)
     completion_tokens: int = Field(default=0, ge=0)
+    confidence: dict[str, float] = Field(default_factory=dict, max_length=40)
+    rules: dict[str, str] = Field(default_factory=dict, max_length=40)
+    candidates: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=40)
 
 
 class ThumbnailResult(BaseModel):

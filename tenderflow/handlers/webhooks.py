@@ -1,14 +1,15 @@
 """The `webhook.deliver` task: one attempt to POST one delivery to its endpoint.
 
     run     reads the delivery, its endpoint and, for a document's event, what the document's version
-            is now (tenderflow.pipeline.documents.webhook_document), then POSTs the signed event
+            is now (tenderflow.pipeline.documents.webhook_document), for a tender's, the revision that
+            caused it (tenderflow.tenders.records.webhook_tender), then POSTs the signed event
             (tenderflow.webhooks.transport: allowed addresses only, one deadline, no redirects)
     commit  records the attempt (tenderflow.webhooks.deliveries.record_attempt); a failed one raises
             AttemptFailedError, so the record stays and the queue retries the job after the
             webhook backoff, or fails it once TENDERFLOW_WEBHOOK_MAX_ATTEMPTS are spent
 
-A delivery is not sent, and ends `skipped`, when its document was deleted meanwhile (nothing of a
-deleted document is sent), or its endpoint was removed or disabled; that job succeeds. The job's
+A delivery is not sent, and ends `skipped`, when its document or tender was deleted meanwhile (nothing
+of a deleted document is sent), or its endpoint was removed or disabled; that job succeeds. The job's
 end-of-job hook ends the delivery when the job ends otherwise (a lost lease on its last attempt, a
 cancellation).
 """
@@ -27,6 +28,7 @@ from tenderflow.handlers.stage import Pool, Resources
 from tenderflow.handlers.task import Task
 from tenderflow.pipeline import documents
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
+from tenderflow.tenders import records as tender_records
 from tenderflow.webhooks import deliveries
 from tenderflow.webhooks.addresses import AddressPolicy, Resolver, system_resolver
 from tenderflow.webhooks.deliveries import DeliveryTarget
@@ -71,6 +73,11 @@ class DeliverHandler:
             if target.document_id is not None and target.version is not None:
                 data = documents.webhook_document(conn, target.document_id, target.version,
                                                   base_url=self.settings.public_url or "")
+            elif target.tender_id is not None and target.revision is not None:
+                data = tender_records.webhook_tender(conn, target.tender_id, target.revision,
+                                                     base_url=self.settings.public_url or "")
+                if data is None:
+                    return Delivery(target, skipped=f"tender {target.tender_id} was deleted before it was sent")
             if data is None:
                 return Delivery(target, skipped=f"document {target.document_id} was deleted before it was sent")
         body = deliveries.envelope(target, data)

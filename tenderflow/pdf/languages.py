@@ -40,8 +40,10 @@ from typing import Any, Literal
 from tenderflow.errors import ConfigurationError
 from tenderflow.pdf import launcher
 from tenderflow.pdf.ocr import (
+    MIN_UPRIGHT_CONFIDENCE,
     OcrOptions,
     detect_orientation,
+    pack_loads,
     recognize,
     render_page,
     sandbox_timeout,
@@ -77,6 +79,14 @@ the pixels of a 300 dpi read."""
 
 FIRST_PASS_PAGES = 2
 """Scanned pages the first pass reads at most, while the earlier ones said too little."""
+
+SCRIPT_CONFIDENCE_MARGIN = 10.0
+"""Points of tesseract's mean word confidence by which a page read as Latin must beat its reading in the
+script OSD named for the page to count as Latin: a misnamed script reads at 40-60, the right one at 80-95."""
+
+VERTICAL_READER = "jpn_vert"
+"""What the first pass tries on a page it reads badly: text set top to bottom is Japanese far more often
+than Chinese (its kanji read as Han; identification then tells the two apart)."""
 
 TEXT_LAYER_PAGES = 20
 """Pages of the text layer ``choose_ocr_languages`` reads: enough to know a document's language."""
@@ -116,6 +126,28 @@ TESSERACT_LANGUAGE: Mapping[str, str] = {
     "sw": "swa", "ta": "tam", "te": "tel", "tg": "tgk", "th": "tha", "tl": "tgl", "tr": "tur", "tt": "tat",
     "ug": "uig", "uk": "ukr", "ur": "urd", "uz": "uzb", "vi": "vie", "yo": "yor", "zh": "chi_sim",
 }
+
+RECOMMENDED_PACKS: tuple[str, ...] = (
+    # Western and Central Europe, the Americas; Arabic; Hindi (the first set, 2026-11)
+    "eng", "deu", "fra", "spa", "ita", "por", "nld", "pol", "ara", "hin",
+    # the other EU (and EEA) languages
+    "ces", "slk", "slv", "hrv", "hun", "ron", "swe", "dan", "fin", "est", "lav", "lit", "mlt", "gle", "cat",
+    "eus", "glg", "nor", "ell",
+    # Cyrillic
+    "rus", "ukr", "bel", "kaz", "srp", "bul", "mkd",
+    # East and South-East Asia (with tesseract's models for vertical CJK text)
+    "jpn", "jpn_vert", "chi_sim", "chi_sim_vert", "chi_tra", "chi_tra_vert", "kor", "kor_vert", "vie", "tha",
+    "ind", "msa",
+    # Turkish, Hebrew, the Indic scripts beyond Hindi
+    "tur", "heb", "ben", "guj", "mar", "tam", "tel",
+    # orientation and script detection
+    "osd",
+)
+"""The tesseract packs `make`, the Dockerfile and `tenderflow doctor` expect: every language public tenders
+are commonly published in. What it costs decided the set: Debian's packs are tesseract's fast models, 0.4-3
+MB each to download (these 56: about 65 MB, 160 MB installed, 20 s of apt on a 2-core machine), and a pack
+costs nothing until a document in its language is read. Left out: tesseract's `script-*` models (30 MB for
+Latin alone, and slower) and the historic and minor languages; any of them can be installed and asked for."""
 
 KNOWN_LANGUAGES = frozenset(TESSERACT_LANGUAGE.values()) | {
     "chi_tra", "chi_sim_vert", "chi_tra_vert", "jpn_vert", "kor_vert", "deu_latf", "frk", "enm", "frm", "gle_uncial",
@@ -160,6 +192,20 @@ class LanguageChoice:
     def as_payload(self) -> dict[str, Any]:
         return {"languages": self.languages, "language": self.language, "source": self.source,
                 "script": self.script, "confidence": self.confidence}
+
+
+def missing_pack_note(language: str | None, ocr_languages: str | None) -> str | None:
+    """What a person must know when a document's language has no pack where it was read: 'jpn has no
+    tesseract pack on the OCR worker: its scanned pages were read as eng'; None when the pack was used
+    (or nothing was detected). Said by `show`, the API's document and the dashboard, never silently."""
+    if not language or not ocr_languages or language in ocr_languages.split("+"):
+        return None
+    if language not in KNOWN_LANGUAGES:
+        return f"the document is in {language!r}, which tesseract has no pack for: its scanned pages were read as " \
+               f"{ocr_languages}"
+    return (f"the document is in {language}, whose tesseract pack is not installed (or does not load) where it was "
+            f"read: its scanned pages were read as {ocr_languages} (apt-get install --reinstall "
+            f"tesseract-ocr-{language.replace('_', '-')}, then reprocess it)")
 
 
 # --- installed packs and what a person asks for --------------------------------------------------
@@ -316,7 +362,23 @@ def identify(text: str) -> tuple[str, float] | None:
     label, probability = identifier.classify(text)
     if probability < MIN_CONFIDENCE:
         return None
-    return TESSERACT_LANGUAGE.get(str(label), str(label)), float(probability)
+    language = TESSERACT_LANGUAGE.get(str(label), str(label))
+    if language == "chi_sim" and _traditional(text):
+        language = "chi_tra"
+    return language, float(probability)
+
+
+_SIMPLIFIED_ONLY = frozenset("们这为与学标购务会国个来时说对经发动种实现点进过关开区单项价设务报应书议务电资产县")
+_TRADITIONAL_ONLY = frozenset("們這為與學標購務會國個來時說對經發動種實現點進過關開區單項價設報應書議電資產縣")
+"""Frequent characters written differently in Simplified and Traditional Chinese (the identifier names
+both 'zh'): Taiwan's and Hong Kong's tenders are read with chi_tra."""
+
+
+def _traditional(text: str) -> bool:
+    """Whether Chinese `text` is written in Traditional characters (more of its tell-tale characters)."""
+    simplified = sum(character in _SIMPLIFIED_ONLY for character in text)
+    traditional = sum(character in _TRADITIONAL_ONLY for character in text)
+    return traditional > simplified
 
 
 def identify_languages(texts: Sequence[str]) -> list[tuple[str, float, float]]:
@@ -347,7 +409,7 @@ def _choice_from_identified(
     main, _, confidence = identified[0]
     chosen = [main] + [language for language, share, _ in identified[1:MAX_DETECTED_LANGUAGES]
                        if share >= SECOND_LANGUAGE_SHARE]
-    usable = [language for language in chosen if language in installed]
+    usable = [language for language in chosen if language in installed and pack_loads(language)]
     if not usable:
         return LanguageChoice(fallback, main, "fallback", script, round(confidence, 3))
     return LanguageChoice(with_second_language(usable, installed), main, source, script, round(confidence, 3))
@@ -402,25 +464,61 @@ def _first_pass_here(
         for number in numbers:
             check_page_pixels(sizes[number], dpi=quick.dpi, max_page_pixels=options.max_page_pixels)
             image = render_page(path, number, quick.dpi, quick, Path(workdir))
-            upright = image
             try:
-                # No osd pack, or too few letters: the page is read as Latin script, upright.
-                orientation = detect_orientation(image, number, quick, "script detection")
-                script = script or orientation.script
-                reader = SCRIPT_LANGUAGE.get(orientation.script or "Latin", SECOND_LANGUAGE)
-                if reader not in installed:
-                    reader = SECOND_LANGUAGE
-                if orientation.rotate:
-                    upright = set_upright(image, orientation.rotate)
-                tsv = recognize(upright, number, replace(quick, languages=reader))
+                text, page_script = _read_in_its_script(image, number, quick, installed)
             finally:
                 image.unlink(missing_ok=True)
-                upright.unlink(missing_ok=True)
-            text, _ = text_from_tsv(tsv)
+            script = script or page_script
             texts.append(text)
             if _letters(text) >= 4 * MIN_LETTERS:
                 break
     return texts, script
+
+
+def _read_in_its_script(
+    image: Path, number: int, quick: OcrOptions, installed: frozenset[str]
+) -> tuple[str, str | None]:
+    """One rendered page read with the pack of the script OSD names (eng when no osd pack, too few
+    letters, or the script's pack is missing), set upright first when OSD finds it turned. OSD takes
+    the capitals of a Latin page for Cyrillic or Greek ('TEKNİK ŞARTNAME' read as 'ТЕКМК ЗАВТМАМЕ'):
+    a page whose script is not Latin is read as Latin too, and the surer reading wins. Returns the text
+    and the script it was read in."""
+    upright = image
+    try:
+        orientation = detect_orientation(image, number, quick, "script detection")
+        reader = SCRIPT_LANGUAGE.get(orientation.script or "Latin", SECOND_LANGUAGE)
+        if reader not in installed:
+            reader = SECOND_LANGUAGE
+        if orientation.rotate:
+            upright = set_upright(image, orientation.rotate)
+        script = orientation.script
+        try:
+            text, confidence = text_from_tsv(recognize(upright, number, replace(quick, languages=reader)))
+        except ConfigurationError:  # the script's pack is listed but does not load: the page is read as Latin
+            reader = SECOND_LANGUAGE
+            text, confidence = text_from_tsv(recognize(upright, number, replace(quick, languages=reader)))
+        if reader == "chi_sim" and "chi_tra" in installed:
+            # Han: Simplified or Traditional characters, which each model reads badly in the other's place.
+            traditional = text_from_tsv(recognize(upright, number, replace(quick, languages="chi_tra")))
+            if (traditional[1] or 0.0) > (confidence or 0.0):
+                text, confidence = traditional
+        if reader != SECOND_LANGUAGE:
+            # OSD that misnames the script often misjudges the turn too: the page as it came is read as well.
+            as_latin = [text_from_tsv(recognize(page, number, replace(quick, languages=SECOND_LANGUAGE)))
+                        for page in dict.fromkeys([upright, image])]
+            latin, latin_confidence = max(as_latin, key=lambda reading: reading[1] or 0.0)
+            if (latin_confidence or 0.0) >= (confidence or 0.0) + SCRIPT_CONFIDENCE_MARGIN:
+                text, confidence, script = latin, latin_confidence, "Latin"
+        if (confidence or 0.0) < MIN_UPRIGHT_CONFIDENCE and VERTICAL_READER in installed:
+            # Japanese set top to bottom: OSD names no script (or Latin) and every reading is garbage.
+            vertical_tsv = recognize(image, number, replace(quick, languages=VERTICAL_READER))
+            vertical, vertical_confidence = text_from_tsv(vertical_tsv)
+            if (vertical_confidence or 0.0) >= max(confidence or 0.0, MIN_UPRIGHT_CONFIDENCE):
+                return vertical, "Japanese"
+        return text, script
+    finally:
+        if upright != image:
+            upright.unlink(missing_ok=True)
 
 
 # --- the choice ----------------------------------------------------------------------------------
@@ -455,9 +553,10 @@ def detect_languages(
         if found is not None:
             return found
         reader = SCRIPT_LANGUAGE.get(script or "")
-        if reader and reader in available and reader != SECOND_LANGUAGE:
+        if reader and reader in available and reader != SECOND_LANGUAGE and pack_loads(reader):
             return LanguageChoice(with_second_language([reader], available), reader, "first_pass", script)
-        return LanguageChoice(fallback, None, "fallback", script)
+        # The script's language is recorded even when its pack is missing or does not load: `show` says so.
+        return LanguageChoice(fallback, reader if reader != SECOND_LANGUAGE else None, "fallback", script)
     return LanguageChoice(fallback, None, "fallback")
 
 

@@ -321,6 +321,10 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path, *,
                 if (turned_confidence or 0.0) > confidence:
                     text, confidence, rotation, turn, words_tsv = (turned_text, turned_confidence, second, second,
                                                                    turned_tsv)
+        if confidence is None or confidence < MIN_UPRIGHT_CONFIDENCE or rotation == SIDEWAYS_READ_ROTATION:
+            vertical = _read_vertically(image, number, options, better_than=confidence)
+            if vertical is not None:
+                (text, confidence), words_tsv, turn, rotation = text_from_tsv(vertical), vertical, 0, 0
     finally:
         image.unlink(missing_ok=True)  # up to max_page_pixels bytes: do not keep one per page
         if upright is not None:
@@ -334,6 +338,32 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path, *,
         rotation=rotation,
         layout=page_layout(words_tsv, turned=turn),
     )
+
+
+VERTICAL_PACKS = {"jpn": "jpn_vert", "chi_sim": "chi_sim_vert", "chi_tra": "chi_tra_vert", "kor": "kor_vert"}
+"""Tesseract's models for text set top to bottom, by the language they read."""
+
+
+def _vertical_languages(languages: str) -> str:
+    """The vertical models of the CJK languages among `languages` that are installed ('jpn+eng' →
+    'jpn_vert'), or '' when there are none."""
+    wanted = [VERTICAL_PACKS[name] for name in languages.split("+") if name in VERTICAL_PACKS]
+    if not wanted:
+        return ""
+    installed = installed_languages()
+    return "+".join(name for name in wanted if name in installed)
+
+
+def _read_vertically(image: Path, number: int, options: OcrOptions, *, better_than: float | None) -> str | None:
+    """The page read by the vertical models of its CJK languages, as TSV, when that reads better than
+    `better_than`: Chinese and Japanese are also set top to bottom, and read as lines such a page is
+    garbage or looks turned. None when the languages have no vertical model here or it reads no better."""
+    vertical = _vertical_languages(options.languages)
+    if not vertical:
+        return None
+    tsv = recognize(image, number, replace(options, languages=vertical))
+    _, confidence = text_from_tsv(tsv)
+    return tsv if (confidence or 0.0) > (better_than or 0.0) else None
 
 
 def _shown_landscape(page: PageSize) -> bool:
@@ -637,17 +667,46 @@ def installed_languages() -> frozenset[str]:
 
 
 def check_languages(options: OcrOptions) -> None:
-    """Raise ConfigurationError unless tesseract has every pack ``options.languages`` names.
+    """Raise ConfigurationError unless tesseract has every pack ``options.languages`` names, and each loads.
 
-    Tesseract reads on with the packs it has when one is missing (exit status 0, "Failed loading
-    language" on stderr), and pytesseract keeps the stderr of a run only when it fails: so the packs
-    are checked before the first page is read."""
+    Tesseract reads on with the packs it has when one is missing or damaged (exit status 0, "Failed
+    loading language" on stderr), and pytesseract keeps the stderr of a run only when it fails: so the
+    packs are checked before the first page is read."""
     missing = [name for name in options.languages.split("+") if name not in installed_languages()]
     if missing:
         raise ConfigurationError(
             f"tesseract cannot load the languages {options.languages!r} (missing: {', '.join(missing)}); "
             "install their traineddata"
         )
+
+
+def check_packs_load(languages: str) -> None:
+    """Raise ConfigurationError naming the packs of `languages` that are listed but do not load (a damaged
+    traineddata file, which tesseract would skip with a warning, reading the page in the other languages).
+    Each pack is tried once per process: call it where processes live long (the worker, not a sandboxed
+    call's child)."""
+    broken = [name for name in languages.split("+") if name in installed_languages() and not pack_loads(name)]
+    if broken:
+        raise ConfigurationError(
+            f"tesseract has the language packs {', '.join(broken)} but cannot load them (a damaged traineddata "
+            "file): reinstall " + " ".join(f"tesseract-ocr-{name.replace('_', '-')}" for name in broken))
+
+
+@functools.cache
+def pack_loads(name: str) -> bool:
+    """Whether tesseract loads the pack `name` (listed is not enough: a damaged traineddata file is listed
+    and then skipped with a warning). Tried once per process, on a blank 16 x 16 image."""
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory(prefix="tenderflow-pack-") as workdir:
+        blank = Path(workdir) / "blank.png"
+        Image.new("L", (16, 16), 255).save(blank)
+        try:
+            result = run_tool(["tesseract", str(blank), "stdout", "-l", name, "--psm", "10"],
+                              timeout_seconds=60, memory_bytes=2 * 1024**3)
+        except ToolTimeoutError:
+            return False
+    return result.returncode == 0 and "Failed loading language" not in result.stderr_text
 
 
 def _raise_for_missing_languages(result: ToolResult, options: OcrOptions) -> None:
@@ -694,9 +753,34 @@ def text_from_tsv(tsv: str) -> tuple[str, float | None]:
             confidences.append(confidence)
         lines = paragraphs.setdefault((fields[1], fields[2], fields[3]), {})
         lines.setdefault(fields[4], []).append(word)
-    text = "\n\n".join("\n".join(" ".join(words) for words in lines.values()) for lines in paragraphs.values())
+    text = "\n\n".join("\n".join(_joined(words) for words in lines.values()) for lines in paragraphs.values())
     mean = round(sum(confidences) / len(confidences), 1) if confidences else None
     return text, mean
+
+
+_WITHOUT_SPACES = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+                             r"\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]")
+"""Han, kana, Thai and CJK punctuation: scripts printed without spaces between words, which tesseract
+reads as one 'word' per character or two ('一 般 競 争 入 札 公告')."""
+
+
+def _joined(words: Sequence[str]) -> str:
+    """A line's words joined as printed: by a space, except where a character of a script written without
+    spaces meets another or a digit ('一般競争入札公告', '令和8年4月2日'). Hangul is written with spaces
+    between words: kept."""
+    text = ""
+    for word in words:
+        if text and not _closed_up(text[-1], word[0]):
+            text += " "
+        text += word
+    return text
+
+
+def _closed_up(before: str, after: str) -> bool:
+    """Whether no space stands between these two characters in print (see _joined)."""
+    unspaced = [_WITHOUT_SPACES.match(character) is not None for character in (before, after)]
+    return any(unspaced) and all(flag or character.isdigit() for flag, character in zip(unspaced, (before, after),
+                                                                                         strict=True))
 
 
 def lines_run_vertically(tsv: str) -> bool:

@@ -33,6 +33,10 @@ without a Unicode map is mostly these."""
 MIN_LETTERS_FOR_FREQUENCY = 100
 """Below this many Latin letters the letter-frequency tests are too noisy to trust (±5 points)."""
 
+LATIN_MAJORITY = 0.5
+"""Share of a page's letters and digits the Latin letters must make for those tests to apply at all:
+glyph ids shifted into ASCII make a page almost wholly Latin; a Russian or Japanese page is not."""
+
 MIN_VOWEL_SHARE = 0.28
 """Vowels (with y and accented vowels) are 37-45 % of the letters of English, German, French, Polish
 and Czech prose, 33 % of an abbreviation-heavy price table. Glyph ids shifted into ASCII put the
@@ -51,7 +55,13 @@ garbage ("xQzR", "KpwLq") and keyboard nonsense sit far below."""
 
 MIN_TOKENS_FOR_WORDLIKE = 5
 
-_VOWELS = frozenset("aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûüýÿąęěů")
+CASELESS_LETTER_SHARE = 0.6
+"""Share of letters a token of a caseless script needs to count as word-shaped: a Chinese or Japanese
+clause is 80-95 % letters, the rest its commas, brackets and digits."""
+
+_VOWELS = frozenset("aeiouyæœø")
+"""Vowels by their base letter: an accented vowel (é, ą, ů, and Vietnamese ạ, ặ, ồ, ữ with their stacked
+marks) counts as the vowel it is written on (see _base_letter)."""
 _EDGE_PUNCTUATION = "\"'“”‘’„«»‹›()[]{}<>.,;:!?¡¿…*•·-–—/\\|"
 _WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
 _JOINERS = re.compile(r"['’.\-]")
@@ -96,9 +106,15 @@ def extract_text_layer(
     ]
 
 
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+"""Invisible direction marks pdftotext writes around every right-to-left run (Arabic, Hebrew): they
+carry no text and cut words and numbers apart for anything that reads the page."""
+
+
 def tidy_text_layer(text: str) -> str:
-    """Drop the trailing spaces and blank lines pdftotext -layout pads with; keep the indentation."""
-    return "\n".join(line.rstrip() for line in text.splitlines()).strip("\n")
+    """Drop the trailing spaces and blank lines pdftotext -layout pads with, and its bidirectional
+    control marks; keep the indentation."""
+    return "\n".join(line.rstrip() for line in text.translate(_BIDI_CONTROLS).splitlines()).strip("\n")
 
 
 _ALPHANUMERIC, _BROKEN, _LATIN, _VOWEL, _COMMON = 1, 2, 4, 8, 16
@@ -114,12 +130,23 @@ def _character_class(character: str) -> int:
     category = unicodedata.category(character)
     if character == "\ufffd" or category in ("Co", "Cn", "Cs", "Cc"):
         flags |= _BROKEN
-    lowered = character.lower()
+    lowered = _base_letter(character)
     if "a" <= lowered <= "z" or lowered in _VOWELS:
         flags |= _LATIN
         flags |= _VOWEL if lowered in _VOWELS else 0
         flags |= _COMMON if lowered in COMMON_LETTERS else 0
     return flags
+
+
+@functools.cache
+def _base_letter(character: str) -> str:
+    """The lower-case letter ``character`` is written on, its accents and tone marks dropped ('Ặ' → 'a',
+    'ů' → 'u'); other characters lower-cased as they are."""
+    lowered = character.lower()
+    if lowered.isascii() or len(lowered) != 1:
+        return lowered
+    base = unicodedata.normalize("NFD", lowered)[0]
+    return base if base.isascii() else lowered
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -135,12 +162,18 @@ def _token_class(raw_token: str) -> tuple[bool, bool]:
 
 
 def _is_wordlike(token: str) -> bool:
+    if not any(c.islower() or c.isupper() for c in token):
+        # Han, kana, Hangul, Thai: no spaces between words, so a token is a whole clause with its own
+        # punctuation ('一、招标代理机构按照…，'); it is text when letters make most of it.
+        return sum(c.isalpha() for c in token) >= CASELESS_LETTER_SHARE * len(token)
     if not _WORD.fullmatch(token):
         return False
     parts = _JOINERS.split(token)
-    if not all(part.islower() or part.isupper() or part.istitle() for part in parts):
+    # Case is a test only for the parts of scripts that have it ('ИНН-KZ', 'PDF-版').
+    cased = [part for part in parts if any(c.islower() or c.isupper() for c in part)]
+    if not all(part.islower() or part.isupper() or part.istitle() for part in cased):
         return False
-    folded = "".join(parts).lower()
+    folded = "".join(_base_letter(c) for c in "".join(parts))
     if not all("a" <= c <= "z" or c in _VOWELS for c in folded):
         return True  # another script: no vowel or consonant rule to apply
     return any(c in _VOWELS for c in folded) and not _CONSONANT_RUN.search(folded)
@@ -201,7 +234,9 @@ def _is_clean(text: str, counts: dict[int, int]) -> bool:
     if counts[_BROKEN] > MAX_BROKEN_SHARE * counts[_VISIBLE]:
         return False
     latin = counts[_LATIN]
-    if latin >= MIN_LETTERS_FOR_FREQUENCY:
+    # The letter-frequency tests judge Latin text; on a Cyrillic, Greek or CJK page the few Latin
+    # letters are codes and abbreviations ('44-FZ', 'ИНН', 'PDF'), whose vowels prove nothing.
+    if latin >= MIN_LETTERS_FOR_FREQUENCY and latin >= LATIN_MAJORITY * counts[_ALPHANUMERIC]:
         if counts[_VOWEL] < MIN_VOWEL_SHARE * latin:
             return False
         if counts[_COMMON] < MIN_COMMON_LETTER_SHARE * latin:

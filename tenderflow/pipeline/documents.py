@@ -452,6 +452,7 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         "backend": extraction["backend"], "model": extraction.get("model"),
         "prompt_tokens": extraction.get("prompt_tokens", 0),
         "completion_tokens": extraction.get("completion_tokens", 0),
+        "provenance": Jsonb({key: extraction.get(key) or {} for key in ("confidence", "rules", "candidates")}),
     })
     version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
     if version is None or version[0] not in (VersionState.EXTRACTING, VersionState.DONE):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -64,7 +64,7 @@ def _value(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _sourced(fields: dict[str, Any], *path: str) -> tuple[str, str]:
+def sourced_cells(fields: dict[str, Any], *path: str) -> tuple[str, str]:
     """(value, page) of one sourced field, or of a list of them joined."""
     node: Any = fields
     for key in path:
@@ -101,7 +101,7 @@ def spreadsheet_row(document: dict[str, Any]) -> list[Any]:
                       document["current_version"], document["page_count"], document["language"],
                       document["created_at"], document["finished_at"]]
     for _, path in FIELD_COLUMNS:
-        row.extend(_sourced(fields, *path))
+        row.extend(sourced_cells(fields, *path))
     return row
 
 
@@ -118,7 +118,7 @@ def json_line(document: dict[str, Any]) -> str:
     }, ensure_ascii=False)
 
 
-def _cell(value: Any, *, dates: bool = False) -> Any:
+def spreadsheet_cell(value: Any, *, dates: bool = False) -> Any:
     """A value fit for a spreadsheet cell: times in UTC (a datetime when the format has them, else
     ISO 8601 text), and text that a spreadsheet would take for a formula quoted."""
     if isinstance(value, datetime):
@@ -129,13 +129,18 @@ def _cell(value: Any, *, dates: bool = False) -> Any:
     return value
 
 
-def write_csv(documents: Iterator[dict[str, Any]], write: Callable[[str], Any]) -> int:
+Row = Callable[[dict[str, Any]], list[Any]]
+
+
+def write_csv(documents: Iterator[dict[str, Any]], write: Callable[[str], Any], *,
+              header: Sequence[str] = HEADER, row: Row = spreadsheet_row) -> int:
+    """CSV of `documents` (or of other records, with their `header` and `row`: tenders')."""
     buffer = io.StringIO()
     out = csv.writer(buffer)
-    out.writerow(HEADER)
+    out.writerow(header)
     count = 0
     for document in documents:
-        out.writerow([_cell(value) for value in spreadsheet_row(document)])
+        out.writerow([spreadsheet_cell(value) for value in row(document)])
         count += 1
         if buffer.tell() > 65536:
             write(buffer.getvalue())
@@ -145,24 +150,26 @@ def write_csv(documents: Iterator[dict[str, Any]], write: Callable[[str], Any]) 
     return count
 
 
-def write_jsonl(documents: Iterator[dict[str, Any]], write: Callable[[str], Any]) -> int:
+def write_jsonl(documents: Iterator[dict[str, Any]], write: Callable[[str], Any], *,
+                line: Callable[[dict[str, Any]], str] = json_line) -> int:
     count = 0
     for document in documents:
-        write(json_line(document) + "\n")
+        write(line(document) + "\n")
         count += 1
     return count
 
 
-def write_xlsx(documents: Iterator[dict[str, Any]], target: Any) -> int:
+def write_xlsx(documents: Iterator[dict[str, Any]], target: Any, *, header: Sequence[str] = HEADER,
+               row: Row = spreadsheet_row, sheet_name: str = "documents") -> int:
     """An XLSX workbook (openpyxl, write-only: rows stream to `target`, a path or a binary file)."""
     from openpyxl import Workbook
 
     workbook = Workbook(write_only=True)
-    sheet = workbook.create_sheet("documents")
-    sheet.append(list(HEADER))
+    sheet = workbook.create_sheet(sheet_name)
+    sheet.append(list(header))
     count = 0
     for document in documents:
-        sheet.append([_cell(value, dates=True) for value in spreadsheet_row(document)])
+        sheet.append([spreadsheet_cell(value, dates=True) for value in row(document)])
         count += 1
     workbook.save(target)
     return count

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, time, tzinfo
 from functools import lru_cache
 from importlib import resources
@@ -80,6 +80,11 @@ _DAYS = {"days": 1, "weeks": 7, "months": 30, "years": 365}
 _ISO_639_1 = {tesseract: iso for iso, tesseract in reversed(list(TESSERACT_LANGUAGE.items()))}
 _PRICE_WORDS = ("price", "prix", "preis", "precio", "prezzo", "preço", "prijs", "cena", "tarif", "lowest price")
 _COST_WORDS = ("cost", "coût", "kosten", "coste", "costo", "custo", "life-cycle", "life cycle")
+
+
+def language_code(tesseract: str | None) -> str | None:
+    """A document's language (a tesseract name: 'fra') as ISO 639-1 ('fr'), or None."""
+    return _ISO_639_1.get(str(tesseract or ""))
 
 
 def schema() -> dict[str, Any]:
@@ -291,16 +296,22 @@ def write_ocds(
 ) -> int:
     """A release package of `documents` (those with a readable version), streamed release by release;
     returns how many releases it holds. Nothing to export is a package with no releases."""
+    built = (release(document, prefix=prefix, public_url=public_url) for document in documents)
+    return write_package((item for item in built if item is not None), write, publisher=publisher, now=now)
+
+
+def write_package(
+    releases: Iterable[dict[str, Any]], write: Callable[[str], Any], *, publisher: str, now: datetime | None = None,
+) -> int:
+    """A release package of `releases`, streamed one by one (tenders' too: tenderflow.tenders.export);
+    returns how many it holds."""
     head = {
         "uri": f"urn:uuid:{uuid.uuid4()}", "version": OCDS_VERSION, "extensions": [LOTS_EXTENSION],
         "publishedDate": timestamp(now or datetime.now(UTC)), "publisher": {"name": publisher},
     }
     write(json.dumps(head, ensure_ascii=False)[:-1] + ', "releases": [')
     count = 0
-    for document in documents:
-        built = release(document, prefix=prefix, public_url=public_url)
-        if built is None:
-            continue
+    for built in releases:
         write(("," if count else "") + "\n" + json.dumps(built, ensure_ascii=False))
         count += 1
     write("\n]}\n")

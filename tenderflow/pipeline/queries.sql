@@ -102,13 +102,14 @@ UPDATE document_versions SET state = 'extracting'
  WHERE document_id = %(document_id)s AND version = %(version)s AND state IN ('queued', 'ocr', 'extracting');
 
 -- name: extraction_upsert
-INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens)
+INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens,
+                         provenance)
 VALUES (%(document_id)s, %(version)s, %(fields)s, %(flags)s, %(backend)s, %(model)s, %(prompt_tokens)s,
-        %(completion_tokens)s)
+        %(completion_tokens)s, %(provenance)s)
 ON CONFLICT (document_id, version) DO UPDATE
    SET fields = excluded.fields, flags = excluded.flags, backend = excluded.backend, model = excluded.model,
        prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-       created_at = now();
+       provenance = excluded.provenance, created_at = now();
 
 -- name: version_done
 UPDATE document_versions SET state = 'done', error = NULL, finished_at = coalesce(finished_at, now())
@@ -238,7 +239,7 @@ SELECT v.state::text AS state, count(*) AS documents
  GROUP BY v.state ORDER BY v.state;
 
 -- name: extraction_get
-SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at
+SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at, provenance
   FROM extractions
  WHERE document_id = %(document_id)s AND version = %(version)s;
 
@@ -254,6 +255,9 @@ SELECT png FROM document_thumbnails WHERE document_id = %(document_id)s ORDER BY
 -- An upload holds its object's lock (session-level) from before it looks at the object until its
 -- transaction has ended, so the storage sweep never deletes an object an upload is about to refer to.
 SELECT pg_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
+
+-- name: document_ids_by_hashes
+SELECT sha256, id FROM documents WHERE tenant = %(tenant)s AND sha256 = ANY(%(sha256s)s::text[]);
 
 -- name: object_try_lock
 SELECT pg_try_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
@@ -279,6 +283,18 @@ SELECT pg_advisory_xact_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s))
 -- name: object_upload_start
 INSERT INTO object_uploads (tenant, sha256) VALUES (%(tenant)s, %(sha256)s) RETURNING id;
 
+-- name: objects_lock_in_transaction
+-- object_lock_in_transaction for many objects (a batch's), in one order: two batches never wait on each other.
+SELECT pg_advisory_xact_lock(7241003, hashtext(o.key))
+  FROM (SELECT DISTINCT %(tenant)s || '/' || sha256 AS key FROM unnest(%(sha256s)s::text[]) AS sha256 ORDER BY 1) o;
+
+-- name: object_uploads_start_many
+INSERT INTO object_uploads (tenant, sha256) SELECT %(tenant)s, sha256 FROM unnest(%(sha256s)s::text[]) AS sha256
+RETURNING id;
+
+-- name: object_uploads_end_many
+DELETE FROM object_uploads WHERE id = ANY(%(ids)s::bigint[]) OR started_at < now() - interval '1 hour';
+
 -- name: object_upload_end
 DELETE FROM object_uploads WHERE id = %(id)s OR started_at < now() - interval '1 hour';
 
@@ -297,6 +313,20 @@ SELECT sp.document_id, sp.page_number
  WHERE sp.search @@ search_query(%(query)s)
    AND (%(tenant)s::text IS NULL OR ARRAY[sp.tenant] @> ARRAY[%(tenant)s::text]);
 
+-- name: search_filters
+-- Not a query: the filters every search applies to search_documents `sd` (the latest version's state,
+-- the deadline's range, a CPV prefix, part of the buyer's name; NULL: no filter), AND lines that the
+-- search queries below include where they say `-- include: search_filters` (tenderflow/sqlfiles.py).
+AND (%(state)s::version_state IS NULL OR EXISTS (
+     SELECT 1 FROM documents d
+       JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
+      WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
+AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
+AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
+AND (%(cpv)s::text IS NULL OR EXISTS (
+     SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
+AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%');
+
 -- name: search_probe
 -- Up to %(probe)s of search_matches (read through the GIN index), and of those the newest %(cap)s
 -- that match in their own configuration and pass the filters. `probed`, on every row, is how many
@@ -305,15 +335,7 @@ WITH documents_wanted AS NOT MATERIALIZED (
     SELECT sd.document_id
       FROM search_documents sd
      WHERE (%(tenant)s::text IS NULL OR sd.tenant = %(tenant)s::text)
-       AND (%(state)s::version_state IS NULL OR EXISTS (
-            SELECT 1 FROM documents d
-              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
-       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
-       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
-       AND (%(cpv)s::text IS NULL OR EXISTS (
-            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
-       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+       -- include: search_filters
 ),
 probed AS MATERIALIZED (
     SELECT sp.document_id, sp.page_number, sp.search @@ search_query_in(sp.search_config, %(query)s) AS matched
@@ -345,15 +367,7 @@ WITH documents_wanted AS NOT MATERIALIZED (
     SELECT sd.document_id
       FROM search_documents sd
      WHERE (%(tenant)s::text IS NULL OR sd.tenant = %(tenant)s::text)
-       AND (%(state)s::version_state IS NULL OR EXISTS (
-            SELECT 1 FROM documents d
-              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
-       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
-       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
-       AND (%(cpv)s::text IS NULL OR EXISTS (
-            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
-       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+       -- include: search_filters
 )
 SELECT s.document_id, s.page_number, s.matched, s.scanned
   FROM (SELECT r.document_id, r.page_number, r.search @@ search_query_in(r.search_config, %(query)s) AS matched,
@@ -405,15 +419,7 @@ WITH matched AS MATERIALIZED (
      WHERE sd.fields_search @@ search_query(%(query)s)
        AND (%(tenant)s::text IS NULL OR ARRAY[sd.tenant] @> ARRAY[%(tenant)s::text])
        AND sd.fields_search @@ search_query_in(sd.search_config, %(query)s)
-       AND (%(state)s::version_state IS NULL OR EXISTS (
-            SELECT 1 FROM documents d
-              JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
-             WHERE d.id = sd.document_id AND v.state = %(state)s::version_state))
-       AND (%(deadline_after)s::text IS NULL OR sd.deadline >= %(deadline_after)s::text)
-       AND (%(deadline_before)s::text IS NULL OR sd.deadline < %(deadline_before)s::text)
-       AND (%(cpv)s::text IS NULL OR EXISTS (
-            SELECT 1 FROM unnest(sd.cpv_codes) AS c(code) WHERE c.code LIKE %(cpv)s::text || '%%'))
-       AND (%(buyer)s::text IS NULL OR sd.buyer ILIKE '%%' || %(buyer)s::text || '%%')
+       -- include: search_filters
      ORDER BY sd.document_id DESC
      LIMIT %(cap)s
 ),

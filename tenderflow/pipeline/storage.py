@@ -15,6 +15,7 @@ profile, an instance role); tenderflow never handles them itself.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -105,8 +106,10 @@ class ObjectStorage(Protocol):
         """Where objects go, for logs (never contains credentials)."""
         ...
 
-    def put_file(self, key: str, path: Path) -> None:
-        """Store the file at `path` under `key`, streaming from disk; an existing object is replaced."""
+    def put_file(self, key: str, path: Path, *, consume: bool = False) -> None:
+        """Store the file at `path` under `key`, streaming from disk; an existing object is replaced.
+        `consume`: the caller is done with the file (a package's unpacked member), so a file storage on
+        the same filesystem moves it into place instead of copying it."""
         ...
 
     def put_stream(self, key: str, fileobj: IO[bytes], *, max_bytes: int) -> int:
@@ -175,13 +178,32 @@ class FileStorage:
     def _path(self, key: str) -> Path:
         return self.root.joinpath(*validate_key(key).split("/"))
 
-    def put_file(self, key: str, path: Path) -> None:
+    def put_file(self, key: str, path: Path, *, consume: bool = False) -> None:
         target = self._path(key)
+        if consume and self._move(path, target):
+            return
         try:
             with open(path, "rb") as source, _atomic_file(target) as sink:
                 shutil.copyfileobj(source, sink, _COPY_CHUNK_BYTES)
         except OSError as exc:
             raise StorageError(f"storing {path} as {self.url_for(key)} failed: {exc}") from exc
+
+    @staticmethod
+    def _move(path: Path, target: Path) -> bool:
+        """Move `path` into place as `atomic_file` would have written it (the bytes synced, renamed, the
+        directory synced); False when it is on another filesystem (then it is copied)."""
+        try:
+            os.chmod(path, 0o600)  # as mkstemp makes the objects written through _atomic_file
+            with open(path, "rb") as source:
+                os.fsync(source.fileno())
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        except OSError as exc:
+            if exc.errno == errno.EXDEV:
+                return False
+            raise StorageError(f"storing {path} as {target.as_uri()} failed: {exc}") from exc
+        _fsync_directory(target.parent)
+        return True
 
     def put_stream(self, key: str, fileobj: IO[bytes], *, max_bytes: int) -> int:
         target = self._path(key)
@@ -326,7 +348,7 @@ class S3Storage:
     def url_for(self, key: str) -> str:
         return f"s3://{self.bucket}/{self._full_key(key)}"
 
-    def put_file(self, key: str, path: Path) -> None:
+    def put_file(self, key: str, path: Path, *, consume: bool = False) -> None:
         full_key = self._full_key(key)
         if not path.is_file():
             raise StorageError(f"storing {path} as {self.url_for(key)} failed: no such file")

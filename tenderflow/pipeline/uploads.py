@@ -1,5 +1,8 @@
 """Uploads: a PDF on disk becomes a stored object, a document row and its first OCR job.
 
+`upload_file` takes one file, `upload_paths` many files one by one (each its own transaction), and
+`upload_batch` many files as one transaction (a tender's package: all of it or none of it).
+
 For each file: sniff `%PDF-`, check the size cap, hash it, check the tenant can pay, put the object
 (keyed by tenant and content hash), then ONE transaction inserts the document, its version 1, its
 credit reservation and the ocr.plan job. The same bytes uploaded again by the same tenant give back
@@ -19,7 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +38,7 @@ from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
-from tenderflow.queue import enqueue
+from tenderflow.queue import JobSpec, enqueue, enqueue_many
 from tenderflow.tenants import credits, limits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 from tenderflow.texts import visible
@@ -230,14 +234,8 @@ def _record_upload(
             document_id = int(inserted[0])
             # Under the tenant's lock, with this document counted: concurrent uploads decide in turn.
             limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=max_stored_bytes, lock=True)
-            ref = documents.VersionRef(document_id, 1)
-            documents.insert_version(conn, ref)
-            credits.reserve_accepted(conn, tenant, document_id=ref.document_id, version=ref.version, prices=prices,
-                                     what=f"uploading {display_name}")
-            ocr_languages, source = documents.requested_languages(conn, document_id)
-            enqueue(conn, documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key,
-                                                  languages=ocr_languages, languages_source=source,
-                                                  max_attempts=max_attempts))
+            enqueue(conn, _accept_first_version(conn, document_id, tenant=tenant, key=key, display_name=display_name,
+                                                prices=prices, priority=priority, max_attempts=max_attempts))
             return UploadOutcome(str(path), "created", document_id, 1, size)
     if reprocess_existing:
         outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
@@ -245,6 +243,161 @@ def _record_upload(
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
                              outcome.version, size)
     return UploadOutcome(str(path), "existing", document_id, None, size)
+
+
+def _accept_first_version(
+    conn: psycopg.Connection[Any], document_id: int, *, tenant: str, key: str, display_name: str, prices: Prices,
+    priority: int, max_attempts: int | None, languages: tuple[str | None, str | None] | None = None,
+) -> JobSpec:
+    """In the upload's transaction: a new document's version 1 and its reservation; returns its
+    ocr.plan job, for the caller to enqueue in the same transaction. `languages`: the (languages,
+    source) its OCR is asked for, when the caller knows them (a batch's are all the same)."""
+    ref = documents.VersionRef(document_id, 1)
+    documents.insert_version(conn, ref)
+    credits.reserve_accepted(conn, tenant, document_id=ref.document_id, version=ref.version, prices=prices,
+                             what=f"uploading {display_name}")
+    ocr_languages, source = languages or documents.requested_languages(conn, document_id)
+    return documents.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key, languages=ocr_languages,
+                                   languages_source=source, max_attempts=max_attempts)
+
+
+@dataclass(frozen=True)
+class BatchFile:
+    """One file of `upload_batch`: where it is, the name it is recorded under, what the outcome calls
+    it (`source`), and its SHA-256 when the caller already has it (a package hashes while it unpacks)."""
+
+    path: Path
+    filename: str
+    source: str
+    sha256: str | None = None
+    consumable: bool = False
+    """The caller is done with the file once stored (a package's member): it may be moved, not copied."""
+
+
+BatchHook = Callable[[psycopg.Connection[Any], list[UploadOutcome]], None]
+
+STORE_THREADS = 8
+"""Objects a batch stores at once: a file object's fsyncs, or an S3 PUT, wait on the disk or the
+network, not on this process."""
+
+
+def upload_batch(
+    database: Database,
+    storage: ObjectStorage,
+    files: Sequence[BatchFile],
+    *,
+    tenant: str = "default",
+    priority: int = 0,
+    max_bytes: int,
+    prices: Prices = DEFAULT_PRICES,
+    languages: str | None = None,
+    max_attempts: int | None = None,
+    max_stored_bytes: int = 0,
+    within: BatchHook | None = None,
+) -> list[UploadOutcome]:
+    """Upload `files` as ONE transaction: each new document with its version 1, its reservation and
+    its ocr.plan job, bytes uploaded before as their existing document (one document for the same
+    bytes twice), and what `within` writes with them (a tender's memberships) — or nothing at all.
+
+    The objects are stored first (several at once) with no connection held (`database` as for
+    `upload_file`: review security-2, D-N2), each recorded in `object_uploads` until the transaction
+    ends; an object stored for a batch that is refused is deleted again unless a document refers to
+    it. Raises, with nothing written and no object left behind: UploadRejectedError for a file
+    that is refused (the caller checks each file first, `check_pdf_file`, to report it and go on
+    without it), TenantNotFoundError, InsufficientCreditsError (the tenant cannot pay for every new
+    document) and StorageQuotaExceededError."""
+    asked = check_languages(languages)
+    staged = []
+    for file in files:
+        size = check_pdf_file(file.path, max_bytes=max_bytes)
+        sha256 = file.sha256 or sha256_of(file.path)
+        try:
+            key = object_key(tenant, sha256)
+        except ValueError as exc:
+            raise UploadRejectedError(str(exc)) from exc
+        staged.append((file, size, sha256, key))
+    hashes = sorted({sha256 for _, _, sha256, _ in staged})
+    lock = {"tenant": tenant, "sha256s": hashes}
+    with borrowed(database) as conn, conn.transaction():
+        conn.execute(documents.QUERIES["objects_lock_in_transaction"], lock)
+        known = dict(conn.execute(documents.QUERIES["document_ids_by_hashes"], lock).fetchall())
+        new_sizes = {sha256: size for _, size, sha256, _ in staged if sha256 not in known}
+        if new_sizes:
+            credits.check_affordable(conn, tenant, prices.on_acceptance() * len(new_sizes),
+                                     what=f"uploading {len(new_sizes)} documents")
+            limits.check_storage(conn, tenant, adding=sum(new_sizes.values()),
+                                 default_max_stored_bytes=max_stored_bytes)
+        claims = [int(row[0]) for row in conn.execute(documents.QUERIES["object_uploads_start_many"], lock)]
+    # Stored with no connection held; new bytes are always put (see upload_file).
+    missing = {key: file for file, _, sha256, key in staged if sha256 in new_sizes}
+    with ThreadPoolExecutor(max_workers=STORE_THREADS, thread_name_prefix="store") as pool:
+        puts = {pool.submit(storage.put_file, key, file.path, consume=file.consumable): key
+                for key, file in missing.items()}
+    stored_now = [key for put, key in puts.items() if put.exception() is None]
+    failed = next((put.exception() for put in puts if put.exception() is not None), None)
+    with borrowed(database) as conn:
+        try:
+            if failed is not None:
+                raise failed
+            return _record_batch(conn, storage, staged, tenant=tenant, priority=priority, prices=prices, asked=asked,
+                                 max_attempts=max_attempts, max_stored_bytes=max_stored_bytes, within=within,
+                                 claims=claims)
+        except BaseException:
+            if conn.info.transaction_status == TransactionStatus.IDLE:  # a broken one's rows lapse in the hour
+                with conn.transaction():
+                    conn.execute(documents.QUERIES["objects_lock_in_transaction"], lock)
+                    conn.execute(documents.QUERIES["object_uploads_end_many"], {"ids": claims})
+                    used = {str(row[1]) for row in conn.execute(documents.QUERIES["documents_of_objects"], {
+                        "tenants": [tenant] * len(hashes), "sha256s": hashes}).fetchall()}
+                    for _, _, sha256, key in staged:  # under the locks: see _abandon_upload
+                        if key in stored_now and sha256 not in used:
+                            storage.delete(key)
+            raise
+
+
+def _record_batch(
+    conn: psycopg.Connection[Any], storage: ObjectStorage, staged: Sequence[tuple[BatchFile, int, str, str]], *,
+    tenant: str, priority: int, prices: Prices, asked: str | None, max_attempts: int | None, max_stored_bytes: int,
+    within: BatchHook | None, claims: list[int],
+) -> list[UploadOutcome]:
+    """The batch's one transaction (see `upload_batch`); its `object_uploads` rows end in it."""
+    outcomes: list[UploadOutcome] = []
+    specs: list[JobSpec] = []
+    languages: tuple[str | None, str | None] | None = None
+    with conn.transaction():
+        conn.execute(documents.QUERIES["objects_lock_in_transaction"],
+                     {"tenant": tenant, "sha256s": sorted({sha256 for _, _, sha256, _ in staged})})
+        conn.execute(documents.QUERIES["object_uploads_end_many"], {"ids": claims})
+        decided: dict[str, int] = {}
+        for file, size, sha256, key in staged:
+            if sha256 in decided:
+                outcomes.append(UploadOutcome(file.source, "existing", decided[sha256], None, size))
+                continue
+            display_name = displayed_name(file.filename)
+            inserted = conn.execute(documents.QUERIES["document_insert"], {
+                "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
+                "storage_url": storage.url_for(key), "ocr_languages": asked,
+            }).fetchone()
+            if inserted is None:
+                existing = conn.execute(documents.QUERIES["document_id_by_hash"],
+                                        {"tenant": tenant, "sha256": sha256}).fetchone()
+                assert existing is not None  # the conflict that skipped the insert is this row
+                decided[sha256] = int(existing[0])
+                outcomes.append(UploadOutcome(file.source, "existing", decided[sha256], None, size))
+                continue
+            decided[sha256] = int(inserted[0])
+            # The same upload's languages and tenant for every document: asked once.
+            languages = languages or documents.requested_languages(conn, decided[sha256])
+            specs.append(_accept_first_version(conn, decided[sha256], tenant=tenant, key=key,
+                                               display_name=display_name, prices=prices, priority=priority,
+                                               max_attempts=max_attempts, languages=languages))
+            outcomes.append(UploadOutcome(file.source, "created", decided[sha256], 1, size))
+        if specs:
+            limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=max_stored_bytes, lock=True)
+            enqueue_many(conn, specs)
+        if within is not None:
+            within(conn, outcomes)
+    return outcomes
 
 
 def _natural_key(path: Path) -> list[Any]:

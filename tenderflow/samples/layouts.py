@@ -7,6 +7,7 @@ Each `render_*` function writes one PDF with a real text layer and returns its p
     render_two_column_bulletin  an official-gazette page: full-width title, text in two columns
     render_lots_notice        key-facts box, a table of lots and a table of weighted award criteria
     render_long_tender        an eForms notice plus a multi-page specification and a landscape annex
+    render_addendum           an addendum that extends the notice's submission deadline (tender packages)
 
 Output is byte-for-byte reproducible (reportlab's invariant mode fixes dates and document ids).
 """
@@ -17,6 +18,7 @@ import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -555,3 +557,34 @@ def render_long_tender(facts: TenderFacts, path: Path, rng: random.Random) -> in
         _grid_table(pricing_rows, widths),
     ]
     return _build(_document(path, facts, [portrait, annex]), story)
+
+
+# --- addendum ------------------------------------------------------------------------------------
+
+
+def render_addendum(
+    facts: TenderFacts, path: Path, *, number: int, issued: date, old_deadline: datetime, new_deadline: datetime,
+) -> int:
+    """An addendum to the notice of `facts` (English): its number and date of issue in the title lines,
+    the reference, and the submission deadline it extends from `old_deadline` to `new_deadline`."""
+    styles = _styles()
+    footer = f"{facts.buyer_name} – {facts.reference_number} – Addendum No. {number}"
+    template = PageTemplate("addendum", [_full_page_frame()], onPage=_page_footer(footer))
+
+    def when(moment: datetime) -> str:
+        return f"{moment.day} {moment:%B %Y}, {moment:%H:%M}"
+
+    story: list[Flowable] = [
+        _p(f"ADDENDUM No. {number}", styles.title),
+        _p(f"Date of issue: {issued.isoformat()}", styles.body),
+        _p(f"Reference number: {facts.reference_number}", styles.body),
+        _p(f"Contracting authority: {facts.buyer_name}", styles.body),
+        _p("1. Time limit for receipt of tenders", styles.heading),
+        _p("The time limit for receipt of tenders is extended.", styles.body),
+        _p(f"Previous time limit: {when(old_deadline)}", styles.body),
+        _p(f"New time limit for receipt of tenders: {when(new_deadline)} (local time)", styles.body),
+        _p("2. Other conditions", styles.heading),
+        _p("All other conditions of the contract notice and of the tender documents remain unchanged. "
+           "Tenderers are asked to acknowledge receipt of this addendum in their tender.", styles.body),
+    ]
+    return _build(_document(path, facts, [template]), story)

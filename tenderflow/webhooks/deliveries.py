@@ -3,6 +3,8 @@
     emit(conn, tenant=…, event_type="document.done", document_id=42, version=1)
         in the caller's transaction (the one that makes the version done or failed): one event, one
         delivery per endpoint of the tenant that wants it, one `webhook.deliver` job per delivery
+    emit_tender(conn, tenant=…, event_type="tender.updated", tender_id=7, revision=3)
+        the same for a tender's event, in the transaction of the merge that made the revision
     load(conn, delivery_id)                   what an attempt sends, and to where
     request_for(target, data, now=…)          the body and the signed headers of one attempt
     record_attempt(conn, target, job_id, outcome, …)   the attempt's log row; the delivery's and
@@ -65,11 +67,24 @@ def emit(
 ) -> list[int]:
     """In the caller's transaction: the event, a delivery per enabled endpoint of `tenant` that
     wants `event_type`, and its job; returns the delivery ids (none: no event is stored either)."""
-    # In the caller's transaction as it is (the pipeline's completion); else in one of its own.
+    return _emit(conn, tenant, event_type, {"document_id": document_id, "version": version,
+                                            "tender_id": None, "revision": None})
+
+
+def emit_tender(
+    conn: psycopg.Connection[Any], *, tenant: str, event_type: str, tender_id: int, revision: int
+) -> list[int]:
+    """`emit` for a tender's event (tender.updated, tender.deadline_changed), naming the tender's
+    revision that caused it; in the caller's transaction (the merge's)."""
+    return _emit(conn, tenant, event_type, {"document_id": None, "version": None,
+                                            "tender_id": tender_id, "revision": revision})
+
+
+def _emit(conn: psycopg.Connection[Any], tenant: str, event_type: str, subject: dict[str, int | None]) -> list[int]:
+    # In the caller's transaction as it is (the pipeline's completion, a merge); else in one of its own.
     in_transaction = conn.info.transaction_status == TransactionStatus.INTRANS
     with contextlib.nullcontext() if in_transaction else conn.transaction():
-        rows = conn.execute(QUERIES["event_emit"], {
-            "tenant": tenant, "type": event_type, "document_id": document_id, "version": version}).fetchall()
+        rows = conn.execute(QUERIES["event_emit"], {"tenant": tenant, "type": event_type, **subject}).fetchall()
         ids = [int(row[0]) for row in rows]
         if ids:
             _enqueue(conn, [(delivery_id, delivery_spec(delivery_id, tenant)) for delivery_id in ids])
@@ -95,6 +110,8 @@ class DeliveryTarget:
     event_created_at: datetime
     document_id: int | None
     version: int | None
+    tender_id: int | None = None
+    revision: int | None = None
 
     @property
     def signing_secrets(self) -> list[str]:

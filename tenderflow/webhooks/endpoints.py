@@ -29,7 +29,12 @@ QUERIES = NamedQueries("tenderflow.webhooks", "queries.sql")
 
 DOCUMENT_DONE: Final = "document.done"
 DOCUMENT_FAILED: Final = "document.failed"
-EVENT_TYPES: Final = (DOCUMENT_DONE, DOCUMENT_FAILED)
+TENDER_UPDATED: Final = "tender.updated"
+TENDER_DEADLINE_CHANGED: Final = "tender.deadline_changed"
+EVENT_TYPES: Final = (DOCUMENT_DONE, DOCUMENT_FAILED, TENDER_UPDATED, TENDER_DEADLINE_CHANGED)
+DEFAULT_EVENTS: Final = (DOCUMENT_DONE, DOCUMENT_FAILED)
+"""What an endpoint registered without naming events is told: the documents' events (the tenders'
+came later, and a receiver written for documents is not sent bodies it never saw)."""
 MAX_ENDPOINTS_PER_TENANT: Final = 20
 ROTATION_OVERLAP_SECONDS: Final = 24 * 3600.0
 
@@ -65,10 +70,10 @@ class CreatedEndpoint:
 
 
 def parse_events(events: Sequence[str] | None) -> list[str]:
-    """The event types asked for, in their order, without repeats (None or empty: every type).
+    """The event types asked for, in their order, without repeats (None or empty: DEFAULT_EVENTS).
     Raises WebhookError naming an unknown one."""
     if not events:
-        return list(EVENT_TYPES)
+        return list(DEFAULT_EVENTS)
     wanted: list[str] = []
     for event in (item.strip() for item in events):
         if event not in EVENT_TYPES:

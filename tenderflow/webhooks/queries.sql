@@ -60,14 +60,15 @@ UPDATE webhook_deliveries
 
 -- name: event_emit
 -- One event, and one pending delivery per endpoint of the tenant that is enabled and wants this
--- event type (no event at all when none does).
+-- event type (no event at all when none does). A document's event names the document and its
+-- version, a tender's the tender and its revision.
 WITH endpoints AS (
     SELECT id FROM webhook_endpoints
      WHERE tenant = %(tenant)s AND enabled AND removed_at IS NULL AND %(type)s = ANY(events)
 ),
 event AS (
-    INSERT INTO webhook_events (tenant, type, document_id, version)
-    SELECT %(tenant)s, %(type)s, %(document_id)s, %(version)s
+    INSERT INTO webhook_events (tenant, type, document_id, version, tender_id, revision)
+    SELECT %(tenant)s, %(type)s, %(document_id)s, %(version)s, %(tender_id)s, %(revision)s
      WHERE EXISTS (SELECT 1 FROM endpoints)
     RETURNING id
 )
@@ -107,7 +108,8 @@ UPDATE webhook_deliveries d SET job_id = j.job_id
 -- and its event.
 SELECT d.id, d.state, d.attempts, d.tenant, d.endpoint_id, w.url, w.enabled, w.removed_at IS NOT NULL AS removed,
        w.secret, CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
-       e.public_id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.document_id, e.version
+       e.public_id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.document_id, e.version,
+       e.tender_id, e.revision
   FROM webhook_deliveries d
   JOIN webhook_endpoints w ON w.id = d.endpoint_id
   JOIN webhook_events e ON e.id = d.event_id
@@ -164,7 +166,7 @@ UPDATE webhook_deliveries
 -- name: delivery_list
 -- Newest first, `before_id` the cursor.
 SELECT d.id, d.tenant, d.endpoint_id, w.url, e.public_id AS event_id, e.type AS event_type, e.document_id,
-       e.version, d.state, d.attempts, d.redeliveries, d.last_status, d.last_error, d.next_attempt_at, d.created_at,
+       e.version, e.tender_id, e.revision, d.state, d.attempts, d.redeliveries, d.last_status, d.last_error, d.next_attempt_at, d.created_at,
        d.finished_at
   FROM webhook_deliveries d
   JOIN webhook_endpoints w ON w.id = d.endpoint_id

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, TypeVar, get_args
 
-from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.candidates import Candidate, choose, chosen, doubted
 from tenderflow.extraction.offline.document import Document, Line, fold
 from tenderflow.extraction.schema import MainCategory, NoticeType, ProcedureType, Sourced
 
@@ -467,9 +467,11 @@ def notice_type(document: Document) -> Sourced[NoticeType] | None:
         return best.sourced()
     procedure = procedure_type(document)
     if procedure is not None:
-        return Sourced[NoticeType](value="contract_notice", page=procedure.page, quote=procedure.quote)
+        return chosen(Candidate[NoticeType]("contract_notice", procedure.page, procedure.quote, 0.6,
+                                            "procedure named")).sourced()
     for hit in document.find(_DEADLINE_LABEL):
-        return Sourced[NoticeType](value="contract_notice", page=hit.line.page, quote=hit.line.stripped)
+        return chosen(Candidate[NoticeType]("contract_notice", hit.line.page, hit.line.stripped, 0.6,
+                                            "deadline label")).sourced()
     return None
 
 
@@ -587,11 +589,14 @@ def _decide(by_code: dict[str, list[Candidate[C]]], *, threshold: float, margin:
         support = min(0.05, 0.01 * (len(candidates) - 1))
         ranked.append((best.score + support, best))
     ranked.sort(key=lambda pair: pair[0], reverse=True)
-    if not ranked or ranked[0][0] < threshold:
+    if not ranked:
+        return None
+    if ranked[0][0] < threshold:
+        doubted(ranked[0][1], ranked[0][0] / threshold)
         return None
     if len(ranked) > 1 and ranked[1][0] >= ranked[0][0] - margin:
         return None
-    return ranked[0][1].sourced()
+    return chosen(replace(ranked[0][1], score=ranked[0][0])).sourced()
 
 
 # --- main category --------------------------------------------------------------------------------

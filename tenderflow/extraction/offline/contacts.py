@@ -33,7 +33,7 @@ from typing import Final
 
 import phonenumbers
 
-from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.candidates import Candidate, choose, reading_field
 from tenderflow.extraction.offline.document import SEPARATORS, Cell, Document, LabelHit, Line, Span, fold, label_regex
 from tenderflow.extraction.schema import Sourced
 from tenderflow.extraction.validation import normalize_for_matching
@@ -1074,7 +1074,8 @@ def _phone_candidates(document: Document, anchors: Sequence[Line], email: Candid
 def buyer_phone(document: Document) -> Sourced[str] | None:
     """The buyer's phone number (labelled, in its block or next to its e-mail; not a fax), or None."""
     buyer = _buyer(document)
-    email = choose(_email_candidates(document, buyer.anchors), _THRESHOLD)
+    with reading_field("buyer.email"):  # the e-mail it stands next to, not a phone number
+        email = choose(_email_candidates(document, buyer.anchors), _THRESHOLD)
     best = choose(_phone_candidates(document, buyer.anchors, email, _region(document)), _THRESHOLD)
     return best.sourced() if best is not None else None
 

@@ -36,13 +36,92 @@ SEPARATORS: Final = " \t:：.-–—=>|*_"
 """What may stand between a label and its value: 'Reference: X', 'Reference - X', 'Reference .... X'."""
 
 
+_LOOK_ALIKES: Final = {"\u2206": "δ", "\u2126": "ω", "\u2211": "σ", "\u220f": "π"}
+"""Mathematical symbols that Greek text layers set in a Symbol font print for letters: ∆ (increment)
+for Δ, Ω (ohm) for Ω, ∑ for Σ, ∏ for Π. (µ, the micro sign, folds to μ by itself.)"""
+
+
+class _Folding(dict[int, str]):
+    """str.translate's table for `fold`, filled one character at a time as characters are met."""
+
+    def __missing__(self, code: int) -> str:
+        character = chr(code)
+        if character == "ß":
+            folded = "ss"  # the one expansion: German labels are written 'strasse', 'massnahme'
+        elif character in _LOOK_ALIKES:
+            folded = _LOOK_ALIKES[character]
+        elif "\uac00" <= character <= "\ud7a3":
+            folded = character  # a Hangul syllable stays whole (NFKD would spell it out in jamo)
+        else:
+            decomposed = unicodedata.normalize("NFKD", character)
+            stripped = "".join(part for part in decomposed if not unicodedata.combining(part)).casefold()
+            # one character for one: 'Ä' → 'a', 'Ｂ' (full width) → 'b', '１' → '1', 'ё' → 'е', 'ά' → 'α';
+            # a character that would expand ('㈱' → '(株)', 'ﬁ' → 'fi') or vanish (a lone accent) stays itself
+            folded = stripped if len(stripped) == 1 else character.casefold() if len(character.casefold()) == 1 \
+                else character
+        self[code] = folded
+        return folded
+
+
+_FOLDING: Final = _Folding()
+
+
 def fold(text: str) -> str:
-    """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier'), same length per
-    character as far as possible, for matching labels and words in any Latin-script language."""
+    """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier', 'ΦΙΛΤΡΟ' → 'φιλτρο'),
+    full-width forms made plain ('１２月' → '12月'), one character for one everywhere but 'ß' → 'ss', so
+    that positions in folded text are positions in the printed text. For matching labels and words in
+    any script."""
     if text.isascii():
         return text.casefold()  # most lines: nothing to decompose
-    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss"))
-    return "".join(character for character in decomposed if not unicodedata.combining(character)).casefold()
+    return text.translate(_FOLDING)
+
+
+def is_unspaced(character: str) -> bool:
+    """A character of a script written without spaces between words (Han, kana, Hangul, Thai): a label
+    in it has no word boundary to rest on."""
+    return character in _UNSPACED_RANGES
+
+
+class _UnspacedRanges:
+    _RANGES: Final = (
+        ("\u0e00", "\u0e7f"),  # Thai
+        ("\u1100", "\u11ff"),  # Hangul jamo
+        ("\u3040", "\u30ff"),  # hiragana, katakana
+        ("\u3130", "\u318f"),  # Hangul compatibility jamo
+        ("\u3400", "\u4dbf"),  # CJK extension A
+        ("\u4e00", "\u9fff"),  # CJK unified ideographs
+        ("\uac00", "\ud7a3"),  # Hangul syllables
+        ("\uf900", "\ufaff"),  # CJK compatibility ideographs
+        ("\uff66", "\uff9f"),  # half-width katakana
+    )
+
+    def __contains__(self, character: object) -> bool:
+        return isinstance(character, str) and any(low <= character <= high for low, high in self._RANGES)
+
+
+_UNSPACED_RANGES: Final = _UnspacedRanges()
+
+_LETTER_SPACED: Final = re.compile(
+    r"(?<![^\s])([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])((?:[ \u3000]{1,6}"
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3](?![^\s:：.]))+)"
+)
+"""A label whose characters are spread to fill a table cell, as CJK forms print them: '工    事 名',
+'공 사 입 찰 공 고'. Two or more single characters, each standing alone between spaces."""
+
+
+def close_letter_spacing(text: str) -> str:
+    """`text` with letter-spaced CJK runs written together and padded after, so that every other
+    character keeps its column: '工    事 名   副知事公舎' → '工事名         副知事公舎'. Quotes stay
+    grounded: validation compares page text without white space."""
+    if text.isascii():
+        return text
+
+    def closed(match: re.Match[str]) -> str:
+        run = match.group()
+        letters = "".join(run.split())
+        return letters + " " * (len(run) - len(letters))
+
+    return _LETTER_SPACED.sub(closed, text)
 
 
 @dataclass(frozen=True)
@@ -138,33 +217,48 @@ def _anchored(pattern: re.Pattern[str]) -> bool:
 
 
 _SEPARATOR: Final = r"[\s.,'’/_-]*"
+_CJK_SPACE: Final = r"[ \u3000]?"
 _END: Final = ""
 
 
 def label_regex(labels: Iterable[str]) -> re.Pattern[str]:
     """One pattern for a list of labels, matched against FOLDED text: words separated by any run of
     spaces or punctuation, the first and last word on word boundaries. Labels are written as plain
-    lower-case phrases without accents ("date limite de reception des offres").
+    lower-case phrases without accents ("date limite de reception des offres"). A label that starts or
+    ends in a script written without spaces ("入札書の提出期限", "공고번호", "项目名称") has no word
+    boundary at that end, and a space may stand between any two of its characters ("入札 期限").
 
     The labels are merged into a trie before they become a pattern ("date limite de …" and "date
     de …" share "date"), so the regex engine tests each shared prefix once instead of once per label:
     a document is searched for hundreds of labels, and a plain alternation of them costs several
     milliseconds a page. Longer continuations are tried before a label ends, so the longest label
     that matches wins, as in an alternation sorted by length."""
-    trie: dict[str, Any] = {}
+    spaced: dict[str, Any] = {}
+    unspaced: dict[str, Any] = {}
     for label in set(labels):
-        node = trie
-        for index, word in enumerate(label.split()):
+        folded = fold(label)
+        if not folded.strip():
+            continue
+        boundary = not (is_unspaced(folded.strip()[0]) or is_unspaced(folded.strip()[-1]))
+        node = spaced if boundary else unspaced
+        for index, word in enumerate(folded.split()):
             if index:
                 node = node.setdefault(_SEPARATOR, {})
-            for character in fold(word):
+            for position, character in enumerate(word):
+                if position and is_unspaced(character) and is_unspaced(word[position - 1]):
+                    node = node.setdefault(_CJK_SPACE, {})
                 node = node.setdefault(character, {})
         node[_END] = {}
-    return re.compile(r"(?<![^\W_])" + _trie_pattern(trie) + r"(?![^\W_])")
+    branches = []
+    if spaced:
+        branches.append(r"(?<![^\W_])" + _trie_pattern(spaced) + r"(?![^\W_])")
+    if unspaced:
+        branches.append(_trie_pattern(unspaced))
+    return re.compile("|".join(branches) if branches else r"(?!x)x")
 
 
 def _trie_pattern(node: dict[str, Any]) -> str:
-    branches = [(token if token == _SEPARATOR else re.escape(token)) + _trie_pattern(child)
+    branches = [(token if token in (_SEPARATOR, _CJK_SPACE) else re.escape(token)) + _trie_pattern(child)
                 for token, child in sorted(node.items()) if token != _END]
     if _END in node:
         branches.append("")  # the label may end here: tried after every longer one
@@ -187,7 +281,7 @@ class Document:
         for page in sorted(pages, key=lambda page: page.number):
             on_page: list[Line] = []
             for row, text in enumerate(page.text.splitlines()):
-                line = Line(page=page.number, index=len(document.lines), row=row, text=text)
+                line = Line(page=page.number, index=len(document.lines), row=row, text=close_letter_spacing(text))
                 document.lines.append(line)
                 on_page.append(line)
             document._by_page[page.number] = on_page

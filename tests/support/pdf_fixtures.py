@@ -204,8 +204,13 @@ def slow_to_render_pdf(path: Path, draws: int = 500) -> Path:
     the page goes down the rendering path and spends its time there."""
     image = ImageReader(Image.linear_gradient("L").resize((1000, 1000)))
     pdf = canvas.Canvas(str(path), pagesize=PAGE_POINTS)
+    # The image drawn once into a form, the form drawn `draws` times: the same page as `draws`
+    # drawImage calls, written in milliseconds (reportlab hashes the image again at every drawImage).
+    pdf.beginForm("gradient")
+    pdf.drawImage(image, 0, 0, width=PAGE_POINTS[0], height=PAGE_POINTS[1])
+    pdf.endForm()
     for _ in range(draws):
-        pdf.drawImage(image, 0, 0, width=PAGE_POINTS[0], height=PAGE_POINTS[1])
+        pdf.doForm("gradient")
     pdf.showPage()
     pdf.save()
     return path
@@ -215,6 +220,58 @@ def png_file(path: Path) -> Path:
     """A file that is an image, not a PDF."""
     Image.new("L", (10, 10), 255).save(path, format="PNG")
     return path
+
+
+CID_FONTS = {"ja": "HeiseiMin-W3", "zh": "STSong-Light", "zh-tw": "MSung-Light", "ko": "HYSMyeongJo-Medium"}
+"""Adobe's standard CJK fonts, which reportlab references without embedding them: what many Asian public
+PDFs do. Reading them needs poppler-data (and a CJK font to draw them), which `make` installs."""
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # Cyrillic and Greek (fonts-dejavu-core)
+CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")  # Han, kana, Hangul (fonts-wqy-microhei)
+
+
+def scripts_pdf(path: Path, pages: Sequence[tuple[str, Sequence[str]]]) -> Path:
+    """Born-digital pages in other scripts, one per (script, lines): "ja", "zh", "zh-tw", "ko" in a non-embedded CID
+    font, "cyrl" (Cyrillic, Greek, Latin) in DejaVu Sans, embedded."""
+    from reportlab.pdfbase import cidfonts
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    # reportlab pairs its Traditional Chinese font with the Simplified encoding (UniGB): poppler then
+    # finds no map for its characters. Its own encoding is UniCNS.
+    cidfonts.defaultUnicodeEncodings["MSung-Light"] = ("cht", "UniCNS-UCS2-H")
+    pdf = canvas.Canvas(str(path), pagesize=PAGE_POINTS)
+    for script, lines in pages:
+        if script in CID_FONTS:
+            font = CID_FONTS[script]
+            if font not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(UnicodeCIDFont(font))
+        else:
+            font = "DejaVuSans"
+            if font not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(TTFont(font, str(DEJAVU)))
+        _draw_lines(pdf, lines, font=font)
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+def script_image(lines: Sequence[str], *, font: Path, vertical: bool = False, dpi: int = SCAN_DPI) -> Image.Image:
+    """A scan of `lines` in `font` (CJK_FONT, DEJAVU); `vertical`: each line written top to bottom, the
+    lines right to left, as Japanese is set vertically."""
+    width, height = (round(side * dpi / 72) for side in PAGE_POINTS)
+    if vertical:
+        width, height = height, width
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    size = round(12 * dpi / 72)
+    face = ImageFont.truetype(str(font), size=size)
+    for index, line in enumerate(lines):
+        if vertical:
+            x = width - round(0.4 * dpi) - index * round(size * 1.6)
+            for row, character in enumerate(line):
+                draw.text((x, round(0.3 * dpi) + row * round(size * 1.15)), character, font=face, fill=0)
+        else:
+            draw.text((round(0.3 * dpi), round((0.35 + 0.4 * index) * dpi)), line, font=face, fill=0)
+    return image
 
 
 def _draw_lines(pdf: canvas.Canvas, lines: Sequence[str], *, font: str) -> None:

@@ -10,6 +10,10 @@ from __future__ import annotations
 import atexit
 import functools
 import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -21,12 +25,13 @@ from tenderflow.handlers import end_of_job_hook
 from tenderflow.handlers.extract import EXTRACT
 from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
 from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.tenders import TENDER_DOCUMENT
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import JobTypes
 from tenderflow.tenants import credits
-from tests.openai_server import OpenAIServer, RecordedRequest, Reply, completion
-from tests.pipeline_harness import drain_with
+from tests.support.openai_server import OpenAIServer, RecordedRequest, Reply, completion
+from tests.support.pipeline_harness import drain_with
 
 _METERED_MODEL = re.compile(r"metered-(\d+)-(\d+)")
 
@@ -52,7 +57,8 @@ def money_job_types(
     settings: Settings, storage: ObjectStorage, *, pool: ConnectionPool | None = None, prompt_tokens: int = 0,
     completion_tokens: int = 0,
 ) -> JobTypes:
-    """The product's stages and end-of-job hook. Extraction is the product's LLM backend, talking to
+    """The product's stages and end-of-job hook and, given the pool, the task every finished document
+    enqueues (tender.document: its tenders merged). Extraction is the product's LLM backend, talking to
     the local OpenAI-compatible server over HTTP, which reports `prompt_tokens` and `completion_tokens`
     per request (a one-page document makes one request): so a test knows exactly what the version
     must be charged. `pool` is needed for extractions to read their pages."""
@@ -65,6 +71,8 @@ def money_job_types(
     resources = Resources(llm, pdfs=StoredPdfs(storage, PdfCache(settings.data_dir / "cache")), pool=pool)
     for stage in (PLAN, PAGES, THUMBNAIL, EXTRACT):
         job_types.register(stage.name, stage.job_handler(stage.build(resources)))
+    if pool is not None:
+        job_types.register(TENDER_DOCUMENT.name, TENDER_DOCUMENT.build(resources))
     return job_types
 
 
@@ -96,3 +104,38 @@ def ledger_kinds(conn: psycopg.Connection[Any], document_id: int, version: int =
         "SELECT kind::text, sum(amount)::bigint FROM credit_entries WHERE document_id = %s AND version = %s "
         "GROUP BY kind", (document_id, version)).fetchall()
     return {kind: int(amount) for kind, amount in rows}
+
+
+def uploads_meeting_at_the_tenant_row(
+    database_url: str, tenant: str, pdfs: Sequence[Path], refusal: type[Exception],
+    upload: Callable[[psycopg.Connection[Any], Path], object],
+) -> list[str]:
+    """`upload(connection, pdf)` for every PDF at once, each on a thread and connection of its own,
+    while the tenant's row is held: every upload passes the early checks and waits at the row, then
+    all are let go together (a race at the reservation or quota check, not a sequence). Each one's
+    outcome in order: "created", or "refused" when it raised `refusal`."""
+    outcomes = ["unfinished"] * len(pdfs)
+
+    def run(n: int) -> None:
+        with psycopg.connect(database_url, autocommit=True) as own:
+            try:
+                upload(own, pdfs[n])
+                outcomes[n] = "created"
+            except refusal:
+                outcomes[n] = "refused"
+
+    with psycopg.connect(database_url, autocommit=True) as watcher, psycopg.connect(database_url) as holder:
+        holder.execute("SELECT 1 FROM tenants WHERE name = %s FOR NO KEY UPDATE", (tenant,))
+        threads = [threading.Thread(target=run, args=(n,)) for n in range(len(pdfs))]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        waiting = ("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                   "AND query LIKE '%FROM tenants%' AND datname = current_database()")
+        while watcher.execute(waiting).fetchone() != (len(pdfs),):
+            assert time.monotonic() < deadline, f"the {len(pdfs)} uploads never all waited for the tenant's row"
+            time.sleep(0.02)
+        holder.commit()
+    for thread in threads:
+        thread.join(30)
+    return outcomes

@@ -1,6 +1,6 @@
 """A real local HTTP server speaking the OpenAI chat-completions API, scripted by the test.
 
-    from tests.openai_server import answer_with, run_openai_server
+    from tests.support.openai_server import answer_with, run_openai_server
 
     with run_openai_server(answer_with(TenderFields().model_dump(mode="json"))) as server:
         backend = OpenAIBackend(model="test-model", base_url=server.base_url)

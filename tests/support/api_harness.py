@@ -34,7 +34,7 @@ from tenderflow.tenants.keys import create_api_key
 from tenderflow.tenants.tenants import create_tenant
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def api_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:

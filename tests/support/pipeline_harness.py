@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
 from tenderflow.handlers import LOCAL_POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
+from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
+from tests.support.tender_fixtures import text_pdf
 
 
 def pipeline_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
@@ -68,6 +71,22 @@ def drain(
     compute, commit one batch at a time); fails the test after `timeout`."""
     job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=settings.data_dir / "cache")
     drain_with(pool, job_types, threads=threads, timeout=timeout)
+
+
+def upload_and_drain(
+    conn: psycopg.Connection[Any], pool: ConnectionPool, settings: Settings, storage: ObjectStorage, folder: Path,
+    documents: Iterable[tuple[str, str, list[list[str]]]], **upload_options: Any,
+) -> dict[str, int]:
+    """Upload a text PDF per (name, tenant, pages) (written to `folder`) and drain the pipeline: the
+    documents' ids by name."""
+    ids = {}
+    for name, tenant, pages in documents:
+        outcome = upload_file(conn, storage, text_pdf(folder / f"{name}.pdf", pages), tenant=tenant,
+                              max_bytes=10**7, **upload_options)
+        assert outcome.document_id is not None
+        ids[name] = outcome.document_id
+    drain(pool, settings, storage)
+    return ids
 
 
 def drain_with(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 180.0) -> None:

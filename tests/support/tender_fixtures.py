@@ -64,3 +64,30 @@ def scanned_pdf(path: Path, pages: Sequence[Sequence[str]], *, dpi: int = 150) -
 def numbered_pages(count: int) -> list[list[str]]:
     """`count` pages; page 1 is the tender notice, the others say which page they are."""
     return [TENDER_PAGE] + [[f"Specification page {n}", f"Marker PAGE-{n:03d}"] for n in range(2, count + 1)]
+
+
+def zip_package(path: Path, members: dict[str, bytes], *, encrypted: Sequence[str] = (),
+                links: Sequence[str] = ()) -> Path:
+    """A ZIP of `members` (path inside -> bytes), compressed. Entries named in `encrypted` carry the
+    encryption flag as a password-protected entry does (what the reader refuses on); those in `links`
+    are symbolic links (their bytes the target)."""
+    import stat
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            info = zipfile.ZipInfo(name, date_time=(2025, 2, 3, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if name in links:
+                info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, data)
+    if encrypted:  # zipfile writes no encryption: set the flag in the central directory's entries
+        raw = bytearray(path.read_bytes())
+        start = raw.find(b"PK\x01\x02")
+        while start != -1:
+            name_length = int.from_bytes(raw[start + 28:start + 30], "little")
+            if raw[start + 46:start + 46 + name_length].decode() in encrypted:
+                raw[start + 8] |= 0x1
+            start = raw.find(b"PK\x01\x02", start + 46)
+        path.write_bytes(bytes(raw))
+    return path

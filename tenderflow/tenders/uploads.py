@@ -1,0 +1,156 @@
+"""Files and ZIP packages uploaded into a tender: `upload a.pdf b.zip --tender NEW|ID`, and
+`POST /v1/tenders/{id}/documents`.
+
+    upload_to_tender(database, storage, [paths], tender=None|id, tenant=…, …) -> TenderUpload
+
+Each ZIP is unpacked and checked first (tenderflow.tenders.packages: a package refused whole raises
+PackageRejectedError before anything is stored), each PDF checked (a refused one is reported, not
+stored); then everything that may go in goes in ONE transaction (tenderflow.pipeline.uploads.
+upload_batch): the documents, their versions, reservations and OCR jobs, the tender when it is new,
+and the memberships. So a package is charged as its documents are (the same price each), a refused
+member is not, the same bytes twice are one document, and a package the tenant cannot pay for whole,
+or one added to another tenant's tender, leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import structlog
+
+from tenderflow.database import Database, borrowed
+from tenderflow.errors import TenderflowError, TenderNotFoundError, UploadRejectedError
+from tenderflow.pipeline.storage import ObjectStorage
+from tenderflow.pipeline.uploads import BatchFile, UploadOutcome, check_pdf_file, upload_batch
+from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
+from tenderflow.tenders import records
+from tenderflow.tenders.matching import QUERIES
+from tenderflow.tenders.packages import DEFAULT_PACKAGE_LIMITS, PackageLimits, is_zip, unpack
+
+log = structlog.get_logger("tenderflow.tenders")
+
+
+@dataclass
+class TenderUpload:
+    """What an upload into a tender did: the tender (made now or not), each file's or member's
+    outcome (created, existing, duplicate, rejected), and the merge it caused (when a member was
+    already readable)."""
+
+    tender_id: int
+    created_tender: bool
+    outcomes: list[UploadOutcome] = field(default_factory=list)
+    merge: records.MergeOutcome | None = None
+    unpack_seconds: float = 0.0
+    """Of the time it took: the packages unpacked and checked (the rest stored them and committed)."""
+
+    @property
+    def documents(self) -> list[int]:
+        return sorted({o.document_id for o in self.outcomes if o.document_id is not None})
+
+
+def upload_to_tender(
+    database: Database,
+    storage: ObjectStorage,
+    paths: Sequence[Path],
+    *,
+    tenant: str,
+    tender: int | None = None,
+    name: str | None = None,
+    filenames: Sequence[str] | None = None,
+    package_limits: PackageLimits = DEFAULT_PACKAGE_LIMITS,
+    max_bytes: int,
+    priority: int = 0,
+    prices: Prices = DEFAULT_PRICES,
+    languages: str | None = None,
+    max_attempts: int | None = None,
+    max_stored_bytes: int = 0,
+    work_dir: Path | None = None,
+) -> TenderUpload:
+    """Upload PDFs and ZIP packages into `tender` (None: a new one, named `name`), as one transaction.
+    `filenames` names each path as recorded (an API upload's own name), else the path's name.
+    `work_dir` is where packages are unpacked (on the storage's filesystem, a file storage moves the
+    members into place instead of copying them). `database`: the API passes its pool, and no
+    connection is held while packages are unpacked or objects stored (review security-2, D-N2).
+
+    Raises PackageRejectedError (a package refused whole), UploadRejectedError (nothing left to
+    upload: every file refused), TenderNotFoundError (no such tender of this tenant),
+    TenantNotFoundError, InsufficientCreditsError, StorageQuotaExceededError: nothing stored."""
+    if tender is not None:
+        with borrowed(database) as conn:  # early: nothing is unpacked for a tender not the tenant's
+            records.get_tender(conn, tender, tenant=tenant)
+    names = list(filenames) if filenames is not None else [path.name for path in paths]
+    outcomes: list[UploadOutcome] = []
+    batch: list[BatchFile] = []
+    package_paths: dict[str, str] = {}
+    if work_dir is not None:
+        work_dir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="tenderflow-package-", dir=work_dir) as work:
+        for index, (path, filename) in enumerate(zip(paths, names, strict=True)):
+            if path.is_file() and is_zip(path):
+                directory = Path(work) / f"{index:04d}"
+                directory.mkdir()
+                package = unpack(path, directory, package_limits)
+                for member in package.members:
+                    source = f"{filename}:{member.path}"
+                    if member.status == "document":
+                        assert member.file is not None
+                        leaf = member.path.rsplit("/", 1)[-1]
+                        batch.append(BatchFile(member.file, leaf + (".pdf" if member.converted_from else ""), source,
+                                               member.sha256, consumable=True))
+                        package_paths[source] = member.path
+                    else:
+                        status = "duplicate" if member.status == "duplicate" else "rejected"
+                        outcomes.append(UploadOutcome(source, status, size_bytes=member.size, error=member.reason))
+                continue
+            try:
+                check_pdf_file(path, max_bytes=max_bytes)
+            except UploadRejectedError as exc:
+                outcomes.append(UploadOutcome(str(path), "rejected", size_bytes=_size_of(path), error=str(exc)))
+                continue
+            batch.append(BatchFile(path, filename, str(path)))
+        if not batch:
+            reasons = "; ".join(f"{o.source}: {o.error}" for o in outcomes[:5])
+            raise UploadRejectedError(f"nothing to upload into the tender ({reasons})")
+        made: list[int] = []
+        unpacked = time.perf_counter() - started
+
+        def join(conn: psycopg.Connection[Any], uploaded: list[UploadOutcome]) -> None:
+            tender_id = tender if tender is not None else records.create_tender(conn, tenant, name=name)
+            made[:] = [tender_id]
+            locked = conn.execute(QUERIES["tender_lock"], {"id": tender_id, "tenant": tenant}).fetchone()
+            if locked is None:
+                raise TenderNotFoundError(f"no tender with id {tender_id}")
+            ids = [o.document_id for o in uploaded if o.document_id is not None]
+            conn.execute(QUERIES["tender_members_insert"], {
+                "tender_id": tender_id, "tenant": tenant, "added_by": "package" if package_paths else "upload",
+                "document_ids": ids, "package_paths": [package_paths.get(o.source) for o in uploaded
+                                                       if o.document_id is not None]})
+
+        uploaded = upload_batch(database, storage, batch, tenant=tenant, priority=priority, max_bytes=max_bytes,
+                                prices=prices, languages=languages, max_attempts=max_attempts,
+                                max_stored_bytes=max_stored_bytes, within=join)
+    result = TenderUpload(made[0], tender is None, [*uploaded, *outcomes], unpack_seconds=unpacked)
+    if any(o.status == "existing" for o in uploaded):  # already readable documents: merge them in now
+        try:
+            with borrowed(database) as conn:
+                result.merge = records.merge_tender(conn, result.tender_id, cause="documents uploaded into the tender")
+        except TenderflowError as exc:  # the upload stands; the next merge takes them in
+            log.warning("tender.merge_failed", tender_id=result.tender_id, error=str(exc))
+    log.info("tender.uploaded", tender_id=result.tender_id, tenant=tenant, documents=len(result.documents),
+             refused=sum(o.status == "rejected" for o in outcomes), unpack_ms=round(unpacked * 1000),
+             total_ms=round((time.perf_counter() - started) * 1000))
+    return result
+
+
+def _size_of(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
