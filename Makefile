@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # The tesseract languages a tender pipeline reads (plus osd: orientation and script detection): the
-# list tenderflow.pdf.languages.RECOMMENDED_PACKS names and says why (tests/test_ocr_packs.py keeps
+# list tenderflow.pdf.languages.RECOMMENDED_PACKS names and says why (tests/test_preflight.py keeps
 # them equal): EU/EEA languages, Arabic, Hindi and the other Indic scripts, Cyrillic, CJK with their
 # vertical models, Vietnamese, Thai, Indonesian/Malay, Turkish, Hebrew. About 65 MB from apt.
 OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin \
@@ -14,25 +14,26 @@ OCR_LANGUAGES := eng deu fra spa ita por nld pol ara hin \
   jpn jpn_vert chi_sim chi_sim_vert chi_tra chi_tra_vert kor kor_vert vie tha ind msa \
   tur heb ben guj mar tam tel \
   osd
-# What the pipeline needs (the demo installs only these); the tests add a browser for the dashboard.
-# poppler-data and a CJK font: PDFs whose Chinese, Japanese or Korean fonts are not embedded (common in
-# Asian public documents) have no text layer and render blank without them (about 3 MB).
-RUNTIME_APT := tesseract-ocr $(addprefix tesseract-ocr-,$(subst _,-,$(OCR_LANGUAGES))) poppler-utils \
-  poppler-data fonts-wqy-microhei
-TEST_APT := $(RUNTIME_APT) chromium fonts-dejavu-core  # DejaVu: Cyrillic and Greek test scans
+# The demo's samples are English, German and French, some of them turned: it needs only these.
+DEMO_LANGUAGES := eng deu fra osd
+# Debian packages the pipeline reads with, beside the programs: poppler-data and a CJK font (PDFs whose
+# Chinese, Japanese or Korean fonts are not embedded, common in Asian public documents, have no text
+# layer and render blank without them; about 3 MB). The tests add DejaVu (Cyrillic and Greek scans).
+RUNTIME_DATA := poppler-data fonts-wqy-microhei
+TEST_DATA := $(RUNTIME_DATA) fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test check lint typecheck unit chaos-test test-pg schema runtime-deps system-deps install \
-	install-runtime bench chaos clean lock bench-deps
+.PHONY: demo test check lint typecheck docs docs-config unit chaos-test test-pg schema demo-deps runtime-deps \
+	system-deps install install-runtime bench chaos clean lock bench-deps
 
-demo: runtime-deps install-runtime
+demo: demo-deps install-runtime
 	$(BIN)/tenderflow demo
 
-# The whole suite: lint and types, every test but the chaos run, then the chaos run in its own budget.
-# .ci/run runs these steps one by one (and `test-pg` where a standalone PostgreSQL answers).
+# The whole suite: lint, types and the docs site, every test but the chaos run, then the chaos run in its
+# own budget. .ci/run runs these steps one by one (and `test-pg` where a standalone PostgreSQL answers).
 test: check unit chaos-test
 
-check: system-deps install lint typecheck
+check: system-deps install lint typecheck docs
 
 PYTEST := $(BIN)/pytest -q -p no:cacheprovider
 # pytest-xdist workers (each its own embedded PostgreSQL); PYTEST_WORKERS=0 runs in this process.
@@ -60,29 +61,43 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# apt packages, installed only when a tool, a package or a language pack is missing (one `tesseract
-# --list-langs` for them all), then all in one apt-get install: $(1) the programs to look for, $(2) the
-# packages. Tesseract with the OCR_LANGUAGES packs, poppler.
+# The documentation site (mkdocs.yml, docs/): built with --strict, so a broken link or a page left
+# out of the nav fails `make test` (and CI). docs/configuration.md is written from config.Settings.
+docs: install
+	$(BIN)/mkdocs build --strict --quiet --site-dir .scratch/site
+
+docs-config: install
+	$(BIN)/python -c "from tenderflow.config import settings_reference; print(settings_reference(), end='')" \
+	  > docs/configuration.md
+
+# apt packages, only those missing: $(1) the programs (program=package pairs), $(2) the tesseract
+# language packs (one `tesseract --list-langs` for them all), $(3) what they are for, $(4) other Debian
+# packages (data, fonts). The apt line is printed before it runs, and what it is for; one apt-get install.
 define apt_if_missing
 	@need=""; \
-	for tool in $(1); do command -v $$tool >/dev/null 2>&1 || need=1; done; \
-	dpkg -s $(filter-out tesseract-ocr%,$(2)) >/dev/null 2>&1 || need=1; \
-	if [ -z "$$need" ]; then \
-	  have=" $$(tesseract --list-langs 2>/dev/null | tr '\n' ' ') "; \
-	  for lang in $(OCR_LANGUAGES); do case "$$have" in *" $$lang "*) ;; *) need=1;; esac; done; \
-	fi; \
+	for pair in $(1); do command -v $${pair%%=*} >/dev/null 2>&1 || need="$$need $${pair#*=}"; done; \
+	have=" $$(tesseract --list-langs 2>/dev/null | tr '\n' ' ') "; \
+	for lang in $(2); do case "$$have" in *" $$lang "*) ;; *) need="$$need tesseract-ocr-$$(echo $$lang | tr _ -)";; esac; done; \
+	for package in $(4); do dpkg -s $$package >/dev/null 2>&1 || need="$$need $$package"; done; \
 	if [ -n "$$need" ]; then \
-	  echo "installing $(2)"; \
+	  need=$$(echo $$need | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	  echo "$(3) needs these Debian packages, missing here; running:"; \
+	  sudo="$(SUDO)"; echo "  $${sudo:+$$sudo }apt-get update && $${sudo:+$$sudo }apt-get install -y --no-install-recommends $$need"; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(2); \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$need; \
 	fi
 endef
 
+RUNTIME_TOOLS := tesseract=tesseract-ocr pdftoppm=poppler-utils pdftotext=poppler-utils pdfinfo=poppler-utils
+
+demo-deps:
+	$(call apt_if_missing,$(RUNTIME_TOOLS),$(DEMO_LANGUAGES),the demo)
+
 runtime-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo,$(RUNTIME_APT))
+	$(call apt_if_missing,$(RUNTIME_TOOLS),$(OCR_LANGUAGES),tenderflow,$(RUNTIME_DATA))
 
 system-deps:
-	$(call apt_if_missing,tesseract pdftoppm pdftotext pdfinfo chromium,$(TEST_APT))
+	$(call apt_if_missing,$(RUNTIME_TOOLS) chromium=chromium,$(OCR_LANGUAGES),make test,$(TEST_DATA))
 
 # The package in a virtualenv, redone when pyproject.toml changes: with its dev tools for the tests
 # (`install`), without them for the demo (`install-runtime`; a venv with the dev tools serves too).

@@ -200,3 +200,48 @@ class Settings(BaseSettings):
     @property
     def resolved_storage_url(self) -> str:
         return self.storage_url or (self.data_dir / "objects").as_uri()
+
+
+def settings_reference() -> str:
+    """docs/configuration.md: every setting, its environment variable, default and meaning, from
+    the fields of `Settings` (`make docs-config` writes it; tests/test_docs.py holds it current)."""
+
+    def default_of(name: str) -> str:
+        field = Settings.model_fields[name]
+        if field.default_factory is not None:
+            return "the platform's data folder (`~/.local/share/tenderflow` on Linux)" if name == "data_dir" else "–"
+        value = field.default
+        if value is None:
+            return "unset"
+        if value == "":
+            return "empty"
+        return f"`{value}`"
+
+    def variables_of(name: str) -> str:
+        alias = Settings.model_fields[name].validation_alias
+        names = list(getattr(alias, "choices", [])) or [f"TENDERFLOW_{name.upper()}"]
+        return " / ".join(f"`{variable}`" for variable in names)
+
+    rows = [f"| {variables_of(name)} | {default_of(name)} | {(field.description or '').replace('|', '/')} |"
+            for name, field in Settings.model_fields.items()]
+    return "\n".join([
+        "# Configuration",
+        "",
+        "<!-- Written by `make docs-config` from tenderflow/config.py (Settings); tests/test_docs.py checks it. -->",
+        "",
+        "One settings object, read from the environment (prefix `TENDERFLOW_`; `DATABASE_URL` is honoured too).",
+        "The defaults need nothing: an embedded PostgreSQL, file storage in the data folder, the offline",
+        "extractor. `tenderflow config` prints every setting in effect, where it came from and what it means",
+        "(secrets masked); `tenderflow doctor` checks what they point to.",
+        "",
+        "With `DATABASE_URL` set to a server of your own, run `tenderflow db migrate` once (and after each",
+        "upgrade): every other command refuses a database that is behind, saying so.",
+        "",
+        "| variable | default | what it does |",
+        "|---|---|---|",
+        *rows,
+        "",
+        "Traces: the standard `OTEL_*` variables (`OTEL_EXPORTER_OTLP_ENDPOINT` and the rest) turn on",
+        "OpenTelemetry traces over OTLP/HTTP; unset, there are none (see [Operating](operations.md#traces)).",
+        "",
+    ])

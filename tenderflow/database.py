@@ -68,6 +68,7 @@ def stop_embedded_server(data_dir: Path) -> bool:
     warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made at import; its own pg_ctl
 
+    logging.getLogger("pgserver").setLevel(logging.WARNING)  # its INFO lines are every command it runs
     user = "pgserver" if os.name == "posix" and os.geteuid() == 0 else None
     try:
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user, timeout=60)

@@ -26,6 +26,7 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── TenderNotFoundError              404  no tender with that id (for this tenant)
     ├── ProposalNotFoundError            404  no tender proposal with that id (for this tenant)
     ├── ProposalStateError               409  the proposal is not in a state the decision starts from
+    ├── ReprocessRefusedError            409  the document failed for its own content: processing it again fails again
     ├── NotReadableYetError              409  no finished version to make a PDF of       (pipeline.pdfs)
     ├── WordsNotKeptError                409  OCRed before word boxes were kept: reprocess (pipeline.pdfs)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
@@ -158,6 +159,13 @@ class DocumentNotFoundError(TenderflowError):
     """No document has this id (for the tenant asking)."""
 
     http_status: ClassVar[int] = 404
+
+
+class ReprocessRefusedError(TenderflowError):
+    """The document's newest version failed for its own content (encrypted, damaged): a new version
+    reads the same PDF and fails the same way; a fixed file must be uploaded (or the refusal forced)."""
+
+    http_status: ClassVar[int] = 409
 
 
 class InsufficientCreditsError(TenderflowError):

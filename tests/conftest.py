@@ -231,6 +231,20 @@ def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
             "TENDERFLOW_DATA_DIR": str(tmp_path / "data")}
 
 
+@pytest.fixture
+def embedded_data_dir() -> Iterator[Path]:
+    """A data dir for a test's own embedded PostgreSQL, in /tmp as the session's server is: run as
+    root, pgserver runs the server as another user, which pytest's private tmp_path shuts out (and
+    other pytest runs on the machine clean numbered tmp dirs up under a running test)."""
+    import shutil
+
+    path = Path(tempfile.mkdtemp(prefix="tenderflow-test-data-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def wait_until(predicate: Callable[[], Any], *, timeout: float = 15.0, message: str = "the condition",
                interval: float = 0.05) -> Any:
     """Poll `predicate` until it returns something truthy, and return that; fail the test after

@@ -71,6 +71,9 @@ def test_upload_follow_and_read_text_and_fields(
     assert "EH-2026-0417" in text["pages"][0]["text"] and "PAGE-003" in text["pages"][2]["text"]
     fields = api.client.get(f"/v1/documents/{body['id']}/fields", headers=bearer(key)).json()
     assert fields["version"] == 1 and fields["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    # the deadline with the offset of the buyer's zone (the country, its zone and why, beside it)
+    assert fields["deadlines"]["submission_deadline"]["date_time"] == "2026-03-15T12:00:00+01:00"
+    assert (fields["country"]["code"], fields["country"]["time_zone"]) == ("NL", "Europe/Amsterdam")
     thumbnail = api.client.get(f"/v1/documents/{body['id']}/thumbnail", headers=bearer(key))
     assert thumbnail.status_code == 200 and thumbnail.headers["content-type"] == "image/png"
     assert thumbnail.content.startswith(b"\x89PNG")
@@ -225,8 +228,14 @@ def test_files_that_are_not_pdfs_or_empty_are_refused_and_nothing_is_stored(
     assert html.status_code == 415 and "not a PDF" in html.json()["detail"]
     empty = api.client.post("/v1/documents", headers=bearer(key), files={"file": ("e.pdf", b"", "application/pdf")})
     assert empty.status_code == 400 and "empty" in empty.json()["detail"]
-    no_file = api.client.post("/v1/documents", headers=bearer(key), files={"other": ("x.pdf", b"%PDF-1.7")})
+    no_file = api.client.post("/v1/documents", headers=bearer(key), files={"priority": (None, "1")})
     assert no_file.status_code == 400 and "no 'file' part" in no_file.json()["detail"]
+    # `curl -F pdf=@x.pdf`: the review was told "the form field 'pdf' is over 4096 bytes"
+    for body in (b"%PDF-1.7", b"%PDF-1.7" + b"x" * 10_000):
+        misnamed = api.client.post("/v1/documents", headers=bearer(key), files={"pdf": ("x.pdf", body)})
+        assert misnamed.status_code == 400 and misnamed.json()["detail"] == (
+            "the form sent a file in a part named 'pdf': send the PDF in a part named 'file' "
+            "(curl -F file=@tender.pdf)")
     as_json = api.client.post("/v1/documents", headers=bearer(key), json={"file": "%PDF-"})
     assert as_json.status_code == 415 and "multipart/form-data" in as_json.json()["detail"]
     assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)

@@ -5,30 +5,21 @@ errors (exit 2) before anything runs."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import click
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
-
-
-def commands(group: click.Command, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
-    if isinstance(group, click.Group):
-        for name, command in group.commands.items():
-            yield from commands(command, (*path, name))
-    else:
-        yield path, group
+from tests.support.cli_harness import cli_commands
 
 
 def test_every_argument_is_named_in_capitals_in_the_usage_line() -> None:
     """The review saw `show {document_id}` and `upload {paths}...`: Python's parameter names."""
-    unnamed = [(" ".join(path), param.name) for path, command in commands(typer.main.get_command(app))
+    unnamed = [(" ".join(path), param.name) for path, command in cli_commands()
                for param in command.params
-               if isinstance(param, click.Argument) and not re.fullmatch(r"[A-Z][A-Z_]*(\.\.\.)?", param.metavar or "")]
+               if param.param_type_name == "argument"
+               and not re.fullmatch(r"[A-Z][A-Z_]*(\.\.\.)?", param.metavar or "")]
     assert unnamed == []
     usage = CliRunner().invoke(app, ["upload", "--help"], env={"COLUMNS": "120"}, prog_name="tenderflow").output
     assert "tenderflow upload [OPTIONS] {PATH...}" in usage  # typer's braces: a required argument

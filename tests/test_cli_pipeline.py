@@ -53,10 +53,17 @@ def test_show_status_list_and_reprocess_after_processing(
     listed = json.loads(invoke(cli_env, "documents", "list", "--state", "done", "--json").stdout)
     assert [d["id"] for d in listed] == [uploaded["document_id"]]
     shown = json.loads(invoke(cli_env, "show", str(uploaded["document_id"]), "--json").stdout)
-    assert shown["fields"]["fields"]["reference_number"]["value"] == "EH-2026-0417"
-    assert shown["pages"][0]["source"] == "text_layer"
+    # one level of fields (the review's `fields.fields`), and no page's text unless --text asks for it
+    assert shown["fields"]["reference_number"]["value"] == "EH-2026-0417"
+    assert shown["extraction"]["backend"] == "rules" and "fields" not in shown["extraction"]
+    assert shown["pages"][0]["source"] == "text_layer" and "text" not in shown["pages"][0]
+    assert shown["country"]["code"] == "NL" and shown["deadlines"]["submission_deadline"] == {
+        "date_time": "2026-03-15T12:00:00+01:00", "local": "2026-03-15T12:00:00", "time_zone": "Europe/Amsterdam"}
+    with_text = json.loads(invoke(cli_env, "show", str(uploaded["document_id"]), "--json", "--text").stdout)
+    assert "Cleaning services for municipal buildings" in with_text["pages"][0]["text"]
     text = invoke(cli_env, "show", str(uploaded["document_id"]), "--text")
     assert "Cleaning services for municipal buildings" in text.stdout
+    assert "buyer's country: NL (stated in the document); deadlines in Europe/Amsterdam" in text.stdout
 
     first = invoke(cli_env, "reprocess", str(uploaded["document_id"]), "--from", "extract")
     second = invoke(cli_env, "reprocess", str(uploaded["document_id"]))
@@ -244,25 +251,21 @@ def test_an_unreachable_database_is_reported_within_seconds_with_its_reason(tmp_
     assert CONNECT_TIMEOUT_SECONDS - 0.5 < elapsed < CONNECT_TIMEOUT_SECONDS + 3
 
 
-def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again() -> None:
+def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(embedded_data_dir: Path) -> None:
     """Issue 12: nothing stopped the embedded PostgreSQL ("kept running"): `tenderflow db stop` does."""
     import os
-    import shutil
     import subprocess
     import sys
-    import tempfile
 
-    # Not under pytest's tmp_path: as root, pgserver opens the data dir's parents to the user that
-    # runs PostgreSQL, and any pytest session starting meanwhile closes /tmp/pytest-of-root again
-    # (mode 0700), so initdb failed now and then on a machine where several suites run.
-    tmp_path = Path(tempfile.mkdtemp(prefix="tenderflow-db-stop-"))
-
+    # embedded_data_dir, not pytest's tmp_path: as root, pgserver opens the data dir's parents to the
+    # user that runs PostgreSQL, and any pytest session starting meanwhile closes /tmp/pytest-of-root
+    # again (mode 0700), so initdb failed now and then on a machine where several suites run.
     # Without XDG_RUNTIME_DIR (root shells, containers, CI), as the review ran it: importing pgserver
     # (both to start the server and to stop it) warned on stderr on every command. pytest's own
     # warning filter hides that in process; here stderr is the real one.
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("TENDERFLOW_") and key not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
-    env["TENDERFLOW_DATA_DIR"] = str(tmp_path / "data")
+    env["TENDERFLOW_DATA_DIR"] = str(embedded_data_dir)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         result = subprocess.run([sys.executable, "-m", "tenderflow", *args], env=env, capture_output=True,
@@ -270,12 +273,13 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
         assert "XDG_RUNTIME_DIR" not in result.stderr and "Warning" not in result.stderr, result.stderr
         return result
 
-    pid_file = tmp_path / "data" / "postgres" / "postmaster.pid"
+    pid_file = embedded_data_dir / "postgres" / "postmaster.pid"
     try:
         assert run("status", "--json").returncode == 0
         assert pid_file.exists()
         stopped = run("db", "stop")
         assert stopped.returncode == 0 and "stopped the embedded PostgreSQL" in stopped.stdout, stopped.stderr
+        assert stopped.stderr == ""  # the review saw pgserver's debug lines (every pg_ctl call it makes)
         assert not pid_file.exists()
         assert "is not running" in run("db", "stop").stdout
         assert run("status", "--json").returncode == 0 and pid_file.exists()  # started again on demand
@@ -285,4 +289,34 @@ def test_db_stop_stops_the_embedded_server_and_the_next_command_starts_it_again(
         [sys.executable, "-m", "tenderflow", "db", "stop"], env={**env, "DATABASE_URL": "postgresql://x@127.0.0.1/x"},
         capture_output=True, text=True, timeout=60, check=False)
     assert refused.returncode == 1 and "stop it where it runs" in refused.stderr
-    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_uploading_the_same_bytes_again_uses_up_no_document_id(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """The review's ids went 1, 4, 5…: every deduplicated upload had drawn an id from the sequence."""
+    first = text_pdf(tmp_path / "first.pdf", [TENDER_PAGE])
+    second = text_pdf(tmp_path / "second.pdf", [TENDER_PAGE, ["Annex"]])
+    ids = [json.loads(invoke(cli_env, "upload", str(path), "--json").stdout)[0]["document_id"]
+           for path in (first, first, first, second)]
+    assert ids[1] == ids[2] == ids[0] and ids[3] == ids[0] + 1
+
+
+def test_reprocessing_a_document_that_failed_for_its_own_content_is_refused_unless_forced(
+    cli_env: dict[str, str], pool: ConnectionPool, database_url: str, tmp_path: Path
+) -> None:
+    """The review reprocessed an encrypted PDF from the CLI: accepted, and it failed again (the
+    dashboard offers no Reprocess for it). The API answers the same refusal, 409."""
+    from tests.support.pdf_fixtures import encrypted_pdf
+
+    locked = encrypted_pdf(tmp_path / "locked.pdf", user_password="secret")
+    document_id = json.loads(invoke(cli_env, "upload", str(locked), "--json").stdout)[0]["document_id"]
+    settings = pipeline_settings(database_url, tmp_path)
+    drain(pool, settings, open_storage(settings.resolved_storage_url))
+    refused = invoke(cli_env, "reprocess", str(document_id))
+    assert refused.exit_code == 1
+    assert "failed for its own content" in refused.stderr and "encrypted" in refused.stderr
+    assert "upload a fixed file (or --force to try anyway)" in " ".join(refused.stderr.split())
+    again = invoke(cli_env, "upload", str(locked), "--reprocess", "--json")
+    [row] = json.loads(again.stdout)
+    assert row["status"] == "existing" and "failed for its own content" in row["error"]
+    forced = invoke(cli_env, "reprocess", str(document_id), "--force")
+    assert forced.exit_code == 0 and "version 2 queued" in forced.stdout

@@ -127,8 +127,9 @@ def test_upload_wait_follows_documents_to_the_end_and_its_exit_code_says_if_any_
 def test_upload_wait_says_once_when_no_worker_runs_and_ends_when_one_has_done_the_work(
     cli_env: dict[str, str], tmp_path: Path
 ) -> None:
-    """`upload --wait` with no worker alive would wait for ever in silence: after 5 s it says so (on
-    stderr, once) and goes on waiting; a worker started then does the work and the wait ends, exit 0."""
+    """`upload --wait` with no worker alive would wait for ever in silence: after WORKER_GRACE_SECONDS
+    it says so (on stderr, once) and goes on waiting; a worker started then does the work and the
+    wait ends, exit 0."""
     pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
     notes = tmp_path / "upload.stderr"
     with notes.open("wb") as stderr:
@@ -136,21 +137,85 @@ def test_upload_wait_says_once_when_no_worker_runs_and_ends_when_one_has_done_th
                                    env=cli_env, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True)
     burst = None
     try:
-        wait_until(lambda: "no worker is running" in notes.read_text(), timeout=60,
-                   message="upload --wait says no worker is running")
+        wait_until(lambda: "no worker has reported" in notes.read_text(), timeout=90,
+                   message="upload --wait says no worker runs")
         assert waiting.poll() is None  # still waiting
         burst = worker(cli_env, tmp_path / "burst.log", "--burst")
         stdout, _ = waiting.communicate(timeout=180)
         assert waiting.returncode == 0, notes.read_text()
         [row] = json.loads(stdout)
         assert (row["status"], row["state"], row["pages"]) == ("created", "done", 1)
-        assert notes.read_text().count("no worker is running") == 1
+        assert notes.read_text().count("no worker has reported") == 1
         assert "tenderflow worker --burst" in " ".join(notes.read_text().split())  # what to run
     finally:
         for process in (waiting, burst):
             if process is not None and process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(10)
+
+
+def test_upload_wait_gives_a_starting_worker_time_and_says_when_one_comes(
+    cli_env: dict[str, str], conn: psycopg.Connection[Any], database_url: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The review's worker took 13 s to come up, and `upload --wait` said none ran meanwhile. Time
+    is injected: a worker reporting within the grace is never said to be missing; one reporting
+    after it is announced once it does."""
+    from tenderflow.cli.documents import WORKER_GRACE_SECONDS, wait_for_versions
+    from tenderflow.cli.runtime import Runtime
+    from tenderflow.config import Settings
+
+    uploaded = json.loads(invoke(cli_env, "upload", str(text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])),
+                                 "--json").stdout)[0]
+    ref = documents.VersionRef(uploaded["document_id"], uploaded["version"])
+    rt = Runtime(Settings(database_url=database_url, data_dir=tmp_path / "data"))
+    for reports_at in (WORKER_GRACE_SECONDS / 2, WORKER_GRACE_SECONDS + 5):
+        now = [0.0]
+        conn.execute("DELETE FROM workers")
+        conn.execute("UPDATE document_versions SET state = 'queued', finished_at = NULL WHERE document_id = %s",
+                     (ref.document_id,))
+
+        def sleep(seconds: float, reports_at: float = reports_at, now: list[float] = now) -> None:
+            now[0] += 1
+            if now[0] == reports_at:
+                conn.execute(jobs.QUERIES["worker_register"], {
+                    "id": "starting", "host": "here", "pid": 1, "pools": ["ocr.plan"], "threads": 1, "kind": "local",
+                    "now": None, "liveness_lock": None})
+            if now[0] == WORKER_GRACE_SECONDS + 10:
+                conn.execute("UPDATE document_versions SET state = 'done', finished_at = now() WHERE document_id = %s",
+                             (ref.document_id,))
+
+        current, interrupted = wait_for_versions(rt, [ref], quiet=True, clock=lambda now=now: now[0], sleep=sleep)
+        said = capsys.readouterr().err
+        assert not interrupted and current[0].state == documents.VersionState.DONE
+        if reports_at < WORKER_GRACE_SECONDS:
+            assert said == ""
+        else:
+            assert said.count("no worker has reported") == 1 and "a worker is running now" in said
+    rt.close()
+
+
+def test_ctrl_c_during_upload_wait_prints_what_was_uploaded(cli_env: dict[str, str], tmp_path: Path,
+                                                            conn: psycopg.Connection[Any]) -> None:
+    """The review's Ctrl-C left stdout empty: the new documents' ids were lost."""
+    pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
+    waiting = subprocess.Popen([sys.executable, "-m", "tenderflow", "upload", str(pdf), "--wait", "--json"],
+                               env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        wait_until(lambda: conn.execute("SELECT id FROM documents").fetchone(), timeout=60,
+                   message="the upload is recorded")
+        time.sleep(1)  # into the wait's polling (a signal is the only way in; nothing to inject)
+        waiting.send_signal(signal.SIGINT)
+        stdout, stderr = waiting.communicate(timeout=60)
+    finally:
+        if waiting.poll() is None:
+            os.killpg(waiting.pid, signal.SIGKILL)
+            waiting.wait(10)
+    assert waiting.returncode == 130, stderr
+    [row] = json.loads(stdout)
+    [(document_id,)] = conn.execute("SELECT id FROM documents").fetchall()
+    assert (row["status"], row["document_id"], row["state"]) == ("created", document_id, "queued")
+    assert b"stopped waiting" in stderr
 
 
 def test_a_document_waiting_to_be_retried_says_why(

@@ -5,7 +5,7 @@ phone's 390 px without sideways overflow.
 
 The tests keep screenshots in their tmp dirs; with TENDERFLOW_UPDATE_SCREENSHOT=1 they also write
 docs/dashboard.png, docs/dashboard-document.png, docs/dashboard-search.png, docs/dashboard-mobile.png and
-docs/dashboard-tenant.png (the README's pictures). An upload from the browser, and the tenants' credits
+docs/dashboard-tenant.png (the docs' pictures). An upload from the browser, and the tenants' credits
 pages, are driven too.
 """
 
@@ -350,3 +350,32 @@ def test_an_operator_searches_the_documents_text_and_opens_the_matching_page(
     expect(phone.locator("#search-results li.search-hit")).to_have_count(2)
     found = phone.evaluate(OVERFLOWING)
     assert found["out"] == [] and found["scrollWidth"] <= found["width"], found
+
+
+LONG_TITLE = ("Rahmenvereinbarung über die Ausführung von Rohbauarbeiten, Betonarbeiten, Mauerarbeiten und "
+              "Abbrucharbeiten für den Neubau des Verwaltungsgebäudes der Landesanstalt für Umwelt in Oberwalden")
+
+
+@pytest.mark.settings(dashboard_refresh_seconds=0)
+def test_a_long_real_title_wraps_and_keeps_the_page_and_quote_columns_on_screen(
+    api: RunningApi, settings: Settings, storage: ObjectStorage, conn: psycopg.Connection[Any], tmp_path: Path,
+    browser: Any,
+) -> None:
+    """The review: a 200-character German title on one line pushed Page and Quote (the provenance)
+    off the screen at 1280 px."""
+    from playwright.sync_api import expect
+
+    tenant_with_key(conn, "acme")
+    lines = [line if not line.startswith("Title:") else f"Title: {LONG_TITLE[:95]}" for line in TENDER_PAGE]
+    lines.insert(lines.index(f"Title: {LONG_TITLE[:95]}") + 1, LONG_TITLE[95:])
+    document_id = upload_file(conn, storage, text_pdf(tmp_path / "long.pdf", [lines]), tenant="acme",
+                              max_bytes=10**7).document_id
+    drain(api.services.pool, settings, storage)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    log_in(page, api.url)
+    page.goto(f"{api.url}/dashboard/documents/{document_id}")
+    title = page.locator("#fields tr", has_text="Rahmenvereinbarung")
+    expect(title).to_have_count(1)
+    for cell in ("td.num", "td.quote"):
+        box = title.locator(cell).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 1280, (cell, box)

@@ -154,11 +154,12 @@ def test_overview_and_document_page_show_workers_states_and_pages(
         assert client.get(f"/dashboard/documents/{failed_document}/thumbnail.png").status_code == 404
         assert api.client.get(thumbnail_url).status_code == 303  # the operator's only
 
+        # Failed for its own content (encrypted): the page offers no Reprocess, and a post is refused too.
         reprocessed = client.post(f"/dashboard/documents/{failed_document}/reprocess",
                                   data={"csrf_token": csrf_of(page)})
-        assert reprocessed.status_code == 303 and "notice=reprocessing" in reprocessed.headers["location"]
+        assert reprocessed.status_code == 409 and "failed for its own content" in reprocessed.text
         assert conn.execute("SELECT latest_version FROM documents WHERE id = %s",
-                            (failed_document,)).fetchone() == (2,)
+                            (failed_document,)).fetchone() == (1,)
 
 
 def test_a_non_ascii_session_cookie_or_csrf_token_is_refused_not_a_server_error(

@@ -215,10 +215,27 @@ def test_eval_scores_an_llm_endpoint_end_to_end(tmp_path: Path) -> None:
     assert totals["recall"] == 0.5 and totals["precision"] == 0.5 and totals["grounded_share"] == 1.0
     assert summary["fields"]["reference_number"]["wrong"] == 1
     assert "reference_number: wrong" in output and "estimated_value: spurious" in output
+    assert "1 document, 1 page (0 OCR)" in output  # not "1 documents"
 
     unreachable = {**env, "TENDERFLOW_LLM_BASE_URL": "http://127.0.0.1:9", "TENDERFLOW_LLM_MAX_RETRIES": "0"}
     code, output, _ = run_eval(unreachable, str(tmp_path / "key.json"), "--min-recall", "0.4")
     assert code == 1, "an unreachable endpoint scores nothing, which is below the minimum"
+
+
+def test_the_field_table_never_counts_more_found_than_required(tmp_path: Path) -> None:
+    """The review read `procedure_type  required 3  correct 4`: optional values matched were counted
+    as correct. Found is the required values found; optional matches have their own column."""
+    key = {"notice.pdf": {"title": {"value": "Road resurfacing of Harbour Street"},
+                          "reference_number": {"value": "HV-2026-001", "optional": True}}}
+    born_digital_pdf(tmp_path / "notice.pdf", [PAGE])
+    (tmp_path / "key.json").write_text(json.dumps(key))
+    code, output, summary = run_eval({"TENDERFLOW_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "200"},
+                                     str(tmp_path / "key.json"), "--fields", "title,reference_number")
+    assert summary["fields"]["reference_number"]["correct"] == 1, output  # an optional value, matched
+    rows = {line.split("\t")[0]: line.split("\t") for line in output.splitlines() if "\t" in line}
+    header = rows["field"]
+    reference = dict(zip(header, rows["reference_number"], strict=True))
+    assert (reference["required"], reference["correct"], reference["optional"]) == ("0", "0", "1")
 
 
 def test_thresholds_decide_the_exit_code(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,12 @@ def test_csv_has_a_row_per_document_with_the_page_of_each_value(
     assert set(by_id) == {exported["notice"], exported["formula"]}  # globex's is not acme's
     notice = by_id[exported["notice"]]
     assert (notice["reference_number"], notice["reference_number_page"]) == ("EH-2026-0417", "1")
-    assert notice["estimated_value"] == "1250000.00 EUR" and notice["cpv_codes"] == "90910000-9"
-    assert notice["submission_deadline"].startswith("2026-03-15")
+    # amount and currency apart, so a spreadsheet sums the amounts; the deadline with the buyer's offset
+    assert (notice["estimated_value"], notice["estimated_value_currency"]) == ("1250000.0", "EUR")
+    assert notice["cpv_codes"] == "90910000-9"
+    assert notice["submission_deadline"] == "2026-03-15T12:00:00+01:00"
+    assert (notice["buyer_country"], notice["deadline_time_zone"]) == ("NL", "Europe/Amsterdam")
+    assert notice["buyer_country_evidence"] == "stated in the document"
     assert notice["uploaded_at"].endswith("+00:00")
     # A value a spreadsheet would run as a formula is quoted (CSV injection).
     assert by_id[exported["formula"]]["filename"] == "formula.pdf"
@@ -78,11 +83,20 @@ def test_the_api_exports_a_tenants_own_documents_as_xlsx_and_csv(
     workbook = api.client.get("/v1/export", params={"format": "xlsx"}, headers=bearer(key))
     assert workbook.status_code == 200, workbook.text
     assert workbook.headers["content-disposition"] == 'attachment; filename="tenderflow-export.xlsx"'
-    sheet = load_workbook(io.BytesIO(workbook.content), read_only=True)["documents"]
+    sheet = load_workbook(io.BytesIO(workbook.content))["documents"]
     rows = [list(row) for row in sheet.iter_rows(values_only=True)]
     assert rows[0] == list(HEADER)
     assert [row[0] for row in rows[1:]] == [exported["other"]]
-    assert rows[1][HEADER.index("pages")] == 2
+    row = dict(zip(HEADER, rows[1], strict=True))
+    # what an analyst sums and filters on: numbers as numbers, dates as dates, pages as numbers
+    assert row["pages"] == 2 and row["reference_number_page"] == 1
+    assert (row["estimated_value"], row["estimated_value_currency"]) == (1250000, "EUR")
+    assert row["submission_deadline"] == datetime(2026, 3, 15, 12, 0)  # the buyer's local time …
+    assert row["deadline_time_zone"] == "Europe/Amsterdam"  # … in this zone
+    assert isinstance(row["uploaded_at"], datetime)
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == f"A1:{sheet.cell(1, len(HEADER)).column_letter}2"
+    widths = {cell.value: sheet.column_dimensions[cell.column_letter].width for cell in sheet[1]}
+    assert widths["title"] >= len("Cleaning services for municipal buildings") and widths["pages"] < 12
     as_csv = api.client.get("/v1/export", headers=bearer(key))
     assert as_csv.status_code == 200 and as_csv.headers["content-type"].startswith("text/csv")
     assert [int(row["document_id"]) for row in csv.DictReader(io.StringIO(as_csv.text))] == [exported["other"]]
@@ -248,7 +262,7 @@ def valid_package(text: str) -> dict[str, Any]:
 def empty_package(text: str) -> dict[str, Any]:
     """A package of nothing: the official schema asks for at least one release (releases minItems 1), which
     is the one rule it breaks, by choice (an export of nothing is an empty file with headers, not an error;
-    README, "OCDS"); tenderflow's schema accepts it."""
+    docs/export.md, "OCDS"); tenderflow's schema accepts it."""
     package = json.loads(text)
     assert package["releases"] == []
     assert [(list(error.absolute_path), error.validator) for error in official_validator().iter_errors(package)] == [
@@ -282,8 +296,8 @@ def test_ocds_export_is_a_release_package_valid_against_its_schema(
     assert tender["value"] == {"amount": 1250000.0, "currency": "EUR"}
     assert tender["procurementMethod"] == "open"
     assert tender["items"] == [{"id": "1", "classification": {"scheme": "CPV", "id": "90910000"}}]
-    # 12:00 in the Netherlands, in March (CET, UTC+1).
-    assert tender["tenderPeriod"] == {"endDate": "2026-03-15T11:00:00Z"}
+    # 12:00 in the Netherlands, in March (CET, UTC+1), with its offset.
+    assert tender["tenderPeriod"] == {"endDate": "2026-03-15T12:00:00+01:00"}
     [pdf] = tender["documents"]
     assert pdf["title"] == "notice.pdf"
     assert pdf["url"] == f"https://tenders.example.com/v1/documents/{exported['notice']}"
@@ -365,8 +379,8 @@ def test_lots_award_criteria_durations_and_notice_types_become_ocds_fields() -> 
     assert tender["value"] == {"amount": 800000, "currency": "EUR"}
     assert (tender["awardCriteria"], tender["awardCriteriaDetails"]) == (
         "ratedCriteria", "Price (40%); Quality (60%); Lot 1: Price")
-    assert tender["tenderPeriod"] == {"endDate": "2026-07-01T22:59:59Z"}  # the end of the day in Ireland (IST)
-    assert tender["enquiryPeriod"] == {"endDate": "2026-06-20T16:00:00Z"}  # its own offset
+    assert tender["tenderPeriod"] == {"endDate": "2026-07-01T23:59:59+01:00"}  # the end of the day in Ireland (IST)
+    assert tender["enquiryPeriod"] == {"endDate": "2026-06-20T17:00:00+01:00"}  # its own offset
     assert tender["contractPeriod"] == {"durationInDays": 1095}
     assert (tender["submissionMethod"], tender["submissionMethodDetails"]) == (
         ["electronicSubmission"], "https://etenders.example/kcc-7")
@@ -384,6 +398,42 @@ def test_lots_award_criteria_durations_and_notice_types_become_ocds_fields() -> 
                        prefix="ocds-xyz987", publisher="tenderflow", now=datetime(2026, 5, 2, tzinfo=UTC))
     package = valid_package("".join(chunks))
     assert count == 1 and package["publishedDate"] == "2026-05-02T00:00:00Z"
+
+
+def test_an_ocds_deadline_carries_the_inferred_zones_offset_or_none_never_z() -> None:
+    """The review's Guadeloupe notice: 18:00 local was written 18:00:00Z. With the country inferred
+    (and its zone, America/Guadeloupe), the offset is the buyer's; with no country, the local time
+    goes in `localEndDate` and no `endDate` claims an offset. Both packages are valid OCDS."""
+    from datetime import UTC, datetime
+
+    from tenderflow.extraction.country import buyer_country
+    from tenderflow.pipeline.ocds import release, write_ocds
+
+    name = "CCI des Îles de Guadeloupe"
+    fields = {"buyer": {"name": {"value": name, "page": 1, "quote": name},
+                        "country": {"value": "FR", "page": 1, "quote": "97159 Pointe-à-Pitre"}},
+              "submission_deadline": {"value": "2020-08-26T18:00", "page": 2, "quote": "26 août 2020, à 18 heures"},
+              "questions_deadline": {"value": "2020-08-20", "page": 2, "quote": "20 août 2020"}}
+    country = {"code": "FR", "inferred": True, "time_zone": "America/Guadeloupe", "time_zone_from": "postcode 97159",
+               "evidence": [{"kind": "postcode", "value": "97159", "country": "FR", "weight": 0.5, "page": 1,
+                             "quote": "97159 Pointe-à-Pitre", "time_zone": "America/Guadeloupe"}]}
+    document = {"id": 1, "current_version": 1, "fields": fields, "country": country, "filename": "boamp.pdf",
+                "language": "fra", "created_at": datetime(2020, 8, 1, tzinfo=UTC), "finished_at": None}
+    placed = release(document, prefix="ocds-xyz987")
+    assert placed is not None
+    assert placed["tender"]["tenderPeriod"] == {"endDate": "2020-08-26T18:00:00-04:00"}
+    assert placed["tender"]["enquiryPeriod"] == {"endDate": "2020-08-20T23:59:59-04:00"}
+    assert buyer_country(country, fields) is not None and placed["parties"][0]["address"]["countryName"] == "France"
+
+    nowhere = {**document, "id": 2, "country": None, "fields": {**fields, "buyer": {"name": fields["buyer"]["name"]}}}
+    unplaced = release(nowhere, prefix="ocds-xyz987")
+    assert unplaced is not None
+    assert unplaced["tender"]["tenderPeriod"] == {"localEndDate": "2020-08-26T18:00:00"}
+    assert unplaced["tender"]["enquiryPeriod"] == {"localEndDate": "2020-08-20T23:59:59"}
+    chunks: list[str] = []
+    write_ocds(iter([document, nowhere]), chunks.append, prefix="ocds-xyz987", publisher="tenderflow")
+    package = valid_package("".join(chunks))
+    assert "Z" not in json.dumps([release["tender"].get("tenderPeriod") for release in package["releases"]])
 
 
 def test_the_ocds_schemas_refuse_what_ocds_refuses() -> None:
@@ -421,6 +471,10 @@ def test_the_ocds_schemas_refuse_what_ocds_refuses() -> None:
         lambda p: p["releases"][0]["tender"].update(extra="a field tenderflow does not write"),
         lambda p: p["releases"][0]["tender"].update(items=[{"id": "1", "classification": {"scheme": "CPV",
                                                                                           "id": "9091"}}]),
+        # a deadline claimed in UTC: tenderflow writes the buyer's offset, or no offset at all
+        lambda p: p["releases"][0]["tender"].update(tenderPeriod={"endDate": "2026-03-15T12:00:00Z"}),
+        lambda p: p["releases"][0]["tender"].update(tenderPeriod={"endDate": "2026-03-15T12:00:00+01:00",
+                                                                  "localEndDate": "2026-03-15T12:00:00"}),
     ]
     for breaking in refused_by_ocds + refused_by_tenderflow:
         package = json.loads(json.dumps(good))

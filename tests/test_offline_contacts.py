@@ -8,11 +8,8 @@ instructions URL...) has its own test, and so has abstention.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline.contacts import (
     buyer_address,
     buyer_email,
@@ -20,31 +17,7 @@ from tenderflow.extraction.offline.contacts import (
     buyer_phone,
     submission_url,
 )
-from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.schema import Buyer, Sourced, TenderFields
-from tenderflow.extraction.validation import validate_fields
-
-Reader = Callable[[Document], Sourced[str] | None]
-
-
-def document(*pages: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
-
-
-def read(reader: Reader, *pages: str) -> str | None:
-    found = reader(document(*pages))
-    return found.value if found is not None else None
-
-
-def grounded(reader: Reader, *pages: str) -> Sourced[str] | None:
-    """The value after the validator's provenance and grounding checks (None when it drops it)."""
-    found = reader(document(*pages))
-    assert found is not None
-    page_list = [Page(number, text) for number, text in enumerate(pages, start=1)]
-    fields, flags = validate_fields(TenderFields(buyer=Buyer(name=found), submission_url=found), page_list)
-    assert fields.buyer.name == fields.submission_url, flags
-    return fields.buyer.name
-
+from tests.support.contact_readers import Reader, grounded, read
 
 # --- buyer name: labels in many languages ------------------------------------------------------------------
 
@@ -84,7 +57,7 @@ Tenders or requests to participate must be submitted electronically via: https:/
          "Ayuntamiento de Villanueva del Río"),
         ("I.1) STAZIONE APPALTANTE, DENOMINAZIONE, INDIRIZZI E PUNTI DI CONTATTO\n\n"
          "Comune di Roccaverde (PZ), Ufficio Tecnico - via Roma 5, 85100, Tel. 0971 123456\n",
-         "Comune di Roccaverde (PZ), Ufficio Tecnico"),
+         "Comune di Roccaverde (PZ)"),  # the organisation, without its office
         ("I.    NAZWA ORAZ ADRES ZAMAWIAJĄCEGO\n      GMINA MIASTO NOWE POLE\n      ul. Długa 1, 00-950 Nowe Pole\n",
          "GMINA MIASTO NOWE POLE"),
         ("Aanbestedende dienst:   Gemeente Zuidhaven\n", "Gemeente Zuidhaven"),

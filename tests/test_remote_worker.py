@@ -150,3 +150,53 @@ def test_an_llm_asking_to_wait_longer_than_a_day_gets_its_job_retried_not_abando
                 timeout=20, message="the extraction's failure to be reported")
     assert job[0] == 1 and "the LLM endpoint is unavailable: HTTP 429" in job[1], job
     assert job[2] <= settings.backoff_cap_seconds, job  # the server's cap, not the LLM's 1e17 s
+
+
+def quick_retries(worker: RemoteWorker) -> RemoteWorker:
+    """The worker's backoff, in hundredths of a second (the tries are what is counted, not the time)."""
+    from dataclasses import replace
+
+    worker.config = replace(worker.config, retry_base_seconds=0.01, retry_cap_seconds=0.02)
+    return worker
+
+
+def test_a_remote_worker_that_never_reaches_its_server_says_so_and_exits_1(tmp_path: Path) -> None:
+    """The review's wrong --remote URL retried for ever, silently (warnings only)."""
+    from structlog.testing import capture_logs
+
+    from tests.support.api_harness import free_port
+
+    url = f"http://127.0.0.1:{free_port()}"
+    worker = quick_retries(build_remote_worker(remote_settings(tmp_path), url=url, token="tfw_x", pool="ocr",
+                                               threads=1))
+    with capture_logs() as logs, running(worker) as exit_codes:
+        wait_until(lambda: exit_codes, message="the worker gives up")  # not retrying for ever
+    assert exit_codes == [1]
+    [stopping] = [line for line in logs if line["event"] == "remote.stopping"]
+    assert stopping["reason"].startswith(f"cannot reach the server at {url} (5 tries)")
+    assert "check the --remote URL" in stopping["reason"]
+    assert not any(line["event"] == "remote.release_failed" for line in logs)  # nothing held, nothing to give back
+
+
+def test_a_remote_worker_that_loses_its_server_says_so_once_and_keeps_trying(
+        settings: Settings, conn: psycopg.Connection[Any], tmp_path: Path) -> None:
+    from structlog.testing import capture_logs
+
+    token = create_token(conn, "scanner", ["ocr"]).raw
+    with capture_logs() as logs:
+        with serve_in_thread(settings) as api:
+            worker = quick_retries(build_remote_worker(remote_settings(tmp_path, claim_wait_seconds=0.2), url=api.url,
+                                                       token=token, pool="ocr", threads=1))
+            exit_codes: list[int] = []
+            thread = threading.Thread(target=lambda: exit_codes.append(worker.run()), daemon=True)
+            thread.start()
+            wait_until(lambda: conn.execute("SELECT 1 FROM workers WHERE kind = 'remote'").fetchone(),
+                       message="the worker reached the server")
+        try:
+            wait_until(lambda: any(line["event"] == "remote.server_unreachable" for line in logs),
+                       message="the worker says it lost the server")
+            assert thread.is_alive() and exit_codes == []  # still trying: a restart is ridden out
+        finally:
+            worker.request_stop()
+            thread.join(30)
+    assert sum(line["event"] == "remote.server_unreachable" for line in logs) == 1

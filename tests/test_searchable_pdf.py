@@ -6,7 +6,9 @@ turned and on one whose PDF page carries /Rotate; text-layer pages come back as 
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -164,6 +166,51 @@ def test_tenderflow_download_writes_the_original_and_the_searchable_copy(
     assert all(word in pdftotext(tmp_path / "searchable.pdf", 1) for word in WORDS)
     missing = CliRunner().invoke(app, ["download", str(document + 1000)], env=env)
     assert missing.exit_code == 1 and f"no document with id {document + 1000}" in missing.output
+
+
+REAL_SCAN = Path(__file__).parent / "data" / "scans" / "c02-22.pdf"
+
+
+def _streams(reader: PdfReader) -> list[tuple[Any, Any, bytes]]:
+    """Each page's image XObjects as stored: (filter, size, encoded bytes)."""
+    found = []
+    for page in reader.pages:
+        for image in page["/Resources"].get("/XObject", {}).values():
+            image = image.get_object()
+            if image.get("/Subtype") == "/Image":
+                found.append((image.get("/Filter"), (image["/Width"], image["/Height"]), image._data))
+    return found
+
+
+def test_a_real_scans_searchable_copy_stays_near_its_size_keeps_its_images_and_a_normal_mode(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """The review: 826 KB -> 2.1 MB and 505 KB -> 3.4 MB (the original's compressed page contents
+    written back decoded, a font copy a page), files mode 0600. A real scanned page, OCRed."""
+    key = tenant_with_key(conn, "acme")
+    document = upload(api, key, REAL_SCAN)
+    drain(api.services.pool, settings, open_storage(settings.resolved_storage_url))
+    target = tmp_path / "searchable.pdf"
+    umask = os.umask(0o022)
+    os.umask(umask)
+    made = CliRunner().invoke(app, ["download", str(document), "--searchable", "-o", str(target)],
+                              env=settings_env(settings))
+    assert made.exit_code == 0, made.output
+    text = pdftotext(target, 1)
+    assert len(text.split()) > 100, text  # the OCRed words are there
+    original, searchable = REAL_SCAN.stat().st_size, target.stat().st_size
+    assert searchable <= 1.3 * original, (original, searchable)
+    before, after = PdfReader(REAL_SCAN), PdfReader(target)
+    assert _streams(after) == _streams(before)  # the images as they were: never decoded, never re-encoded
+    for page in after.pages:
+        contents = page["/Contents"].get_object()
+        for stream in contents if isinstance(contents, list) else [contents]:
+            assert stream.get_object().get("/Filter") == "/FlateDecode"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask  # as open() makes a file, not 0600
+    stored = Path(settings.resolved_storage_url.removeprefix("file://"))
+    assert list(stored.rglob("*.pdf"))
+    for path in stored.rglob("*.pdf"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask, path
 
 
 def test_a_deleted_documents_searchable_copy_goes_with_its_pdf_and_the_sweep_keeps_a_live_ones(

@@ -162,7 +162,7 @@ def test_tender_exports_give_an_ocid_per_tender_and_a_release_per_change_valid_o
     assert {release["ocid"] for release in releases} == {f"ocds-unregistered-tender-{tender_id}"}
     assert [release["tag"] for release in releases] == [["tender"], ["tenderAmendment"]]
     assert [release["tender"]["tenderPeriod"]["endDate"] for release in releases] == [
-        "2026-03-15T11:00:00Z", "2026-03-29T10:00:00Z"]  # Country: NL, 12:00 in Amsterdam
+        "2026-03-15T12:00:00+01:00", "2026-03-29T12:00:00+02:00"]  # Country: NL, 12:00 in Amsterdam, its offset
     [amendment] = releases[1]["tender"]["amendments"]
     assert amendment["amendsReleaseID"] == releases[0]["id"] and "addendum 1" in amendment["description"]
     assert {d["documentType"] for d in releases[1]["tender"]["documents"]} == {"tenderNotice", "clarifications"}

@@ -244,7 +244,7 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
             max_bytes=settings.max_upload_bytes, directory=services.upload_spool_dir)
     except HTTPException as exc:
         reason, code = str(exc.detail), exc.status_code
-        if code == status.HTTP_400_BAD_REQUEST and "no 'file' part" in reason:
+        if code == status.HTTP_400_BAD_REQUEST and ("no 'file' part" in reason or "a file in a part named" in reason):
             reason = "choose a PDF file to upload"
         return await run_in_threadpool(
             lambda: _documents_page(request, services, session, upload_error=reason, status_code=code))

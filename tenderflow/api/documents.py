@@ -23,7 +23,11 @@ from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.api.validation import RequestBody
 from tenderflow.config import Settings
+from tenderflow.extraction.country import buyer_country, placed_deadlines
+from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers import stage_named
+from tenderflow.handlers.coverage import unserved
+from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline import deletion, documents
 from tenderflow.pipeline.documents import tenant_visible_error
@@ -34,6 +38,7 @@ from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenders.records import refresh_stale
 from tenderflow.texts import Line
+from tenderflow.webhooks.endpoints import list_endpoints
 
 log = structlog.get_logger("tenderflow.api")
 
@@ -43,7 +48,8 @@ DocumentState = Literal["queued", "ocr", "extracting", "done", "failed"]
 
 
 _HINT_DESCRIPTION = ("Set while the document cannot move on by itself: no live worker serves the pool its next "
-                     "step runs in (it stays where it is until one starts).")
+                     "step runs in (it stays where it is until one starts); or its webhooks wait because no "
+                     "local worker runs (remote workers do not send them).")
 
 
 class UploadResult(BaseModel):
@@ -127,6 +133,10 @@ class DocumentFields(BaseModel):
     candidates: dict[str, Any] = Field(
         default_factory=dict, description="For fields left empty: the value the extractor found but was not sure "
         "enough of, with its page and quote. Never a field's value: shown to a person to check.")
+    country: BuyerCountry | None = Field(description="The buyer's country (stated, or inferred from the document), "
+                                         "the time zone its deadlines are read in, and the evidence.")
+    deadlines: dict[str, PlacedDeadline] = Field(description="The deadlines with the offset of the buyer's zone, or "
+                                                 "local (time_zone null) when no zone is known.")
 
 
 class ReprocessRequest(RequestBody):
@@ -154,16 +164,21 @@ _NEXT_STEP = {"queued": documents.JOB_OCR_PLAN, "ocr": documents.JOB_OCR_PAGES, 
 """The job type a version in each unfinished state waits for."""
 
 
-def waiting_hint(conn: psycopg.Connection[Any], settings: Settings, state: str) -> str | None:
+def waiting_hint(conn: psycopg.Connection[Any], settings: Settings, state: str, tenant: str) -> str | None:
     """What to say of a version in `state` whose next step no live worker runs (the HTTP
-    quick-start's documents stayed `queued` for ever, silently, when no worker was started)."""
+    quick-start's documents stayed `queued` for ever, silently, when no worker was started), or,
+    for a tenant with webhooks, when no local worker runs to send them (only remote workers run:
+    the document gets done, its webhook never goes)."""
+    dead_after = settings.worker_dead_after_seconds
     job_type = _NEXT_STEP.get(state)
-    if job_type is None or live_worker_count(conn, dead_after_seconds=settings.worker_dead_after_seconds,
-                                             job_type=job_type):
-        return None
-    pool = stage_named(job_type).pool.value
-    return (f"no live worker serves the {pool} pool, so this document waits ({state}) until one starts "
-            f"(`tenderflow worker --pool {pool}`, or `--pool all`)")
+    if job_type is not None and not live_worker_count(conn, dead_after_seconds=dead_after, job_type=job_type):
+        pool = stage_named(job_type).pool.value
+        return (f"no live worker serves the {pool} pool, so this document waits ({state}) until one starts "
+                f"(`tenderflow worker --pool {pool}`, or `--pool all`)")
+    if any(endpoint.enabled for endpoint in list_endpoints(conn, tenant=tenant)):
+        for unrun in unserved(conn, dead_after_seconds=dead_after, job_types=[DELIVER.name]):
+            return f"this document's webhooks wait: {unrun.sentence()}"
+    return None
 
 
 def _store_upload(
@@ -240,7 +255,7 @@ async def upload_document(
     assert outcome.document_id is not None
     hint = None
     if outcome.status in ("created", "reprocessing"):  # a new version, queued for its OCR plan
-        hint = await run_in_threadpool(_upload_hint, services)
+        hint = await run_in_threadpool(_upload_hint, services, tenant)
     log.info("document.uploaded", tenant=tenant, document_id=outcome.document_id, version=outcome.version,
              status=outcome.status, size_bytes=outcome.size_bytes)
     if outcome.status != "created":
@@ -250,9 +265,9 @@ async def upload_document(
                                         "version": outcome.version, "size_bytes": outcome.size_bytes, "hint": hint})
 
 
-def _upload_hint(services: ApiServices) -> str | None:
+def _upload_hint(services: ApiServices, tenant: str) -> str | None:
     with services.pool.connection() as conn:
-        return waiting_hint(conn, services.settings, "queued")
+        return waiting_hint(conn, services.settings, "queued", tenant)
 
 
 @router.get("", response_model=DocumentList, summary="List documents, newest first")
@@ -285,7 +300,7 @@ def list_documents(
 def get_document(document_id: int, tenant: Tenant, services: Services) -> DocumentDetail:
     with services.pool.connection() as conn:
         row = documents.get_document(conn, document_id, tenant=tenant)
-        hint = waiting_hint(conn, services.settings, row["state"])
+        hint = waiting_hint(conn, services.settings, row["state"], tenant)
     return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
                           pages_done=row["pages_done"], pages_total=row["page_count"],
                           requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
@@ -335,8 +350,10 @@ def get_document_fields(document_id: int, tenant: Tenant, services: Services) ->
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
     provenance = extraction.get("provenance") or {}
+    country = buyer_country(extraction["country"], extraction["fields"])
     return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
-                          backend=extraction["backend"], model=extraction["model"],
+                          backend=extraction["backend"], model=extraction["model"], country=country,
+                          deadlines=placed_deadlines(extraction["fields"], country),
                           confidence=provenance.get("confidence") or {}, rules=provenance.get("rules") or {},
                           candidates=provenance.get("candidates") or {})
 

@@ -35,6 +35,7 @@ _MAX_FILENAME_CHARS = 500
 
 
 MAX_FORM_FIELD_BYTES = 4096
+_SEND_AS_FILE = f"send the PDF in a part named '{FILE_FIELD}' (curl -F {FILE_FIELD}=@tender.pdf)"
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,8 @@ class _FilePartWriter:
         _, options = parse_options_header(self._disposition)
         if options.get(b"name") != FILE_FIELD.encode():
             self._field_name = options.get(b"name", b"").decode("utf-8", "replace")
+            if b"filename" in options:  # a file, under another name: the first mistake an integrator makes
+                raise _bad_request(f"the form sent a file in a part named {self._field_name!r}: {_SEND_AS_FILE}")
             return
         self.file_parts += 1
         if self.file_parts > 1:
@@ -114,7 +117,8 @@ class _FilePartWriter:
             if self._field_name is not None:
                 self._field_value += data[start:end]
                 if len(self._field_value) > MAX_FORM_FIELD_BYTES:
-                    raise _bad_request(f"the form field {self._field_name!r} is over {MAX_FORM_FIELD_BYTES} bytes")
+                    raise _bad_request(f"the form field {self._field_name!r} is over {MAX_FORM_FIELD_BYTES} bytes; "
+                                       f"{_SEND_AS_FILE}")
             return
         chunk = data[start:end]
         self.size += len(chunk)
@@ -220,7 +224,7 @@ async def spool_pdf_upload(
         if not writer.finished:
             raise _bad_request("the multipart body ended early (truncated upload, or a wrong Content-Length)")
         if writer.file_parts == 0 or writer.filename is None:
-            raise _bad_request(f"no '{FILE_FIELD}' part in the form")
+            raise _bad_request(f"no '{FILE_FIELD}' part in the form: {_SEND_AS_FILE}")
         if writer.size == 0:
             raise _bad_request(f"{writer.filename}: the file is empty")
         return SpooledUpload(path, writer.filename, writer.size, writer.fields)

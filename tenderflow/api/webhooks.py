@@ -168,7 +168,7 @@ def create_endpoint(
     body: EndpointRequest, tenant: Tenant, services: Services, response: Response
 ) -> CreatedEndpointView:
     """The endpoint is told of your documents' `document.done` and `document.failed` events by signed
-    POSTs (see the README, Webhooks), retried with backoff until a 2xx answer."""
+    POSTs (see docs/webhooks.md), retried with backoff until a 2xx answer."""
     policy = address_policy(services.settings)
     checked = check_registration(body.url, policy)  # its DNS lookup holds no connection (review D-N2)
     with services.pool.connection() as conn:

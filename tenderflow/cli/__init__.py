@@ -22,6 +22,7 @@ Library packages never import this one: it sits on top (see docs/architecture.md
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
@@ -137,10 +138,11 @@ app.add_typer(schedule_commands.schedules_app, name="schedules", rich_help_panel
     "tenderflow schedules add nightly-inbox --type watch.poll --payload '{\"watch_id\": 3}' --cron '0 2 * * *'"))
 
 
-def run() -> None:
-    """Console entry point: a deliberate error prints one clear line on stderr, not a traceback."""
+def run(argv: Sequence[str] | None = None) -> None:
+    """Console entry point: a deliberate error prints one clear line on stderr, not a traceback.
+    `argv` (the arguments after `tenderflow`) defaults to the process's own."""
     try:
-        app()
+        app(args=argv)
     except TenderflowError as exc:
         err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(1)

@@ -20,7 +20,7 @@ def db_migrate(ctx: typer.Context) -> None:
     """Apply pending migrations (safe to run from several processes at once)."""
     rt = runtime(ctx)
     try:
-        with rt.connection() as conn:
+        with rt.connection(migrated=False) as conn:
             applied = migrations.migrate(conn)
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
@@ -35,7 +35,7 @@ def db_migrate(ctx: typer.Context) -> None:
 def db_status(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Where the database is and which migrations are pending."""
     rt = runtime(ctx)
-    with rt.connection() as conn:
+    with rt.connection(migrated=False) as conn:
         pending = migrations.pending_migrations(conn)
     names = [f"{m.version:04d}_{m.name}" for m in pending]
     embedded = rt.settings.database_url is None

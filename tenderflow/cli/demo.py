@@ -8,8 +8,10 @@ the extracted fields beside the facts written into each sample.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +22,10 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn
 
 from tenderflow.cli.output import console, fail, print_note, print_table
-from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.display import format_value
+from tenderflow.errors import TenderflowError
 from tenderflow.evaluation.scoring import MATCHERS
 from tenderflow.pipeline.documents import document_fields, get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage
@@ -45,6 +48,22 @@ class DemoRow:
     pages: int | None = None
     error: str | None = None
     fields: dict[str, Any] | None = None
+
+
+def how_to_run(program: str, command: str, *, cwd: Path | None = None, path: str | None = None) -> str:
+    """`command` (`show <doc> --text`) as a person types it in this shell: after `tenderflow` when
+    PATH finds this very program; else after its path (relative to the working directory when under
+    it, as `.venv/bin/tenderflow` after `make demo`), with how to put it on PATH. `program` is how
+    this process was started (argv[0])."""
+    here = Path(program).resolve()
+    found = shutil.which("tenderflow", path=path)
+    if (found and Path(found).resolve() == here) or not here.name.startswith("tenderflow"):
+        return f"tenderflow {command}"  # on PATH, or `python -m tenderflow`: no script to point at
+    try:
+        shown = here.relative_to((cwd or Path.cwd()).resolve())
+    except ValueError:
+        shown = here
+    return f"{shown} {command}   (or `source {shown.parent / 'activate'}` once, then `tenderflow {command}`)"
 
 
 def field_value(fields: dict[str, Any] | None, *path: str) -> Any:
@@ -153,9 +172,38 @@ def demo(
     ctx: typer.Context,
     processes: Annotated[int, typer.Option(min=0, help="Worker processes (0: one per core).")] = 0,
     timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 900.0,
+    keep_database: Annotated[bool, typer.Option(
+        "--keep-database", help="Leave the embedded PostgreSQL running after the demo (it stops the one it "
+        "started; the next command starts it again).")] = False,
 ) -> None:
     """Generate sample tenders, upload them, run the OCR and extraction pools until done, show the fields."""
     rt = runtime(ctx)
+    started_database = rt.settings.database_url is None and not (
+        rt.settings.data_dir / "postgres" / "postmaster.pid").exists()
+    rt.pool()  # the database first: the embedded one migrated, a configured one behind ends here in one line
+    try:
+        rows = run_demo(rt, processes=processes, timeout=timeout)
+    finally:
+        if started_database and not keep_database:
+            # The demo started the embedded PostgreSQL: it does not leave it running, however it ends
+            # (the next command that needs it starts it again, with the demo's documents).
+            from tenderflow.database import stop_embedded_server
+
+            rt.close()
+            try:
+                if stop_embedded_server(rt.settings.data_dir):
+                    print_note("stopped the embedded PostgreSQL the demo started (the next command starts it again)")
+            except TenderflowError as exc:  # said, not raised: the demo's own outcome is what ends it
+                print_note(f"{exc}; stop it with `tenderflow db stop`")
+        # Last, however the demo ended: how to type the next command here.
+        print_note(f"see one in full: {how_to_run(sys.argv[0], 'show <doc> --text', path=os.environ.get('PATH'))}")
+    if any(r.state != "done" for r in rows):
+        raise typer.Exit(1)
+
+
+def run_demo(rt: Runtime, *, processes: int, timeout: float) -> list[DemoRow]:
+    """Samples made, uploaded and processed by worker processes; the fields printed beside the
+    answer keys. Returns the documents' rows."""
     backend = rt.settings.extraction_backend
     console.print(f"database: {redact(rt.database_url)}{' (embedded)' if rt.settings.database_url is None else ''}")
     console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
@@ -210,6 +258,4 @@ def demo(
     pages = sum(r.pages or 0 for r in rows)
     print_note(f"{sum(r.state == 'done' for r in rows)}/{len(rows)} documents done, {pages} pages, "
                f"{elapsed:.1f} s on {count} worker process(es); {matched}/{total} answer-key facts extracted.")
-    print_note("see one in full: tenderflow show <doc> --text")
-    if any(r.state != "done" for r in rows):
-        raise typer.Exit(1)
+    return rows

@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
+import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +29,10 @@ from tenderflow.cli.output import (
 )
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.display import format_size
-from tenderflow.errors import TenderflowError
+from tenderflow.errors import ReprocessRefusedError, TenderflowError
+from tenderflow.extraction.country import buyer_country, placed_deadlines
+from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
+from tenderflow.handlers.coverage import Unserved, unserved
 from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline.documents import (
     PipelineProgress,
@@ -32,6 +40,7 @@ from tenderflow.pipeline.documents import (
     VersionProgress,
     VersionRef,
     VersionState,
+    get_document,
     read_document,
 )
 from tenderflow.queue.stats import queue_stats
@@ -105,15 +114,19 @@ def upload(
     rows = [dict(vars(o)) for o in outcomes]
     rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
     failed = False
+    interrupted = False
     if wait:
-        finished = wait_for_rows(rt, rows, quiet=as_json)
+        finished, interrupted = wait_for_rows(rt, rows, quiet=as_json)
         failed = any(p.state == VersionState.FAILED for p in finished.values())
     if as_json:
         print_json(rows)
     elif wait:
         print_table("upload", rows, ["source", "status", "document_id", "version", "state", "pages", "error"])
         done = sum(p.state == VersionState.DONE for p in finished.values())
-        print_note(f"{done} done, {len(finished) - done} failed" + (f", {rejected} not uploaded" if rejected else ""))
+        failures = sum(p.state == VersionState.FAILED for p in finished.values())
+        print_note(f"{done} done, {failures} failed" + (f", {len(finished) - done - failures} still at work"
+                                                         if interrupted else "")
+                   + (f", {rejected} not uploaded" if rejected else ""))
     else:
         print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
         counted = Counter(o.status for o in outcomes)
@@ -121,31 +134,63 @@ def upload(
                              ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
                    + (f"; {format_size(sum(o.size_bytes for o in outcomes if o.status == 'created'))} stored"
                       if counted["created"] else ""))
+    if interrupted:
+        print_note("stopped waiting (Ctrl-C); the documents above go on: `tenderflow status`")
+        raise typer.Exit(130)
     if failed:
         raise typer.Exit(1)
     if rejected:
         raise typer.Exit(2)
 
 
-def wait_for_rows(rt: Runtime, rows: list[dict[str, Any]], *, quiet: bool) -> dict[tuple[int, int], VersionProgress]:
-    """`upload --wait`: follow the versions the upload rows name until each is done or failed, and
-    write each row's end into it (state, pages, error); returns the ends by (document, version)."""
-    refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
-                              if row["document_id"] is not None and row["version"] is not None))
-    finished = {(p.document_id, p.version): p for p in wait_for_versions(rt, refs, quiet=quiet)}
+def wait_for_rows(rt: Runtime, rows: list[dict[str, Any]], *, quiet: bool
+                  ) -> tuple[dict[tuple[int, int], VersionProgress], bool]:
+    """`upload --wait`: follow the versions the upload rows name until each is done or failed (a document
+    uploaded before: its newest version), and write each row's end into it (state, pages, error). From here
+    Ctrl-C stops the waiting, between two polls (never inside a query), and the rows keep where each stood.
+    Returns the ends by (document, version), and whether the waiting was stopped."""
+    with ctrl_c_sets() as stop:
+        with rt.connection() as conn:
+            for row in rows:
+                if row["status"] == "existing" and row["document_id"] is not None and row["version"] is None:
+                    row["version"] = get_document(conn, row["document_id"])["latest_version"]
+        refs = list(dict.fromkeys(VersionRef(row["document_id"], row["version"]) for row in rows
+                                  if row["document_id"] is not None and row["version"] is not None))
+        current, interrupted = wait_for_versions(rt, refs, quiet=quiet, stop=stop)
+    finished = {(p.document_id, p.version): p for p in current if p.finished or interrupted}
     for row in rows:
         end = finished.get((row["document_id"], row["version"]))
         if end is not None:
             row.update(state=end.state.value, pages=end.page_count, error=end.error)
-    return finished
+    return finished, interrupted
 
 
-def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
-                      poll_seconds: float = 0.5) -> list[VersionProgress]:
+WORKER_GRACE_SECONDS = 20.0
+"""How long `upload --wait` waits for a worker to report before it says none runs: a worker
+starting on a busy machine takes seconds (13 s in the review) to register."""
+
+
+@contextlib.contextmanager
+def ctrl_c_sets() -> Iterator[threading.Event]:
+    """Inside the block, Ctrl-C (SIGINT) sets the event it yields instead of raising
+    KeyboardInterrupt wherever the main thread is (inside a pool's lock, a query): a loop checks
+    it between its steps. The previous handler is back after the block."""
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool, poll_seconds: float = 0.5,
+                      clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] | None = None,
+                      stop: threading.Event | None = None) -> tuple[list[VersionProgress], bool]:
     """Poll until every version of `refs` is done or failed, drawing pages read and documents
-    finished; says so once when no worker is alive to do the work. Ctrl-C stops waiting only."""
-    import time
-
+    finished; says so when no worker has reported for WORKER_GRACE_SECONDS (and again when one
+    does). `stop` set (Ctrl-C: see `ctrl_c_sets`) stops the waiting only: returns (where each
+    version stands, whether it was stopped)."""
+    stop = stop or threading.Event()
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -159,32 +204,44 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool,
     from tenderflow.queue.stats import live_worker_count
 
     warned_idle = False
-    started = time.monotonic()
+    started = clock()
+    current: list[VersionProgress] = []
     # The time left is Rich's estimate from the pace so far (pages: once every document's count is known).
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("[dim]elapsed[/dim]"),
                TimeElapsedColumn(), TextColumn("[dim]left[/dim]"), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
-        pages = progress.add_task("pages read", total=None)
-        docs = progress.add_task("documents finished", total=len(refs))
-        while True:
-            with rt.connection() as conn:
-                current = versions_progress(conn, refs)
-                workers = live_worker_count(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
-            known = [p.page_count for p in current if p.page_count is not None]
-            progress.update(pages, completed=sum(p.pages_done for p in current),
-                            total=sum(known) if len(known) == len(current) else None)
-            progress.update(docs, completed=sum(p.finished for p in current))
-            retrying = [p for p in current if p.retrying and not p.finished]
-            progress.update(docs, description="documents finished" + (
-                f" (document {retrying[0].document_id}: {retrying[0].retrying[:80]})" if retrying and
-                retrying[0].retrying else ""))
-            if all(p.finished for p in current):
-                return current
-            if workers == 0 and not warned_idle and time.monotonic() - started > 5:
-                warned_idle = True
-                err_console.print("no worker is running: start one (`tenderflow worker`, or `tenderflow worker "
-                                  "--burst` to drain and exit); waiting", highlight=False)
-            time.sleep(poll_seconds)
+    try:
+        with Progress(*columns, console=console, transient=True, disable=quiet or not console.is_terminal) as progress:
+            pages = progress.add_task("pages read", total=None)
+            docs = progress.add_task("documents finished", total=len(refs))
+            while True:
+                with rt.connection() as conn:
+                    current = versions_progress(conn, refs)
+                    workers = live_worker_count(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+                known = [p.page_count for p in current if p.page_count is not None]
+                progress.update(pages, completed=sum(p.pages_done for p in current),
+                                total=sum(known) if len(known) == len(current) else None)
+                progress.update(docs, completed=sum(p.finished for p in current))
+                retrying = [p for p in current if p.retrying and not p.finished]
+                progress.update(docs, description="documents finished" + (
+                    f" (document {retrying[0].document_id}: {retrying[0].retrying[:80]})" if retrying and
+                    retrying[0].retrying else ""))
+                if all(p.finished for p in current):
+                    return current, False
+                if workers == 0 and not warned_idle and clock() - started > WORKER_GRACE_SECONDS:
+                    warned_idle = True
+                    err_console.print(f"no worker has reported in {WORKER_GRACE_SECONDS:g} s: start one (`tenderflow "
+                                      "worker`, or `tenderflow worker --burst` to drain and exit); waiting",
+                                      highlight=False)
+                elif workers and warned_idle:
+                    warned_idle = False
+                    err_console.print("a worker is running now; waiting for the documents", highlight=False)
+                if stop.is_set():
+                    return current, True
+                (sleep or stop.wait)(poll_seconds)
+                if stop.is_set():
+                    return current, True
+    except KeyboardInterrupt:  # outside `ctrl_c_sets` (a caller of its own)
+        return current, True
 
 
 STATUS_SHOWN = 10
@@ -211,10 +268,15 @@ def status(
 
     rt = runtime(ctx)
 
+    waiting: list[Unserved] = []
+
     def snapshot() -> tuple[dict[str, int], PipelineProgress, Any]:
         with rt.connection() as conn:
-            return (document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN),
-                    queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds))
+            stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+            # what waits with no worker to run it (the tasks, when only remote workers run): said below
+            waiting[:] = unserved(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds,
+                                  job_types=[row["type"] for row in stats.by_type if row["queued"]])
+            return document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN), stats
 
     def tables(counts: dict[str, int], progress: PipelineProgress,
                stats: Any) -> list[tuple[str, list[dict[str, Any]], list[str], dict[str, str]]]:
@@ -226,7 +288,8 @@ def status(
                  {})]
 
     def lines(progress: PipelineProgress, stats: Any) -> list[str]:
-        return [*progress_lines(progress), f"workers: {stats.live_workers} live, {stats.dead_workers} dead"]
+        return [*progress_lines(progress), f"workers: {stats.live_workers} live, {stats.dead_workers} dead",
+                *(f"waiting: {unrun.sentence()}" for unrun in waiting)]
 
     def view() -> Group:
         counts, progress, stats = snapshot()
@@ -250,7 +313,9 @@ def status(
             "unfinished": progress.unfinished, "pages_left": progress.pages_left, "unplanned": progress.unplanned,
             "pages_per_minute": progress.pages_per_minute, "eta_seconds": progress.eta_seconds,
             "window_seconds": progress.window_seconds, "shown": progress.shown,
-        }, "queue": stats.as_dict()})
+        }, "queue": stats.as_dict(), "unserved": [
+            {"pool": unrun.pool, "job_types": list(unrun.job_types), "local_only": unrun.local,
+             "hint": unrun.sentence()} for unrun in waiting]})
         return
     try:
         if not console.is_terminal:  # a pipe or a file: TSV, a snapshot per --interval with --watch
@@ -371,8 +436,11 @@ def show(
             report = read_document(conn, document_id)
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
+    extraction = report["fields"]
+    country = buyer_country(extraction["country"], extraction["fields"]) if extraction else None
+    deadlines = placed_deadlines(extraction["fields"], country) if extraction else {}
     if as_json:
-        print_json(report)
+        print_json(shown_as_json(report, country, deadlines, text=text))
         return
     doc = report["document"]
     console.print(safe(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
@@ -383,22 +451,22 @@ def show(
         console.print(Text("error: ", style="red") + safe(doc["error"]), highlight=False)
     if doc.get("retrying"):
         console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
-    if report["fields"]:
+    if extraction:
         from tenderflow.api.document_view import candidate_rows, field_rows
 
-        provenance = report["fields"].get("provenance")
+        provenance = extraction.get("provenance")
         rows = [{**vars(row), "sure": f"{row.confidence:.0%}" if row.confidence is not None else None}
-                for row in field_rows(report["fields"]["fields"], provenance)]
+                for row in field_rows(extraction["fields"], provenance)]
         if rows:
             print_table("fields", rows, ["field", "value", "sure", "page", "quote"], optional=["sure"])
         else:
-            print_note(f"no field found in version {report['readable_version']} "
-                       f"({report['fields']['backend']} backend)")
+            print_note(f"no field found in version {report['readable_version']} ({extraction['backend']} backend)")
         candidates = [vars(row) for row in candidate_rows(provenance)]
         if candidates:
             print_note("candidates: values found but not sure enough to be returned as the field")
             print_table("candidates", candidates, ["field", "value", "page", "quote"])
-        for flag in report["fields"]["flags"]:
+        console.print(safe(country_line(country, deadlines)), highlight=False)
+        for flag in extraction["flags"]:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:
         for page in report["pages"]:
@@ -406,6 +474,41 @@ def show(
                          + (f", confidence {page['confidence']:.0f}" if page["confidence"] is not None else "")
                          + ")")
             console.print(safe(page["text"]), highlight=False)
+
+
+def shown_as_json(report: dict[str, Any], country: BuyerCountry | None, deadlines: dict[str, PlacedDeadline], *,
+                  text: bool) -> dict[str, Any]:
+    """`show --json`: the document, the readable version's fields (one level: `fields.title`, not
+    `fields.fields.title`), flags, how they were extracted, the buyer's country and the deadlines
+    placed in its zone; its pages' text only with --text (a 400-page tender is megabytes)."""
+    extraction = report["fields"]
+    shown: dict[str, Any] = {"document": report["document"], "readable_version": report["readable_version"],
+                             "fields": extraction["fields"] if extraction else None,
+                             "flags": extraction["flags"] if extraction else [],
+                             "extraction": {key: extraction[key] for key in (
+                                 "backend", "model", "prompt_tokens", "completion_tokens", "created_at")}
+                             if extraction else None,
+                             "country": country.model_dump(mode="json") if country else None,
+                             "deadlines": {name: placed.model_dump(mode="json") for name, placed in deadlines.items()}}
+    shown["pages"] = [page if text else {key: value for key, value in page.items() if key != "text"}
+                      for page in report["pages"]]
+    return shown
+
+
+def country_line(country: BuyerCountry | None, deadlines: dict[str, PlacedDeadline]) -> str:
+    """One line: the buyer's country, whether stated or inferred and from what, and the zone its
+    deadlines are read in (or that they are local times, no zone known)."""
+    if country is None:
+        said = "buyer's country: not known (nothing in the document points to one clearly)"
+    else:
+        clues = [f"{clue.kind} {clue.value}" for clue in country.evidence if clue.kind != "stated"][:4]
+        said = f"buyer's country: {country.code} (" + (
+            "inferred from " + ", ".join(clues) if country.inferred else "stated in the document") + ")"
+    if deadlines:
+        zone = next(iter(deadlines.values())).time_zone if country else None
+        said += (f"; deadlines in {zone} ({country.time_zone_from})" if zone and country
+                 else "; deadlines are local times as printed (no time zone known)")
+    return said
 
 
 def reprocess_command(
@@ -416,6 +519,9 @@ def reprocess_command(
     priority: Annotated[int, typer.Option(help="Orders this tenant's own jobs: higher runs first.")] = 0,
     languages: Annotated[str | None, typer.Option(
         help="OCR it with these tesseract languages from now on, e.g. deu+eng (with --from ocr).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Even a document that failed for its own content (encrypted, damaged), which is "
+        "refused otherwise: it would fail the same way.")] = False,
 ) -> None:
     """Process a document again as a new version; the old results stay readable until it lands."""
     from tenderflow.pipeline.reprocess import reprocess
@@ -430,7 +536,9 @@ def reprocess_command(
         try:
             outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
                                 prices=Prices.from_settings(rt.settings), languages=languages,
-                                max_attempts=rt.settings.max_attempts)
+                                max_attempts=rt.settings.max_attempts, force=force)
+        except ReprocessRefusedError as exc:
+            raise fail(f"{exc} (or --force to try anyway)") from exc
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
     if outcome.created:

@@ -133,6 +133,11 @@ def _rules(scores: list[DocumentScore]) -> dict[str, dict[str, Any]]:
     return dict(sorted(found.items()))
 
 
+def counted(number: int, noun: str) -> str:
+    """'1 document', '2 documents'."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _ratio(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
@@ -142,11 +147,16 @@ def _print_report(console: Console, scores: list[DocumentScore], summary: dict[s
         for score in scores:
             _print_details(console, score)
     # Through print_table: on a terminal a table, piped TSV (the JSON line still comes last).
+    # "correct" counts the required values found (recall's numerator), so it never exceeds "required";
+    # optional values matched are a column of their own (the review read "required 3, correct 4").
     output.print_table(f"by field ({summary['backend']} backend)", [
-        {"field": name, **{column: tally[column] for column in ("required", "correct", "wrong", "missed", "spurious")},
+        {"field": name, "required": tally["required"], "correct": tally["correct_required"],
+         "optional": tally["correct"] - tally["correct_required"],
+         **{column: tally[column] for column in ("wrong", "missed", "spurious")},
          "recall": _ratio(tally["recall"]), "precision": _ratio(tally["precision"])}
         for name, tally in summary["fields"].items()
-    ], ["field", "required", "correct", "wrong", "missed", "spurious", "recall", "precision"])
+    ], ["field", "required", "correct", "optional", "wrong", "missed", "spurious", "recall", "precision"],
+        labels={"correct": "found", "optional": "+ optional"})
     output.print_table("by document", [
         {"document": score.name + (" (error)" if score.error else ""), "pages": len(score.pages),
          "ocr": score.ocr_pages, "language": score.language or "–", "correct": score.tally.correct,
@@ -158,7 +168,8 @@ def _print_report(console: Console, scores: list[DocumentScore], summary: dict[s
         "seconds"], labels={"seconds": "s"})
     totals = summary["totals"]
     console.print(
-        f"{summary['documents']} documents, {summary['pages']} pages ({summary['ocr_pages']} OCR): "
+        f"{counted(summary['documents'], 'document')}, {counted(summary['pages'], 'page')} "
+        f"({summary['ocr_pages']} OCR): "
         f"recall {_ratio(totals['recall'])} ({totals['correct_required']}/{totals['required']} required values), "
         f"precision {_ratio(totals['precision'])} ({totals['correct']} correct, {totals['wrong']} wrong, "
         f"{totals['spurious']} spurious), grounded {_ratio(totals['grounded_share'])}; "

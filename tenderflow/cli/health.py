@@ -66,8 +66,9 @@ def health(
         if live:
             checked.append(f"worker on {worker_host}: {live} of {registered} process(es) heartbeating")
         elif registered > 0:
-            problems.append(f"worker: none of the {registered} worker process(es) on {worker_host} heartbeated "
-                            f"within {settings.worker_dead_after_seconds:g} s")
+            problems.append(f"worker: none of the {registered} worker process(es) on {worker_host} is alive (none "
+                            f"heartbeated within {settings.worker_dead_after_seconds:g} s with its process "
+                            "still connected)")
         elif registered == 0 and (worker or not checked):
             problems.append(f"worker: no worker process runs on {worker_host}" if worker else
                             f"nothing runs here: no API on port {api_port}, no worker on {worker_host}")

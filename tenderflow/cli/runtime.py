@@ -12,8 +12,10 @@ import typer
 from psycopg_pool import ConnectionPool
 
 from tenderflow import migrations
+from tenderflow.cli.output import fail
 from tenderflow.config import Settings
 from tenderflow.database import open_pool, resolve_database_url
+from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 
 
@@ -24,6 +26,7 @@ class Runtime:
         self.settings = settings
         self._pool: ConnectionPool | None = None
         self._url: str | None = None
+        self._schema_checked = False
 
     @property
     def database_url(self) -> str:
@@ -31,7 +34,11 @@ class Runtime:
             self._url = resolve_database_url(self.settings)
         return self._url
 
-    def pool(self, max_size: int | None = None) -> ConnectionPool:
+    def pool(self, max_size: int | None = None, *, migrated: bool = True) -> ConnectionPool:
+        """The process's pool, opened on first use. The embedded database is migrated; a configured
+        one (DATABASE_URL) behind this code ends the command with one `error:` line naming
+        `tenderflow db migrate` (exit 1), unless `migrated=False` (`db migrate`, `db status`, `doctor`:
+        the commands that read or mend the schema themselves)."""
         if self._pool is None:
             self._pool = open_pool(
                 self.database_url,
@@ -42,16 +49,28 @@ class Runtime:
                 # The embedded database is ours alone: keep it migrated so a newcomer never has to.
                 with self._pool.connection() as conn:
                     migrations.migrate(conn)
+                self._schema_checked = True
+        if migrated and not self._schema_checked:
+            try:
+                with self._pool.connection() as conn:
+                    migrations.ensure_migrated(conn)
+            except TenderflowError as exc:
+                # typer.Exit, not the error itself: a command's own `errors_reported(code=2)` (usage
+                # errors) must not turn "migrate first" into exit 2.
+                raise fail(str(exc)) from exc
+            self._schema_checked = True
         return self._pool
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[Any]]:
-        with self.pool().connection() as conn:
+    def connection(self, *, migrated: bool = True) -> Iterator[psycopg.Connection[Any]]:
+        with self.pool(migrated=migrated).connection() as conn:
             yield conn
 
     def close(self) -> None:
+        """Close the pool (again: a no-op); a later `pool()` opens a new one."""
         if self._pool is not None:
             self._pool.close()
+            self._pool = None
 
 
 def runtime(ctx: typer.Context) -> Runtime:

@@ -391,7 +391,7 @@ def calendar_command(
 def upload_into_tenders(
     ctx: typer.Context, paths: list[Path], packages: list[Path], *, tender: str | None, name: str | None, tenant: str,
     priority: int, languages: str | None, wait: bool, as_json: bool, reprocess_existing: bool,
-    wait_for_rows: Callable[..., dict[Any, Any]],
+    wait_for_rows: Callable[..., tuple[dict[Any, Any], bool]],
 ) -> None:
     """`upload … --tender NEW|ID`, or ZIP packages: everything into one tender (or each ZIP into its own
     and the PDFs as they are), each tender's upload one transaction. Exit codes as `upload`'s;
@@ -436,9 +436,9 @@ def upload_into_tenders(
             print_note(f"tender {uploaded.tender_id}{' (new)' if uploaded.created_tender else ''}: "
                        f"{len(uploaded.documents)} document(s)")
     refused = sum(row["status"] in ("rejected", "skipped") for row in rows)
-    failed = False
+    failed = interrupted = False
     if wait:
-        finished = wait_for_rows(rt, rows, quiet=as_json)
+        finished, interrupted = wait_for_rows(rt, rows, quiet=as_json)
         failed = any(p.state == VersionState.FAILED for p in finished.values())
     if as_json:
         print_json(rows)
@@ -446,6 +446,9 @@ def upload_into_tenders(
         print_table("upload", rows, ["source", "status", "tender_id", "document_id", "version",
                                      *(("state", "pages") if wait else ("size_bytes",)), "error"],
                     optional=["size_bytes", "version"])
+    if interrupted:
+        print_note("stopped waiting (Ctrl-C); the documents above go on: `tenderflow status`")
+        raise typer.Exit(130)
     if failed:
         raise typer.Exit(1)
     if refused:

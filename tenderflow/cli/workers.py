@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import structlog
 import typer
@@ -14,6 +14,9 @@ from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
 from tenderflow.handlers import LOCAL_POOLS, Pool
+
+if TYPE_CHECKING:
+    from tenderflow.handlers.preflight import Check
 
 
 def worker(
@@ -74,12 +77,7 @@ def worker(
                 *(["--burst"] if burst else [])]
         raise typer.Exit(supervise(argv, processes, until_done=burst))
     settings = rt.settings
-    db_pool = rt.pool(max_size=threads + 6)
-    try:
-        with db_pool.connection() as conn:
-            migrations.ensure_migrated(conn)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    db_pool = rt.pool(max_size=threads + 6)  # migrated, or the command ends saying `tenderflow db migrate`
     job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
     with db_pool.connection() as conn:
         ensure_task_schedules(conn, job_types)
@@ -113,11 +111,13 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
     rt = runtime(ctx)
     checks: list[Check] = []
     try:
-        with rt.connection() as conn:
+        with rt.connection(migrated=False) as conn:
             pending = [migration.name for migration in migrations.pending_migrations(conn)]
         where = redact(rt.database_url) + (" (embedded)" if rt.settings.database_url is None else "")
         checks.append(Check("database", not pending, where if not pending else
                             f"{where}: migrations pending: {', '.join(pending)} (run `tenderflow db migrate`)"))
+        if not pending:
+            checks.append(workers_check(rt))
     except TenderflowError as exc:
         checks.append(Check("database", False, str(exc)))
     checks += preflight(rt.settings, Pool.ALL, storage_of(rt))
@@ -129,6 +129,27 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
         print_table("doctor", rows, ["check", "ok", "detail"])
     if not all(c.ok for c in checks):
         raise typer.Exit(1)
+
+
+def workers_check(rt: Runtime) -> Check:
+    """Whether the live workers run everything: none at all is said (start one), not failed (doctor
+    runs before the first worker too); some, yet a pool's stages or the tasks only local workers run
+    (webhooks, watches, deletions, retention) left to nobody, fails, naming what to start."""
+    from tenderflow.handlers import preflight
+    from tenderflow.handlers.coverage import unserved
+    from tenderflow.queue.stats import live_worker_count
+
+    dead_after = rt.settings.worker_dead_after_seconds
+    with rt.connection() as conn:
+        live = live_worker_count(conn, dead_after_seconds=dead_after)
+        waiting = unserved(conn, dead_after_seconds=dead_after)
+    if live == 0:
+        return preflight.Check("workers", True, "none running now: start one (`tenderflow worker --pool all`, "
+                               "or a pool's workers) to process documents")
+    if waiting:
+        return preflight.Check("workers", False,
+                               f"{live} live; " + "; ".join(unrun.sentence() for unrun in waiting))
+    return preflight.Check("workers", True, f"{live} live; every stage and task has a worker")
 
 
 _SECRET_SETTINGS = ("admin_token", "llm_api_key")

@@ -4,7 +4,8 @@
 
 `build_backend(settings)` picks the OpenAI-compatible LLM backend when an endpoint or key is
 configured, else the offline rules; `extract_fields(pages, backend)` runs one and validates its
-answer against the page text. Pure compute: no database, safe to run in a remote worker.
+answer against the page text, and places the buyer in a country and a time zone (`country.locate`,
+for any backend). Pure compute: no database, safe to run in a remote worker.
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ from tenderflow.extraction.backend import (
     ReadingBackend,
     Usage,
 )
-from tenderflow.extraction.schema import ExtractionResult, TenderFields, strict_json_schema
+from tenderflow.extraction.country import locate, with_country
+from tenderflow.extraction.schema import BuyerCountry, ExtractionResult, TenderFields, strict_json_schema
 from tenderflow.extraction.validation import validate_fields
 
 if TYPE_CHECKING:
     from tenderflow.config import Settings
 
 __all__ = [
+    "BuyerCountry",
     "ExtractionBackend",
     "ExtractionRefusedError",
     "ExtractionRequestError",
@@ -86,8 +89,15 @@ def extract_fields(
     else:
         reading = BackendReading(*backend.extract(pages, interrupt=interrupt))
     validated, flags = validate_fields(reading.fields, pages)
+    # The buyer's country (the backend's, else inferred from the document), for any backend: its
+    # time zone places the deadlines; an inferred one is filled in, sourced, and validated again.
+    country = locate(pages, validated)
+    if country is not None and country.inferred:
+        validated, more = validate_fields(with_country(validated, country), pages)
+        flags += more
     kept = set(returned_paths(validated))
     return ExtractionResult(
+        country=country,
         fields=validated,
         backend=backend.name,
         model=reading.usage.model,

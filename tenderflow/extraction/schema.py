@@ -173,6 +173,49 @@ class TenderFields(_Strict):
     )
 
 
+EvidenceKind = Literal["stated", "phone", "nuts", "country name", "state", "postcode", "city", "e-mail", "web address",
+                       "currency", "language"]
+
+
+class CountryEvidence(BaseModel):
+    """One thing the document gives that points to the buyer's country (tenderflow.extraction.country)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: EvidenceKind
+    value: str = Field(description="What was read: '+590 590 93 76 27', '97159', 'guadeloupe.cci.fr', 'EUR', 'fr'.")
+    country: str = Field(description="The ISO 3166-1 alpha-2 code it points to.")
+    weight: float = Field(description="How much it counts (a buyer's international phone number 3, a language 1/n).")
+    page: int | None = Field(default=None, description="The page it was read on (none for the text's language).")
+    quote: str | None = Field(default=None, description="The text it was read from, verbatim.")
+    time_zone: str | None = Field(default=None, description="The IANA time zone it names, if any (a phone's area "
+                                  "code, a state, an overseas department).")
+
+
+class BuyerCountry(BaseModel):
+    """The buyer's country and the time zone its deadlines are read in, with why."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    code: str = Field(description="ISO 3166-1 alpha-2.")
+    inferred: bool = Field(description="False: the document states it (a labelled country line, read by the "
+                           "extractor); true: inferred from the evidence below.")
+    time_zone: str | None = Field(default=None, description="IANA time zone its deadlines are read in; none if the "
+                                  "country's zones are not known here.")
+    time_zone_from: str | None = Field(default=None, description="Why that zone: the country's only one, a state or "
+                                       "phone area code the document gives, or the capital's.")
+    evidence: list[CountryEvidence] = Field(default_factory=list)
+
+
+class PlacedDeadline(BaseModel):
+    """A deadline as readers get it: with the offset of the buyer's time zone, or local and said so."""
+
+    model_config = ConfigDict(frozen=True)
+    date_time: str = Field(description="RFC 3339 with the zone's offset ('2020-08-26T18:00:00-04:00') when the "
+                           "zone is known; else the local date-time as printed, without an offset (never 'Z'); a "
+                           "date alone stays a date.")
+    local: str = Field(description="The date-time (or date) as printed, in the buyer's local time.")
+    time_zone: str | None = Field(description="The IANA zone it is read in; null: not known, `date_time` is local.")
+
+
 class ExtractionResult(BaseModel):
     """What one extraction run produced: the validated fields and what it cost."""
 
@@ -191,6 +234,8 @@ class ExtractionResult(BaseModel):
     candidates: dict[str, Sourced[Any]] = Field(
         default_factory=dict, description="For fields left empty: the best value the extractor found that stayed "
         "below its confidence threshold. Shown as a candidate, never returned as the field.")
+    country: BuyerCountry | None = Field(default=None, description="The buyer's country (stated or inferred), its "
+                                         "time zone and the evidence; none when nothing points to one clearly.")
 
 
 def parse_iso_datetime(value: str) -> datetime | date:

@@ -20,7 +20,8 @@ from pydantic import ValidationError
 
 from tenderflow.errors import ResultRejectedError
 from tenderflow.extraction import ExtractionBackend, extract_fields, returned_paths
-from tenderflow.extraction.schema import Sourced, TenderFields
+from tenderflow.extraction.country import locate, prepare, with_country
+from tenderflow.extraction.schema import BuyerCountry, Sourced, TenderFields
 from tenderflow.extraction.validation import normalize_for_matching, validate_fields
 from tenderflow.handlers.results import ExtractResult
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
@@ -65,6 +66,7 @@ class ExtractHandler:
         # an LLM backend (built at its first use) has nothing to prepare, and a call would cost
         if self._backend is not None and self._backend.name == "rules":
             extract_fields([PageInput(1, _WARM_UP_PAGE)], self._backend)
+        prepare()  # the country's tables (place names, the language model): ~1 s of CPU, once
 
     def load_input(self, job: ClaimedJob) -> list[PageInput]:
         assert self.pool is not None, "a compute-only handler has no database"
@@ -77,7 +79,7 @@ class ExtractHandler:
         return ExtractResult(fields=result.fields.model_dump(mode="json"), flags=result.flags,
                              backend=result.backend, model=result.model, prompt_tokens=result.prompt_tokens,
                              completion_tokens=result.completion_tokens, confidence=result.confidence,
-                             rules=result.rules,
+                             rules=result.rules, country=result.country,
                              candidates={path: candidate.model_dump(mode="json")
                                          for path, candidate in result.candidates.items()})
 
@@ -94,6 +96,8 @@ class ExtractHandler:
         if validated.model_dump(mode="json") != fields.model_dump(mode="json"):
             raise ResultRejectedError("the fields do not hold against the stored pages: " + "; ".join(flags)[:2000])
         _verify_provenance(result, validated, pages)
+        if result.country is not None:
+            verify_country(fields, result.country, pages)
         characters = sum(len(page.text) for page in pages)
         tokens = result.prompt_tokens + result.completion_tokens
         if result.backend == "rules" and tokens:
@@ -131,6 +135,20 @@ def _verify_provenance(result: ExtractResult, fields: TenderFields, pages: list[
 
 
 MAX_RULE_CHARS = 200
+
+
+def verify_country(fields: TenderFields, country: BuyerCountry, pages: list[PageInput]) -> None:
+    """The country a remote worker placed the buyer in is the one the server finds from the same
+    pages and fields (the inference is deterministic), and an inferred one is the buyer's country
+    of the fields as `with_country` fills it in."""
+    given = fields
+    if country.inferred:
+        given = fields.model_copy(update={"buyer": fields.buyer.model_copy(update={"country": None})})
+    found = locate(pages, given)
+    if found != country:
+        raise ResultRejectedError("the buyer's country and its evidence are not what the pages give")
+    if country.inferred and with_country(given, found).buyer.country != fields.buyer.country:
+        raise ResultRejectedError("the buyer's country in the fields is not the one inferred")
 
 
 def max_tokens_for(characters: int) -> int:

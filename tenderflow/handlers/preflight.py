@@ -46,7 +46,7 @@ def check_programs(programs: Sequence[str] = OCR_PROGRAMS) -> list[Check]:
     for program in programs:
         found = shutil.which(program)
         checks.append(Check(f"program {program}", found is not None,
-                            found or f"{program} is not installed or not on PATH (see the README's install steps)"))
+                            found or f"{program} is not installed or not on PATH (see docs/install.md)"))
     return checks
 
 

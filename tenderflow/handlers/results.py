@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tenderflow.extraction.schema import BuyerCountry
 from tenderflow.pdf.thumbnail import png_size
 
 
@@ -63,7 +64,8 @@ class OcrPagesResult(BaseModel):
 
 
 class ExtractResult(BaseModel):
-    """The extraction as stored: fields (the tender schema), flags, backend, usage."""
+    """The extraction as stored: fields (the tender schema), flags, backend, usage, and the buyer's
+    country with its time zone and evidence (none from a remote worker older than it)."""
 
     model_config = ConfigDict(extra="forbid")
     fields: dict[str, Any]
@@ -75,6 +77,7 @@ class ExtractResult(BaseModel):
     confidence: dict[str, float] = Field(default_factory=dict, max_length=40)
     rules: dict[str, str] = Field(default_factory=dict, max_length=40)
     candidates: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=40)
+    country: BuyerCountry | None = None
 
 
 class ThumbnailResult(BaseModel):

@@ -110,6 +110,9 @@ def ensure_migrated(conn: psycopg.Connection) -> None:
     """Raise MigrationError saying what to run when the database is behind this code."""
     pending = pending_migrations(conn)
     if pending:
+        if len(pending) == len(available_migrations()):  # a new database: no list of every file
+            raise MigrationError("the database has no tenderflow schema yet (a new database): "
+                                 "run `tenderflow db migrate` first")
         names = ", ".join(f"{m.version:04d}_{m.name}" for m in pending)
         raise MigrationError(
             f"the database is not up to date ({len(pending)} pending migration(s): {names}); "

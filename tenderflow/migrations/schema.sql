@@ -187,6 +187,16 @@ BEGIN
     RETURN NULL;
 END $$;
 
+CREATE FUNCTION public.worker_lock_held(lock_key bigint) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT lock_key IS NULL OR EXISTS (
+        SELECT 1 FROM pg_locks l
+         WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND ((l.classid::bigint << 32) | l.objid::bigint) = lock_key)
+$$;
+
 CREATE TABLE public.api_keys (
     id text NOT NULL,
     tenant text NOT NULL,
@@ -343,7 +353,8 @@ CREATE TABLE public.extractions (
     prompt_tokens integer DEFAULT 0 NOT NULL,
     completion_tokens integer DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    provenance jsonb DEFAULT '{}'::jsonb NOT NULL
+    provenance jsonb DEFAULT '{}'::jsonb NOT NULL,
+    country jsonb
 );
 
 CREATE TABLE public.jobs (

@@ -164,8 +164,12 @@ def _make_searchable_here(original: Path, pages: Sequence[PageWords], target: Pa
         matrix = _compose(_unturn(words.turned, words.width * scale, words.height * scale),
                           _into_user_space(rotate, x0, y0, box_width, box_height))
         page.merge_transformed_page(overlay, Transformation(matrix), over=True)
+        # Merging rewrites the page's content stream decoded: Flate it again (pypdf keeps the image
+        # streams as they were, never re-encoded), or a scan's searchable copy grows several times.
+        page.compress_content_streams()
         if progress is not None:
             progress(words.number)
+    writer.compress_identical_objects()  # duplicates (the font, once a page) and unreferenced objects out
     temporary = target.with_name(target.name + ".part")
     with temporary.open("wb") as out:
         writer.write(out)

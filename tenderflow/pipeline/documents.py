@@ -42,6 +42,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from tenderflow.errors import DocumentNotFoundError, InsufficientCreditsError
+from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_many
 from tenderflow.queue import jobs as queue_jobs
 from tenderflow.sqlfiles import NamedQueries
@@ -453,6 +454,7 @@ def record_extraction(conn: psycopg.Connection[Any], job: ClaimedJob, extraction
         "prompt_tokens": extraction.get("prompt_tokens", 0),
         "completion_tokens": extraction.get("completion_tokens", 0),
         "provenance": Jsonb({key: extraction.get(key) or {} for key in ("confidence", "rules", "candidates")}),
+        "country": Jsonb(extraction["country"]) if extraction.get("country") else None,
     })
     version = conn.execute(QUERIES["version_lock"], ref.params()).fetchone()
     if version is None or version[0] not in (VersionState.EXTRACTING, VersionState.DONE):
@@ -553,9 +555,13 @@ def webhook_document(
         "links": {"document": root, "fields": f"{root}/fields", "text": f"{root}/text"},
     }
     done = row["state"] == VersionState.DONE
+    country = buyer_country(row["country"], row["fields"]) if done else None
     return {"document": document, "fields": row["fields"] if done else None,
             "flags": row["flags"] if done else None,
-            "extraction": {"backend": row["backend"], "model": row["model"]} if done else None}
+            "extraction": {"backend": row["backend"], "model": row["model"]} if done else None,
+            "country": country.model_dump(mode="json") if country else None,
+            "deadlines": {name: placed.model_dump(mode="json")
+                          for name, placed in placed_deadlines(row["fields"], country).items()} if done else None}
 
 
 @dataclass(frozen=True)
@@ -688,6 +694,12 @@ def list_documents(
         "tenant": tenant, "state": state, "limit": limit, "before_id": before_id, "filename": pattern,
         "created_after": created_after, "created_before": created_before,
     }).fetchall()
+
+
+def failed_for_content(conn: psycopg.Connection[Any], ref: VersionRef) -> bool:
+    """Whether the version failed for the PDF's own content (migration 0012)."""
+    row = conn.execute(QUERIES["version_failed_for_content"], ref.params()).fetchone()
+    return bool(row and row[0])
 
 
 def jobs_failed_for_content(conn: psycopg.Connection[Any], job_ids: Sequence[int]) -> set[int]:

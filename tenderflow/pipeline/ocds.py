@@ -33,10 +33,13 @@ notice says, as extracted, in OCDS terms. What goes where:
                               TENDERFLOW_PUBLIC_URL is set
     tender.submissionMethod   electronicSubmission when a submission URL was read (the URL beside it)
 
-Dates are RFC 3339 date-times. A notice seldom names its time zone: a deadline is read in the
-zone of the buyer's country when that country has one offset on that day (France, Germany, India),
-else as UTC; a deadline without a time of day ends at 23:59:59. Fields nothing was read for are
-left out, never null.
+Dates are RFC 3339 date-times. A notice seldom names its time zone: a deadline is read in the zone
+of the buyer's country (stated, or inferred from the document: tenderflow.extraction.country), the
+region's where the document names one, else the capital's, and written with that zone's offset
+(`2020-08-26T18:00:00-04:00`). When no country is known, the deadline is NOT given an offset it may
+not have: `endDate` is left out and the local date-time as printed goes in `localEndDate`, an
+additional field OCDS allows, its name saying what it is. A deadline without a time of day ends at
+23:59:59. Fields nothing was read for are left out, never null.
 
 tests/test_export.py validates every package against the official OCDS 1.1.5 release package and
 release schemas (with the lots extension merged in), and then against `ocds-release-package.schema.json`
@@ -51,13 +54,12 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, date, datetime, time, tzinfo
+from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tenderflow.extraction.schema import parse_iso_datetime
+from tenderflow.extraction.country import buyer_country, deadline_in_zone, end_of_day
 from tenderflow.pdf.languages import TESSERACT_LANGUAGE
 
 OCDS_VERSION = "1.1"
@@ -78,13 +80,13 @@ _METHOD_DETAILS = {
 }
 _DAYS = {"days": 1, "weeks": 7, "months": 30, "years": 365}
 _ISO_639_1 = {tesseract: iso for iso, tesseract in reversed(list(TESSERACT_LANGUAGE.items()))}
-_PRICE_WORDS = ("price", "prix", "preis", "precio", "prezzo", "preço", "prijs", "cena", "tarif", "lowest price")
-_COST_WORDS = ("cost", "coût", "kosten", "coste", "costo", "custo", "life-cycle", "life cycle")
 
 
 def language_code(tesseract: str | None) -> str | None:
     """A document's language (a tesseract name: 'fra') as ISO 639-1 ('fr'), or None."""
     return _ISO_639_1.get(str(tesseract or ""))
+_PRICE_WORDS = ("price", "prix", "preis", "precio", "prezzo", "preço", "prijs", "cena", "tarif", "lowest price")
+_COST_WORDS = ("cost", "coût", "kosten", "coste", "costo", "custo", "life-cycle", "life cycle")
 
 
 def schema() -> dict[str, Any]:
@@ -99,37 +101,16 @@ def timestamp(moment: datetime) -> str:
     return utc.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@lru_cache(maxsize=256)
-def _zone_of(country: str | None, day: date) -> tzinfo:
-    """The country's time zone when all its zones share one offset on `day`, else UTC."""
-    if not country:
-        return UTC
-    from babel.core import get_global
-
-    zones = get_global("territory_zones").get(country.upper(), ())
-    try:
-        loaded = [ZoneInfo(name) for name in zones]
-    except (ZoneInfoNotFoundError, ValueError):
-        return UTC
-    noon = datetime.combine(day, time(12))
-    if not loaded or len({zone.utcoffset(noon) for zone in loaded}) != 1:
-        return UTC
-    return loaded[0]
-
-
-def deadline(value: Any, country: str | None) -> str | None:
-    """An extracted deadline ('2026-03-15' or '2026-03-15T12:00', local) as an RFC 3339 date-time."""
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = parse_iso_datetime(value)
-    except ValueError:
-        return None
-    if not isinstance(parsed, datetime):
-        parsed = datetime.combine(parsed, time(23, 59, 59))
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_zone_of(country, parsed.date()))
-    return timestamp(parsed)
+def period(value: Any, time_zone: str | None) -> dict[str, str]:
+    """An OCDS period ending at an extracted deadline ('2026-03-15' or '2026-03-15T12:00', local):
+    `endDate` with the zone's offset, or `localEndDate` (no offset) when the zone is not known."""
+    found = deadline_in_zone(value, time_zone)
+    if found is None:
+        return {}
+    found = end_of_day(found)
+    if found.moment is not None:
+        return {"endDate": found.text}
+    return {"localEndDate": found.text}
 
 
 def _value(node: Any) -> Any:
@@ -215,8 +196,9 @@ def release(document: dict[str, Any], *, prefix: str, public_url: str | None = N
     document_id, version = int(document["id"]), int(document["current_version"])
     found_buyer = fields.get("buyer")
     buyer: dict[str, Any] = found_buyer if isinstance(found_buyer, dict) else {}
-    country = _text(buyer.get("country"))
-    country = country.upper() if country and len(country) == 2 else None
+    placed = buyer_country(document.get("country"), fields)
+    country = placed.code if placed else None
+    zone = placed.time_zone if placed else None
     buyer_name = _text(buyer.get("name"))
     parties: list[dict[str, Any]] = []
     buyer_reference: dict[str, Any] | None = None
@@ -271,8 +253,8 @@ def release(document: dict[str, Any], *, prefix: str, public_url: str | None = N
         "awardCriteriaDetails": "; ".join(details) or None,
         "submissionMethod": ["electronicSubmission"] if submission_url else None,
         "submissionMethodDetails": submission_url,
-        "tenderPeriod": _compact({"endDate": deadline(_value(fields.get("submission_deadline")), country)}),
-        "enquiryPeriod": _compact({"endDate": deadline(_value(fields.get("questions_deadline")), country)}),
+        "tenderPeriod": period(_value(fields.get("submission_deadline")), zone),
+        "enquiryPeriod": period(_value(fields.get("questions_deadline")), zone),
         "contractPeriod": _compact({"durationInDays": days}),
         "lots": lots,
         "documents": [_compact({

@@ -103,11 +103,12 @@ UPDATE document_versions SET state = 'extracting'
 
 -- name: extraction_upsert
 INSERT INTO extractions (document_id, version, fields, flags, backend, model, prompt_tokens, completion_tokens,
-                         provenance)
+                         provenance, country)
 VALUES (%(document_id)s, %(version)s, %(fields)s, %(flags)s, %(backend)s, %(model)s, %(prompt_tokens)s,
-        %(completion_tokens)s, %(provenance)s)
+        %(completion_tokens)s, %(provenance)s, %(country)s)
 ON CONFLICT (document_id, version) DO UPDATE
    SET fields = excluded.fields, flags = excluded.flags, backend = excluded.backend, model = excluded.model,
+       country = excluded.country,
        prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
        provenance = excluded.provenance, created_at = now();
 
@@ -124,6 +125,9 @@ UPDATE documents SET current_version = greatest(coalesce(current_version, 0), %(
 UPDATE document_versions SET state = 'failed', error = %(error)s, finished_at = now()
  WHERE document_id = %(document_id)s AND version = %(version)s AND state NOT IN ('done', 'failed')
 RETURNING document_id, version;
+
+-- name: version_failed_for_content
+SELECT failed_for_content FROM document_versions WHERE document_id = %(document_id)s AND version = %(version)s;
 
 -- name: version_mark_failed_for_content
 UPDATE document_versions SET failed_for_content = true
@@ -239,7 +243,7 @@ SELECT v.state::text AS state, count(*) AS documents
  GROUP BY v.state ORDER BY v.state;
 
 -- name: extraction_get
-SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at, provenance
+SELECT version, fields, flags, backend, model, prompt_tokens, completion_tokens, created_at, provenance, country
   FROM extractions
  WHERE document_id = %(document_id)s AND version = %(version)s;
 
@@ -496,7 +500,7 @@ SELECT p.document_id, p.page_number, p.version, sd.tenant, c.config, to_tsvector
 -- Documents for an export, oldest first: the latest version's state, and the fields of the readable
 -- (newest finished) version.
 SELECT d.id, d.tenant, d.filename, d.sha256, d.created_at, v.state::text AS state, d.current_version,
-       cv.page_count, cv.finished_at, pv.language, e.fields, e.flags, e.backend, e.model
+       cv.page_count, cv.finished_at, pv.language, e.fields, e.flags, e.backend, e.model, e.country
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = d.latest_version
   LEFT JOIN document_versions cv ON cv.document_id = d.id AND cv.version = d.current_version
@@ -574,7 +578,7 @@ SELECT tenant FROM documents WHERE id = %(id)s;
 -- One version of a document as a webhook tells of it (its fields when it is done).
 SELECT d.id, d.tenant, d.filename, d.sha256, d.size_bytes, d.created_at, d.current_version, v.version,
        v.state::text AS state, v.page_count, v.error, v.failed_for_content, v.finished_at, pv.language,
-       e.fields, e.flags, e.backend, e.model
+       e.fields, e.flags, e.backend, e.model, e.country
   FROM documents d
   JOIN document_versions v ON v.document_id = d.id AND v.version = %(version)s
   LEFT JOIN document_versions pv ON pv.document_id = d.id AND pv.version = v.pages_version

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 
 from tenderflow import tracing
-from tenderflow.errors import JobStateError
+from tenderflow.errors import JobStateError, ReprocessRefusedError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.documents import StartPoint, VersionState
 from tenderflow.pipeline.storage import object_key
@@ -43,6 +43,7 @@ def reprocess(
     prices: Prices = DEFAULT_PRICES,
     languages: str | None = None,
     max_attempts: int | None = None,
+    force: bool = False,
 ) -> ReprocessOutcome:
     """Start version N+1 of the document (or return the one in flight), reserving its credits.
 
@@ -53,9 +54,10 @@ def reprocess(
     A version from extraction reads the pages of the version readers see, or, when none is done yet,
     of the newest failed version whose pages were all read (from their text layer or by OCR).
 
-    Raises DocumentNotFoundError (also for another tenant's document), JobStateError when
-    extraction is asked for but no version has all its pages yet, and InsufficientCreditsError;
-    each with nothing written.
+    Raises DocumentNotFoundError (also for another tenant's document), ReprocessRefusedError when
+    the newest version failed for the PDF's own content (encrypted, damaged: it would fail again;
+    unless `force`), JobStateError when extraction is asked for but no version has all its pages
+    yet, and InsufficientCreditsError; each with nothing written.
     """
     if start_from not in START_POINTS:
         raise ValueError(f"start_from must be one of {START_POINTS}, not {start_from!r}")
@@ -67,6 +69,11 @@ def reprocess(
         assert latest is not None  # a document always has its latest version row
         if latest.state not in (VersionState.DONE, VersionState.FAILED):
             return ReprocessOutcome(document_id, document.latest_version, created=False)
+        if start_from == "ocr" and latest.state == VersionState.FAILED and not force and documents.failed_for_content(
+                conn, documents.VersionRef(document_id, document.latest_version)):
+            raise ReprocessRefusedError(
+                f"document {document_id} failed for its own content ({latest.error or 'the PDF was refused'}): "
+                "processing it again reads the same PDF and fails the same way; upload a fixed file")
         if languages:
             documents.set_document_languages(conn, document_id, languages)
         ref = documents.VersionRef(document_id, document.latest_version + 1)

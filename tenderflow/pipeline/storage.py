@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -271,7 +272,10 @@ def _atomic_file(target: Path) -> Iterator[IO[bytes]]:
     any point leaves either the old object or the new one under `target`, never a torn one.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
+    # Created as open() creates a file (0666 less the umask), not mkstemp's 0600: a stored PDF, or one
+    # downloaded with `tenderflow download`, is a file like any other to the people sharing the folder.
+    temp_name = str(target.parent / f".tmp-{uuid.uuid4().hex}")
+    fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as sink:
             yield sink

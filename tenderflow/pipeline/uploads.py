@@ -33,7 +33,7 @@ from psycopg.pq import TransactionStatus
 
 from tenderflow import tracing
 from tenderflow.database import Database, borrowed
-from tenderflow.errors import InsufficientCreditsError, TenderflowError, UploadRejectedError
+from tenderflow.errors import InsufficientCreditsError, ReprocessRefusedError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
@@ -221,13 +221,17 @@ def _record_upload(
     with conn.transaction():
         conn.execute(documents.QUERIES["object_lock_in_transaction"], {"tenant": tenant, "sha256": sha256})
         conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
-        inserted = conn.execute(documents.QUERIES["document_insert"], {
+        # Looked up first: an INSERT … ON CONFLICT DO NOTHING draws an id even when it inserts nothing,
+        # and every re-upload of the same bytes left a gap in the ids (only a race between two uploads
+        # of the same bytes still does).
+        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
+        inserted = None if known is not None else conn.execute(documents.QUERIES["document_insert"], {
             "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
             "storage_url": storage.url_for(key), "ocr_languages": asked,
         }).fetchone()
         if inserted is None:
-            existing = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                    {"tenant": tenant, "sha256": sha256}).fetchone()
+            existing = known or conn.execute(documents.QUERIES["document_id_by_hash"],
+                                             {"tenant": tenant, "sha256": sha256}).fetchone()
             assert existing is not None  # the conflict that skipped the insert is this row
             document_id = int(existing[0])
         else:
@@ -238,8 +242,11 @@ def _record_upload(
                                                 prices=prices, priority=priority, max_attempts=max_attempts))
             return UploadOutcome(str(path), "created", document_id, 1, size)
     if reprocess_existing:
-        outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
-                            max_attempts=max_attempts)
+        try:
+            outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
+                                max_attempts=max_attempts)
+        except ReprocessRefusedError as exc:  # the same bytes failed for their own content: they would again
+            return UploadOutcome(str(path), "existing", document_id, None, size, error=str(exc))
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
                              outcome.version, size)
     return UploadOutcome(str(path), "existing", document_id, None, size)

@@ -490,6 +490,7 @@ UPDATE workers SET stopped_at = coalesce(%(now)s::timestamptz, now()) WHERE id =
 SELECT id, host, pid, pools, threads, kind, started_at, last_seen_at, stopped_at,
        CASE WHEN stopped_at IS NOT NULL THEN 'stopped'
             WHEN last_seen_at < coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s)
+              OR NOT worker_lock_held(liveness_lock)
             THEN 'dead'
             ELSE 'live' END AS status,
        (SELECT count(*) FROM jobs j WHERE j.state = 'running' AND j.worker_id = w.id) AS running_jobs
@@ -503,6 +504,12 @@ SELECT count(*) FROM workers
  WHERE stopped_at IS NULL
    AND last_seen_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s)
    AND (%(type)s::text IS NULL OR %(type)s::text = ANY (pools));
+
+-- name: worker_live_types
+-- The job types the live workers run (the union of their pools).
+SELECT DISTINCT unnest(pools) FROM workers
+ WHERE stopped_at IS NULL
+   AND last_seen_at >= coalesce(%(now)s::timestamptz, now()) - make_interval(secs => %(dead_after_seconds)s);
 
 -- name: worker_prune
 DELETE FROM workers
@@ -521,9 +528,11 @@ SELECT j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts
 
 -- name: worker_live_on_host
 -- The workers of one host (a container, a pod) that have not stopped, and how many of them
--- heartbeated within the dead-after window: what a container's health check asks.
+-- heartbeated within the dead-after window with their process alive (its liveness lock held: a
+-- killed worker is dead at once): what a container's health check asks.
 SELECT count(*) AS registered,
        count(*) FILTER (WHERE last_seen_at >= coalesce(%(now)s::timestamptz, now())
-                                               - make_interval(secs => %(dead_after_seconds)s)) AS live
+                                               - make_interval(secs => %(dead_after_seconds)s)
+                          AND worker_lock_held(liveness_lock)) AS live
   FROM workers
  WHERE host = %(host)s AND stopped_at IS NULL;

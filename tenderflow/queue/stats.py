@@ -56,6 +56,13 @@ def live_worker_count(conn: psycopg.Connection[Any], *, dead_after_seconds: floa
     return int(row[0])
 
 
+def live_job_types(conn: psycopg.Connection[Any], *, dead_after_seconds: float,
+                   now: datetime | None = None) -> frozenset[str]:
+    """The job types some live worker (local or remote) runs: the union of their pools."""
+    rows = conn.execute(QUERIES["worker_live_types"], {"dead_after_seconds": dead_after_seconds, "now": now})
+    return frozenset(str(row[0]) for row in rows.fetchall())
+
+
 def _numeric_as_float(row: dict[str, Any]) -> dict[str, Any]:
     """numeric columns (epoch extracts, averages) arrive as Decimal; readers want plain numbers."""
     return {key: float(value) if isinstance(value, Decimal) else value for key, value in row.items()}

@@ -12,7 +12,9 @@ from behind NAT because it only ever calls out. Threads:
 Server restarts and network trouble: every call is retried with capped, jittered backoff, and the
 heartbeat keeps trying on its own schedule; a result waits for the server as long as the job is
 not known to be lost. If the lease ran out meanwhile and the job went to another worker, the
-server refuses the late result (409) and it is dropped. A refused token (revoked) stops the worker.
+server refuses the late result (409) and it is dropped. A refused token (revoked) stops the worker;
+so does a server never reached in UNREACHABLE_TRIES tries (a wrong URL: exit 1), while one lost
+after it was reached is said once (an error line) and retried.
 
 Stopping (SIGTERM, first Ctrl-C): stop claiming, let running jobs finish within the grace period,
 then hand the remaining leases back (`/v1/worker/stop`) so other workers can take them at once.
@@ -55,8 +57,12 @@ log = structlog.get_logger("tenderflow.remote")
 T = TypeVar("T")
 
 EXIT_OK = 0
+EXIT_UNREACHABLE = 1
 EXIT_TOKEN_REFUSED = 3
 EXIT_PROTOCOL = 4
+UNREACHABLE_TRIES = 5
+"""Failed calls in a row after which the worker says so: never having reached the server (a wrong
+--remote URL: it stops, exit 1), or having lost it (a restart or an outage: it goes on retrying)."""
 
 
 @dataclass(frozen=True)
@@ -175,8 +181,8 @@ class RemoteWorker:
     def _hand_back(self) -> None:
         """Give back the leases still held, and tell the server this instance stopped, which also
         ends a claim it is still holding open for us (the claimer gives back whatever that got)."""
-        if self.exit_code == EXIT_TOKEN_REFUSED:
-            return  # the server will not listen; the leases expire and are reclaimed
+        if self.exit_code in (EXIT_TOKEN_REFUSED, EXIT_UNREACHABLE):
+            return  # the server will not listen, or was never reached (nothing is held)
         with self._slots_lock:
             remaining = list(self._slots.values())
         for slot in remaining:
@@ -195,6 +201,7 @@ class RemoteWorker:
 
     def _claim_loop(self, executor: ThreadPoolExecutor) -> None:
         backoff = _Backoff(self.config.retry_base_seconds, self.config.retry_cap_seconds)
+        reached = False
         try:
             while not self._stopping.is_set():
                 with self._slots_lock:
@@ -208,6 +215,15 @@ class RemoteWorker:
                 except ServerUnavailableError as exc:
                     delay = backoff.next_delay()
                     log.warning("remote.claim_failed", error=str(exc), retry_in_seconds=round(delay, 2))
+                    if backoff.failures == UNREACHABLE_TRIES:
+                        if not reached:  # a typo in --remote would otherwise retry for ever, in warnings
+                            self._fatal(EXIT_UNREACHABLE, f"cannot reach the server at {self.client.base_url} "
+                                        f"({UNREACHABLE_TRIES} tries): {exc}; check the --remote URL (the "
+                                        "API's address, as `tenderflow serve` listens on it)")
+                            return
+                        log.error("remote.server_unreachable", server=self.client.base_url,
+                                  tries=UNREACHABLE_TRIES, error=str(exc),
+                                  note="still retrying (a restart of the server is ridden out)")
                     self._stopping.wait(delay)
                     continue
                 except WorkerTokenRefusedError as exc:
@@ -216,7 +232,10 @@ class RemoteWorker:
                 except RemoteProtocolError as exc:
                     self._fatal(EXIT_PROTOCOL, f"the server's answer is not the remote-worker protocol: {exc}")
                     return
+                if backoff.failures >= UNREACHABLE_TRIES:
+                    log.info("remote.server_reached_again", server=self.client.base_url)
                 backoff.reset()
+                reached = True
                 self.heartbeat_seconds = answer.heartbeat_seconds
                 if self._stopping.is_set():
                     if answer.jobs:  # claimed while stopping: never started, handed straight back

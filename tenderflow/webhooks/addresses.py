@@ -70,7 +70,7 @@ def parse_webhook_url(url: str) -> WebhookUrl:
             f"{shown} is refused: a webhook URL must start with https:// (or http://); webhooks are HTTP POST requests")
     if parts.username is not None or parts.password is not None:
         raise WebhookUrlError("a webhook URL may not hold a user name or password: verify the Tenderflow-Signature "
-                              "header instead (see the README, Webhooks)")
+                              "header instead (see docs/webhooks.md)")
     if parts.fragment:
         raise WebhookUrlError("a webhook URL may not have a #fragment: it is never sent to the receiver")
     host = (parts.hostname or "").rstrip(".")

@@ -42,7 +42,7 @@ def signature_header(signing_secrets: Sequence[str], timestamp: int, body: bytes
 def verify(header: str, body: bytes, secret: str, *, tolerance_seconds: float = TOLERANCE_SECONDS,
            now: float | None = None) -> bool:
     """Whether `header` signs `body` with `secret` at a time within `tolerance_seconds` of `now`:
-    what a receiver does (the README's snippet is this, written out)."""
+    what a receiver does (docs/webhooks.md's snippet is this, written out)."""
     fields = [part.split("=", 1) for part in header.split(",") if "=" in part]
     timestamps = [value for key, value in fields if key.strip() == "t"]
     if len(timestamps) != 1 or not timestamps[0].strip().isdigit():

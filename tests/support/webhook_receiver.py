@@ -8,7 +8,7 @@
 Each request is answered with the script's next step: a status code ("500", "204"), "hang" (no
 answer until the test ends: the sender's timeout must give up), or "302 <url>" (a redirect, which
 must not be followed). The signature check is written out here as an integrator would write it
-(the README's snippet), independently of tenderflow.webhooks.signing.
+(docs/webhooks.md's snippet), independently of tenderflow.webhooks.signing.
 """
 
 from __future__ import annotations
