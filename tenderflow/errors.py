@@ -38,6 +38,7 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── WebhookError                     400  a webhook endpoint that cannot be made or changed as asked
     │   └── WebhookUrlError              400  a webhook URL that is refused: not http(s), or a private address
     ├── WebhookNotFoundError             404  no webhook endpoint or delivery with that id (for this tenant)
+    ├── PingRateLimitedError             429  the tenant has sent as many webhook pings as it may for now
     ├── WatchError                       400  a watched folder or S3 prefix that cannot be watched
     │   └── WatchForbiddenError          403  a tenant's watch outside the operator's TENDERFLOW_WATCH_ROOTS
     ├── WatchNotFoundError               404  no watch with that id (for this tenant)
@@ -234,6 +235,17 @@ class WebhookUrlError(WebhookError):
     private, loopback or link-local address the operator has not allowed. The message says which."""
 
     http_status: ClassVar[int] = 400
+
+
+class PingRateLimitedError(TenderflowError):
+    """The tenant has as many webhook pings under way, or sent this minute, as it may (review
+    security-2, D-N2); `retry_after` seconds until the next one may go (the API's Retry-After)."""
+
+    http_status: ClassVar[int] = 429
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class WebhookNotFoundError(TenderflowError):

@@ -285,6 +285,28 @@ def test_a_nul_in_the_file_name_is_a_400_and_nothing_is_stored(
     assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
 
 
+def test_n3_bidirectional_controls_and_other_format_characters_leave_displayed_names(
+    api: RunningApi, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Review security-2, N3: U+202E passed through file names, so 'a\u202eexe.pdf' read 'afdp.exe'
+    in the dashboard and the CLI; a zero-width space hid in them too."""
+    from tenderflow.cli.output import safe, tsv_cell
+
+    key = tenant_with_key(conn, "acme")
+    names = {}
+    for number, name in enumerate(("a\u202eexe.pdf", "zero\u200bwidth\u2066.pdf", "\u202e\u202c")):
+        pdf = text_pdf(tmp_path / f"t{number}.pdf", [TENDER_PAGE, [f"Notice {number}"]])
+        with pdf.open("rb") as handle:
+            answer = api.client.post("/v1/documents", headers=bearer(key),
+                                     files={"file": (name, handle, "application/pdf")})
+        assert answer.status_code == 201, answer.text
+        names[name] = api.client.get(f"/v1/documents/{answer.json()['id']}", headers=bearer(key)).json()["filename"]
+    assert names == {"a\u202eexe.pdf": "aexe.pdf", "zero\u200bwidth\u2066.pdf": "zerowidth.pdf",
+                     "\u202e\u202c": "upload.pdf"}
+    # A path a watch recorded as it found it is shown by the CLI with its format characters as escapes.
+    assert safe("a\u202eexe.pdf").plain == "a\\u202eexe.pdf" and tsv_cell("x\u200by") == "x\\u200by"
+
+
 def test_an_upload_refused_in_its_transaction_leaves_no_object(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:

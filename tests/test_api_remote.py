@@ -31,7 +31,7 @@ from tenderflow.remote.protocol import RemoteJob, WorkerHello
 from tenderflow.tenants.tenants import create_tenant
 from tests.conftest import wait_until
 from tests.support.api_harness import RunningApi, api_settings, serve_in_thread, settings_env
-from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 # A long poll interval: a claim that returns quickly was woken by NOTIFY, not by polling.
 pytestmark = pytest.mark.settings(poll_seconds=30.0, claim_wait_seconds=20.0, maintenance_seconds=600.0)
@@ -387,6 +387,28 @@ def test_d2_a_page_longer_than_a_page_can_be_is_refused(
     with pytest.raises(ResultRefusedError, match="page 1 has 1,000,000 characters"):
         client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "x" * 1_000_000)]})
     assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (document_id,)).fetchone() == (0,)
+
+
+def test_n1_text_a_remote_plan_says_came_from_the_text_layer_is_the_stored_pdfs(
+    api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
+) -> None:
+    """Review security-2, N1: an OCR token completed a plan whose 'text layer' page held forged text;
+    it was stored and served. The server now reads the stored PDF's own text layer to compare."""
+    token = create_token(conn, "scanner-pc", ["ocr"]).raw
+    client = remote_client(api, token, "pc:1:aaaaaa")
+    text = upload_pdf(conn, settings, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]))
+    [job] = client.claim(hello(), limit=1, wait_seconds=0).jobs
+    forged = [_page_record(1, "Reference number: FORGED-1 forged text")]
+    with pytest.raises(ResultRefusedError, match="page 1's text is not the stored PDF's text layer"):
+        client.complete(job, {"page_count": 1, "text_pages": forged, "ocr_pages": []})
+    assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (text,)).fetchone() == (0,)
+
+    scan = upload_pdf(conn, settings, scanned_pdf(tmp_path / "s.pdf", [TENDER_PAGE]))
+    [job] = [j for j in client.claim(hello(), limit=2, wait_seconds=0).jobs if j.payload["document_id"] == scan]
+    with pytest.raises(ResultRefusedError, match="page 1 has no usable text layer"):
+        client.complete(job, {"page_count": 1, "text_pages": [_page_record(1, "\n".join(TENDER_PAGE))],
+                              "ocr_pages": []})
+    assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s", (scan,)).fetchone() == (0,)
 
 
 def _extract_job_of_a_real_plan(

@@ -7,7 +7,9 @@ retention schedule deleting what is too old, its period set by the operator thro
 from __future__ import annotations
 
 import json
+import os
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -383,3 +385,43 @@ def test_a_retention_period_past_a_hundred_years_is_refused_as_it_would_break_th
     accepted = CliRunner().invoke(app, ["tenants", "limits", "acme", "--retention-days", "36500"], env=env)
     assert accepted.exit_code == 0, accepted.output
     assert deletion.expired_documents(conn, default_days=0) == []  # the sweep's query runs
+
+
+def test_d_n7_a_deleted_documents_file_name_is_kept_nowhere_and_its_file_is_not_taken_again(
+    conn: psycopg.Connection[Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review security-2, D-N7: `watch_files` kept a deleted document's file name (and its id), though
+    the README says nothing of a deleted document is kept; the watch's INFO log line named it too.
+    Every table is searched for the name after the deletion; the watch still knows the file (by a
+    fingerprint of its path), so an unchanged file is not uploaded again."""
+    from tenderflow.handlers.watch import poll_options
+    from tenderflow.pipeline import watches
+    from tenderflow.tenants.tenants import create_tenant
+    from tests.support.pipeline_harness import pipeline_settings
+    from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
+
+    create_tenant(conn, "acme", credits=100)
+    inbox = tmp_path / "inbox"
+    (inbox / "bids").mkdir(parents=True)
+    secret = text_pdf(inbox / "bids" / "confidential-harbour-bid.pdf", [TENDER_PAGE])
+    os.utime(secret, (time.time() - 3600, time.time() - 3600))
+    settings = pipeline_settings(conn.info.dsn, tmp_path, watch_settle_seconds=0)
+    storage = open_storage((tmp_path / "objects").as_uri())
+    watch = watches.create_watch(conn, Scheduler(build_job_types(settings)), tenant="acme", source=str(inbox),
+                                 settle_seconds=0)
+    [taken] = watches.poll(conn, storage, watch.id, poll_options(settings)).decisions
+    assert taken["state"] == "uploaded"
+    deletion.delete_document(conn, taken["document_id"], tenant="acme")
+
+    tables = [row[0] for row in conn.execute(
+        "SELECT format('%I.%I', table_schema, table_name) FROM information_schema.tables "
+        "WHERE table_schema = 'public' AND table_type = 'BASE TABLE'").fetchall()]
+    holding = [table for table in tables if conn.execute(
+        f"SELECT count(*) FROM {table} t WHERE t::text LIKE '%%confidential-harbour%%'").fetchone() != (0,)]
+    assert holding == []
+    assert conn.execute("SELECT count(*) FROM watch_files WHERE document_id IS NOT NULL").fetchone() == (0,)
+    assert "confidential-harbour" not in capsys.readouterr().out, "an INFO line named the file"
+
+    again = watches.poll(conn, storage, watch.id, poll_options(settings))
+    assert again.decisions == [] and again.listed == 1, "the deleted document's file came back"
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)

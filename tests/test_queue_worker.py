@@ -613,6 +613,27 @@ def test_the_maintenance_and_heartbeat_threads_survive_any_exception(
         wait_for_job(conn, job_id, "succeeded")
 
 
+def test_n2_the_claim_loop_survives_any_exception(pool: ConnectionPool, conn: Conn,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review security-2, N2: the claim loop caught only database errors; anything else (a bug in
+    reading a claimed row) ended its thread, and the worker heartbeated on without claiming."""
+    job_types = registry(fine=FunctionHandler(do_nothing))
+    failures = {"left": 3}
+    original = jobs_module.claim
+
+    def broken_claim(*args: Any, **kwargs: Any) -> Any:
+        if failures["left"] > 0:
+            failures["left"] -= 1
+            raise ValueError("a bug in claiming")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(jobs_module, "claim", broken_claim)
+    with running_worker(pool, job_types, poll_seconds=0.05):
+        job_id = enqueue(conn, JobSpec("fine"))
+        wait_for_job(conn, job_id, "succeeded")
+    assert failures["left"] == 0
+
+
 def test_run_once_claims_runs_and_commits_one_batch_in_the_calling_thread(
     pool: ConnectionPool, conn: Conn, results_table: None
 ) -> None:

@@ -396,6 +396,28 @@ def test_sweep_deletes_only_old_objects_no_document_refers_to(
     assert {obj.key for obj in storage.list_objects("elsewhere/")} == {"elsewhere/not-a-pdf-key"}
 
 
+def test_an_object_an_upload_is_storing_is_kept_by_the_sweep_and_by_a_deletion(
+    storage: ObjectStorage, conn: psycopg.Connection[Any], tmp_path: Path
+) -> None:
+    """Review security-2, D-N2: an upload stores its object holding no connection, so no lock; its
+    `object_uploads` row keeps the object from the sweep and from a deleted document's
+    storage.delete until the row ends (or is an hour old: its process died)."""
+    from datetime import timedelta
+
+    from tenderflow.pipeline.deletion import delete_stored_object
+    from tenderflow.pipeline.orphans import sweep_orphans
+
+    key = object_key("acme", "d" * 64)
+    storage.put_file(key, write_file(tmp_path / "u.pdf", b"%PDF-being-uploaded"))
+    conn.execute("INSERT INTO object_uploads (tenant, sha256) VALUES ('acme', %s)", ("d" * 64,))
+    later = conn.execute("SELECT now() + interval '2 hours'").fetchone()[0]  # type: ignore[index]
+    swept = sweep_orphans(conn, storage, grace_seconds=3600, now=later)
+    assert swept.deleted == [] and swept.referenced == 1 and storage.exists(key)
+    assert delete_stored_object(conn, storage, tenant="acme", sha256="d" * 64) is False and storage.exists(key)
+    conn.execute("UPDATE object_uploads SET started_at = now() - %s", (timedelta(hours=2),))
+    assert delete_stored_object(conn, storage, tenant="acme", sha256="d" * 64) is True and not storage.exists(key)
+
+
 def test_storage_sweep_command(database_url: str, conn: psycopg.Connection[Any], tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -64,7 +64,8 @@ def test_an_upload_is_one_trace_through_every_stage_and_the_llm_call(
         spans = receiver.spans()
     [upload] = by_name(spans, "upload")
     assert upload.service == "tenderflow-cli" and upload.parent_span_id == ""
-    assert upload.attributes["tenderflow.file_name"] == "scan.pdf"
+    assert "tenderflow.file_name" not in upload.attributes, "D-N7: a deleted document's name outlives it in traces"
+    assert not any("scan.pdf" in str(value) for span in spans for value in span.attributes.values())
     assert upload.attributes["tenderflow.upload.status"] == "created"
     document_id = upload.attributes["tenderflow.document_id"]
     stages = {name: by_name(spans, name) for name in ("ocr.plan", "ocr.pages", "thumbnail", "extract")}

@@ -8,12 +8,10 @@ from __future__ import annotations
 import json
 import os
 import time
-import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import boto3
 import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
@@ -29,7 +27,7 @@ from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Scheduler
 from tenderflow.tenants.tenants import create_tenant
 from tests.support.pipeline_harness import drain, pipeline_idle, pipeline_settings
-from tests.support.s3_server import fake_aws_credentials, run_s3_server
+from tests.support.s3_server import s3_bucket
 from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 Conn = psycopg.Connection[Any]
@@ -249,12 +247,8 @@ def test_one_poll_of_a_watch_at_a_time(conn: Conn, storage: ObjectStorage, datab
 def test_an_s3_prefix_is_watched_like_a_folder(
     conn: Conn, storage: ObjectStorage, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_aws_credentials(monkeypatch)
     create_tenant(conn, "acme", unlimited=True)
-    with run_s3_server() as endpoint:
-        bucket = f"inbox-{uuid.uuid4().hex[:10]}"
-        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
-        client.create_bucket(Bucket=bucket)
+    with s3_bucket(monkeypatch) as (endpoint, bucket, client):
         pdf = tender(tmp_path / "notice.pdf", "From the bucket").read_bytes()
         client.put_object(Bucket=bucket, Key="acme/in/Tender (final) #3.pdf", Body=pdf)
         client.put_object(Bucket=bucket, Key="acme/in/again.pdf", Body=pdf)

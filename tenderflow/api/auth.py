@@ -27,6 +27,8 @@ from tenderflow.tenants.keys import check_api_key
 SESSION_COOKIE = "tenderflow_session"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+OTHER_CREDENTIALS = ("tfk_", "tfw_")
+"""How tenants' API keys and worker tokens begin: sent to an operator's route, not a guess at the admin token."""
 
 
 def get_services(request: Request) -> ApiServices:
@@ -163,17 +165,15 @@ def operator_or_scraper(
 ) -> None:
     """/metrics and the operators' API (schedules, tenants' limits): the admin token as a Bearer
     token (Prometheus, scripts) or an operator's session cookie (with its CSRF token for a change).
-    Wrong tokens count against the client like wrong logins (429 past the limit)."""
+
+    The right token and a valid session always pass (review security-2, D-N5). A wrong admin token
+    counts against the client like a wrong login: past the limit it is answered 429 instead of 401.
+    A tenant's API key or a worker token sent here is a credential of another kind: 401, not
+    counted as a guess at the admin token."""
     client = request.client.host if request.client else "unknown"
-    wait = sessions.throttle.wait_seconds(client)
-    if wait > 0:
-        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, detail="too many wrong admin tokens; try again later",
-                            headers={"Retry-After": str(int(wait) + 1)})
     if credentials is not None and sessions.token_matches(credentials.credentials):
         sessions.throttle.succeeded(client)
         return
-    if credentials is not None:
-        sessions.throttle.failed(client)
     session = sessions.verify(request.cookies.get(SESSION_COOKIE))
     if session is not None:
         with services.pool.connection() as conn:
@@ -189,4 +189,13 @@ def operator_or_scraper(
                 f"a change made with the operator's session cookie needs its CSRF token in the {CSRF_HEADER} "
                 "header; or send the admin token: 'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'"))
         return
+    if credentials is not None and credentials.credentials.startswith(OTHER_CREDENTIALS):
+        raise _unauthorized("that is a tenant's API key or a worker token; this route takes the admin token: "
+                            "'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'")
+    if credentials is not None:
+        wait = sessions.throttle.wait_seconds(client)
+        if wait > 0:
+            raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, detail="too many wrong admin tokens from this "
+                                "address; try again later", headers={"Retry-After": str(int(wait) + 1)})
+        sessions.throttle.failed(client)
     raise _unauthorized("send the admin token: 'Authorization: Bearer <TENDERFLOW_ADMIN_TOKEN>'")

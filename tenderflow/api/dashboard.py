@@ -56,6 +56,7 @@ from tenderflow.queue import jobs, retry
 from tenderflow.queue.stats import queue_stats
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/dashboard", include_in_schema=False)
 templates = Jinja2Templates(env=Environment(
@@ -108,11 +109,12 @@ def login_form(request: Request, services: Services, sessions: Sessions) -> HTML
 
 @router.post("/login", response_model=None)
 def login(
-    request: Request, services: Services, sessions: Sessions, token: Annotated[str, Form(max_length=1000)]
+    request: Request, services: Services, sessions: Sessions, token: Annotated[Line, Form(max_length=1000)]
 ) -> Response:
     response: Response
     client = request.client.host if request.client else "unknown"
-    wait = sessions.throttle.wait_seconds(client)
+    # The right token always logs in (review security-2, D-N5); wrong ones past the limit get 429.
+    wait = 0.0 if sessions.token_matches(token) else sessions.throttle.wait_seconds(client)
     if wait > 0:
         response = _page(request, "login.html", services, None,
                          error=f"Too many wrong tokens from this address; try again in {wait:.0f} s.")
@@ -137,7 +139,7 @@ def login(
 @router.post("/logout")
 def logout(
     request: Request, services: Services, sessions: Sessions, session: OperatorSession,
-    csrf_token: Annotated[str, Form()],
+    csrf_token: Annotated[Line, Form(max_length=200)],
 ) -> RedirectResponse:
     _check_csrf(sessions, session, csrf_token)
     with services.pool.connection() as conn:
@@ -150,7 +152,7 @@ def logout(
 @router.get("", response_class=HTMLResponse)
 def overview(
     request: Request, services: Services, session: OperatorSession,
-    notice: str | None = None, subject: int | None = None,
+    notice: Annotated[Line | None, Query(max_length=50)] = None, subject: int | None = None,
 ) -> HTMLResponse:
     settings = services.settings
     with services.pool.connection() as conn:
@@ -185,9 +187,9 @@ def _blank_as_none(value: str | None) -> str | None:
 @router.get("/documents", response_class=HTMLResponse)
 def document_list(
     request: Request, services: Services, session: OperatorSession,
-    q: Annotated[str | None, Query(max_length=200)] = None,
-    tenant: Annotated[str | None, Query(max_length=200)] = None,
-    state: Annotated[str | None, Query(max_length=20)] = None,
+    q: Annotated[Line | None, Query(max_length=200)] = None,
+    tenant: Annotated[Line | None, Query(max_length=200)] = None,
+    state: Annotated[Line | None, Query(max_length=20)] = None,
     before: int | None = None,
 ) -> HTMLResponse:
     """Every document, newest first, DOCUMENTS_PER_PAGE at a time: `before` is the cursor (the last
@@ -255,12 +257,11 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
                 if not tenant:
                     raise ValueError("choose the tenant the document belongs to")
                 languages = check_languages(_blank_as_none(spooled.fields.get("languages")))
-                with services.pool.connection() as conn:
-                    outcome = upload_file(conn, services.storage, spooled.path, tenant=tenant,
-                                          max_bytes=settings.max_upload_bytes, filename=spooled.filename,
-                                          prices=Prices.from_settings(settings), languages=languages,
-                                          max_attempts=settings.max_attempts,
-                                          max_stored_bytes=settings.tenant_max_stored_bytes)
+                outcome = upload_file(services.pool, services.storage, spooled.path, tenant=tenant,
+                                      max_bytes=settings.max_upload_bytes, filename=spooled.filename,
+                                      prices=Prices.from_settings(settings), languages=languages,
+                                      max_attempts=settings.max_attempts,
+                                      max_stored_bytes=settings.tenant_max_stored_bytes)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return _documents_page(request, services, session, upload_error=str(exc), upload_tenant=tenant,
@@ -292,7 +293,7 @@ def tenant_list(request: Request, services: Services, session: OperatorSession) 
 
 
 @router.get("/tenants/{name}", response_class=HTMLResponse)
-def tenant_page(request: Request, name: str, services: Services, session: OperatorSession) -> HTMLResponse:
+def tenant_page(request: Request, name: Line, services: Services, session: OperatorSession) -> HTMLResponse:
     """One tenant: usage all time and over the last 30 days, its limits, API keys and newest ledger entries."""
     from tenderflow.errors import TenantNotFoundError
     from tenderflow.tenants import credits, limits
@@ -350,13 +351,13 @@ def snippet_pieces(hit: SearchHit) -> list[tuple[str, bool]]:
 @router.get("/search", response_class=HTMLResponse)
 def text_search(
     request: Request, services: Services, session: OperatorSession,
-    q: Annotated[str | None, Query(max_length=MAX_QUERY_CHARS)] = None,
-    tenant: Annotated[str | None, Query(max_length=200)] = None,
-    state: Annotated[str | None, Query(max_length=20)] = None,
-    cpv: Annotated[str | None, Query(max_length=20)] = None,
-    buyer: Annotated[str | None, Query(max_length=200)] = None,
-    deadline_after: Annotated[str | None, Query(max_length=10)] = None,
-    deadline_before: Annotated[str | None, Query(max_length=10)] = None,
+    q: Annotated[Line | None, Query(max_length=MAX_QUERY_CHARS)] = None,
+    tenant: Annotated[Line | None, Query(max_length=200)] = None,
+    state: Annotated[Line | None, Query(max_length=20)] = None,
+    cpv: Annotated[Line | None, Query(max_length=20)] = None,
+    buyer: Annotated[Line | None, Query(max_length=200)] = None,
+    deadline_after: Annotated[Line | None, Query(max_length=10)] = None,
+    deadline_before: Annotated[Line | None, Query(max_length=10)] = None,
 ) -> HTMLResponse:
     """The text of every document's readable version: the SEARCH_RESULTS best pages for the words,
     with the search's filters. A query or filter that cannot be used is said on the page (400)."""
@@ -393,7 +394,7 @@ def text_search(
 
 @router.get("/documents/{document_id}", response_class=HTMLResponse)
 def document_page(request: Request, document_id: int, services: Services, session: OperatorSession,
-                  uploaded: Annotated[str | None, Query(max_length=20)] = None) -> HTMLResponse:
+                  uploaded: Annotated[Line | None, Query(max_length=20)] = None) -> HTMLResponse:
     with services.pool.connection() as conn:
         try:
             document = documents.get_document(conn, document_id)
@@ -463,7 +464,7 @@ def document_thumbnail(document_id: int, services: Services, session: OperatorSe
 @router.post("/jobs/{job_id}/retry")
 def retry_job(
     job_id: int, services: Services, sessions: Sessions, session: OperatorSession,
-    csrf_token: Annotated[str, Form()],
+    csrf_token: Annotated[Line, Form(max_length=200)],
 ) -> RedirectResponse:
     """failed | cancelled -> queued, with one more attempt (as `tenderflow jobs retry`). When the job's
     document version has already failed, the page it lands on says so and offers Reprocess instead
@@ -485,7 +486,7 @@ def retry_job(
 @router.post("/documents/{document_id}/reprocess")
 def reprocess_document(
     document_id: int, services: Services, sessions: Sessions, session: OperatorSession,
-    csrf_token: Annotated[str, Form()],
+    csrf_token: Annotated[Line, Form(max_length=200)],
     start_from: Annotated[documents.StartPoint, Form()] = documents.StartPoint.OCR,
 ) -> RedirectResponse:
     """A new version of the document, from OCR or, reading the pages already read, from extraction

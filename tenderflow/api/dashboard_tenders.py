@@ -34,6 +34,7 @@ from tenderflow.tenders import calendar, proposals, records
 from tenderflow.tenders.kinds import Kind
 from tenderflow.tenders.merging import FIELD_NAMES, describe_conflict, display_value, history_sentences
 from tenderflow.tenders.packages import PackageLimits
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/dashboard/tenders", include_in_schema=False)
 
@@ -60,7 +61,8 @@ def _tenders_page(request: Request, services: Any, session: str, *, tenant: str 
 
 @router.get("", response_class=HTMLResponse)
 def tender_list(request: Request, services: Services, session: OperatorSession,
-                tenant: Annotated[str | None, Query(max_length=200)] = None, before: int | None = None) -> HTMLResponse:
+                tenant: Annotated[Line | None, Query(max_length=200)] = None,
+                before: int | None = None) -> HTMLResponse:
     return _tenders_page(request, services, session, tenant=_blank_as_none(tenant), before=before)
 
 
@@ -92,7 +94,7 @@ def _tender_page(request: Request, services: Any, session: str, tender_id: int, 
 
 @router.get("/{tender_id}", response_class=HTMLResponse)
 def tender_detail(request: Request, services: Services, session: OperatorSession, tender_id: int,
-                  done: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+                  done: Annotated[Line | None, Query(max_length=40)] = None) -> HTMLResponse:
     notices = {"uploaded": "The files are in the tender: its fields are merged as each document is read.",
                "merged": "Merged again.", "accepted": "Proposal accepted."}
     try:
@@ -132,14 +134,15 @@ async def _upload(request: Request, services: Any, sessions: Any, session: str, 
             try:
                 with services.pool.connection() as conn:
                     owner = tenant if tender_id is None else str(records.get_tender(conn, tender_id)["tenant"])
-                    if not owner:
-                        raise ValueError("choose the tenant the tender belongs to")
-                    uploaded = upload_to_tender(
-                        conn, services.storage, [spooled.path], tenant=owner, tender=tender_id,
-                        name=_blank_as_none(spooled.fields.get("name")), filenames=[spooled.filename],
-                        package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
-                        prices=Prices.from_settings(settings), max_attempts=settings.max_attempts,
-                        max_stored_bytes=settings.tenant_max_stored_bytes, work_dir=services.upload_spool_dir)
+                if not owner:
+                    raise ValueError("choose the tenant the tender belongs to")
+                # The pool: no connection is held while a package is unpacked or stored (review D-N2).
+                uploaded = upload_to_tender(
+                    services.pool, services.storage, [spooled.path], tenant=owner, tender=tender_id,
+                    name=_blank_as_none(spooled.fields.get("name")), filenames=[spooled.filename],
+                    package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
+                    prices=Prices.from_settings(settings), max_attempts=settings.max_attempts,
+                    max_stored_bytes=settings.tenant_max_stored_bytes, work_dir=services.upload_spool_dir)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return again(str(exc), code if code < 500 else status.HTTP_400_BAD_REQUEST)
@@ -170,7 +173,8 @@ def _act(sessions: Any, session: str, csrf_token: str, action: Callable[[], str]
 
 @router.post("/{tender_id}/documents/{document_id}/kind")
 def set_kind(services: Services, sessions: Sessions, session: OperatorSession, tender_id: int, document_id: int,
-             csrf_token: Annotated[str, Form()], kind: Annotated[str, Form(max_length=20)]) -> RedirectResponse:
+             csrf_token: Annotated[Line, Form(max_length=200)],
+             kind: Annotated[Line, Form(max_length=20)]) -> RedirectResponse:
     def action() -> str:
         with services.pool.connection() as conn:
             records.set_kind(conn, tender_id, document_id, None if kind == "auto" else kind)
@@ -181,8 +185,8 @@ def set_kind(services: Services, sessions: Sessions, session: OperatorSession, t
 
 @router.post("/{tender_id}/choices")
 def choose(services: Services, sessions: Sessions, session: OperatorSession, tender_id: int,
-           csrf_token: Annotated[str, Form()], field: Annotated[str, Form(max_length=60)],
-           document_id: Annotated[str, Form(max_length=20)]) -> RedirectResponse:
+           csrf_token: Annotated[Line, Form(max_length=200)], field: Annotated[Line, Form(max_length=60)],
+           document_id: Annotated[Line, Form(max_length=20)]) -> RedirectResponse:
     def action() -> str:
         with services.pool.connection() as conn:
             records.choose(conn, tender_id, field, int(document_id) if document_id.isdigit() else None)
@@ -193,7 +197,8 @@ def choose(services: Services, sessions: Sessions, session: OperatorSession, ten
 
 @router.post("/proposals/{proposal_id}/{decision}")
 def decide(services: Services, sessions: Sessions, session: OperatorSession, proposal_id: int,
-           decision: Literal["accept", "reject", "undo"], csrf_token: Annotated[str, Form()]) -> RedirectResponse:
+           decision: Literal["accept", "reject", "undo"],
+           csrf_token: Annotated[Line, Form(max_length=200)]) -> RedirectResponse:
     def action() -> str:
         with services.pool.connection() as conn:
             if decision == "accept":

@@ -59,8 +59,9 @@ async def searchable_pdf_response(services: ApiServices, document_id: int, *, te
     (`tenant`'s only; None: the operator, any tenant's); 409 without a finished version."""
 
     def make() -> pdfs.StoredPdf:
-        with services.pool.connection() as conn:
-            return pdfs.searchable_pdf(conn, services.storage, services.settings, document_id, tenant=tenant)
+        # The pool: no connection is held while the copy is built (review security-2, D-N2).
+        return pdfs.searchable_pdf(services.pool, services.storage, services.settings, document_id, tenant=tenant,
+                                   build_slots=services.searchable_builds)
 
     try:
         stored = await run_in_threadpool(make)

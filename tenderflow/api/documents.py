@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+from tenderflow.api.validation import RequestBody
 from tenderflow.config import Settings
 from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
@@ -36,6 +37,7 @@ from tenderflow.queue.stats import live_worker_count
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenders.records import refresh_stale
+from tenderflow.texts import Line
 from tenderflow.webhooks.endpoints import list_endpoints
 
 log = structlog.get_logger("tenderflow.api")
@@ -141,7 +143,7 @@ class DocumentFields(BaseModel):
         'stored before it was kept.')
 
 
-class ReprocessRequest(BaseModel):
+class ReprocessRequest(RequestBody):
     start_from: Literal["ocr", "extract"] = "ocr"
     priority: int = Field(default=0, ge=-32768, le=32767)
 
@@ -187,13 +189,13 @@ def _store_upload(
     services: ApiServices, tenant: str, path: Path, filename: str, priority: int, reprocess_existing: bool,
     languages: str | None,
 ) -> UploadOutcome:
-    with services.pool.connection() as conn:
-        return upload_file(conn, services.storage, path, tenant=tenant, priority=priority,
-                           max_bytes=services.settings.max_upload_bytes,
-                           reprocess_existing=reprocess_existing, filename=filename,
-                           prices=Prices.from_settings(services.settings), languages=languages,
-                           max_attempts=services.settings.max_attempts,
-                           max_stored_bytes=services.settings.tenant_max_stored_bytes)
+    # The pool, not a connection: none is held while the object is stored (review security-2, D-N2).
+    return upload_file(services.pool, services.storage, path, tenant=tenant, priority=priority,
+                       max_bytes=services.settings.max_upload_bytes,
+                       reprocess_existing=reprocess_existing, filename=filename,
+                       prices=Prices.from_settings(services.settings), languages=languages,
+                       max_attempts=services.settings.max_attempts,
+                       max_stored_bytes=services.settings.tenant_max_stored_bytes)
 
 
 def _admit_upload(services: ApiServices, tenant: str) -> None:
@@ -220,11 +222,11 @@ async def upload_document(
     priority: Annotated[int, Query(ge=-32768, le=32767, description="Higher runs first.")] = 0,
     reprocess_existing: Annotated[bool, Query(
         alias="reprocess", description="If these bytes were uploaded before, process them again.")] = False,
-    languages: Annotated[str | None, Query(
+    languages: Annotated[Line | None, Query(
         max_length=200, description="Tesseract languages to OCR it with, e.g. fra+eng (or fra,eng). Default: the "
         "tenant's, else the document's language is detected. Unknown or not installed: 400, naming the installed "
         "ones.")] = None,
-    filename: Annotated[str | None, Query(
+    filename: Annotated[Line | None, Query(
         max_length=500, description="With a raw application/pdf body: the file name to record (else a "
         "Content-Disposition header's filename, else upload.pdf). Ignored for multipart, whose part names it.")]
     = None,
@@ -278,7 +280,7 @@ def list_documents(
     state: Annotated[DocumentState | None, Query(description="Only documents in this state.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[int | None, Query(ge=1, description="next_cursor of the previous page.")] = None,
-    filename: Annotated[str | None, Query(
+    filename: Annotated[Line | None, Query(
         max_length=200, description="Only documents whose file name contains this, in any case.")] = None,
     created_after: Annotated[datetime | None, Query(
         description="Only documents uploaded at or after this time (ISO 8601; a date alone is its midnight UTC).")]

@@ -15,20 +15,22 @@ from fastapi import APIRouter, Depends, Response, status
 from pydantic import BaseModel, Field, model_validator
 
 from tenderflow.api.auth import Services, operator_or_scraper
+from tenderflow.api.validation import RequestBody
 from tenderflow.handlers.schedules import add_schedule, remove_schedule
 from tenderflow.queue import Scheduler, ScheduleRow
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/v1/schedules", tags=["schedules (operators)"], dependencies=[Depends(operator_or_scraper)])
 
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No schedule with that name"}}
 
 
-class Timing(BaseModel):
+class Timing(RequestBody):
     """When a schedule runs (a watch is polled): every so many seconds, or at cron times."""
 
     every_seconds: float | None = Field(default=None, gt=0, le=366 * 86400, description=(
         "Run this often (a watch made with neither: every 60 s)."))
-    cron: str | None = Field(default=None, max_length=200, description=(
+    cron: Line | None = Field(default=None, max_length=200, description=(
         'Or at these times: a cron expression read in UTC ("*/10 7-19 * * 1-5").'))
 
     @model_validator(mode="after")
@@ -39,9 +41,9 @@ class Timing(BaseModel):
 
 
 class ScheduleRequest(Timing):
-    type: str = Field(description="A job type that can be scheduled (watch.poll).")
+    type: Line = Field(max_length=63, description="A job type that can be scheduled (watch.poll).")
     payload: dict[str, Any] = Field(default_factory=dict)
-    tenant: str = "default"
+    tenant: Line = Field(default="default", max_length=63)
     priority: int = Field(default=0, ge=-32768, le=32767)
 
 
@@ -85,7 +87,7 @@ def list_schedules(services: Services) -> list[ScheduleView]:
 @router.put("/{name}", response_model=ScheduleView,
             responses={400: {"description": "A bad name, type, payload or timing"}},
             summary="Create or replace a schedule")
-def put_schedule(name: str, body: ScheduleRequest, services: Services) -> ScheduleView:
+def put_schedule(name: Line, body: ScheduleRequest, services: Services) -> ScheduleView:
     with services.pool.connection() as conn:
         return _view(add_schedule(conn, services.job_types, name=name, job_type=body.type, payload=body.payload,
                                   tenant=body.tenant, interval_seconds=body.every_seconds, cron=body.cron,
@@ -94,7 +96,7 @@ def put_schedule(name: str, body: ScheduleRequest, services: Services) -> Schedu
 
 @router.patch("/{name}", response_model=ScheduleView, responses=_NOT_FOUND,
               summary="Pause, resume or retime a schedule")
-def change_schedule(name: str, body: ScheduleChange, services: Services) -> ScheduleView:
+def change_schedule(name: Line, body: ScheduleChange, services: Services) -> ScheduleView:
     with services.pool.connection() as conn:
         scheduler = Scheduler(services.job_types)
         scheduler.change(conn, name, enabled=body.enabled, interval_seconds=body.every_seconds, cron=body.cron)
@@ -103,14 +105,14 @@ def change_schedule(name: str, body: ScheduleChange, services: Services) -> Sche
 
 @router.post("/{name}/run", status_code=status.HTTP_202_ACCEPTED, response_model=RunQueued, responses=_NOT_FOUND,
              summary="Run a schedule now, beside its timed runs")
-def run_schedule(name: str, services: Services) -> RunQueued:
+def run_schedule(name: Line, services: Services) -> RunQueued:
     with services.pool.connection() as conn:
         return RunQueued(job_id=Scheduler(services.job_types).run_now(conn, name))
 
 
 @router.delete("/{name}", status_code=status.HTTP_204_NO_CONTENT, responses=_NOT_FOUND,
                summary="Remove a schedule (a watch's goes with its watch)")
-def delete_schedule(name: str, services: Services) -> Response:
+def delete_schedule(name: Line, services: Services) -> Response:
     with services.pool.connection() as conn:
         remove_schedule(conn, services.job_types, name)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

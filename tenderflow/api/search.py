@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, MAX_RESULTS, SearchFilters, search
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/v1", tags=["search"])
 
@@ -40,13 +41,13 @@ class SearchResults(BaseModel):
 def search_documents(
     tenant: Tenant,
     services: Services,
-    q: Annotated[str, Query(min_length=1, max_length=MAX_QUERY_CHARS, description=(
+    q: Annotated[Line, Query(min_length=1, max_length=MAX_QUERY_CHARS, description=(
         'websearch syntax: words (all of them), "a phrase", or, -without'))],
     state: VersionState | None = None,
     deadline_after: Annotated[date | None, Query(description="Submission deadline on or after this day.")] = None,
     deadline_before: Annotated[date | None, Query(description="Submission deadline before this day.")] = None,
-    cpv: Annotated[str | None, Query(max_length=10, description="CPV code prefix, e.g. 4523.")] = None,
-    buyer: Annotated[str | None, Query(max_length=200, description="Part of the buyer's name.")] = None,
+    cpv: Annotated[Line | None, Query(max_length=10, description="CPV code prefix, e.g. 4523.")] = None,
+    buyer: Annotated[Line | None, Query(max_length=200, description="Part of the buyer's name.")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 20,
 ) -> SearchResults:
     """Pages and extracted fields (title, buyer, reference number, …) of your documents' readable

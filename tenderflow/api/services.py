@@ -38,6 +38,8 @@ from tenderflow.queue import Backoff, JobTypes, Maintenance
 
 log = structlog.get_logger("tenderflow.api")
 
+SEARCHABLE_BUILDS_AT_ONCE = 2
+
 
 @dataclass
 class ApiServices:
@@ -55,6 +57,10 @@ class ApiServices:
     waiting_claims: threading.BoundedSemaphore = field(init=False)
     """Remote claims held open at once: at most half the API's threads, so tenant requests always
     keep the other half (review D3); a claim beyond it that finds no job at once is told to retry."""
+    searchable_builds: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(SEARCHABLE_BUILDS_AT_ONCE))
+    """Searchable PDFs made at once in this process (each a sandboxed run of up to the tool timeout);
+    a request beyond it answers 503 with Retry-After (review security-2, D-N2)."""
 
     def __post_init__(self) -> None:
         self.waiting_claims = threading.BoundedSemaphore(max(1, self.settings.api_threads // 2))

@@ -15,6 +15,8 @@ from typing import Any
 import psycopg
 
 _SESSION_KEY_CONTEXT = b"tenderflow dashboard session v1\0"
+ADMIN_TOKEN_KIND = "admin token"  # noqa: S105 (the name of a kind of credential, not one)
+"""The kind of credential the login form and the operators' Bearer routes count (LoginThrottle)."""
 
 
 class OperatorSessions:
@@ -79,9 +81,13 @@ class OperatorSessions:
 
 
 class LoginThrottle:
-    """Wrong admin tokens per client: after MAX_FAILURES within WINDOW_SECONDS a client is refused
-    (429) until the oldest of them is a window old, whatever it sends (review D8). Per API process;
-    the table keeps at most MAX_CLIENTS clients (the oldest go first)."""
+    """Wrong credentials per kind and client: after MAX_FAILURES of one kind within WINDOW_SECONDS,
+    the client's next wrong ones of that kind are answered 429 until the oldest is a window old
+    (review D8). It never refuses a right credential or a valid session (review security-2, D-N5:
+    five wrong tries from an address once locked the operator, and Prometheus, out for a minute):
+    the caller checks the credential first and asks the throttle only about a wrong one. The
+    admin token is long enough (MIN_TOKEN_CHARS) that guessing it is hopeless; this keeps a client
+    from trying fast. Per API process; at most MAX_CLIENTS (kind, client) pairs (the oldest go first)."""
 
     MAX_FAILURES = 5
     WINDOW_SECONDS = 60.0
@@ -89,14 +95,14 @@ class LoginThrottle:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._failures: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def wait_seconds(self, client: str) -> float:
-        """How long `client` must wait before its next try; 0 when it may try now."""
+    def wait_seconds(self, client: str, kind: str = ADMIN_TOKEN_KIND) -> float:
+        """How long `client`'s wrong credentials of `kind` are refused for; 0 when they are not."""
         now = self._clock()
         with self._lock:
-            failures = self._failures.get(client)
+            failures = self._failures.get((kind, client))
             if failures is None:
                 return 0.0
             while failures and failures[0] <= now - self.WINDOW_SECONDS:
@@ -105,13 +111,14 @@ class LoginThrottle:
                 return 0.0
             return failures[0] + self.WINDOW_SECONDS - now
 
-    def failed(self, client: str) -> None:
+    def failed(self, client: str, kind: str = ADMIN_TOKEN_KIND) -> None:
+        """Count a wrong credential of `kind` from `client` (one answered 401, not one refused 429)."""
         with self._lock:
-            self._failures.setdefault(client, deque()).append(self._clock())
-            self._failures.move_to_end(client)
+            self._failures.setdefault((kind, client), deque()).append(self._clock())
+            self._failures.move_to_end((kind, client))
             while len(self._failures) > self.MAX_CLIENTS:
                 self._failures.popitem(last=False)
 
-    def succeeded(self, client: str) -> None:
+    def succeeded(self, client: str, kind: str = ADMIN_TOKEN_KIND) -> None:
         with self._lock:
-            self._failures.pop(client, None)
+            self._failures.pop((kind, client), None)

@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, operator_or_scraper
+from tenderflow.api.validation import RequestBody
 from tenderflow.tenants import limits
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/v1/tenants", tags=["tenants (operators)"], dependencies=[Depends(operator_or_scraper)])
 
@@ -35,11 +37,9 @@ class TenantLimits(BaseModel):
     own_retention: bool = Field(description="false: the default (TENDERFLOW_DOCUMENT_RETENTION_DAYS).")
 
 
-class LimitsChange(BaseModel):
+class LimitsChange(RequestBody):
     """The limits to set: a number (0: no limit; a retention period of 0 keeps documents for ever), or
     null to go back to the settings' default. A limit left out stays as it is."""
-
-    model_config = ConfigDict(extra="forbid")
 
     uploads_per_minute: int | None = Field(default=None, ge=0, le=2**31 - 1)
     max_stored_bytes: int | None = Field(default=None, ge=0, le=2**63 - 1)
@@ -63,11 +63,11 @@ def _limits(services: Services, name: str, change: LimitsChange | None = None) -
 
 @router.get("/{name}/limits", response_model=TenantLimits, responses=_NOT_FOUND,
             summary="A tenant's upload limits and retention period")
-def get_limits(name: str, services: Services) -> TenantLimits:
+def get_limits(name: Line, services: Services) -> TenantLimits:
     return _limits(services, name)
 
 
 @router.patch("/{name}/limits", response_model=TenantLimits, responses=_NOT_FOUND,
               summary="Set a tenant's upload limits or retention period (null: the default)")
-def change_limits(name: str, body: LimitsChange, services: Services) -> TenantLimits:
+def change_limits(name: Line, body: LimitsChange, services: Services) -> TenantLimits:
     return _limits(services, name, body)

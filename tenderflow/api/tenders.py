@@ -37,6 +37,8 @@ from tenderflow.api.documents import as_utc
 from tenderflow.api.export import MEDIA_TYPES, SUFFIXES, streamed
 from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+from tenderflow.api.validation import RequestBody
+from tenderflow.database import Database
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenders import calendar, proposals, records
@@ -45,27 +47,28 @@ from tenderflow.tenders.merging import FIELD_NAMES
 from tenderflow.tenders.packages import PackageLimits
 from tenderflow.tenders.search import search_tenders
 from tenderflow.tenders.uploads import upload_to_tender
+from tenderflow.texts import Line
 
 router = APIRouter(tags=["tenders"])
 
 DocumentKind = Literal["addendum", "notice", "specification", "form", "other"]
 
 
-class TenderRequest(BaseModel):
-    name: str | None = Field(default=None, max_length=300, description="A name for people (default: the title).")
+class TenderRequest(RequestBody):
+    name: Line | None = Field(default=None, max_length=300, description="A name for people (default: the title).")
     document_ids: list[int] = Field(default_factory=list, max_length=1000,
                                     description="Documents already uploaded that join it at once.")
 
 
-class RenameRequest(BaseModel):
-    name: str | None = Field(max_length=300, description="null: the merged title again.")
+class RenameRequest(RequestBody):
+    name: Line | None = Field(max_length=300, description="null: the merged title again.")
 
 
-class KindRequest(BaseModel):
+class KindRequest(RequestBody):
     kind: DocumentKind | None = Field(description="What the document is; null: read it from the document again.")
 
 
-class ChoiceRequest(BaseModel):
+class ChoiceRequest(RequestBody):
     document_id: int | None = Field(description="Take the field's value from this member; null: precedence decides.")
 
 
@@ -158,7 +161,7 @@ def decide_proposal(
 @router.get("/v1/tenders/search", summary="Tenders whose documents match a query, best first")
 def search(
     tenant: Tenant, services: Services,
-    q: Annotated[str, Query(min_length=1, max_length=500, description="websearch syntax: words, \"a phrase\", -not")],
+    q: Annotated[Line, Query(min_length=1, max_length=500, description="websearch syntax: words, \"a phrase\", -not")],
     deadline_after: date | None = None, deadline_before: date | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
 ) -> list[dict[str, Any]]:
@@ -182,13 +185,14 @@ def export(
     headers = {"Content-Disposition": f'attachment; filename="tenderflow-tenders.{SUFFIXES[format]}"'}
     revisions = format in ("ocds", "jsonl")
     if format == "xlsx":
+        # Read in batches, each on a connection of its own; built with none held (review security-2, D-N2).
         buffer = io.BytesIO()
-        with services.pool.connection() as conn:
-            write_tenders(exported_tenders(conn, tenant=tenant, since=as_utc(since)), buffer, "xlsx", **options)
+        rows = list(exported_tenders(services.pool, tenant=tenant, since=as_utc(since)))
+        write_tenders(iter(rows), buffer, "xlsx", **options)
         return Response(buffer.getvalue(), media_type=MEDIA_TYPES["xlsx"], headers=headers)
 
-    def produce(conn: Any, put: Any) -> None:
-        write_tenders(exported_tenders(conn, tenant=tenant, since=as_utc(since), with_revisions=revisions), put,
+    def produce(database: Database, put: Any) -> None:
+        write_tenders(exported_tenders(database, tenant=tenant, since=as_utc(since), with_revisions=revisions), put,
                       format, **options)
 
     return StreamingResponse(streamed(services, produce), media_type=MEDIA_TYPES[format], headers=headers)
@@ -258,13 +262,13 @@ def delete_tender(tender_id: int, tenant: Tenant, services: Services) -> Respons
 def _upload(services: ApiServices, tenant: str, tender_id: int, path: Any, filename: str, priority: int,
             languages: str | None) -> dict[str, Any]:
     settings = services.settings
-    with services.pool.connection() as conn:
-        uploaded = upload_to_tender(
-            conn, services.storage, [path], tenant=tenant, tender=tender_id, filenames=[filename],
-            package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
-            priority=priority, prices=Prices.from_settings(settings), languages=languages,
-            max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes,
-            work_dir=services.upload_spool_dir)
+    # The pool: no connection is held while a package is unpacked or stored (review security-2, D-N2).
+    uploaded = upload_to_tender(
+        services.pool, services.storage, [path], tenant=tenant, tender=tender_id, filenames=[filename],
+        package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
+        priority=priority, prices=Prices.from_settings(settings), languages=languages,
+        max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes,
+        work_dir=services.upload_spool_dir)
     return {"tender_id": uploaded.tender_id, "created_tender": uploaded.created_tender,
             "documents": uploaded.documents, "outcomes": [vars(outcome) for outcome in uploaded.outcomes]}
 
@@ -287,8 +291,8 @@ def _upload(services: ApiServices, tenant: str, tender_id: int, path: Any, filen
 async def upload_into_tender(
     tender_id: int, request: Request, tenant: Tenant, services: Services,
     priority: Annotated[int, Query(ge=-32768, le=32767)] = 0,
-    languages: Annotated[str | None, Query(max_length=200)] = None,
-    filename: Annotated[str | None, Query(max_length=500)] = None,
+    languages: Annotated[Line | None, Query(max_length=200)] = None,
+    filename: Annotated[Line | None, Query(max_length=500)] = None,
 ) -> TenderUploadResult:
     """All of it or none of it: the package's documents, their OCR jobs and reservations and their
     memberships in one transaction. A refused member (not a PDF, over the limit) is listed with why and
@@ -336,7 +340,7 @@ def remove_document(tender_id: int, document_id: int, tenant: Tenant, services: 
 
 @router.put("/v1/tenders/{tender_id}/choices/{field}", response_model=MergeResult,
             summary="Settle a field: take its value from this member document")
-def choose(tender_id: int, field: str, request: ChoiceRequest, tenant: Tenant, services: Services) -> MergeResult:
+def choose(tender_id: int, field: Line, request: ChoiceRequest, tenant: Tenant, services: Services) -> MergeResult:
     if field not in FIELD_NAMES:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no field {field!r}; fields: {', '.join(FIELD_NAMES)}")
     with services.pool.connection() as conn:
@@ -364,7 +368,7 @@ def _calendar_tenant(request: Request, services: ApiServices, token: str | None,
 def calendar_feed(
     request: Request, services: Services,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Security(tenant_bearer)],
-    token: Annotated[str | None, Query(max_length=100, description="A calendar token (POST /v1/calendar/token), "
+    token: Annotated[Line | None, Query(max_length=100, description="A calendar token (POST /v1/calendar/token), "
                                                                    "for apps that cannot send a key.")] = None,
 ) -> Response:
     """One event per submission or questions deadline, its UID stable so that a moved deadline updates

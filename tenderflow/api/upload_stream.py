@@ -26,6 +26,7 @@ from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from tenderflow.pipeline.uploads import PDF_MAGIC, SNIFF_BYTES
+from tenderflow.texts import control_character
 
 FILE_FIELD = "file"
 # Room for the multipart framing and small form fields around the file, beyond the file's cap.
@@ -133,7 +134,10 @@ class _FilePartWriter:
         if self._in_file and not self._sniffed:
             self._sniff()
         if self._field_name:
-            self.fields[self._field_name] = self._field_value.decode("utf-8", "replace")
+            value = self._field_value.decode("utf-8", "replace")
+            if control_character(value) is not None:  # the API's one rule for text (tenderflow.texts)
+                raise _bad_request(f"the form field {self._field_name!r} contains a NUL or another control character")
+            self.fields[self._field_name] = value
         self._in_file = False
         self._field_name = None
 
@@ -149,10 +153,10 @@ class _FilePartWriter:
 def clean_filename(raw_name: bytes) -> str:
     """The file name a client sent, as stored: its last path segment, at most 500 characters;
     'upload.pdf' when none. Raises HTTPException 400 for control characters (review D10)."""
-    if any(byte < 0x20 or byte == 0x7F for byte in raw_name):
+    name = raw_name.decode("utf-8", "replace")
+    if control_character(name) is not None:
         raise _bad_request("the file name contains a NUL or another control character")
-    return raw_name.decode("utf-8", "replace").replace("\\", "/").rsplit("/", 1)[-1][
-        :_MAX_FILENAME_CHARS] or "upload.pdf"
+    return name.replace("\\", "/").rsplit("/", 1)[-1][:_MAX_FILENAME_CHARS] or "upload.pdf"
 
 
 def declared_length(content_length: str | None) -> int | None:

@@ -1,6 +1,11 @@
 """A request FastAPI could not read (a value outside its choices, a missing field, bad JSON), said in
 plain words: 422 with a `detail` such as "start_from (body): must be one of: ocr, extract (got
 'pages')", and the same per field in `errors`, instead of pydantic's list of error objects.
+
+A text parameter holding a control character (tenderflow.texts.Line, the type of every text
+parameter of every route) answers 400 the same way: it is bad input, not a request of the wrong
+shape (review security-2, D-N4). `RequestBody` is the base of the request bodies: an unknown key
+is refused (422), never silently ignored (N5).
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from typing import Any, Final
 from fastapi import Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+from tenderflow.texts import CONTROL_CHARACTER_ERROR
 
 _WHERE: Final = {"body", "query", "path", "header", "cookie"}
 _QUOTED: Final = re.compile(r"'([^']*)'")
@@ -63,11 +70,20 @@ def validation_problem(errors: Sequence[dict[str, Any]]) -> ValidationProblem:
                              or "the request is not valid", errors=problems)
 
 
+class RequestBody(BaseModel):
+    """The base of every request body: a key the model does not know is refused (422)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 def validation_error(request: Request, exc: Exception) -> JSONResponse:
-    """The application's handler of RequestValidationError."""
+    """The application's handler of RequestValidationError: 400 when a text holds a control
+    character, else 422."""
     assert isinstance(exc, RequestValidationError)
-    return JSONResponse(validation_problem(exc.errors()).model_dump(),
-                        status_code=status.HTTP_422_UNPROCESSABLE_CONTENT)
+    errors = exc.errors()
+    refused = any(error.get("type") == CONTROL_CHARACTER_ERROR for error in errors)
+    return JSONResponse(validation_problem(errors).model_dump(),
+                        status_code=status.HTTP_400_BAD_REQUEST if refused else status.HTTP_422_UNPROCESSABLE_CONTENT)
 
 
 def document_validation_answers(schema: dict[str, Any]) -> dict[str, Any]:

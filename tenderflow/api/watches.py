@@ -1,7 +1,9 @@
 """`/v1/watches`: a tenant's watched folders and S3 prefixes, and the schedules that poll them.
 
 A tenant may watch only places the operator opened to it (TENDERFLOW_WATCH_ROOTS, `{tenant}` for
-its name): anything else answers 403. It sees and changes only its own watches (another's id is a
+its name): anything else answers 403; and its polls never leave the root the watch was made under
+(pipeline.watches.FolderSource). It has at most MAX_WATCHES_PER_TENANT watches, each polled at most
+every MIN_INTERVAL_SECONDS. It sees and changes only its own watches (another's id is a
 404): their files and what each became, the polling interval or cron times, pause and resume, a
 poll now. The operator makes watches anywhere with `tenderflow watch`.
 """
@@ -17,7 +19,9 @@ from pydantic import BaseModel, Field
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.schedules import Timing
 from tenderflow.pipeline import watches
+from tenderflow.pipeline.uploads import check_languages
 from tenderflow.queue import Scheduler
+from tenderflow.texts import Line
 
 router = APIRouter(prefix="/v1/watches", tags=["watches"])
 
@@ -25,16 +29,22 @@ FileState = Literal["waiting", "uploaded", "existing", "rejected"]
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such watch for this tenant"}}
 
 
+_EVERY_SECONDS = Field(default=None, ge=watches.MIN_INTERVAL_SECONDS, le=366 * 86400, description=(
+    f"Poll this often, at least every {watches.MIN_INTERVAL_SECONDS:g} s (a watch made with neither: every 60 s)."))
+
+
 class WatchRequest(Timing):
-    source: str = Field(max_length=1024, description="An absolute folder path or s3://bucket/prefix, under one "
+    every_seconds: float | None = _EVERY_SECONDS
+    source: Line = Field(max_length=1024, description="An absolute folder path or s3://bucket/prefix, under one "
                         "of the places the operator opened to you.")
     settle_seconds: float | None = Field(default=None, ge=0, le=86400, description=(
         "Take a file once unchanged this long (default: the operator's TENDERFLOW_WATCH_SETTLE_SECONDS)."))
     priority: int = Field(default=0, ge=-32768, le=32767)
-    languages: str | None = Field(default=None, max_length=200, description="OCR languages of its files (fra+eng).")
+    languages: Line | None = Field(default=None, max_length=200, description="OCR languages of its files (fra+eng).")
 
 
 class WatchChange(Timing):
+    every_seconds: float | None = _EVERY_SECONDS
     enabled: bool | None = Field(default=None, description="false: pause the polls; true: resume them.")
 
 
@@ -88,12 +98,15 @@ def create_watch(body: WatchRequest, tenant: Tenant, services: Services, respons
     """Each new file is uploaded once (the same bytes twice are one document); a file is taken once
     unchanged for the settle time; bad files (not a PDF, empty) are listed with the reason, once."""
     kind, source = watches.parse_source(body.source)
-    watches.check_within_roots(kind, source, services.settings.watch_roots, tenant)
+    root = watches.check_within_roots(kind, source, services.settings.watch_roots, tenant)
     settle = body.settle_seconds if body.settle_seconds is not None else services.settings.watch_settle_seconds
+    # The folder's file system and tesseract --list-langs are asked before a connection is taken.
+    source = watches.real_folder(source) if kind == "folder" else source
+    languages = check_languages(body.languages)
     with services.pool.connection() as conn:
-        watch = watches.create_watch(conn, Scheduler(services.job_types), tenant=tenant, source=source,
+        watch = watches.create_watch(conn, Scheduler(services.job_types), tenant=tenant, source=source, root=root,
                                      interval_seconds=body.every_seconds, cron=body.cron, settle_seconds=settle,
-                                     priority=body.priority, languages=body.languages)
+                                     priority=body.priority, languages=languages, check_folder=False)
     response.headers["Location"] = f"/v1/watches/{watch.id}"
     return _view(watch)
 

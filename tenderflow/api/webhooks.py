@@ -14,8 +14,11 @@ from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, Tenant
+from tenderflow.api.validation import RequestBody
 from tenderflow.handlers.webhooks import address_policy
+from tenderflow.texts import Line
 from tenderflow.webhooks import deliveries, endpoints
+from tenderflow.webhooks.addresses import check_registration
 
 router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 
@@ -26,17 +29,17 @@ _BAD_URL: dict[int | str, dict[str, Any]] = {
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such endpoint or delivery for this tenant"}}
 
 
-class EndpointRequest(BaseModel):
-    url: str = Field(max_length=2000, description="Where events are POSTed: https://… (or http://).")
+class EndpointRequest(RequestBody):
+    url: Line = Field(max_length=2000, description="Where events are POSTed: https://… (or http://).")
     events: list[EventType] | None = Field(
         default=None, description="Default: document.done and document.failed (tender events are asked for by name).")
-    description: str = Field(default="", max_length=200)
+    description: Line = Field(default="", max_length=200)
 
 
-class EndpointChange(BaseModel):
-    url: str | None = Field(default=None, max_length=2000)
+class EndpointChange(RequestBody):
+    url: Line | None = Field(default=None, max_length=2000)
     events: list[EventType] | None = None
-    description: str | None = Field(default=None, max_length=200)
+    description: Line | None = Field(default=None, max_length=200)
     enabled: bool | None = Field(default=None, description="false: stop telling it (its pending deliveries are "
                                  "cancelled); true: tell it again, its count of failures started afresh.")
 
@@ -166,9 +169,11 @@ def create_endpoint(
 ) -> CreatedEndpointView:
     """The endpoint is told of your documents' `document.done` and `document.failed` events by signed
     POSTs (see docs/webhooks.md), retried with backoff until a 2xx answer."""
+    policy = address_policy(services.settings)
+    checked = check_registration(body.url, policy)  # its DNS lookup holds no connection (review D-N2)
     with services.pool.connection() as conn:
-        created = endpoints.create_endpoint(conn, tenant, body.url, policy=address_policy(services.settings),
-                                            events=body.events, description=body.description)
+        created = endpoints.create_endpoint(conn, tenant, checked, policy=policy, events=body.events,
+                                            description=body.description)
     response.headers["Location"] = f"/v1/webhooks/{created.endpoint.id}"
     return CreatedEndpointView(**_view(created.endpoint).model_dump(), secret=created.secret)
 
@@ -188,11 +193,14 @@ def get_endpoint(endpoint_id: int, tenant: Tenant, services: Services) -> Endpoi
 @router.patch("/{endpoint_id}", response_model=EndpointView, responses={**_NOT_FOUND, **_BAD_URL},
               summary="Change an endpoint, or disable and enable it")
 def change_endpoint(endpoint_id: int, body: EndpointChange, tenant: Tenant, services: Services) -> EndpointView:
+    policy = address_policy(services.settings)
+    with services.pool.connection() as conn:
+        endpoints.get_endpoint(conn, endpoint_id, tenant=tenant)  # another tenant's id: 404 before any lookup
+    checked = check_registration(body.url, policy) if body.url is not None else None  # no connection held
     with services.pool.connection() as conn:
         endpoint = endpoints.get_endpoint(conn, endpoint_id, tenant=tenant)
-        if body.url is not None or body.events is not None or body.description is not None:
-            endpoint = endpoints.update_endpoint(conn, endpoint_id, tenant=tenant,
-                                                 policy=address_policy(services.settings), url=body.url,
+        if checked is not None or body.events is not None or body.description is not None:
+            endpoint = endpoints.update_endpoint(conn, endpoint_id, tenant=tenant, policy=policy, url=checked,
                                                  events=body.events, description=body.description)
         if body.enabled is not None and body.enabled != endpoint.enabled:
             endpoint = endpoints.set_enabled(conn, endpoint_id, body.enabled, tenant=tenant,
@@ -220,12 +228,14 @@ def rotate_secret(
     return SecretView(id=endpoint_id, secret=secret, old_secret_valid_seconds=keep_old_seconds)
 
 
-@router.post("/{endpoint_id}/ping", response_model=PingResult, responses=_NOT_FOUND,
+@router.post("/{endpoint_id}/ping", response_model=PingResult,
+             responses={**_NOT_FOUND, 429: {"description": "Two pings of yours are under way, or ten were sent in "
+                                                           "the last minute (Retry-After says when to try again)"}},
              summary="Send a signed ping event now, and see the answer")
 def ping(endpoint_id: int, tenant: Tenant, services: Services) -> PingResult:
-    with services.pool.connection() as conn:
-        result = deliveries.send_ping(conn, endpoint_id, tenant=tenant, policy=address_policy(services.settings),
-                                      timeout_seconds=services.settings.webhook_timeout_seconds)
+    # The pool: no connection is held while the receiver is waited on (review security-2, D-N2).
+    result = deliveries.send_ping(services.pool, endpoint_id, tenant=tenant, policy=address_policy(services.settings),
+                                  timeout_seconds=services.settings.webhook_timeout_seconds)
     outcome = result.outcome
     return PingResult(delivery_id=result.delivery_id, delivered=outcome.delivered, status_code=outcome.status_code,
                       error=outcome.failure(), address=outcome.address, duration_ms=outcome.duration_ms,

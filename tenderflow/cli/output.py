@@ -36,12 +36,15 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(_jsonable(value), indent=2, default=str) + "\n")
 
 
-_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL: Final = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+"""Control characters, and the format characters that reorder or hide text (U+202E…: review security-2, N3)."""
 
 
 def safe(value: Any) -> Text:
     """Text a tenant supplied (a file name, page text, an extracted value), fit for a terminal: its
-    control characters shown as escapes ('\\x1b'), never sent raw, and no Rich markup read in it."""
+    control and bidirectional characters shown as escapes ('\\x1b', '\\u202e'), never sent raw, and
+    no Rich markup read in it."""
     return Text(_CONTROL.sub(lambda match: repr(match.group())[1:-1], str(value)))
 
 

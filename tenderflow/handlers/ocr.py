@@ -272,20 +272,44 @@ class OcrPlanHandler:
 
     def verify(self, job: ClaimedJob, plan: OcrPlanResult) -> None:
         """A remote plan: its page count is the stored PDF's (probed here, caps included), it covers
-        every page once, text-layer pages hold at most what a page can, and the languages are the
-        ones the job asked for when it asked."""
+        every page once, text-layer pages hold at most what a page can and ARE the stored PDF's text
+        layer (read here: review security-2, N1), and the languages are the ones the job asked for
+        when it asked."""
         _check_covers(plan)
+        pdf = self.load_input(job)
         try:
-            info = probe_pdf(self.load_input(job), self.limits)
+            info = probe_pdf(pdf, self.limits)
         except PermanentError as error:
             raise ResultRejectedError(f"the stored PDF does not pass the plan's checks here: {error}") from error
         if info.page_count != plan.page_count:
             raise ResultRejectedError(f"the plan says {plan.page_count} pages; the stored PDF has {info.page_count}")
         _check_page_texts(plan.text_pages)
+        self._check_text_layer(pdf, info.page_count, plan.text_pages)
         asked = job_languages(job)
         if asked is not None and (plan.languages is None or plan.languages.languages != asked[0]):
             raise ResultRejectedError(f"the job asked for OCR languages {asked[0]!r}; the plan chose "
                                       f"{plan.languages.languages if plan.languages else None!r}")
+
+    def _check_text_layer(self, pdf: Path, page_count: int, pages: list[PageRecord]) -> None:
+        """Each page a remote plan says it read from the text layer holds the stored PDF's own text
+        layer (pdftotext here, words compared apart from spacing), a layer usable instead of OCR: a
+        worker cannot put words of its own in a document by calling them its text layer."""
+        if not pages:
+            return
+        if any(page.source != "text_layer" for page in pages):
+            raise ResultRejectedError("a plan's text pages are the ones read from the text layer (source text_layer)")
+        try:
+            layers = extract_text_layer(pdf, 1, page_count, timeout_seconds=self.limits.timeout_seconds,
+                                        memory_bytes=self.limits.memory_bytes)
+        except ToolTimeoutError as error:
+            raise error.as_job_error("reading the text layer to check a remote plan") from error
+        for page in pages:
+            own = tidy_text_layer(layers[page.number - 1])
+            if not text_layer_is_usable(own):
+                raise ResultRejectedError(f"page {page.number} has no usable text layer in the stored PDF; "
+                                          "the plan says it was read from it")
+            if own.split() != page.text.split():
+                raise ResultRejectedError(f"page {page.number}'s text is not the stored PDF's text layer")
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, plan: OcrPlanResult) -> None:
         numbers = sorted([page.number for page in plan.text_pages] + plan.ocr_pages)

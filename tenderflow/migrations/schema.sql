@@ -475,6 +475,23 @@ CREATE TABLE public.llm_token_counts (
     completion_tokens bigint NOT NULL
 );
 
+CREATE TABLE public.object_uploads (
+    id bigint NOT NULL,
+    tenant text NOT NULL,
+    sha256 text NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT object_uploads_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE public.object_uploads ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.object_uploads_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE TABLE public.ocr_batches (
     document_id bigint NOT NULL,
     version integer NOT NULL,
@@ -750,7 +767,9 @@ CREATE TABLE public.watches (
     last_polled_at timestamp with time zone,
     last_error text,
     last_summary jsonb DEFAULT '{}'::jsonb NOT NULL,
+    root text NOT NULL,
     CONSTRAINT watches_kind_check CHECK ((kind = ANY (ARRAY['folder'::text, 's3'::text]))),
+    CONSTRAINT watches_root_length CHECK (((length(root) >= 1) AND (length(root) <= 1024))),
     CONSTRAINT watches_settle_seconds_check CHECK ((settle_seconds >= (0)::double precision)),
     CONSTRAINT watches_source_check CHECK (((length(source) >= 1) AND (length(source) <= 1024)))
 );
@@ -955,6 +974,9 @@ ALTER TABLE ONLY public.jobs
 ALTER TABLE ONLY public.llm_token_counts
     ADD CONSTRAINT llm_token_counts_pkey PRIMARY KEY (backend, model, stripe);
 
+ALTER TABLE ONLY public.object_uploads
+    ADD CONSTRAINT object_uploads_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.ocr_batches
     ADD CONSTRAINT ocr_batches_pkey PRIMARY KEY (document_id, version, first_page);
 
@@ -1063,6 +1085,8 @@ CREATE INDEX jobs_queued_idx ON public.jobs USING btree (type, tenant, priority 
 CREATE INDEX jobs_running_idx ON public.jobs USING btree (tenant) WHERE (state = 'running'::public.job_state);
 
 CREATE UNIQUE INDEX jobs_unique_key_idx ON public.jobs USING btree (unique_key) WHERE (unique_key IS NOT NULL);
+
+CREATE INDEX object_uploads_object_idx ON public.object_uploads USING btree (tenant, sha256);
 
 CREATE INDEX search_documents_fields_idx ON public.search_documents USING gin (fields_search, (ARRAY[tenant]));
 

@@ -99,6 +99,8 @@ def delete_document(
             "size_bytes": row["size_bytes"], "uploaded_at": row["created_at"], "reason": reason,
         }).fetchone()
         assert recorded is not None
+        conn.execute(QUERIES["watch_files_forget_document_clear"], {"document_id": document_id})
+        conn.execute(QUERIES["watch_files_forget_document"], {"document_id": document_id})
         conn.execute(QUERIES["document_delete"], {"id": document_id})
         enqueue(conn, JobSpec(
             type=JOB_STORAGE_DELETE, tenant=row["tenant"],
@@ -109,13 +111,15 @@ def delete_document(
 
 
 def delete_stored_object(conn: psycopg.Connection[Any], storage: ObjectStorage, *, tenant: str, sha256: str) -> bool:
-    """The storage part of a deletion: under the object's lock (held by an upload from before it
-    looks at the object until its transaction ends), delete the tenant's object with this content
-    hash unless a document refers to it again. Returns whether it was deleted (False: kept for the
-    document that refers to it). `conn` must be autocommit and outside a transaction (the lock is
-    the session's). Deleting an object that is gone already is no error. Raises StorageError."""
+    """The storage part of a deletion: under the object's lock (an upload takes it when it records
+    itself in `object_uploads` and in its transaction), delete the tenant's object with this content
+    hash unless a document refers to it again or an upload under way is storing it. Returns whether
+    it was deleted (False: kept for the document, or the upload, that refers to it). `conn` must be
+    autocommit and outside a transaction (the lock is the session's). Deleting an object that is
+    gone already is no error. Raises StorageError."""
     with object_locked(conn, tenant, sha256):
-        if conn.execute(QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone():
+        in_use = conn.execute(QUERIES["object_in_use"], {"tenant": tenant, "sha256": sha256}).fetchone()
+        if in_use is not None and in_use[0]:
             return False
         storage.delete(object_key(tenant, sha256))
         for derived in list(storage.list_objects(derived_prefix(tenant, sha256))):

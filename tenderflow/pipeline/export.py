@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import psycopg
 from psycopg.rows import dict_row
 
+from tenderflow.database import Database, borrowed
 from tenderflow.extraction.country import DEADLINE_FIELDS, buyer_country, deadline_in_zone, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry
 from tenderflow.pipeline.documents import QUERIES, VersionState
@@ -40,14 +40,17 @@ class ExportFilter:
     since: datetime | None = None
 
 
-def exported_documents(conn: psycopg.Connection[Any], selection: ExportFilter) -> Iterator[dict[str, Any]]:
-    """The documents `selection` names, oldest first, read in batches."""
+def exported_documents(database: Database, selection: ExportFilter) -> Iterator[dict[str, Any]]:
+    """The documents `selection` names, oldest first, read in batches. With a pool, each batch
+    borrows a connection and gives it back before its rows are handed on: a consumer that waits (an
+    HTTP client reading an export slowly) holds none (review security-2, D-N2)."""
     after = 0
     while True:
-        rows = conn.cursor(row_factory=dict_row).execute(QUERIES["export_documents"], {
-            "tenant": selection.tenant, "state": selection.state.value if selection.state else None,
-            "since": selection.since, "after_id": after, "batch": _BATCH,
-        }).fetchall()
+        with borrowed(database) as conn:
+            rows = conn.cursor(row_factory=dict_row).execute(QUERIES["export_documents"], {
+                "tenant": selection.tenant, "state": selection.state.value if selection.state else None,
+                "since": selection.since, "after_id": after, "batch": _BATCH,
+            }).fetchall()
         yield from rows
         if len(rows) < _BATCH:
             return

@@ -13,6 +13,7 @@ Used by the API (``GET /v1/documents/{id}/pdf``, ``/searchable.pdf``) and ``tend
 from __future__ import annotations
 
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,8 @@ from typing import Any
 import psycopg
 
 from tenderflow.config import Settings
-from tenderflow.errors import TenderflowError
+from tenderflow.database import Database, borrowed
+from tenderflow.errors import RetryableError, TenderflowError
 from tenderflow.pdf.searchable import PageWords, make_searchable
 from tenderflow.pipeline.documents import QUERIES, VersionRef, get_document, get_version, readable_version
 from tenderflow.pipeline.storage import ObjectStorage, object_key, searchable_key
@@ -62,27 +64,35 @@ def original_pdf(conn: psycopg.Connection[Any], document_id: int, *, tenant: str
 
 
 def searchable_pdf(
-    conn: psycopg.Connection[Any], storage: ObjectStorage, settings: Settings, document_id: int, *,
-    tenant: str | None,
+    database: Database, storage: ObjectStorage, settings: Settings, document_id: int, *, tenant: str | None,
+    build_slots: threading.Semaphore | None = None,
 ) -> StoredPdf:
     """The searchable copy of the document's newest finished version, made and stored now if it was
-    not yet. Raises DocumentNotFoundError (another tenant's), NotReadableYetError (no finished
-    version: still processing, or failed), WordsNotKeptError (OCRed before word boxes were kept),
-    and what making it raises (PermanentError for a PDF pypdf cannot read, the sandbox's errors)."""
-    row = get_document(conn, document_id, tenant=tenant)
-    version = readable_version(row)
-    if version is None:
-        raise NotReadableYetError(f"document {document_id} has no finished version yet (state: {row['state']})",
-                                  processing=row["state"] != "failed")
-    found = get_version(conn, VersionRef(document_id, version))
-    pages_version = found.pages_version if found is not None else version
+    not yet. `database`: the API passes its pool, and no connection is held while the copy is made
+    (downloaded, built in the sandbox, stored: review security-2, D-N2); with `build_slots`, a build
+    waits for none: all taken raises RetryableError (503, try again). Raises DocumentNotFoundError
+    (another tenant's), NotReadableYetError (no finished version: still processing, or failed),
+    WordsNotKeptError (OCRed before word boxes were kept), and what making it raises (PermanentError
+    for a PDF pypdf cannot read, the sandbox's errors)."""
+    with borrowed(database) as conn:
+        row = get_document(conn, document_id, tenant=tenant)
+        version = readable_version(row)
+        if version is None:
+            raise NotReadableYetError(f"document {document_id} has no finished version yet (state: {row['state']})",
+                                      processing=row["state"] != "failed")
+        found = get_version(conn, VersionRef(document_id, version))
+        pages_version = found.pages_version if found is not None else version
+        ref = {"document_id": document_id, "version": pages_version}
+        kept = conn.execute(QUERIES["version_searchable_get"], ref).fetchone()
+        layouts = None if kept is not None and kept[0] else conn.execute(
+            QUERIES["page_layouts_of_version"], ref).fetchall()
     original = object_key(str(row["tenant"]), str(row["sha256"]))
     name = _download_name(row, True)
-    ref = {"document_id": document_id, "version": pages_version}
-    kept = conn.execute(QUERIES["version_searchable_get"], ref).fetchone()
     if kept is not None and kept[0] and storage.exists(str(kept[0])):
         return StoredPdf(str(kept[0]), name)
-    layouts = conn.execute(QUERIES["page_layouts_of_version"], ref).fetchall()
+    if layouts is None:  # recorded, but its object is gone: make it again
+        with borrowed(database) as conn:
+            layouts = conn.execute(QUERIES["page_layouts_of_version"], ref).fetchall()
     missing = [int(number) for number, layout in layouts if layout is None]
     if missing:
         raise WordsNotKeptError(
@@ -92,14 +102,22 @@ def searchable_pdf(
         key = original  # every page had its own text: the original is searchable as it is
     else:
         key = searchable_key(str(row["tenant"]), str(row["sha256"]), int(pages_version))
-        with tempfile.TemporaryDirectory(prefix="tenderflow-searchable-") as work:
-            source, target = Path(work) / "original.pdf", Path(work) / "searchable.pdf"
-            storage.download_to(original, source)
-            make_searchable(source, [
-                PageWords(int(number), int(layout["width"]), int(layout["height"]), int(layout.get("turned", 0)),
-                          layout.get("words", []))
-                for number, layout in layouts
-            ], target, memory_bytes=settings.tool_memory_bytes, timeout_seconds=settings.tool_timeout_seconds)
-            storage.put_file(key, target)
-    conn.execute(QUERIES["version_searchable_set"], {**ref, "key": key})
+        if build_slots is not None and not build_slots.acquire(blocking=False):
+            raise RetryableError("searchable PDFs are being made for other requests right now; try again shortly",
+                                 retry_after=5)
+        try:
+            with tempfile.TemporaryDirectory(prefix="tenderflow-searchable-") as work:
+                source, target = Path(work) / "original.pdf", Path(work) / "searchable.pdf"
+                storage.download_to(original, source)
+                make_searchable(source, [
+                    PageWords(int(number), int(layout["width"]), int(layout["height"]), int(layout.get("turned", 0)),
+                              layout.get("words", []))
+                    for number, layout in layouts
+                ], target, memory_bytes=settings.tool_memory_bytes, timeout_seconds=settings.tool_timeout_seconds)
+                storage.put_file(key, target)
+        finally:
+            if build_slots is not None:
+                build_slots.release()
+    with borrowed(database) as conn:
+        conn.execute(QUERIES["version_searchable_set"], {**ref, "key": key})
     return StoredPdf(key, name)

@@ -260,15 +260,6 @@ SELECT png FROM document_thumbnails WHERE document_id = %(document_id)s ORDER BY
 -- transaction has ended, so the storage sweep never deletes an object an upload is about to refer to.
 SELECT pg_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 
--- name: objects_lock
--- object_lock for many objects at once (a package's), in one order so two batches never wait on each other.
-SELECT pg_advisory_lock(7241003, hashtext(o.key))
-  FROM (SELECT DISTINCT %(tenant)s || '/' || sha256 AS key FROM unnest(%(sha256s)s::text[]) AS sha256 ORDER BY 1) o;
-
--- name: objects_unlock
-SELECT pg_advisory_unlock(7241003, hashtext(o.key))
-  FROM (SELECT DISTINCT %(tenant)s || '/' || sha256 AS key FROM unnest(%(sha256s)s::text[]) AS sha256) o;
-
 -- name: document_ids_by_hashes
 SELECT sha256, id FROM documents WHERE tenant = %(tenant)s AND sha256 = ANY(%(sha256s)s::text[]);
 
@@ -279,10 +270,43 @@ SELECT pg_try_advisory_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 SELECT pg_advisory_unlock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
 
 -- name: documents_of_objects
--- Which of these (tenant, sha256) pairs a document refers to.
+-- Which of these (tenant, sha256) pairs a document refers to, or an upload under way is storing.
 SELECT d.tenant, d.sha256
   FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
-  JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256;
+  JOIN documents d ON d.tenant = o.tenant AND d.sha256 = o.sha256
+UNION
+SELECT u.tenant, u.sha256
+  FROM unnest(%(tenants)s::text[], %(sha256s)s::text[]) AS o(tenant, sha256)
+  JOIN object_uploads u ON u.tenant = o.tenant AND u.sha256 = o.sha256
+ WHERE u.started_at > now() - interval '1 hour';
+
+-- name: object_lock_in_transaction
+-- The object's lock for the length of a transaction (the same lock as object_lock's).
+SELECT pg_advisory_xact_lock(7241003, hashtext(%(tenant)s || '/' || %(sha256)s));
+
+-- name: object_upload_start
+INSERT INTO object_uploads (tenant, sha256) VALUES (%(tenant)s, %(sha256)s) RETURNING id;
+
+-- name: objects_lock_in_transaction
+-- object_lock_in_transaction for many objects (a batch's), in one order: two batches never wait on each other.
+SELECT pg_advisory_xact_lock(7241003, hashtext(o.key))
+  FROM (SELECT DISTINCT %(tenant)s || '/' || sha256 AS key FROM unnest(%(sha256s)s::text[]) AS sha256 ORDER BY 1) o;
+
+-- name: object_uploads_start_many
+INSERT INTO object_uploads (tenant, sha256) SELECT %(tenant)s, sha256 FROM unnest(%(sha256s)s::text[]) AS sha256
+RETURNING id;
+
+-- name: object_uploads_end_many
+DELETE FROM object_uploads WHERE id = ANY(%(ids)s::bigint[]) OR started_at < now() - interval '1 hour';
+
+-- name: object_upload_end
+DELETE FROM object_uploads WHERE id = %(id)s OR started_at < now() - interval '1 hour';
+
+-- name: object_in_use
+-- A document refers to the object, or an upload under way (started within the hour) is storing it.
+SELECT EXISTS (SELECT 1 FROM documents WHERE tenant = %(tenant)s AND sha256 = %(sha256)s)
+    OR EXISTS (SELECT 1 FROM object_uploads
+                WHERE tenant = %(tenant)s AND sha256 = %(sha256)s AND started_at > now() - interval '1 hour');
 
 -- name: search_matches
 -- The pages of the tenant (all tenants: NULL) that may match the query: the query under every
@@ -562,17 +586,24 @@ SELECT d.id, d.tenant, d.filename, d.sha256, d.size_bytes, d.created_at, d.curre
  WHERE d.id = %(document_id)s;
 
 -- name: watch_insert
-INSERT INTO watches (tenant, kind, source, settle_seconds, priority, languages)
-VALUES (%(tenant)s, %(kind)s, %(source)s, %(settle_seconds)s, %(priority)s, %(languages)s)
+INSERT INTO watches (tenant, kind, source, root, settle_seconds, priority, languages)
+VALUES (%(tenant)s, %(kind)s, %(source)s, %(root)s, %(settle_seconds)s, %(priority)s, %(languages)s)
 ON CONFLICT (tenant, kind, source) DO NOTHING
 RETURNING id;
+
+-- name: watch_tenant_lock
+-- Taken before a tenant's watches are counted: two made at once cannot pass the cap together.
+SELECT pg_advisory_xact_lock(7241006, hashtext(%(tenant)s));
+
+-- name: watch_count
+SELECT count(*) FROM watches WHERE tenant = %(tenant)s;
 
 -- name: watch_id_by_source
 SELECT id FROM watches WHERE tenant = %(tenant)s AND kind = %(kind)s AND source = %(source)s;
 
 -- name: watch_list
 -- Watches with their schedule ('watch:<id>') and their files counted by state.
-SELECT w.id, w.tenant, w.kind, w.source, w.settle_seconds, w.priority, w.languages, w.created_at,
+SELECT w.id, w.tenant, w.kind, w.source, w.root, w.settle_seconds, w.priority, w.languages, w.created_at,
        w.last_polled_at, w.last_error, w.last_summary,
        s.interval_seconds, s.cron, s.enabled, s.next_run_at,
        (SELECT coalesce(jsonb_object_agg(f.state, f.n), '{}'::jsonb)
@@ -592,6 +623,22 @@ SELECT pg_try_advisory_lock(7241004, %(id)s::integer);
 
 -- name: watch_unlock
 SELECT pg_advisory_unlock(7241004, %(id)s::integer);
+
+-- name: watch_files_forget_document_clear
+-- A deleted document's watched files keep no name (review security-2, D-N7): first the rows already
+-- forgotten under the same name's fingerprint (a file deleted, changed, taken and deleted again).
+DELETE FROM watch_files t
+ USING watch_files w
+ WHERE w.document_id = %(document_id)s AND t.watch_id = w.watch_id
+   AND t.path = '/deleted/' || encode(sha256(convert_to(w.path, 'UTF8')), 'hex');
+
+-- name: watch_files_forget_document
+-- Then the path becomes '/deleted/<SHA-256 of the path>' (a listing never gives a path that starts
+-- with '/'), its document id and reason go: the watch knows the file by its fingerprint, and does
+-- not upload it again while it is unchanged, without keeping its name.
+UPDATE watch_files
+   SET path = '/deleted/' || encode(sha256(convert_to(path, 'UTF8')), 'hex'), document_id = NULL, reason = NULL
+ WHERE document_id = %(document_id)s;
 
 -- name: watch_files_known
 SELECT path, size, modified_at, state, first_seen_at FROM watch_files WHERE watch_id = %(watch_id)s;

@@ -9,8 +9,13 @@ credit reservation and the ocr.plan job. The same bytes uploaded again by the sa
 the existing document, unless a reprocess is asked for. The object is stored before the
 transaction: if the transaction fails (a tenant that ran out of credits or storage meanwhile), the
 object is deleted again unless a document refers to it. An object left anyway (a process that died
-between the two) is deleted by the storage sweep (`tenderflow.pipeline.orphans`); the upload holds
-the object's lock meanwhile, so the sweep never deletes an object an upload is about to refer to.
+between the two) is deleted by the storage sweep (`tenderflow.pipeline.orphans`).
+
+No connection is held while the object is stored (review security-2, D-N2: the API passes its pool
+and each step borrows a connection of its own). So that neither the sweep nor a deleted document's
+storage.delete task removes an object an upload is about to refer to, the upload records itself in
+`object_uploads` under the object's lock before storing it, and that row goes in the transaction
+that records the document: both leave an object alone while such a row names it.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 from tenderflow import tracing
+from tenderflow.database import Database, borrowed
 from tenderflow.errors import InsufficientCreditsError, ReprocessRefusedError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline import documents
@@ -35,11 +41,11 @@ from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.queue import JobSpec, enqueue, enqueue_many
 from tenderflow.tenants import credits, limits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
+from tenderflow.texts import visible
 
 # The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
 # tells the uploader at once instead of failing the document later.
 PDF_MAGIC = b"%PDF-"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # never part of a stored file name (terminal escapes, NUL)
 SNIFF_BYTES = len(PDF_MAGIC)
 
 
@@ -88,7 +94,7 @@ def check_languages(languages: str | None) -> str | None:
 
 
 def upload_file(
-    conn: psycopg.Connection[Any],
+    database: Database,
     storage: ObjectStorage,
     path: Path,
     *,
@@ -111,14 +117,17 @@ def upload_file(
     `max_stored_bytes` is the settings' quota of stored bytes per tenant (0: none), for a tenant
     without its own (tenderflow.tenants.limits).
 
+    `database`: a pool (the API: each step borrows a connection, none is held while the object is
+    stored) or the caller's connection (autocommit, outside a transaction).
+
     Raises, with nothing written to the database and no object left behind: UploadRejectedError for
     a file or languages that are refused, TenantNotFoundError, InsufficientCreditsError and
     StorageQuotaExceededError (each checked before the object is stored, and again, under the
     tenant's lock, in the transaction).
     """
-    attributes = {"tenderflow.tenant": tenant, "tenderflow.file_name": filename or path.name}
-    with tracing.span("upload", attributes) as current:  # the root of the document's trace
-        display_name = _CONTROL.sub("", filename or path.name) or "upload.pdf"
+    # No file name in the trace: a deleted document's name must not outlive it anywhere (review D-N7).
+    with tracing.span("upload", {"tenderflow.tenant": tenant}) as current:  # the root of the document's trace
+        display_name = displayed_name(filename or path.name)
         asked = check_languages(languages)
         size = check_pdf_file(path, max_bytes=max_bytes)
         sha256 = sha256_of(path)
@@ -126,33 +135,66 @@ def upload_file(
             key = object_key(tenant, sha256)
         except ValueError as exc:
             raise UploadRejectedError(str(exc)) from exc
-        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
-        if known is None:
-            credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-            limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
-        with object_locked(conn, tenant, sha256):
-            stored_now = not storage.exists(key)
+        params = {"tenant": tenant, "sha256": sha256}
+        with borrowed(database) as conn, conn.transaction():
+            conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
+            known = conn.execute(documents.QUERIES["document_id_by_hash"], params).fetchone()
+            if known is None:
+                credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
+                limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
+            claim = conn.execute(documents.QUERIES["object_upload_start"], params).fetchone()
+        assert claim is not None
+        # Stored with no connection held. Bytes no document of the tenant refers to are always put,
+        # even over an object there already: one left by an upload that died is young again, and
+        # the sweep (which deletes only old ones) leaves it alone as well as the row above does.
+        stored_now = known is None
+        try:
             if stored_now:
                 storage.put_file(key, path)
+        except BaseException:
+            with borrowed(database) as conn:
+                _abandon_upload(conn, storage, key=key, params=params, claim=int(claim[0]), delete_object=False)
+            raise
+        with borrowed(database) as conn:
             try:
                 outcome = _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
                                          priority=priority, display_name=display_name, asked=asked, prices=prices,
                                          reprocess_existing=reprocess_existing, max_attempts=max_attempts,
-                                         max_stored_bytes=max_stored_bytes)
+                                         max_stored_bytes=max_stored_bytes, claim=int(claim[0]))
             except BaseException:
-                # Refused in the transaction (credits, quota, bad data): leave no object behind unless
-                # another upload of the same bytes, committed meanwhile, refers to it (review D10).
-                if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
-                    still_used = conn.execute(documents.QUERIES["document_id_by_hash"],
-                                              {"tenant": tenant, "sha256": sha256}).fetchone()
-                    if still_used is None:
-                        storage.delete(key)
+                # A connection that broke cannot say so: its row lapses within the hour.
+                if conn.info.transaction_status == TransactionStatus.IDLE:
+                    _abandon_upload(conn, storage, key=key, params=params, claim=int(claim[0]),
+                                    delete_object=stored_now)
                 raise
         if current is not None:
             current.set_attributes({"tenderflow.upload.status": outcome.status,
                                     "tenderflow.document_id": outcome.document_id or 0,
                                     "tenderflow.version": outcome.version or 0})
         return outcome
+
+
+def _abandon_upload(
+    conn: psycopg.Connection[Any], storage: ObjectStorage, *, key: str, params: dict[str, str], claim: int,
+    delete_object: bool,
+) -> None:
+    """An upload whose object could not be stored, or that was refused in its transaction (a tenant
+    that ran out of credits or storage since the first check): its row goes, and with
+    `delete_object` the object it stored goes too unless a document refers to it or another upload
+    is storing it (review D10). Under the object's lock, so this one storage call
+    holds a connection: only on this refusal, which the checks before the object was stored make rare."""
+    with conn.transaction():
+        conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
+        conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
+        in_use = conn.execute(documents.QUERIES["object_in_use"], params).fetchone()
+        if delete_object and in_use is not None and not in_use[0]:
+            storage.delete(key)
+
+
+def displayed_name(name: str) -> str:
+    """A file name as it is stored and shown (tenderflow.texts.visible: no control characters, no
+    bidirectional controls nor other format characters); 'upload.pdf' when nothing is left."""
+    return visible(name) or "upload.pdf"
 
 
 @contextlib.contextmanager
@@ -171,11 +213,14 @@ def object_locked(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> It
 def _record_upload(
     conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, *, key: str, sha256: str, size: int,
     tenant: str, priority: int, display_name: str, asked: str | None, prices: Prices, reprocess_existing: bool,
-    max_attempts: int | None, max_stored_bytes: int,
+    max_attempts: int | None, max_stored_bytes: int, claim: int,
 ) -> UploadOutcome:
     """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
-    job (or, for bytes this tenant uploaded before, the existing document)."""
+    job (or, for bytes this tenant uploaded before, the existing document); its `object_uploads`
+    row `claim` ends in it."""
     with conn.transaction():
+        conn.execute(documents.QUERIES["object_lock_in_transaction"], {"tenant": tenant, "sha256": sha256})
+        conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
         # Looked up first: an INSERT … ON CONFLICT DO NOTHING draws an id even when it inserts nothing,
         # and every re-upload of the same bytes left a gap in the ids (only a race between two uploads
         # of the same bytes still does).
@@ -244,7 +289,7 @@ network, not on this process."""
 
 
 def upload_batch(
-    conn: psycopg.Connection[Any],
+    database: Database,
     storage: ObjectStorage,
     files: Sequence[BatchFile],
     *,
@@ -261,9 +306,10 @@ def upload_batch(
     its ocr.plan job, bytes uploaded before as their existing document (one document for the same
     bytes twice), and what `within` writes with them (a tender's memberships) — or nothing at all.
 
-    The objects are stored first (several at once) under their locks, held until the transaction
-    ended; an object stored for a batch that is refused is deleted again unless a document refers
-    to it. Raises, with nothing written and no object left behind: UploadRejectedError for a file
+    The objects are stored first (several at once) with no connection held (`database` as for
+    `upload_file`: review security-2, D-N2), each recorded in `object_uploads` until the transaction
+    ends; an object stored for a batch that is refused is deleted again unless a document refers to
+    it. Raises, with nothing written and no object left behind: UploadRejectedError for a file
     that is refused (the caller checks each file first, `check_pdf_file`, to report it and go on
     without it), TenantNotFoundError, InsufficientCreditsError (the tenant cannot pay for every new
     document) and StorageQuotaExceededError."""
@@ -278,58 +324,63 @@ def upload_batch(
             raise UploadRejectedError(str(exc)) from exc
         staged.append((file, size, sha256, key))
     hashes = sorted({sha256 for _, _, sha256, _ in staged})
-    known = dict(conn.execute(documents.QUERIES["document_ids_by_hashes"], {"tenant": tenant, "sha256s": hashes})
-                 .fetchall())
-    new_sizes = {sha256: size for _, size, sha256, _ in staged if sha256 not in known}
-    if new_sizes:
-        credits.check_affordable(conn, tenant, prices.on_acceptance() * len(new_sizes),
-                                 what=f"uploading {len(new_sizes)} documents")
-        limits.check_storage(conn, tenant, adding=sum(new_sizes.values()), default_max_stored_bytes=max_stored_bytes)
     lock = {"tenant": tenant, "sha256s": hashes}
-    conn.execute(documents.QUERIES["objects_lock"], lock)
-    stored_now: list[str] = []
-    try:
-        missing = {key: file for file, _, sha256, key in staged if sha256 in new_sizes}
-        missing = {key: file for key, file in missing.items() if not storage.exists(key)}
-        with ThreadPoolExecutor(max_workers=STORE_THREADS, thread_name_prefix="store") as pool:
-            puts = {pool.submit(storage.put_file, key, file.path, consume=file.consumable): key
-                    for key, file in missing.items()}
-        stored_now += [key for put, key in puts.items() if put.exception() is None]
+    with borrowed(database) as conn, conn.transaction():
+        conn.execute(documents.QUERIES["objects_lock_in_transaction"], lock)
+        known = dict(conn.execute(documents.QUERIES["document_ids_by_hashes"], lock).fetchall())
+        new_sizes = {sha256: size for _, size, sha256, _ in staged if sha256 not in known}
+        if new_sizes:
+            credits.check_affordable(conn, tenant, prices.on_acceptance() * len(new_sizes),
+                                     what=f"uploading {len(new_sizes)} documents")
+            limits.check_storage(conn, tenant, adding=sum(new_sizes.values()),
+                                 default_max_stored_bytes=max_stored_bytes)
+        claims = [int(row[0]) for row in conn.execute(documents.QUERIES["object_uploads_start_many"], lock)]
+    # Stored with no connection held; new bytes are always put (see upload_file).
+    missing = {key: file for file, _, sha256, key in staged if sha256 in new_sizes}
+    with ThreadPoolExecutor(max_workers=STORE_THREADS, thread_name_prefix="store") as pool:
+        puts = {pool.submit(storage.put_file, key, file.path, consume=file.consumable): key
+                for key, file in missing.items()}
+    stored_now = [key for put, key in puts.items() if put.exception() is None]
+    failed = next((put.exception() for put in puts if put.exception() is not None), None)
+    with borrowed(database) as conn:
         try:
-            failed = next((put.exception() for put in puts if put.exception() is not None), None)
             if failed is not None:
                 raise failed
             return _record_batch(conn, storage, staged, tenant=tenant, priority=priority, prices=prices, asked=asked,
-                                 max_attempts=max_attempts, max_stored_bytes=max_stored_bytes, within=within)
+                                 max_attempts=max_attempts, max_stored_bytes=max_stored_bytes, within=within,
+                                 claims=claims)
         except BaseException:
-            if stored_now and conn.info.transaction_status == TransactionStatus.IDLE:
-                used = {str(row[1]) for row in conn.execute(documents.QUERIES["documents_of_objects"], {
-                    "tenants": [tenant] * len(hashes), "sha256s": hashes}).fetchall()}
-                for _, _, sha256, key in staged:
-                    if key in stored_now and sha256 not in used:
-                        storage.delete(key)
+            if conn.info.transaction_status == TransactionStatus.IDLE:  # a broken one's rows lapse in the hour
+                with conn.transaction():
+                    conn.execute(documents.QUERIES["objects_lock_in_transaction"], lock)
+                    conn.execute(documents.QUERIES["object_uploads_end_many"], {"ids": claims})
+                    used = {str(row[1]) for row in conn.execute(documents.QUERIES["documents_of_objects"], {
+                        "tenants": [tenant] * len(hashes), "sha256s": hashes}).fetchall()}
+                    for _, _, sha256, key in staged:  # under the locks: see _abandon_upload
+                        if key in stored_now and sha256 not in used:
+                            storage.delete(key)
             raise
-    finally:
-        if not conn.closed and conn.info.transaction_status == TransactionStatus.IDLE:
-            conn.execute(documents.QUERIES["objects_unlock"], lock)
 
 
 def _record_batch(
     conn: psycopg.Connection[Any], storage: ObjectStorage, staged: Sequence[tuple[BatchFile, int, str, str]], *,
     tenant: str, priority: int, prices: Prices, asked: str | None, max_attempts: int | None, max_stored_bytes: int,
-    within: BatchHook | None,
+    within: BatchHook | None, claims: list[int],
 ) -> list[UploadOutcome]:
-    """The batch's one transaction (see `upload_batch`)."""
+    """The batch's one transaction (see `upload_batch`); its `object_uploads` rows end in it."""
     outcomes: list[UploadOutcome] = []
     specs: list[JobSpec] = []
     languages: tuple[str | None, str | None] | None = None
     with conn.transaction():
+        conn.execute(documents.QUERIES["objects_lock_in_transaction"],
+                     {"tenant": tenant, "sha256s": sorted({sha256 for _, _, sha256, _ in staged})})
+        conn.execute(documents.QUERIES["object_uploads_end_many"], {"ids": claims})
         decided: dict[str, int] = {}
         for file, size, sha256, key in staged:
             if sha256 in decided:
                 outcomes.append(UploadOutcome(file.source, "existing", decided[sha256], None, size))
                 continue
-            display_name = _CONTROL.sub("", file.filename) or "upload.pdf"
+            display_name = displayed_name(file.filename)
             inserted = conn.execute(documents.QUERIES["document_insert"], {
                 "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
                 "storage_url": storage.url_for(key), "ocr_languages": asked,

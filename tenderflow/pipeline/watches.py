@@ -14,8 +14,8 @@ What one poll does, file by file (oldest first, at most `options.files_per_poll`
   with a PDF's `%%EOF` marker until it has stayed unchanged for twice that, and an earlier poll saw
   it so (a copy that paused midway) — a file still being written is not taken half-way. It is read
   into a spool file, and if it changed while being read, it waits for the next poll;
-- a bad file (empty, not a PDF, over the upload cap, a symbolic link, not a regular file,
-  unreadable) is `rejected` with the reason, logged once, and not tried again unless it changes;
+- a bad file (empty, not a PDF, over the upload cap, a symbolic link, not a regular file, on
+  another file system, unreadable) is `rejected` with the reason, logged once, and not tried again unless it changes;
 - the rest are uploaded as `tenderflow upload` does (tenderflow.pipeline.uploads.upload_file): the
   same bytes already uploaded by the tenant give the existing document (`existing`), deduplicated
   by SHA-256, so a file copied twice, or under two names, is one document. An upload the tenant
@@ -25,16 +25,24 @@ What one poll does, file by file (oldest first, at most `options.files_per_poll`
 Every decision is written as soon as it is made, so a poll cut short (its worker killed) loses
 nothing: the next poll carries on, and a file uploaded just before the cut is found `existing`.
 Only one poll of a watch runs at a time (an advisory lock); a second one finds it held and ends.
+
+A folder watch never leaves its root (review security-2, D-N1): each listing and each read opens
+the root by its real path and every folder below it with O_NOFOLLOW under its parent's descriptor,
+on the root's file system (FolderSource), so a folder swapped for a symbolic link, before a poll or
+during one, fails the poll or leaves the file waiting; it is never followed. An S3 prefix is whole
+path segments (D-N6).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -68,6 +76,10 @@ log = structlog.get_logger("tenderflow.watch")
 
 JOB_WATCH_POLL: Final = "watch.poll"
 DEFAULT_INTERVAL_SECONDS: Final = 60.0
+MIN_INTERVAL_SECONDS: Final = 10.0
+"""The shortest interval a tenant may poll its watch at over the API (review security-2, N4)."""
+MAX_WATCHES_PER_TENANT: Final = 20
+"""Watches a tenant may have, as it may have webhook endpoints (review security-2, N4)."""
 FILE_STATES: Final = ("waiting", "uploaded", "existing", "rejected")
 TEMPORARY_SUFFIXES: Final = (".part", ".partial", ".tmp", ".crdownload", ".download", ".filepart")
 EOF_MARKER: Final = b"%%EOF"
@@ -91,6 +103,7 @@ class SeenFile:
     modified_at: datetime
     regular: bool = True
     link: bool = False
+    elsewhere: bool = False  # on another file system than the watch's root (a file bind-mounted there)
 
 
 class Source(Protocol):
@@ -107,40 +120,164 @@ def _temporary(name: str) -> bool:
     return name.startswith((".", "~")) or name.lower().endswith(TEMPORARY_SUFFIXES)
 
 
-class FolderSource:
-    """A folder on this machine, walked recursively; symbolic links are never followed."""
+_DIRECTORY_FLAGS: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS: Final = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+MAX_FOLDER_DEPTH: Final = 32
+"""Folders deeper than this under a watched folder are not walked (nor is a tree made to exhaust the poll)."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+
+class _OutsideRootError(Exception):
+    """A path component that would lead out of the watch's root: a link, '..', another file system."""
+
+
+def _open_below(parent: int, name: str, device: int | None) -> int:
+    """The folder `name` inside the open folder `parent`, opened without following a link and, when
+    `device` is given, only on that file system (the root's). Raises _OutsideRootError for a link, '..' or
+    another file system; FileNotFoundError / NotADirectoryError for what is missing or not a folder."""
+    if name in ("", ".", "..") or "/" in name or "\x00" in name:
+        raise _OutsideRootError(f"{name!r} is not a folder's name")
+    try:
+        child = os.open(name, _DIRECTORY_FLAGS, dir_fd=parent)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        try:
+            link = stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+        except OSError:
+            link = False
+        if link or exc.errno == errno.ELOOP:
+            raise _OutsideRootError(f"{name} is a symbolic link") from exc
+        raise
+    if device is not None and os.fstat(child).st_dev != device:
+        os.close(child)
+        raise _OutsideRootError(f"{name} is on another file system (a mount point)")
+    return child
+
+
+def _open_path(start: int, parts: Sequence[str], device: int | None) -> int:
+    """The folder at `parts` under the open folder `start` (left open), each component opened by
+    _open_below under the previous one. Raises what _open_below raises; leaks no descriptor."""
+    fd = os.dup(start)
+    for part in parts:
+        parent = fd
+        try:
+            fd = _open_below(parent, part, device)
+        finally:
+            os.close(parent)
+    return fd
+
+
+def _open_real_path(path: Path) -> int:
+    """`path` (absolute, its links resolved when the watch was made) opened from / component by
+    component without following any link: a link put in its way since is refused (_OutsideRootError). Mount
+    points on the way are the operator's and are crossed."""
+    top = os.open("/", _DIRECTORY_FLAGS)
+    try:
+        return _open_path(top, path.parts[1:], None)
+    finally:
+        os.close(top)
+
+
+class FolderSource:
+    """A folder on this machine, walked recursively, that may not leave its watch's `root`.
+
+    Every use (each listing, each read) starts again from the root: the root is opened by its real
+    path following no link, then each folder down to the watched one, to every folder walked and to
+    each file is opened under its parent's descriptor with O_NOFOLLOW, on the root's file system.
+    A folder swapped for a symbolic link, before a poll or between its listing and its reads, or a
+    file system mounted below the root, is never entered: a swap cannot win a race against a check
+    because there is no check apart from the open. Files that are links are listed (and rejected),
+    never read."""
+
+    def __init__(self, source: Path, root: Path | None = None) -> None:
+        self.source = source
+        self.root = root if root is not None else source
+        try:
+            self.below_root = source.relative_to(self.root).parts
+        except ValueError as exc:
+            raise WatchForbiddenError(f"the watched folder {source} is not inside its root {self.root}") from exc
+
+    def _refused(self, why: str) -> WatchForbiddenError:
+        return WatchForbiddenError(f"the watched folder {self.source} cannot be read inside {self.root}: {why}; "
+                                   "a watch follows no symbolic link and stays on its root's file system")
+
+    def _open_source(self) -> tuple[int, int]:
+        """The watched folder's descriptor, reached from the root as the class says; and the root's device."""
+        missing = RetryableError(f"the watched folder {self.source} does not exist here, or is not a folder "
+                                 "(is it mounted on this worker?)")
+        try:
+            root = _open_real_path(self.root)
+        except _OutsideRootError as exc:
+            raise self._refused(f"its root's path now passes through a link ({exc})") from exc
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            raise missing from exc
+        try:
+            device = os.fstat(root).st_dev
+            return _open_path(root, self.below_root, device), device
+        except _OutsideRootError as exc:
+            raise self._refused(str(exc)) from exc
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            raise missing from exc
+        finally:
+            os.close(root)
 
     def files(self) -> Iterator[SeenFile]:
-        if not self.root.is_dir():
-            raise RetryableError(f"the watched folder {self.root} does not exist here, or is not a folder "
-                                 "(is it mounted on this worker?)")
-        for folder, subfolders, names in os.walk(self.root, followlinks=False):
-            subfolders[:] = sorted(name for name in subfolders if not _temporary(name))
-            for name in sorted(names):
-                if _temporary(name):
-                    continue
-                path = Path(folder) / name
-                try:
-                    info = path.lstat()
-                except FileNotFoundError:
-                    continue  # gone since the listing
-                yield SeenFile(path=path.relative_to(self.root).as_posix(), size=info.st_size,
-                               modified_at=datetime.fromtimestamp(info.st_mtime, UTC),
-                               regular=stat.S_ISREG(info.st_mode), link=stat.S_ISLNK(info.st_mode))
+        top, device = self._open_source()
+        try:
+            yield from self._walk(top, "", device, 0)
+        finally:
+            os.close(top)
+
+    def _walk(self, folder: int, prefix: str, device: int, depth: int) -> Iterator[SeenFile]:
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries if not _temporary(entry.name))
+        subfolders: list[str] = []
+        for name in names:
+            try:
+                info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # gone since the listing
+            if stat.S_ISDIR(info.st_mode):
+                subfolders.append(name)
+                continue
+            yield SeenFile(path=prefix + name, size=info.st_size,
+                           modified_at=datetime.fromtimestamp(info.st_mtime, UTC),
+                           regular=stat.S_ISREG(info.st_mode), link=stat.S_ISLNK(info.st_mode),
+                           elsewhere=info.st_dev != device)
+        if depth >= MAX_FOLDER_DEPTH:
+            return
+        for name in subfolders:
+            try:
+                child = _open_below(folder, name, device)
+            except (_OutsideRootError, OSError):
+                continue  # a link or a mount point since the listing, or gone: not walked
+            try:
+                yield from self._walk(child, f"{prefix}{name}/", device, depth + 1)
+            finally:
+                os.close(child)
 
     def fetch(self, seen: SeenFile, target: Path) -> bool:
-        # O_NOFOLLOW: a file swapped for a symbolic link after the listing is not followed either.
-        source = self.root / seen.path
+        # Each folder of the path opened again under the watched folder's descriptor, without links:
+        # a folder swapped for a link after the listing is not followed (nor is the file itself).
+        *folders, name = seen.path.split("/")
+        source, device = self._open_source()
         try:
-            fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-        except FileNotFoundError:
-            return False
-        with os.fdopen(fd, "rb") as handle, target.open("wb") as sink:
+            folder = _open_path(source, folders, device)
+        except (_OutsideRootError, FileNotFoundError, NotADirectoryError):
+            return False  # changed since the listing: the next poll sees what it is now
+        finally:
+            os.close(source)
+        try:
+            file = os.open(name, _FILE_FLAGS, dir_fd=folder)
+        except OSError as exc:
+            if isinstance(exc, FileNotFoundError) or exc.errno == errno.ELOOP:
+                return False  # gone, or a link since the listing
+            raise
+        finally:
+            os.close(folder)
+        with os.fdopen(file, "rb") as handle, target.open("wb") as sink:
             before = os.fstat(handle.fileno())
-            if not stat.S_ISREG(before.st_mode):
+            if not stat.S_ISREG(before.st_mode) or before.st_dev != device:
                 return False
             while chunk := handle.read(1024 * 1024):
                 sink.write(chunk)
@@ -155,7 +292,8 @@ class S3PrefixSource:
 
     def __init__(self, bucket: str, prefix: str, client: Any) -> None:
         self.bucket = bucket
-        self.prefix = prefix
+        # A prefix is whole path segments (review D-N6): s3://inbox/acme lists acme/…, never acme-corp/….
+        self.prefix = prefix if not prefix or prefix.endswith("/") else prefix + "/"
         self.client = client
 
     def files(self) -> Iterator[SeenFile]:
@@ -164,6 +302,8 @@ class S3PrefixSource:
             for page in pages:
                 for item in page.get("Contents", []):
                     key = str(item["Key"])
+                    if not key.startswith(self.prefix):
+                        continue  # a server that answers more than was asked for
                     relative = key[len(self.prefix):].lstrip("/")
                     if not relative or key.endswith("/") or any(_temporary(part) for part in relative.split("/")):
                         continue
@@ -174,9 +314,7 @@ class S3PrefixSource:
             raise RetryableError(f"listing s3://{self.bucket}/{self.prefix} failed: {exc}") from exc
 
     def _key(self, relative: str) -> str:
-        if not self.prefix or self.prefix.endswith("/"):
-            return self.prefix + relative
-        return f"{self.prefix}/{relative}"
+        return self.prefix + relative
 
     def fetch(self, seen: SeenFile, target: Path) -> bool:
         try:
@@ -197,8 +335,8 @@ def parse_source(source: str) -> tuple[str, str]:
         if not re.fullmatch(_BUCKET_NAME, parts.netloc):
             raise WatchError(f"{parts.netloc!r} is not an S3 bucket name (s3://bucket/prefix)")
         prefix = parts.path.lstrip("/")
-        if "\x00" in prefix or len(prefix) > 900:
-            raise WatchError("the S3 prefix is not usable as a key prefix")
+        if len(prefix) > 900 or any(part in (".", "..") for part in prefix.split("/")):
+            raise WatchError("the S3 prefix is not usable as a key prefix (at most 900 characters, no '.' or '..')")
         return "s3", f"s3://{parts.netloc}/{prefix}"
     path = Path(text)
     if not path.is_absolute():
@@ -208,17 +346,21 @@ def parse_source(source: str) -> tuple[str, str]:
     return "folder", str(path)
 
 
-def open_source(kind: str, source: str, *, endpoint_url: str | None = None, region: str | None = None) -> Source:
+def open_source(kind: str, source: str, *, root: str | None = None, endpoint_url: str | None = None,
+                region: str | None = None) -> Source:
+    """The source a poll reads; a folder confined to `root` (its watch's, see FolderSource)."""
     if kind == "s3":
         parts = urlsplit(source)
         return S3PrefixSource(parts.netloc, parts.path.lstrip("/"), s3_client(endpoint_url=endpoint_url, region=region))
-    return FolderSource(Path(source))
+    return FolderSource(Path(source), Path(root) if root else None)
 
 
-def check_within_roots(kind: str, source: str, roots: str, tenant: str) -> None:
+def check_within_roots(kind: str, source: str, roots: str, tenant: str) -> str:
     """A tenant's watch (made over the API) must be at or under one of the operator's roots
     (TENDERFLOW_WATCH_ROOTS, `{tenant}` standing for its name). A folder is compared by its real
-    path (symbolic links resolved), so a link cannot lead out of a root. Raises WatchForbiddenError."""
+    path (symbolic links resolved), so a link cannot lead out of a root; an S3 prefix by whole path
+    segments. Returns the root it is under (a folder's real path), which its polls may not leave
+    (review D-N1). Raises WatchForbiddenError."""
     allowed = [root.strip().replace("{tenant}", tenant) for root in roots.split(",") if root.strip()]
     if not allowed:
         raise WatchForbiddenError("the operator opens no folder or S3 prefix to watches made over the API "
@@ -232,12 +374,19 @@ def check_within_roots(kind: str, source: str, roots: str, tenant: str) -> None:
             continue
         if kind == "folder":
             real, real_root = os.path.realpath(source), os.path.realpath(root_source)
-            if real == real_root or real.startswith(real_root.rstrip("/") + "/"):
-                return
-        elif source.startswith(root_source):
-            return
+        else:
+            real, real_root = source, root_source
+        if _inside(real, real_root):
+            return real_root
     raise WatchForbiddenError(f"{source} is outside the places this tenant may watch: "
                               f"{', '.join(allowed)}")
+
+
+def _inside(path: str, root: str) -> bool:
+    """`path` is `root` or under it, compared by whole segments ('/inbox/acme' holds '/inbox/acme/x',
+    not '/inbox/acme-corp'; 's3://b/acme/' is 's3://b/acme')."""
+    path, root = path.rstrip("/"), root.rstrip("/")
+    return path == root or path.startswith(root + "/")
 
 
 # --- watches --------------------------------------------------------------------------------------
@@ -251,6 +400,7 @@ class Watch:
     tenant: str
     kind: str
     source: str
+    root: str
     settle_seconds: float
     priority: int
     languages: str | None
@@ -285,16 +435,21 @@ def get_watch(conn: psycopg.Connection[Any], watch_id: int, *, tenant: str | Non
 def create_watch(
     conn: psycopg.Connection[Any], scheduler: Scheduler, *, tenant: str, source: str,
     interval_seconds: float | None = None, cron: str | None = None, settle_seconds: float = 10.0,
-    priority: int = 0, languages: str | None = None, check_folder: bool = True, now: datetime | None = None,
+    priority: int = 0, languages: str | None = None, check_folder: bool = True, root: str | None = None,
+    now: datetime | None = None,
 ) -> Watch:
     """Watch `source` (an absolute folder path, or s3://bucket/prefix) for `tenant`, polled every
     `interval_seconds` (default 60) or at the `cron` times (UTC). With `check_folder`, a folder must
-    exist here. Raises WatchError (bad source or timing, already watched), UploadRejectedError (bad
-    languages), TenantNotFoundError. Nothing is written when it raises."""
+    exist here, and is recorded by its real path. Its polls never leave `root` (a tenant's root, see
+    check_within_roots; default: the folder or prefix itself). Raises WatchError (bad source or
+    timing, already watched, MAX_WATCHES_PER_TENANT reached), WatchForbiddenError (not inside
+    `root`), UploadRejectedError (bad languages), TenantNotFoundError. Nothing is written when it
+    raises."""
     kind, normalised = parse_source(source)
-    if kind == "folder" and check_folder and not Path(normalised).is_dir():
-        raise WatchError(f"{normalised} is not a folder here: create it first (the workers that poll it "
-                         "must see it at the same path)")
+    if kind == "folder" and check_folder:
+        normalised = real_folder(normalised)
+    if root is not None and not _inside(normalised, root):
+        raise WatchForbiddenError(f"{normalised} is outside {root}, the place this watch may read")
     if settle_seconds < 0:
         raise WatchError("settle_seconds cannot be negative")
     if interval_seconds is None and cron is None:
@@ -302,8 +457,13 @@ def create_watch(
     asked = check_languages(languages)
     get_tenant(conn, tenant)  # raises TenantNotFoundError
     with conn.transaction():
+        conn.execute(QUERIES["watch_tenant_lock"], {"tenant": tenant})
+        count = conn.execute(QUERIES["watch_count"], {"tenant": tenant}).fetchone()
+        if count is not None and count[0] >= MAX_WATCHES_PER_TENANT:
+            raise WatchError(f"tenant {tenant!r} has {count[0]} watches, the most it may have; remove one first")
         row = conn.execute(QUERIES["watch_insert"], {
-            "tenant": tenant, "kind": kind, "source": normalised, "settle_seconds": settle_seconds,
+            "tenant": tenant, "kind": kind, "source": normalised, "root": root or normalised,
+            "settle_seconds": settle_seconds,
             "priority": priority, "languages": asked}).fetchone()
         if row is None:
             existing = conn.execute(QUERIES["watch_id_by_source"],
@@ -317,6 +477,15 @@ def create_watch(
         except ValueError as exc:
             raise WatchError(str(exc)) from exc
     return get_watch(conn, watch_id)
+
+
+def real_folder(path: str) -> str:
+    """The real path of the folder `path` (links resolved: a watch's polls open it following none).
+    Raises WatchError when it is not a folder here."""
+    if not Path(path).is_dir():
+        raise WatchError(f"{path} is not a folder here: create it first (the workers that poll it "
+                         "must see it at the same path)")
+    return os.path.realpath(path)
 
 
 def remove_watch(
@@ -391,6 +560,12 @@ class _Known:
     first_seen_at: datetime
 
 
+def forgotten_path(path: str) -> str:
+    """What a file's path becomes in `watch_files` once its document is deleted (review D-N7): a
+    fingerprint, not the name (see the query watch_files_forget_document)."""
+    return "/deleted/" + hashlib.sha256(path.encode("utf-8")).hexdigest()
+
+
 def _remove_stale_spool_files(directory: Path, *, older_than_seconds: float = 86_400) -> None:
     """Spool files left by a poll whose process died mid-file (a live one is never a day old)."""
     cutoff = datetime.now(UTC).timestamp() - older_than_seconds
@@ -432,8 +607,9 @@ class _Poll:
             log.warning("watch.file_rejected", watch_id=self.summary.watch_id, tenant=self.watch["tenant"],
                         path=seen.path, reason=reason)
         elif state in ("uploaded", "existing"):
-            log.info("watch.file_taken", watch_id=self.summary.watch_id, tenant=self.watch["tenant"], path=seen.path,
-                     state=state, document_id=document_id)
+            # No path: a log line outlives the document, whose name goes with it when it is deleted (D-N7).
+            log.info("watch.file_taken", watch_id=self.summary.watch_id, tenant=self.watch["tenant"], state=state,
+                     document_id=document_id)
 
     def run(self) -> PollSummary:
         known = {row[0]: _Known(int(row[1]), row[2], str(row[3]), row[4]) for row in self.conn.execute(
@@ -441,7 +617,7 @@ class _Poll:
         candidates: list[SeenFile] = []
         for seen in self.source.files():
             self.summary.listed += 1
-            before = known.get(seen.path)
+            before = known.get(seen.path) or known.get(forgotten_path(seen.path))
             if before is not None and before.state != "waiting" and \
                     (before.size, before.modified_at) == (seen.size, seen.modified_at):
                 continue  # decided on already, and unchanged since
@@ -463,6 +639,9 @@ class _Poll:
         """Decide on one file; True when its bytes were read (it counts against the poll's share)."""
         if seen.link:
             self.decide(seen, "rejected", "a symbolic link: links are not followed")
+            return False
+        if seen.elsewhere:
+            self.decide(seen, "rejected", "on another file system (a mount point): a watch stays on its root's")
             return False
         if not seen.regular:
             self.decide(seen, "rejected", "not a regular file")
@@ -549,8 +728,8 @@ def poll(
         summary.skipped = "another poll of this watch is running"
         return summary
     try:
-        chosen = source or open_source(watch["kind"], watch["source"], endpoint_url=options.s3_endpoint_url,
-                                       region=options.s3_region)
+        chosen = source or open_source(watch["kind"], watch["source"], root=watch["root"],
+                                       endpoint_url=options.s3_endpoint_url, region=options.s3_region)
         return _Poll(conn, storage, watch, chosen, options, now or datetime.now(UTC), check).run()
     finally:
         if not conn.closed:

@@ -340,8 +340,9 @@ class Worker:
         while not self._stopping.is_set():
             try:
                 free, claimed = self._claim_free_slots() or (0, 0)
-            except psycopg.Error as exc:
-                log.warning("worker.claim_failed", error=str(exc))
+            except Exception as exc:  # any error: logged, and the loop claims again (review security-2, N2)
+                log.warning("worker.claim_failed", error=f"{type(exc).__name__}: {exc}",
+                            exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._stopping.wait(min(self.config.poll_seconds, 1.0))
                 continue
             if free > 0 and claimed == free:
@@ -366,8 +367,8 @@ class Worker:
         try:
             with self.pool.connection() as conn:
                 return not jobs.any_unfinished(conn, self.config.types)
-        except psycopg.Error as exc:
-            log.warning("worker.drain_check_failed", error=str(exc))
+        except Exception as exc:  # any error: not drained; the claim loop asks again
+            log.warning("worker.drain_check_failed", error=f"{type(exc).__name__}: {exc}")
             return False
 
     def _release_unstarted(self) -> None:
@@ -613,8 +614,9 @@ class Worker:
         every free slot filled (more may be waiting)."""
         try:
             outcome = None if self._stopping.is_set() else self._claim_free_slots(wait=False, named=named)
-        except psycopg.Error as exc:
-            log.warning("worker.claim_failed", error=str(exc))
+        except Exception as exc:  # any error: the claim loop, woken below, tries again
+            log.warning("worker.claim_failed", error=f"{type(exc).__name__}: {exc}",
+                        exc_info=not isinstance(exc, psycopg.OperationalError))
             outcome = None
         if outcome is None or (outcome[0] > 0 and outcome[1] == outcome[0]):
             self._wake.set()

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tenderflow.handlers.stage import InputKind
+from tenderflow.texts import Line
 
 WORKER_INSTANCE_HEADER = "X-Tenderflow-Worker"
 INSTANCE_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}")
@@ -40,9 +41,9 @@ class _Message(BaseModel):
 class WorkerHello(_Message):
     """Who is calling: registered in the `workers` table (kind 'remote') and heartbeated."""
 
-    host: str = Field(min_length=1, max_length=200)
+    host: Line = Field(min_length=1, max_length=200)
     pid: int = Field(ge=0)
-    pool: str = Field(min_length=1, max_length=50)
+    pool: Line = Field(min_length=1, max_length=50)
     threads: int = Field(ge=1, le=256)
 
 

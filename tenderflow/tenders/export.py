@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Literal
 
-import psycopg
 from psycopg.rows import dict_row
 
+from tenderflow.database import Database, borrowed
 from tenderflow.pipeline import ocds
 from tenderflow.pipeline.export import FIELD_COLUMNS, sourced_cells, write_csv, write_jsonl, write_xlsx
 from tenderflow.tenders.matching import QUERIES
@@ -38,29 +38,32 @@ _DOCUMENT_TYPES = {"notice": "tenderNotice", "specification": "technicalSpecific
 
 
 def exported_tenders(
-    conn: psycopg.Connection[Any], *, tenant: str | None = None, since: datetime | None = None,
+    database: Database, *, tenant: str | None = None, since: datetime | None = None,
     with_revisions: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """The tenders (changed since `since`), oldest first, each with its members and, when asked, its
-    revisions."""
+    revisions. With a pool, each batch borrows a connection and gives it back before its rows are
+    handed on (a slow HTTP client holds none: review security-2, D-N2)."""
     from tenderflow.tenders.records import refresh_stale
 
-    refresh_stale(conn, tenant=tenant)
+    with borrowed(database) as conn:
+        refresh_stale(conn, tenant=tenant)
     after = 0
-    cursor = conn.cursor(row_factory=dict_row)
     while True:
-        rows = cursor.execute(QUERIES["export_tenders"], {
-            "tenant": tenant, "since": since, "after_id": after, "batch": _BATCH}).fetchall()
-        if not rows:
-            return
-        ids = [row["id"] for row in rows]
-        members: dict[int, list[dict[str, Any]]] = {}
-        for member in cursor.execute(QUERIES["export_tender_documents"], {"tender_ids": ids}).fetchall():
-            members.setdefault(member["tender_id"], []).append(member)
-        revisions: dict[int, list[dict[str, Any]]] = {}
-        if with_revisions:
-            for revision in cursor.execute(QUERIES["export_tender_revisions"], {"tender_ids": ids}).fetchall():
-                revisions.setdefault(revision["tender_id"], []).append(revision)
+        with borrowed(database) as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            rows = cursor.execute(QUERIES["export_tenders"], {
+                "tenant": tenant, "since": since, "after_id": after, "batch": _BATCH}).fetchall()
+            if not rows:
+                return
+            ids = [row["id"] for row in rows]
+            members: dict[int, list[dict[str, Any]]] = {}
+            for member in cursor.execute(QUERIES["export_tender_documents"], {"tender_ids": ids}).fetchall():
+                members.setdefault(member["tender_id"], []).append(member)
+            revisions: dict[int, list[dict[str, Any]]] = {}
+            if with_revisions:
+                for revision in cursor.execute(QUERIES["export_tender_revisions"], {"tender_ids": ids}).fetchall():
+                    revisions.setdefault(revision["tender_id"], []).append(revision)
         for row in rows:
             yield {**row, "members": members.get(row["id"], []), "revisions": revisions.get(row["id"], [])}
         if len(rows) < _BATCH:

@@ -1,7 +1,7 @@
 """Files and ZIP packages uploaded into a tender: `upload a.pdf b.zip --tender NEW|ID`, and
 `POST /v1/tenders/{id}/documents`.
 
-    upload_to_tender(conn, storage, [paths], tender=None|id, tenant=…, …) -> TenderUpload
+    upload_to_tender(database, storage, [paths], tender=None|id, tenant=…, …) -> TenderUpload
 
 Each ZIP is unpacked and checked first (tenderflow.tenders.packages: a package refused whole raises
 PackageRejectedError before anything is stored), each PDF checked (a refused one is reported, not
@@ -24,6 +24,7 @@ from typing import Any
 import psycopg
 import structlog
 
+from tenderflow.database import Database, borrowed
 from tenderflow.errors import TenderflowError, TenderNotFoundError, UploadRejectedError
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import BatchFile, UploadOutcome, check_pdf_file, upload_batch
@@ -54,7 +55,7 @@ class TenderUpload:
 
 
 def upload_to_tender(
-    conn: psycopg.Connection[Any],
+    database: Database,
     storage: ObjectStorage,
     paths: Sequence[Path],
     *,
@@ -74,13 +75,15 @@ def upload_to_tender(
     """Upload PDFs and ZIP packages into `tender` (None: a new one, named `name`), as one transaction.
     `filenames` names each path as recorded (an API upload's own name), else the path's name.
     `work_dir` is where packages are unpacked (on the storage's filesystem, a file storage moves the
-    members into place instead of copying them).
+    members into place instead of copying them). `database`: the API passes its pool, and no
+    connection is held while packages are unpacked or objects stored (review security-2, D-N2).
 
     Raises PackageRejectedError (a package refused whole), UploadRejectedError (nothing left to
     upload: every file refused), TenderNotFoundError (no such tender of this tenant),
     TenantNotFoundError, InsufficientCreditsError, StorageQuotaExceededError: nothing stored."""
     if tender is not None:
-        records.get_tender(conn, tender, tenant=tenant)  # early: nothing is unpacked for a tender not the tenant's
+        with borrowed(database) as conn:  # early: nothing is unpacked for a tender not the tenant's
+            records.get_tender(conn, tender, tenant=tenant)
     names = list(filenames) if filenames is not None else [path.name for path in paths]
     outcomes: list[UploadOutcome] = []
     batch: list[BatchFile] = []
@@ -130,13 +133,14 @@ def upload_to_tender(
                 "document_ids": ids, "package_paths": [package_paths.get(o.source) for o in uploaded
                                                        if o.document_id is not None]})
 
-        uploaded = upload_batch(conn, storage, batch, tenant=tenant, priority=priority, max_bytes=max_bytes,
+        uploaded = upload_batch(database, storage, batch, tenant=tenant, priority=priority, max_bytes=max_bytes,
                                 prices=prices, languages=languages, max_attempts=max_attempts,
                                 max_stored_bytes=max_stored_bytes, within=join)
     result = TenderUpload(made[0], tender is None, [*uploaded, *outcomes], unpack_seconds=unpacked)
     if any(o.status == "existing" for o in uploaded):  # already readable documents: merge them in now
         try:
-            result.merge = records.merge_tender(conn, result.tender_id, cause="documents uploaded into the tender")
+            with borrowed(database) as conn:
+                result.merge = records.merge_tender(conn, result.tender_id, cause="documents uploaded into the tender")
         except TenderflowError as exc:  # the upload stands; the next merge takes them in
             log.warning("tender.merge_failed", tender_id=result.tender_id, error=str(exc))
     log.info("tender.uploaded", tender_id=result.tender_id, tenant=tenant, documents=len(result.documents),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,8 @@ import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 
-from tenderflow.errors import WebhookError, WebhookNotFoundError
+from tenderflow.database import Database, borrowed
+from tenderflow.errors import PingRateLimitedError, WebhookError, WebhookNotFoundError
 from tenderflow.queue import EndedJob, JobSpec, enqueue_many
 from tenderflow.queue.jobs import sanitize_error
 from tenderflow.webhooks.addresses import AddressPolicy, Resolver, system_resolver
@@ -285,26 +287,57 @@ class PingResult:
     outcome: PostOutcome
 
 
+PINGS_AT_ONCE: Final = 2
+"""A tenant's pings under way at once (each waits up to TENDERFLOW_WEBHOOK_TIMEOUT_SECONDS on its receiver)."""
+PINGS_PER_MINUTE: Final = 10
+"""A tenant's pings sent in any minute."""
+
+
 def send_ping(
-    conn: psycopg.Connection[Any], endpoint_id: int, *, policy: AddressPolicy, timeout_seconds: float,
+    database: Database, endpoint_id: int, *, policy: AddressPolicy, timeout_seconds: float,
     tenant: str | None = None, resolver: Resolver = system_resolver,
 ) -> PingResult:
     """Send a `ping` event to the endpoint now, from this process (a test of the receiver and its
     signature check: it is signed like every delivery), and log it as a delivery with one attempt.
-    A disabled endpoint can be pinged (to see it answers again before enabling it). Raises
-    WebhookNotFoundError."""
-    endpoint = get_endpoint(conn, endpoint_id, tenant=tenant)
-    with conn.transaction():
-        event = conn.execute(QUERIES["event_insert_ping"], {"tenant": endpoint.tenant}).fetchone()
-        assert event is not None
-        delivery = conn.execute(QUERIES["delivery_insert"], {
-            "event_id": event[0], "endpoint_id": endpoint.id, "tenant": endpoint.tenant}).fetchone()
-        assert delivery is not None
-    target = load(conn, int(delivery[0]))
+    A disabled endpoint can be pinged (to see it answers again before enabling it).
+
+    `database`: the API passes its pool, and no connection is held while the receiver is waited on
+    (review security-2, D-N2); the delivery is written before, its attempt after. A tenant may have
+    PINGS_AT_ONCE pings under way and send PINGS_PER_MINUTE a minute, whichever process sends them.
+    Raises WebhookNotFoundError, PingRateLimitedError."""
+    with borrowed(database) as conn:
+        endpoint = get_endpoint(conn, endpoint_id, tenant=tenant)
+        with conn.transaction():
+            _admit_ping(conn, endpoint.tenant, timeout_seconds)
+            event = conn.execute(QUERIES["event_insert_ping"], {"tenant": endpoint.tenant}).fetchone()
+            assert event is not None
+            delivery = conn.execute(QUERIES["delivery_insert"], {
+                "event_id": event[0], "endpoint_id": endpoint.id, "tenant": endpoint.tenant}).fetchone()
+            assert delivery is not None
+        target = load(conn, int(delivery[0]))
     assert target is not None
     body = envelope(target, {"endpoint": {"id": endpoint.id, "url": endpoint.url, "events": endpoint.events},
                              "message": "a test of this endpoint; tenderflow expects a 2xx answer"})
     outcome = post(target.url, body, request_headers(target, body, attempt=1), policy=policy,
                    timeout_seconds=timeout_seconds, resolver=resolver)
-    record = record_attempt(conn, target, job_id=None, outcome=outcome, final=True)
+    with borrowed(database) as conn:
+        record = record_attempt(conn, target, job_id=None, outcome=outcome, final=True)
     return PingResult(target.id, record.attempt, outcome)
+
+
+def _admit_ping(conn: psycopg.Connection[Any], tenant: str, timeout_seconds: float) -> None:
+    """In the ping's transaction, under the tenant's ping lock: refuse a ping over the tenant's
+    limits (PingRateLimitedError, with the seconds until one is allowed). A ping still pending past
+    its timeout (its process died) no longer counts as under way."""
+    conn.execute(QUERIES["pings_lock"], {"tenant": tenant})
+    row = conn.execute(QUERIES["pings_recent"], {"tenant": tenant, "in_flight_seconds": timeout_seconds + 5}).fetchone()
+    assert row is not None
+    under_way, last_minute, minute_ends_in = int(row[0]), int(row[1]), row[2]
+    if under_way >= PINGS_AT_ONCE:
+        raise PingRateLimitedError(
+            f"tenant {tenant!r} has {under_way} pings under way, the most it may have at once; try again when "
+            "they are answered", retry_after=max(1.0, min(timeout_seconds, 5.0)))
+    if last_minute >= PINGS_PER_MINUTE:
+        raise PingRateLimitedError(
+            f"tenant {tenant!r} has sent the {PINGS_PER_MINUTE} pings it may send per minute; try again in "
+            f"{math.ceil(float(minute_ends_in or 1))} s", retry_after=max(1.0, float(minute_ends_in or 1)))

@@ -22,7 +22,7 @@ from psycopg.rows import dict_row
 from tenderflow.errors import TenantNotFoundError, WebhookError, WebhookNotFoundError
 from tenderflow.queue import cancel_many
 from tenderflow.sqlfiles import NamedQueries
-from tenderflow.webhooks.addresses import AddressPolicy, Resolver, check_registration, system_resolver
+from tenderflow.webhooks.addresses import AddressPolicy, Resolver, WebhookUrl, check_registration, system_resolver
 from tenderflow.webhooks.signing import new_secret
 
 QUERIES = NamedQueries("tenderflow.webhooks", "queries.sql")
@@ -108,13 +108,15 @@ def get_endpoint(conn: psycopg.Connection[Any], endpoint_id: int, *, tenant: str
 
 
 def create_endpoint(
-    conn: psycopg.Connection[Any], tenant: str, url: str, *, policy: AddressPolicy,
+    conn: psycopg.Connection[Any], tenant: str, url: str | WebhookUrl, *, policy: AddressPolicy,
     events: Sequence[str] | None = None, description: str = "", resolver: Resolver = system_resolver,
 ) -> CreatedEndpoint:
-    """Register `url` for `events` (default: all) of `tenant`, with a new secret. Raises
-    WebhookUrlError (the reason: not http(s), a private address…), WebhookError (unknown events, too
-    many endpoints), TenantNotFoundError. Nothing is written when it raises."""
-    checked = check_registration(url, policy, resolver=resolver)
+    """Register `url` for `events` (default: all) of `tenant`, with a new secret. A URL already
+    checked (`check_registration`, which resolves its name: the API does it before it takes a
+    connection) is not checked again. Raises WebhookUrlError (the reason: not http(s), a private
+    address…), WebhookError (unknown events, too many endpoints), TenantNotFoundError. Nothing is
+    written when it raises."""
+    checked = url if isinstance(url, WebhookUrl) else check_registration(url, policy, resolver=resolver)
     wanted = parse_events(events)
     secret = new_secret()
     with conn.transaction():
@@ -134,12 +136,15 @@ def create_endpoint(
 
 def update_endpoint(
     conn: psycopg.Connection[Any], endpoint_id: int, *, policy: AddressPolicy, tenant: str | None = None,
-    url: str | None = None, events: Sequence[str] | None = None, description: str | None = None,
+    url: str | WebhookUrl | None = None, events: Sequence[str] | None = None, description: str | None = None,
     resolver: Resolver = system_resolver,
 ) -> Endpoint:
-    """Change the URL (checked as at registration), the events or the description. Raises as
-    `create_endpoint` does, and WebhookNotFoundError."""
-    checked = check_registration(url, policy, resolver=resolver).url if url is not None else None
+    """Change the URL (checked as at registration, unless given checked), the events or the
+    description. Raises as `create_endpoint` does, and WebhookNotFoundError."""
+    if isinstance(url, WebhookUrl):
+        checked: str | None = url.url
+    else:
+        checked = check_registration(url, policy, resolver=resolver).url if url is not None else None
     row = conn.execute(QUERIES["endpoint_update"], {
         "id": endpoint_id, "tenant": tenant, "url": checked,
         "events": parse_events(events) if events is not None else None, "description": _description(description),

@@ -76,6 +76,21 @@ INSERT INTO webhook_deliveries (event_id, endpoint_id, tenant)
 SELECT event.id, endpoints.id, %(tenant)s FROM event CROSS JOIN endpoints
 RETURNING id;
 
+-- name: pings_lock
+-- A tenant's pings decide their limits in turn (tenderflow.webhooks.deliveries.PINGS_*).
+SELECT pg_advisory_xact_lock(7241005, hashtext(%(tenant)s));
+
+-- name: pings_recent
+-- The tenant's pings still waiting for their receiver (pending, and younger than a ping's timeout),
+-- its pings of the last minute, and the seconds until the oldest of those is a minute old.
+SELECT count(*) FILTER (WHERE d.state = 'pending'
+                          AND d.created_at > now() - make_interval(secs => %(in_flight_seconds)s)),
+       count(*),
+       extract(epoch FROM min(d.created_at) + interval '1 minute' - now())
+  FROM webhook_deliveries d
+  JOIN webhook_events e ON e.id = d.event_id
+ WHERE d.tenant = %(tenant)s AND e.type = 'ping' AND d.created_at > now() - interval '1 minute';
+
 -- name: event_insert_ping
 INSERT INTO webhook_events (tenant, type) VALUES (%(tenant)s, 'ping') RETURNING id;
 

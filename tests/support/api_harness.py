@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,9 +95,12 @@ class RunningApi:
 
 
 @contextmanager
-def serve_in_thread(settings: Settings) -> Iterator[RunningApi]:
-    """uvicorn serving `create_app(settings)` on a loopback port, in a thread of this process."""
+def serve_in_thread(settings: Settings, *, socket_options: Sequence[tuple[int, int, int]] = ()) -> Iterator[RunningApi]:
+    """uvicorn serving `create_app(settings)` on a loopback port, in a thread of this process; its
+    listening socket (and so each accepted one) with `socket_options` (e.g. a small SO_SNDBUF)."""
     sock = socket.socket()
+    for level, option, value in socket_options:
+        sock.setsockopt(level, option, value)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     app = create_app(settings)

@@ -11,8 +11,11 @@ Every server in one process shares moto's in-memory state, so give each test its
 from __future__ import annotations
 
 import contextlib
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
+import boto3
 import pytest
 from moto.server import ThreadedMotoServer
 
@@ -27,6 +30,17 @@ def run_s3_server() -> Iterator[str]:
         yield f"http://{host}:{port}"
     finally:
         server.stop()
+
+
+@contextlib.contextmanager
+def s3_bucket(monkeypatch: pytest.MonkeyPatch, prefix: str = "inbox") -> Iterator[tuple[str, str, Any]]:
+    """moto's server with fake credentials and a new bucket of its own: (endpoint URL, bucket, client)."""
+    fake_aws_credentials(monkeypatch)
+    with run_s3_server() as endpoint:
+        bucket = f"{prefix}-{uuid.uuid4().hex[:10]}"
+        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
+        client.create_bucket(Bucket=bucket)
+        yield endpoint, bucket, client
 
 
 def fake_aws_credentials(monkeypatch: pytest.MonkeyPatch, *, region: str = "us-east-1") -> None:
