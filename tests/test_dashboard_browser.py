@@ -376,6 +376,6 @@ def test_a_long_real_title_wraps_and_keeps_the_page_and_quote_columns_on_screen(
     page.goto(f"{api.url}/dashboard/documents/{document_id}")
     title = page.locator("#fields tr", has_text="Rahmenvereinbarung")
     expect(title).to_have_count(1)
-    for cell in ("td.num", "td.quote"):
+    for cell in ("td.page", "td.quote"):
         box = title.locator(cell).bounding_box()
         assert box is not None and box["x"] + box["width"] <= 1280, (cell, box)

@@ -32,7 +32,8 @@ def test_only_remote_workers_leave_the_tasks_to_nobody_and_it_is_said(conn: psyc
     register(conn, pools=POOLS["all"], kind="remote")
     [waiting] = unserved(conn, dead_after_seconds=60)
     assert waiting.local and waiting.pool == "all"
-    assert set(waiting.job_types) == {"webhook.deliver", "watch.poll", "storage.delete", "documents.retention"}
+    assert set(waiting.job_types) == {"webhook.deliver", "watch.poll", "storage.delete", "documents.retention",
+                                      "tender.document"}
     assert "webhook deliveries" in waiting.sentence() and "tenderflow worker --pool all" in waiting.sentence()
     register(conn, pools=LOCAL_POOLS["ocr"], kind="local")  # deletions and retention run on any local worker
     [extract_tasks] = unserved(conn, dead_after_seconds=60)

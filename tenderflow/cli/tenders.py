@@ -164,7 +164,8 @@ def remove(
 @tenders_app.command("kind")
 def kind_command(
     ctx: typer.Context, tender_id: TenderArgument, document_id: Annotated[int, typer.Argument(metavar="DOCUMENT_ID")],
-    kind: Annotated[Kind, typer.Argument(help="What the document is; auto: read it from the document again.")],
+    kind: Annotated[Kind, typer.Argument(metavar="KIND", help="What the document is (notice, specification, "
+                                         "addendum, form, other); auto: read it from the document again.")],
     tenant: TenantOption = None,
 ) -> None:
     """Say what a member document is (addendum, notice, specification, form, other): precedence follows."""
@@ -178,9 +179,9 @@ def kind_command(
 @tenders_app.command("choose")
 def choose(
     ctx: typer.Context, tender_id: TenderArgument,
-    field: Annotated[str, typer.Argument(help="The field, e.g. submission_deadline or buyer.email.")],
-    document: Annotated[str, typer.Argument(metavar="DOCUMENT_ID|auto", help="Take its value from this member; "
-                                                                             "auto: precedence decides again.")],
+    field: Annotated[str, typer.Argument(metavar="FIELD", help="The field, e.g. submission_deadline or buyer.email.")],
+    document: Annotated[str, typer.Argument(metavar="DOCUMENT_ID", help="Take its value from this member (its id), "
+                                                                             "or `auto`: precedence decides again.")],
     tenant: TenantOption = None,
 ) -> None:
     """Settle a conflict: the field's value comes from this document."""
@@ -203,7 +204,7 @@ def _merged(tender_id: int, outcome: Any) -> None:
 
 
 @tenders_app.command("rename")
-def rename(ctx: typer.Context, tender_id: TenderArgument, name: Annotated[str, typer.Argument()],
+def rename(ctx: typer.Context, tender_id: TenderArgument, name: Annotated[str, typer.Argument(metavar="NAME")],
            tenant: TenantOption = None) -> None:
     """Give a tender a name for people ('' : its merged title again)."""
     from tenderflow.tenders import records
