@@ -1,0 +1,350 @@
+"""Where the contract is performed: a place label's value, a NUTS code, a delivery sentence.
+
+See identity.py for how it is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from tenderflow.extraction.offline.candidates import Candidate, choose
+from tenderflow.extraction.offline.document import Cell, Document, Line, fold
+from tenderflow.extraction.offline.labelled import (
+    PLACEHOLDER,
+    PROSE,
+    QUOTES,
+    SENTENCE_END,
+    Block,
+    ValueLayout,
+    cell_of_label,
+    find_labels,
+    in_lot_section,
+    is_blank,
+    join_wrapped,
+    label_starts_entry,
+    labels,
+    lines_after,
+    lines_before,
+    next_nonblank,
+    page_weight,
+    run_on_value,
+    separated,
+    value_block,
+)
+from tenderflow.extraction.offline.references import (
+    REFERENCE_STRONG,
+)
+from tenderflow.extraction.offline.titles import (
+    TITLE_STRONG,
+    title,
+)
+from tenderflow.extraction.schema import Sourced
+
+# --- place of performance ---------------------------------------------------------------------------------
+
+_PLACE_LABELS: Final = labels(
+    [
+        # en
+        "place of performance", "place of delivery", "delivery place", "delivery location", "location of delivery",
+        "place of work", "place of works", "location of work", "location of works", "location of the works",
+        "site location", "project location", "project site", "site of work", "site of works", "work site",
+        "place of execution", "place of service", "place of supply", "location of the project", "location",
+        "delivery address", "consignee address", "main site or place of performance",
+        # fr
+        "lieu d'execution", "lieu de livraison", "lieu d'execution des prestations", "lieu principal d'execution",
+        "lieu d'execution et de livraison", "lieu de realisation", "lieu des travaux", "lieu de prestation",
+        # de
+        "erfullungsort", "ausfuhrungsort", "leistungsort", "liefer leistungsort", "lieferort", "lieferanschrift",
+        "ort der leistungserbringung", "ort der leistung", "ort der ausfuhrung", "ort der lieferung",
+        "ausfuhrungsort der leistung", "lieferung an",
+        # es
+        "lugar de ejecucion", "lugar de entrega", "lugar de prestacion", "lugar de ejecucion del contrato",
+        "lugar de prestacion del servicio", "lugar de las obras",
+        # it
+        "luogo di esecuzione", "luogo di consegna", "luogo di svolgimento", "luogo principale di esecuzione",
+        "luogo di esecuzione del contratto", "luogo di esecuzione dei lavori", "luogo di prestazione",
+        # pl
+        "miejsce realizacji", "miejsce dostawy", "miejsce wykonania", "miejsce realizacji zamowienia",
+        "miejsce wykonania zamowienia", "miejsce swiadczenia uslug",
+        # pt
+        "local de execucao", "local de entrega", "local da obra", "local de prestacao",
+        # nl
+        "plaats van uitvoering", "leveringsplaats", "plaats van levering", "uitvoeringsplaats",
+        # ar
+        "مكان التنفيذ", "مكان تنفيذ الأعمال", "مكان تنفيذ الاعمال", "موقع التنفيذ", "موقع تنفيذ الأعمال", "مكان العمل",
+    ]
+)  # fmt: skip
+"""Labels of where the contract is performed or delivered (never the bare 'place', 'lugar', 'lieu':
+those are often the place of opening or submission)."""
+
+_PLACE_SENTENCE: Final = re.compile(
+    r"\s+(?:is|will be|shall be|est|sera|ist|liegt in|es|e|sara|jest|fica|ligt in)\s+"
+    r"(?:(?:in|at|a|en|nel|nella|nei|presso|im|in der|w|em|no|na|te)\s+)?"
+)
+"""'<place label> è nel Comune di …' (folded): the place follows a copula in a sentence."""
+
+_OF_THE: Final = re.compile(r"\s+(?:dell['’]|della|del|de la|du|des|of the|of|der|de)\s*\w+")
+"""What may stand between a place label and its copula: 'luogo di svolgimento DELL'APPALTO è …'."""
+
+_NUTS_LABEL: Final = labels(
+    ["code nuts", "nuts code", "codice nuts", "codigo nuts", "nuts-code", "kod nuts", "nuts",
+     "codigo de subentidad territorial"]
+)  # fmt: skip
+_NUTS_CODE: Final = re.compile(
+    r"-?\b((?:AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|UK|NO|CH|IS|LI|"
+    r"TR|AL|ME|MK|RS)[A-Z0-9]{1,3})\b"
+)
+"""A NUTS code of an EU/EEA/candidate country ('FRE11', 'ITF48', 'DE212')."""
+
+_PLACE_SUBLABEL: Final = re.compile(
+    r"(?:(?P<town>subentidad nacional|town|city|ville|localite|commune|ort|stadt|gemeinde|localidad|ciudad|"
+    r"municipio|poblacion|comune|citta|localita|miejscowosc|cidade|plaats|gemeente)"
+    r"|(?P<address>postal address|address|adresse postale|adresse|direccion postal|direccion|indirizzo|adres|"
+    r"anschrift|endereco)"
+    r"|(?P<code>codigo de subentidad territorial|nuts code|code nuts|codice nuts|kod nuts|nuts|"
+    r"country subdivision|subdivision pays|unterteilung des landes|subdivision del pais|suddivisione paese)"
+    r"|(?P<country>pais|country|pays|land|paese|kraj|staat))\b[\s:：.\-–]*"
+)
+"""Sub-fields of an eForms-style place block ('Town: …', 'Subentidad Nacional …', 'País …', 'NUTS code: …')."""
+
+_PLACE_NOT_A_PLACE: Final = re.compile(
+    r"\b(?:see|voir|siehe|vease|vedi|patrz|zie|as per|according to|conformement|gemass|segun|designated|"
+    r"order level|annex|anexo|allegato|anlage|zalacznik|bijlage|schedule|eur|usd|euro|valor|value|wert|"
+    r"importe|montant|importo)\b|[€$£]"
+)
+"""A 'place' that points elsewhere or is another field's value: not a place."""
+
+_DELIVERY_SENTENCE: Final = re.compile(
+    r"\b(?:deliver(?:y|ies)|the goods|the equipment|the works|the services)\s+(?:shall|will|must|are to)\s+be\s+"
+    r"(?:made|effected|delivered|performed|carried out|executed|provided|installed|rendered)\s+(?:at|to|in)\s+"
+    r"|\bentregas?\s+(?:se\s+)?(?:realizaran?|efectuaran?|haran?|deberan? (?:realizarse|efectuarse))\s+en\s+"
+    r"|\blivraisons?\s+(?:sera|seront|doit etre|doivent etre|s'effectuera|s'effectueront)\s+"
+    r"(?:(?:effectuee|realisee|faite)s?\s+)?(?:a|au|aux|dans|sur)\s+"
+    r"|\bconsegna\s+(?:dovra avvenire|avverra|sara effettuata|dovra essere effettuata)\s+(?:presso|a|in|nel|nella)\s+"
+    r"|\bdostaw[ay]\s+(?:zostanie zrealizowana|nastapi|odbedzie sie)\s+(?:do|w)\s+"
+    r"|\bentrega\s+(?:sera|devera ser)\s+(?:feita|realizada|efetuada)\s+(?:em|no|na)\s+"
+    r"|\blevering\s+(?:vindt plaats|geschiedt)\s+(?:te|in|op|bij)\s+"
+)
+"""'Deliveries shall be made at …', 'Las entregas se realizarán en …' (folded). Not German: every noun is
+capitalised there, so a capital letter does not tell a place ('Die Lieferung erfolgt in zwei Losen')."""
+
+_DELIVERY_WORDS: Final = (
+    "deliver", "entrega", "livraison", "consegna", "dostaw", "levering",
+    "the goods", "the equipment", "the works", "the services",
+)  # fmt: skip
+"""A cheap filter: only lines with one of these words are matched against the delivery sentence."""
+
+_NOT_A_DELIVERY_PLACE: Final = re.compile(
+    r"\b(?:plazo|within|dentro|days?|dias|jours|tage|giorni|dni|dagen|weeks?|semanas|months?|meses|mois|monate|"
+    r"mesi|hours|horas|dates?|fecha|accordance|conformidad|conformite|conformita|compliance|manner|forma|form|way|"
+    r"modo|weise|basis|base|time|tiempo|temps|zeit|tempo|schedule|cronograma|installments?|cuotas|partial|parcial|"
+    r"lots?|lotes?|batches|tranches?)\b"
+)
+"""Words of when or how a delivery is made, not where."""
+
+_ROLES: Final = frozenset(
+    "purchaser buyer employer consignee client owner contractor supplier department entity authority agency "
+    "municipality county city state government procuring contracting site premises project works place destination "
+    "delivery point comprador contratante entidad municipalidad organismo acheteur pouvoir adjudicateur auftraggeber "
+    "auftragnehmer stazione appaltante zamawiajacy zamawiajacego opdrachtgever the el la le les der die das".split()
+)
+"""Capitalised words that name a party or a generic place: 'the Purchaser's premises' names no place."""
+
+
+def _names_a_place(text: str) -> bool:
+    """Whether a delivery sentence's object names a place: a capitalised word other than a party or 'Site'."""
+    for word in re.findall(r"[^\W\d_][^\W_']*", text):
+        if word[0].isupper() and len(word) >= 3 and fold(word) not in _ROLES:
+            return True
+    return False
+
+
+def _delivery_sentences(document: Document) -> Iterator[Candidate[str]]:
+    """Places stated in a sentence about where the goods are delivered or the work is done."""
+    for line in document.lines:
+        if not any(word in line.folded for word in _DELIVERY_WORDS):
+            continue
+        lines = [line]
+        following = next_nonblank(document, line, downwards=True)
+        if following is not None and not SENTENCE_END.search(line.text) and following.row == line.row + 1:
+            lines.append(following)
+        text = " ".join(other.stripped for other in lines)
+        folded = fold(text)
+        match = _DELIVERY_SENTENCE.search(folded) if len(folded) == len(text) else None
+        if match is None or match.start() >= len(line.stripped):
+            continue
+        value = _clean_place(re.split(r"[.;:](?:\s|$)|,\s+(?:and|y|et|und|e)\s", text[match.end() :])[0])
+        if not value or len(value) > 100 or _NOT_A_DELIVERY_PLACE.search(fold(value)) or not _names_a_place(value):
+            continue
+        used = lines if match.end() + len(value) > len(line.stripped) else lines[:1]
+        yield Candidate(value, line.page, "\n".join(other.stripped for other in used), 0.62, "delivery sentence")
+
+
+_PLACE_FIELD: Final = ValueLayout(4, (_PLACE_LABELS, TITLE_STRONG, REFERENCE_STRONG, _NUTS_LABEL), _PLACE_SUBLABEL)
+
+
+_SCOPE_ONLY: Final = re.compile(r"داخل المملكة|inside the kingdom|within the kingdom|in the kingdom")
+"""A place block that opens with the scope ('داخل المملكة', within the Kingdom) and names the region below."""
+
+
+_ADDRESS_HEADER: Final = labels(["address", "delivery address", "consignee address"])
+_CONSIGNEE: Final = re.compile(r"\bconsignees?\b")
+
+
+def _consignee_address(document: Document) -> Candidate[str] | None:
+    """The delivery address in the first row of a consignee table ('Consignee | Address | Quantity', as
+    Indian GeM bids print it): the goods are delivered there."""
+    for hit in find_labels(document, _ADDRESS_HEADER):
+        nearby = [hit.line, *lines_before(document, hit.line, limit=2), *lines_after(document, hit.line, limit=2)]
+        if not any(_CONSIGNEE.search(line.folded) for line in nearby):
+            continue
+        column = cell_of_label(hit)
+        fragments: list[str] = []
+        lines: list[Line] = []
+        for other in lines_after(document, hit.line, limit=14):
+            if is_blank(other):
+                if fragments:
+                    break
+                continue
+            cells = [cell for cell in other.cells if cell.overlaps(column)]
+            if cells:
+                if not fragments:
+                    column = Cell(min(column.start, cells[0].start), max(column.end, cells[0].end), column.text)
+                fragments.append(cells[0].text)
+                lines.append(other)
+        value = _clean_place(join_wrapped(fragments), longest=250)
+        if value:
+            page = document.lines_of(hit.line.page)
+            block = Block((value,), tuple(page[lines[0].row : lines[-1].row + 1]), spread=True)
+            return Candidate(value, block.page, block.quote, 0.7, "consignee address")
+        return None
+    return None
+
+
+_NOT_THE_SITE: Final = re.compile(r"\b(?:opening|submission|meeting|pre-?bid|conference|map|office|box|visit)\b")
+"""A 'Location' of something else than the work: the bid opening, a meeting, a map."""
+
+
+def _clean_place(text: str, *, longest: int = 160) -> str:
+    """The place without its NUTS note ('Comune di Turi (Ba) [codice NUTS ITF48]' → 'Comune di Turi (Ba)'),
+    or "" when it is no place: empty, a placeholder, a pointer to an annex, an amount or a sentence."""
+    text = re.sub(r"\s*[\[(]\s*(?:codice |code |c[oó]digo |kod )?nuts[^\])]*[\])]", "", text, flags=re.IGNORECASE)
+    if not _NUTS_FIRST.match(text):  # 'Code NUTS FRC13 Vernon' is a place as printed, not a label to cut
+        text = re.split(r"\s+[-–,]?\s*(?:codice|code|c[oó]digo|kod)\s+nuts\b|\s+nuts\b", text, flags=re.IGNORECASE)[0]
+    text = re.split(r"\s+(?:pin ?code|postcode|post code|pre bid)\b", text, flags=re.IGNORECASE)[0]
+    text = re.sub(r"\s+", " ", text).strip().strip(QUOTES).rstrip(" .;:,|").strip()
+    text = re.sub(r"^[^\sA-Za-z0-9]\s+(?=\S{2})", "", text)  # a bullet that OCR read as a letter ('ه منطقة …')
+    if not text or PLACEHOLDER.search(text) or not re.search(r"[^\W\d_]{2,}", text):
+        return ""
+    if len(text) > longest or _PLACE_NOT_A_PLACE.search(fold(text)) or PROSE.search(text):
+        return ""
+    if _ONLY_LABEL_WORDS.fullmatch(fold(text)):
+        return ""  # 'Code', 'Town', 'NUTS code': a sub-field's label, not a place
+    return text
+
+
+_NUTS_FIRST: Final = re.compile(r"\s*(?:(?:codice|code|c[oó]digo|kod)\s+nuts|nuts)\b", re.IGNORECASE)
+"""A place that opens with its NUTS label ('Code NUTS FRC13 …', 'NUTS code IE052 …')."""
+
+_ONLY_LABEL_WORDS: Final = re.compile(
+    rf"(?:(?:{_PLACE_SUBLABEL.pattern})|code|codice|codigo|kod|nuts|place|lieu|ort|lugar|luogo|miejsce|local"
+    r"|plaats|location|site|region|region code|[\W\d_])+"
+)
+"""Text made only of the words of place labels and sub-labels: what is left of a label, never a place."""
+
+
+def _place_from_block(block: Block) -> tuple[str, Block] | None:
+    """The place a label's block states, with the lines it was read from: the town when the block is made
+    of sub-fields (else its address, NUTS code or country), else the block's text."""
+    found: dict[str, tuple[str, Line]] = {}
+    labelled = 0
+    colon = False
+    for fragment, line in zip(block.fragments, block.lines, strict=True):
+        match = _PLACE_SUBLABEL.match(fold(fragment).strip())
+        if match is not None and match.lastgroup is not None:
+            labelled += 1
+            found.setdefault(match.lastgroup, (fragment.strip()[match.end() :], line))
+            colon = ":" in match.group()
+    if not (labelled >= 2 or (labelled == 1 and colon)):
+        text = _clean_place(block.text)
+        return (text, block) if text else None
+    for kind in ("town", "address", "code", "country"):
+        if kind not in found:
+            continue
+        value, line = found[kind]
+        if kind == "code":
+            code = _NUTS_CODE.search(value)
+            value = code.group(1) if code is not None else ""
+        value = _clean_place(value)
+        if value:
+            return value, Block((value,), (line,))
+    return None
+
+
+def _place_candidates(document: Document) -> Iterator[Candidate[str]]:
+    for hit in find_labels(document, _PLACE_LABELS):
+        if in_lot_section(document, hit.line) and hit.line.page > 3:
+            continue
+        tail = hit.line.text[hit.end :]
+        between = _OF_THE.match(fold(tail))
+        sentence = _PLACE_SENTENCE.match(fold(tail), between.end() if between is not None else 0)
+        if sentence is not None:
+            value = _clean_place(re.split(r"[.;](?:\s|$)", tail[sentence.end() :])[0])
+            if value:
+                yield Candidate(value, hit.line.page, hit.line.stripped, 0.75, f"sentence {hit.label}")
+            continue
+        if not label_starts_entry(hit) or not (separated(hit) or run_on_value(document, hit)):
+            continue
+        if hit.label == "location" and (
+            hit.line.page > 2 or _NOT_THE_SITE.search(fold(hit.line.text[hit.start : hit.end + 20]))
+        ):
+            continue
+        block = value_block(document, hit, _PLACE_FIELD)
+        if block is not None and not separated(hit):
+            block = block.with_fragments(block.fragments[:1])  # OCR run-on: its wrapping cannot be told
+        if block is not None and _SCOPE_ONLY.fullmatch(fold(block.text).strip()):
+            following = next_nonblank(document, block.lines[-1], downwards=True)
+            block = Block((following.stripped,), (following,)) if following is not None else None
+        found = _place_from_block(block) if block is not None else None
+        if found is not None:
+            value, source = found
+            score = 0.78 + page_weight(hit.line.page) / 2
+            yield Candidate(value, source.page, source.quote, round(score, 3), f"label {hit.label}")
+    for hit in find_labels(document, _NUTS_LABEL):
+        code = _NUTS_CODE.match(hit.line.text[hit.end : hit.end + 30].lstrip(" \t:：.-–—=*"))
+        if code is not None:
+            yield Candidate(code.group(1), hit.line.page, hit.line.stripped, 0.6, "NUTS code")
+    yield from _delivery_sentences(document)
+    consignee = _consignee_address(document)
+    if consignee is not None:
+        yield consignee
+    named = _place_in_title(document)
+    if named is not None:
+        yield named
+
+
+_TITLE_PLACE: Final = re.compile(r"\s(?:at|AT|At|presso|PRESSO|à|À)\s+(?P<place>[^,;:()]+?)\s*$")
+"""A title that ends by naming where the work is done: '… Associated Works AT NCPB GCP DEPOT'."""
+
+
+def _place_in_title(document: Document) -> Candidate[str] | None:
+    """The place a title ends with ('Supply of Tarpaulins at NCPB Head Office'): the weakest evidence."""
+    found = title(document)
+    if found is None:
+        return None
+    match = _TITLE_PLACE.search(found.value)
+    if match is None:
+        return None
+    value = _clean_place(match.group("place"))
+    if not value or not _names_a_place(value) or len(value.split()) > 8:
+        return None
+    return Candidate(value, found.page, found.quote, 0.56, "place named in the title")
+
+
+def place_of_performance(document: Document) -> Sourced[str] | None:
+    """Where the contract is performed: a place label's value (its town when the block has sub-fields),
+    else a NUTS code, else the place a delivery sentence names."""
+    best = choose(_place_candidates(document), 0.55)
+    return best.sourced() if best is not None else None
