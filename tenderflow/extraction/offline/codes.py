@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, TypeVar, get_args
 
+from tenderflow.extraction.offline import code_words as words
 from tenderflow.extraction.offline.candidates import Candidate, choose, chosen, doubted
 from tenderflow.extraction.offline.document import Document, Line, fold
 from tenderflow.extraction.schema import MainCategory, NoticeType, ProcedureType, Sourced
@@ -88,67 +89,7 @@ class _Lexicon:
 
 
 # Notice types: how a document calls itself in its heading.
-_NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
-    "corrigendum": (
-        # en, fr, de, es, it, pt, pl, nl, ar, hi
-        "corrigendum", "addendum", "addendum no", "amendment no", "amendment number", "amendment to",
-        "solicitation amendment", "amendment of solicitation", "change notice", "notice of change",
-        "avis rectificatif", "rectificatif", "avis modificatif", "additif",
-        "berichtigung", "anderungsbekanntmachung", "korrigendum",
-        "correccion de errores", "anuncio de correccion", "anuncio de rectificacion", "fe de erratas", "enmienda",
-        "circular aclaratoria",
-        "circular modificatoria",
-        "avviso di rettifica", "rettifica", "errata corrige",
-        "aviso de retificacao", "rectificacao", "retificacao",
-        "sprostowanie", "ogloszenie o zmianie ogloszenia", "zmiana tresci swz",
-        "rectificatie", "corrigendum op",
-        "ملحق", "शुद्धिपत्र",
-    ),
-    "contract_award_notice": (
-        "contract award notice", "award notice", "notice of award", "notice of contract award",
-        "contract or concession award notice", "concession award notice",
-        "avis d attribution", "avis d attribution de marche", "resultat de marche", "avis de resultat",
-        "bekanntmachung vergebener auftrage", "vergebener auftrag", "vergebene auftrage", "vergabebekanntmachung",
-        "bekanntmachung uber (?:vergebene auftrage|die vergabe)",
-        "anuncio de adjudicacion", "anuncio de formalizacion", "resolucion de adjudicacion",
-        "avviso di aggiudicazione", "esito di gara", "esito della gara", "avviso di appalto aggiudicato",
-        "anuncio de adjudicacao", "ogloszenie o udzieleniu zamowienia", "ogloszenie o wyniku postepowania",
-        "aankondiging van een gegunde opdracht",
-        "اعلان ترسية", "اعلان الترسية",
-    ),
-    "prior_information_notice": (
-        "prior information notice", "periodic indicative notice", "general procurement notice",
-        "avis de preinformation", "avis de pre information", "vorinformation",
-        "anuncio previo", "anuncio de informacion previa", "avviso di preinformazione",
-        "anuncio de pre informacao", "wstepne ogloszenie informacyjne", "vooraankondiging",
-    ),
-    "contract_notice": (
-        "contract notice", "call for tenders?", "call for bids", "call for competition",
-        "invitation (?:for|to) (?:bids?|tenders?|bid|tender|quotations?)", "invitation to bid",
-        "request for (?:proposals?|quotations?|quotes?|tenders?|bids?|offers?)",
-        "request for expressions? of interest", "tender notice", "notice inviting (?:e )?(?:tenders?|bids?)",
-        "tender document", "tender documents", "bidding documents?", "bid document", "specific procurement notice",
-        "procurement notice", "letter of invitation", "invitation letter", "e tender", "e tendering",
-        "rfp", "rfq", "rft", "ifb", "itb", "porfp",
-        "avis d appel public a la concurrence", "avis d appel d offres", "avis d appel a (?:la )?concurrence",
-        "avis de marche", "appel d offres", "dossier d appel d offres", "dossier de consultation",
-        "reglement de (?:la )?consultation", "avis (?:de sollicitation )?(?:de|d appel a) manifestations? d interet",
-        "(?:appel a|sollicitation de) manifestations? d interet", "demande de cotation",
-        "demande de prix", "lettre de consultation",
-        "auftragsbekanntmachung", "bekanntmachung", "aufforderung zur abgabe (?:eines|von) angebot(?:e|es|s)?",
-        "angebotsaufforderung", "ausschreibung",
-        "anuncio de licitacion", "llamado a licitacion", "pliego de clausulas administrativas particulares",
-        "pliego de condiciones particulares", "pliego de bases y condiciones", "pliego de condiciones",
-        "invitacion a (?:licitar|cotizar|ofertar)", "solicitud de (?:cotizacion|propuestas|ofertas)",
-        "bando di gara", "bando", "disciplinare di gara", "avviso di gara", "lettera (?:d|di) invito",
-        "richiesta di offerta",
-        "aviso de licitacao", "edital", "anuncio de procedimento", "caderno de encargos",
-        "ogloszenie o zamowieniu", "specyfikacja (?:istotnych )?warunkow zamowienia", "zapytanie ofertowe",
-        "aankondiging van een opdracht", "aanbestedingsleidraad", "offerteaanvraag",
-        "اعلان منافسة", "كراسة الشروط والمواصفات", "كراسة الشروط", "طلب عروض",
-        "निविदा सूचना", "निविदा आमंत्रण सूचना", "बिड दस्तावेज",
-    ),
-}
+_NOTICE_PHRASES: Final = words.NOTICE_PHRASES
 _NOTICE: Final = _Lexicon.of(_NOTICE_PHRASES)
 _NOTICE_PRIORITY: Final[dict[str, float]] = {
     # An addendum to a request names the request too; an award notice names the call it followed.
@@ -167,124 +108,14 @@ _TITLE_LINES: Final = 15
 _SECTION_NUMBER: Final = re.compile(r"\s*(?:\d+(?:\.\d+)*|[ivxIVX]+|[a-hA-H])[.)]\s")
 _PAGE_NUMBER_AFTER: Final = re.compile(r"\S\s{3,}\d{1,3}\s*$")
 
-_DEADLINE_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "closing time", "closing date", "closing date and time", "bid end date", "bid due date",
-            "tender closing date", "last date (?:and time )?(?:of|for) (?:submission|receipt)",
-            "due date (?:for|of) submission", "deadline for (?:submission|receipt) of "
-            "(?:tenders|bids|proposals|offers)", "bid submission end date", "proposal due date",
-            "date limite de (?:remise|reception) des (?:offres|plis|candidatures)",
-            "ablauf der angebotsfrist", "ende der angebotsfrist", "angebotsfrist", "teilnahmefrist",
-            "plazo de presentacion de (?:ofertas|oferta|proposiciones)", "fecha limite de presentacion",
-            "termine (?:ultimo )?(?:di|per la) (?:presentazione|ricezione) delle offerte",
-            "prazo (?:de|para) (?:apresentacao|entrega) (?:das|de) propostas",
-            "termin skladania ofert", "uiterste datum (?:voor|van) (?:ontvangst|indiening)",
-            "اخر موعد لتقديم العروض",
-        )
-    )
-)
+_DEADLINE_LABEL: Final = re.compile(_alternation(words.DEADLINE_LABELS))
 """A time limit for offers: a document that sets one invites offers (a call for competition)."""
 
 # Procedure types: the legal name of the procedure, per eForms code.
-_PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
-    "open": (
-        "open procedure", "open tender", "open tendering", "open bidding", "open competitive (?:bidding|tender|"
-        "tendering)", "open (?:international|national) competitive bidding", "(?:national|international) "
-        "competitive bidding", "(?:national|international) open tender", "open (?:national|international) tender",
-        "(?:open )?(?:national|international) (?:open )?competitive (?:procurement|tendering)",
-        "procedure ouverte", "appel d offres (?:national |international )?ouvert",
-        "appel d offres ouvert (?:national|international)",
-        "appel d offres (?:national|international)(?![\\s'’/_-]+restreint)", "appel d offres public",
-        "open to all (?:eligible |qualified )?(?:bidders|tenderers|firms|suppliers|contractors)",
-        "offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "offentliche(?:n)? ausschreibung",
-        "procedimiento abierto", "licitacion publica", "licitacion publica (?:nacional|internacional)",
-        "procedura (?:telematica )?aperta", "procedimento aberto", "concurso publico",
-        "pregao (?:eletronico|presencial)",
-        "concorrencia (?:publica|eletronica)",
-        "przetarg(?:u|iem)? nieograniczon(?:y|ego|ym)", "procedura otwarta",
-        "openbare procedure", "(?:europese )?openbare aanbesteding",
-        "منافسة عامة", "مناقصة عامة", "खुली निविदा",
-    ),
-    "restricted": (
-        "restricted procedure", "restricted (?:tender|tendering|bidding)", "selective tender(?:ing)?",
-        # India: a limited tender (enquiry) goes to registered or empanelled suppliers only
-        # ("… Corporation Limited Tender No: 73448" is a company's name before a reference)
-        "limited tender(?:ing)? enquiry", "limited tendering", "limited bidding",
-        "limited tender (?:basis|mode|method|procedure|system)", "सीमित निविदा",
-        "procedure restreinte", "appel d offres restreint",
-        "nicht ?offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "beschrankte(?:n)? ausschreibung mit "
-        "(?:offentlichem )?teilnahmewettbewerb",
-        "procedimiento restringido", "licitacion privada", "licitacion restringida", "procedura ristretta",
-        "concurso limitado(?: por previa qualificacao)?", "procedimento restrito",
-        "przetarg(?:u|iem)? ograniczon(?:y|ego|ym)", "niet openbare procedure",
-        "منافسة محدودة", "مناقصة محدودة",
-    ),
-    "neg-w-call": (
-        "competitive procedure with negotiation", "negotiated procedure with (?:prior )?(?:publication|call for "
-        "competition)",
-        "procedure concurrentielle avec negociation", "procedure negociee avec (?:publicite|mise en concurrence)",
-        "procedure avec negociation",
-        "verhandlungs(?:verfahren|vergabe) mit (?:\\w+ ){0,2}teilnahmewettbewerb",
-        "procedimiento (?:de licitacion )?con negociacion", "procedimiento negociado con publicidad",
-        "procedura competitiva con negoziazione", "procedimento de negociacao",
-        "negocjac(?:je|ji) z ogloszeniem", "procedura konkurencyjna z negocjacjami",
-        "mededingingsprocedure met onderhandeling", "onderhandelingsprocedure met (?:voorafgaande )?"
-        "(?:bekendmaking|aankondiging)",
-    ),
-    "neg-wo-call": (
-        "negotiated procedure without (?:prior )?(?:publication|call for competition)", "direct contracting",
-        "direct procurement", "single source (?:procurement|selection)", "sole source",
-        "single tender (?:enquiry|basis)",
-        "procedure negociee sans (?:publicite|mise en concurrence)", "marche negocie sans publicite", "gre a gre",
-        "entente directe",
-        "verhandlungs(?:verfahren|vergabe) ohne (?:\\w+ ){0,2}teilnahmewettbewerb", "direktauftrag", "direktvergabe",
-        "procedimiento negociado sin publicidad", "contratacion directa", "adjudicacion directa",
-        "procedura negoziata senza (?:previa )?(?:pubblicazione|bando)", "affidamento diretto",
-        "ajuste direto", "dispensa de licitacao",
-        "(?:zamowieni(?:e|a) )?z wolnej reki", "negocjac(?:je|ji) bez ogloszenia",
-        "onderhandelingsprocedure zonder (?:voorafgaande )?(?:bekendmaking|aankondiging)",
-        "enkelvoudig onderhandse procedure",
-        "شراء مباشر", "الشراء المباشر",
-    ),
-    "comp-dial": (
-        "competitive dialogue", "dialogue competitif", "wettbewerbliche(?:r|n)? dialog(?:s)?", "dialogo competitivo",
-        "dialogo concorrencial", "dialog(?:u)? konkurencyjn(?:y|ego)", "concurrentiegerichte dialoog",
-        "الحوار التنافسي",
-    ),
-    "innovation": (
-        "innovation partnership", "partenariat d innovation", "innovationspartnerschaft",
-        "asociacion para la innovacion", "partenariato per l innovazione", "parceria para a inovacao",
-        "partnerstw(?:o|a) innowacyjn(?:e|ego)", "innovatiepartnerschap",
-    ),
-    # French MAPA: below-threshold procedure the buyer shapes itself (the analysts' call: oth-single).
-    "oth-single": ("procedure adaptee", "marche a procedure adaptee"),
-}
+_PROCEDURE_PHRASES: Final = words.PROCEDURE_PHRASES
 _PROCEDURE: Final = _Lexicon.of(_PROCEDURE_PHRASES)
-_PROCEDURE_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "type of procedure", "procedure type", "procurement procedure", "procurement method",
-            "method of procurement", "selection method", "tender type", "type of tender", "bidding procedure",
-            "tendering procedure",
-            "type de procedure", "procedure de passation", "mode de passation", "mode de consultation",
-            "verfahrensart", "art des verfahrens", "vergabeart", "art der vergabe", "vergabeverfahren",
-            "tipo de procedimiento", "procedimiento de adjudicacion", "procedimiento de seleccion",
-            "tipo de licitacion", "tipo di procedura", "procedura di aggiudicazione", "procedura di scelta del "
-            "contraente", "tipo de procedimento", "modalidade de licitacao",
-            "tryb udzielenia zamowienia", "tryb postepowania", "rodzaj procedury",
-            "soort procedure", "aanbestedingsprocedure", "type procedure",
-            "نوع المنافسة", "طريقة الطرح", "निविदा का प्रकार",
-        )
-    )
-)
-_PROCEDURE_WORD: Final[dict[str, str]] = {
-    # A labelled value that is one bare word ("Type of procedure: Open").
-    "open": "open", "ouverte": "open", "offen": "open", "offenes": "open", "abierto": "open", "aperta": "open",
-    "aberto": "open", "openbaar": "open", "openbare": "open", "nieograniczony": "open",
-    "restricted": "restricted", "restreinte": "restricted", "restringido": "restricted", "ristretta": "restricted",
-    "ograniczony": "restricted",
-}
+_PROCEDURE_LABEL: Final = re.compile(_alternation(words.PROCEDURE_LABELS))
+_PROCEDURE_WORD: Final = words.PROCEDURE_WORDS
 _PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")\b")
 _PROCEDURE_NOT_HERE: Final = re.compile(
     # "The bid opening / pre-bid meeting is open to all bidders": an event, not the procedure.
@@ -297,88 +128,16 @@ _NEGATIVE_BEFORE: Final = re.compile(
 )
 
 # Main category: explicit statements, bare category words after a label, words of the subject.
-_CATEGORY_EXPLICIT: Final = _Lexicon.of(
-    {
-        "works": (
-            "type de marche de travaux", "marches? (?:public )?de travaux", "contrato de obras?",
-            "tipo de contrato obras?", "appalto (?:pubblico )?di lavori", "(?:offentlicher )?bauauftrag",
-            "bauleistung(?:en)?", "roboty budowlane", "zamowienie na roboty budowlane",
-            "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
-            "procurement of works", "execution of works", "empreitada de obras publicas", "opdracht voor werken",
-        ),
-        "goods": (
-            "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
-            "tipo de contrato suministros?", "appalto (?:pubblico )?di forniture", "(?:offentlicher )?lieferauftrag",
-            "lieferleistung(?:en)?", "zamowienie na dostawy", "(?:nabywania|dotyczace) dostaw", "supply contract",
-            "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods",
-            "adquisicion de bienes", "compra de bienes",
-            "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
-        ),
-        "services": (
-            "type de marche de services", "marches? (?:public )?de services", "categorie de services",
-            "contrato de servicios?", "tipo de contrato servicios?", "appalto (?:pubblico )?di servizi",
-            "(?:offentlicher )?dienstleistungsauftrag", "zamowienie na uslugi", "(?:nabywania|dotyczace) uslug",
-            "service contract", "services contract", "(?:non )?consult(?:ing|ancy) services",
-            "contratacion de servicios", "prestacion de servicios", "aquisicao de servicos", "prestacao de servicos",
-            "opdracht voor diensten",
-        ),
-    }
-)
+_CATEGORY_EXPLICIT: Final = _Lexicon.of(words.CATEGORY_STATEMENTS)
 _CATEGORY_MIXED: Final = re.compile(r"(?<![^\W_])(?:liefer|bau|dienst)\s?-\s?(?:/|und|oder|,)?\s?(?:liefer|bau|dienst)")
 """German compounds sharing a tail ("Liefer- / Dienstleistungsauftrag", "Bau- und Lieferleistungen"): a
 form that leaves the choice open, or a mixed contract; no evidence for one category."""
-_CATEGORY_WORDS: Final[dict[str, tuple[str, ...]]] = {
-    # A bare category word: as a labelled value, or as a heading line of its own (BOAMP "Fournitures").
-    "works": ("works", "travaux", "obras?", "lavori", "bauleistungen", "bauleistung", "roboty budowlane",
-              "werken", "empreitadas?", "اشغال", "कार्य"),
-    "goods": ("goods", "supplies", "supply", "fournitures", "suministros?", "forniture", "lieferleistungen",
-              "lieferleistung", "lieferungen", "lieferung", "dostawy", "dostawa", "bienes", "bens", "leveringen",
-              "توريد", "माल"),
-    "services": ("services?", "servicios?", "servizi", "dienstleistungen", "dienstleistung", "uslugi", "usluga",
-                 "servicos", "diensten", "خدمات", "सेवाएं", "सेवा"),
-}
+_CATEGORY_WORDS: Final = words.CATEGORY_WORDS
 _CATEGORY_WORD: Final = _Lexicon.of(_CATEGORY_WORDS)
 _CATEGORY_VALUE_CHARS: Final = 60
 """A labelled category is a short value ("Goods", "Supplies - purchase"), not a sentence that mentions one."""
-_CATEGORY_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "type of contract", "contract type", "procurement category", "category of procurement",
-            "main category", "main nature of the contract", "nature of (?:the )?contract", "type de marche",
-            "nature du marche", "tipo de contrato", "tipo di appalto", "natura principale dell appalto",
-            "naturaleza (?:principal )?del contrato",
-            "vertragsart", "auftragsart", "art des auftrags", "art der leistung", "rodzaj zamowienia",
-            "soort opdracht", "tipo de adquisicion", "tender category", "category of tender", "निविदा श्रेणी",
-            "adquisicion de bienes o contratacion de servicios", "scope of supply",
-        )
-    )
-)
-_SUBJECT_WORDS: Final = _Lexicon.of(
-    {
-        # Head nouns of a subject line ("Professional Engineering Services for …"); the first one wins.
-        "works": (
-            # a plant contract (design, supply and installation) is classed as works, unlike a mere supply
-            "construction", "constructing", "build", "design build", "design supply and install(?:ation)?", "works",
-            "travaux", "obras?", "lavori",
-            "bauarbeiten", "bauleistungen", "neubau", "umbau", "erweiterungsbau", "roboty budowlane", "budowa",
-            "przebudowa", "rozbudowa", "empreitada", "انشاء", "निर्माण",
-        ),
-        "goods": (
-            "supply (?:of|and|&)", "purchase of", "acquisition of",
-            "procurement of equipment", "fourniture(?:s)? (?:de|d)", "achat de", "acquisition de",
-            "adquisicion de", "suministro de", "fornitura di", "lieferung von", "kauf von", "zakup", "dostawa",
-            "dostawy", "fornecimento de", "aquisicao de", "levering van", "hardware", "equipment", "توريد",
-            "आपूर्ति",
-        ),
-        "services": (
-            # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
-            "services", "servicios?", "servizio", "servizi", "dienstleistung(?:en)?", "uslug[ia]?", "servicos?",
-            "diensten", "dienstverlening", "consultancy", "consulting", "consultants?", "prestations?",
-            "supervision", "audit", "training", "cleaning", "insurance", "etudes?", "maitrise d (?:œ|oe)uvre",
-            "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
-        ),
-    }
-)
+_CATEGORY_LABEL: Final = re.compile(_alternation(words.CATEGORY_LABELS))
+_SUBJECT_WORDS: Final = _Lexicon.of(words.SUBJECT_WORDS)
 _CONJUNCTION: Final = re.compile(r"[\s,/&+-]*(?:and|or|ou|et|und|oder|y|o|e|i|lub|en|of|and/or|et/ou)?[\s,/&+-]*")
 _ORGANISATION: Final = re.compile(
     # A buyer's or office's name ("Public Works Department", "Servizi Sociali") is no subject.
@@ -400,15 +159,7 @@ _PURPOSE: Final = re.compile(r"(?<![^\W_])(?:for|pour|para|per|fur|zur|zum|dla)(
 _TOC_LINE: Final = re.compile(r"\.{4,}|…{2,}|_{4,}")
 
 # CPV codes.
-_CPV_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "cpv", "common procurement vocabulary", "vocabulaire commun", "gemeinsame(?:s|n)? vokabular",
-            "vocabulario comun", "vocabolario comune", "vocabulario comum", "wspolny slownik zamowien",
-            "gemeenschappelijke woordenlijst",
-        )
-    )
-)
+_CPV_LABEL: Final = re.compile(_alternation(words.CPV_LABELS))
 _CPV_MAIN: Final = re.compile(
     r"(?<![^\W_])(?:main|principal\w*|haupt\w*|glown\w*|hoofd\w*|objet principal)(?![^\W_])"
 )

@@ -10,11 +10,11 @@ left. Shared by the title, reference and place readers (titles.py, references.py
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from tenderflow.extraction.offline.document import Cell, Document, LabelHit, Line, fold, label_regex
+from tenderflow.extraction.offline.document import Cell, Document, LabelHit, Line, fold, is_unspaced, label_regex
 
 # --- shared vocabulary ------------------------------------------------------------------------------------
 
@@ -27,13 +27,16 @@ PLACEHOLDER: Final = re.compile(
 
 NUMBERING: Final = re.compile(
     r"^\s*(?:\(?(?:[ivxIVX]+|\d+|[a-hA-H])(?:\.(?:\d+|[a-z]))*[.)]|\d+(?:\.\d+)+|[•·▪■\-–])\s"
+    r"|^\s*(?:[一二三四五六七八九十]{1,3}、|[(（](?:[一二三四五六七八九十]{1,3}|\d{1,2})[)）]|[①-⑳]|\d{1,2}[．、]"
+    r"|[가-하][.)]\s|第[一二三四五六七八九十\d]{1,3}[章条節节部])"
 )
-"""A line that starts a numbered item or a bullet: a new entry, not the continuation of a value."""
+"""A line that starts a numbered item or a bullet: a new entry, not the continuation of a value ('二、',
+'（一）', '①', '가.', '第二章' in CJK documents)."""
 
-LABEL_LIKE: Final = re.compile(r":\s*\*?\s*$|^[^:]{1,45}\s:\s|^[^:\d]{2,40}:\s+\S")
+LABEL_LIKE: Final = re.compile(r"[:：]\s*\*?\s*$|^[^:：]{1,45}\s[:：]\s|^[^:：\d]{2,40}[:：]\s*\S")
 """A line that is itself 'Label:' or 'Label : value': the start of another field."""
 
-_ENDS_LABEL: Final = re.compile(r"[:*]\s*$|^[^:]{1,45}\s:\s")
+_ENDS_LABEL: Final = re.compile(r"[:：*]\s*$|^[^:：]{1,45}\s[:：]\s")
 """A cell that is a label itself ('Dirección alternativa *', 'Code NUTS : FRJ12')."""
 
 PROSE: Final = re.compile(
@@ -69,6 +72,29 @@ def labels(phrases: Sequence[str]) -> re.Pattern[str]:
     return label_regex([phrase.replace("'", " ") for phrase in phrases])
 
 
+def bare_label(label: str) -> str:
+    """A label without what may stand between its words ('file  no.' → 'fileno', '공 사 명' → '공사명')."""
+    return re.sub(r"[\s.,'’/_-]+", "", label)
+
+
+class LabelSet:
+    """One field's labels in many languages: one pattern for them all, and the language of a matched label
+    (a rule is named by its language: 'label ja' is the Japanese title labels, whichever of them matched)."""
+
+    def __init__(self, *tables: Mapping[str, Sequence[str]]) -> None:
+        self.pattern = labels([label for table in tables for group in table.values() for label in group])
+        self._languages = {
+            bare_label(fold(label)): language
+            for table in tables
+            for language, group in table.items()
+            for label in group
+        }
+
+    def language(self, matched: str) -> str:
+        """The language of a label as `document.find` matched it (folded, as printed between its words)."""
+        return self._languages.get(bare_label(matched), "?")
+
+
 def lines_after(document: Document, line: Line, *, limit: int) -> Iterator[Line]:
     """The lines after `line` on its page, blank ones included, at most `limit`."""
     page = document.lines_of(line.page)
@@ -87,12 +113,15 @@ def is_blank(line: Line) -> bool:
 
 
 def join_wrapped(fragments: Sequence[str]) -> str:
-    """Wrapped lines as one text: words hyphenated at a line end are rejoined ('Visualisie-' + 'rungen')."""
+    """Wrapped lines as one text: words hyphenated at a line end are rejoined ('Visualisie-' + 'rungen'), and
+    a script written without spaces runs on without one ('…2026 年度短' + '信息业务服务项目')."""
     text = ""
     for fragment in fragments:
         fragment = fragment.strip()
         if not text:
             text = fragment
+        elif fragment and is_unspaced(text[-1]) and is_unspaced(fragment[0]):
+            text = text + fragment
         elif re.search(r"[^\W\d_]-$", text) and fragment[:1].islower():
             text = text[:-1] + fragment
         elif re.search(r"\w-$", text):
@@ -154,13 +183,22 @@ _OTHER_SCRIPT_LABEL: Final = re.compile(r"\s*/\s*(?:[^\x00-\x7f\s:：][^\s:：/]
 
 def find_labels(document: Document, pattern: re.Pattern[str]) -> Iterator[LabelHit]:
     """Every occurrence of a label, with positions in the printed text, the other-script half of a
-    bilingual label counted as part of it."""
+    bilingual label counted as part of it, and so the rest of a label that enumerates ('Место поставки
+    товара, выполнения работы или оказания услуги': the place of delivery, of the works or the services)."""
     for hit in document.find(pattern):
         hit = _aligned(hit)
         other = _OTHER_SCRIPT_LABEL.match(hit.line.text, hit.end)
         if other is not None:
             hit = LabelHit(hit.line, hit.start, other.end(), hit.label)
+        cell = cell_of_label(hit)
+        if _ENUMERATED_TAIL.fullmatch(hit.line.text[hit.end : cell.end]):
+            hit = LabelHit(hit.line, hit.start, cell.end, hit.label)
         yield hit
+
+
+_ENUMERATED_TAIL: Final = re.compile(r",\s*[^\W\d_][^\W\d_ ]*(?:\s[^\W\d_]+){0,3}")
+"""What may follow a label in its own cell as more of the label: a comma and a few words without digits
+(the label's enumeration, wrapped on the next line), not a value after a colon."""
 
 
 def cell_of_label(hit: LabelHit) -> Cell:
@@ -168,11 +206,19 @@ def cell_of_label(hit: LabelHit) -> Cell:
     return cell if cell is not None else Cell(hit.start, len(hit.line.text), hit.line.text[hit.start :])
 
 
-_ENTRY_PREFIX: Final = re.compile(
-    r"(?:(?:\(?(?:\d+(?:\.\d+)*[.):]?|(?:[ivxlIVXL]{1,4}|[a-hA-H])[.):])|[•*·\-–—:|]+)\s*){0,3}|[^\x00-\x7f\s]+(?:\s+[^\x00-\x7f\s]+)*\s*/?"
+NUMBERING_CELL: Final = re.compile(
+    r"[(（]?(?:\d{1,3}(?:[.．]\d{1,3})*|[ivxlIVXL]{1,4}|[a-hA-H]|[가-하]|[一二三四五六七八九十]{1,3})[.．)）、]?"
+    r"|[①-⑳]|[(（](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）]"
 )
-"""What may stand before a label that opens an entry: numbering, bullets, decoration ('-: NAME OF WORK :-'),
-the other-script half of a bilingual label ('व तु  ण /Item Category')."""
+"""An item's number standing alone: '1.2.', '(3)', 'iv)', '나.', '二、', '（一）', '①', full-width digits too."""
+
+_ENTRY_PREFIX: Final = re.compile(
+    rf"(?:(?:{NUMBERING_CELL.pattern}|[•*·\-–—:|\[(]+)\s*){{0,3}}"
+    r"|[^\x00-\x7f\s]+(?:\s+[^\x00-\x7f\s]+)*\s*/?"
+)
+"""What may stand before a label that opens an entry: numbering in any of its forms ('1.2.', '나.', '二、',
+'（一）'), bullets, brackets, decoration ('-: NAME OF WORK :-'), the other-script half of a bilingual label
+('व तु  ण /Item Category')."""
 
 
 def label_starts_entry(hit: LabelHit) -> bool:
@@ -225,6 +271,11 @@ class ValueLayout:
     allowed: re.Pattern[str] | None = None
 
 
+def _entry_cells(line: Line) -> list[Cell]:
+    """A row's cells but an item number standing in a cell of its own ('2   項目地點   位於…')."""
+    return [cell for cell in line.cells if NUMBERING_CELL.fullmatch(cell.text) is None]
+
+
 def value_block(document: Document, hit: LabelHit, value: ValueLayout) -> Block | None:
     """The value a label introduces: after it in its cell, else in the next cell of its row, else in
     the first non-blank line below (the cell under the label, or the whole line when it has one cell);
@@ -240,9 +291,9 @@ def value_block(document: Document, hit: LabelHit, value: ValueLayout) -> Block 
         anchor = Cell(label_cell.end - len(stripped_rest), label_cell.end, first)
         value_line = line
         same_line = len(line.cells) == 1
-    elif right and not _ENDS_LABEL.search(right[0].text) and len(line.cells) < 3:
+    elif right and not _ENDS_LABEL.search(right[0].text) and len(_entry_cells(line)) < 3:
         anchor = right[0]
-        first = right[0].text
+        first = right[0].text.lstrip(" \t:：")
         value_line = line
     elif (left := left_cell(hit)) is not None:
         anchor = left
@@ -266,7 +317,11 @@ def value_block(document: Document, hit: LabelHit, value: ValueLayout) -> Block 
             return None
         folded = fold(anchor.text).strip()
         allowed = value.allowed is not None and value.allowed.match(folded) is not None
-        if not allowed and (_ENDS_LABEL.search(anchor.text) or any(pattern.match(folded) for pattern in value.stops)):
+        if not allowed and (
+            _ENDS_LABEL.search(anchor.text)
+            or _ENDS_LABEL.search(below.stripped)
+            or any(pattern.match(folded) for pattern in value.stops)
+        ):
             return None
         first = anchor.text
         value_line = below

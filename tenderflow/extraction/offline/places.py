@@ -9,14 +9,16 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from tenderflow.extraction.offline import identity_labels as words
 from tenderflow.extraction.offline.candidates import Candidate, choose
-from tenderflow.extraction.offline.document import Cell, Document, Line, fold
+from tenderflow.extraction.offline.document import Cell, Document, LabelHit, Line, fold, is_unspaced
 from tenderflow.extraction.offline.labelled import (
     PLACEHOLDER,
     PROSE,
     QUOTES,
     SENTENCE_END,
     Block,
+    LabelSet,
     ValueLayout,
     cell_of_label,
     find_labels,
@@ -44,38 +46,8 @@ from tenderflow.extraction.schema import Sourced
 
 # --- place of performance ---------------------------------------------------------------------------------
 
-_PLACE_LABELS: Final = labels(
-    [
-        # en
-        "place of performance", "place of delivery", "delivery place", "delivery location", "location of delivery",
-        "place of work", "place of works", "location of work", "location of works", "location of the works",
-        "site location", "project location", "project site", "site of work", "site of works", "work site",
-        "place of execution", "place of service", "place of supply", "location of the project", "location",
-        "delivery address", "consignee address", "main site or place of performance",
-        # fr
-        "lieu d'execution", "lieu de livraison", "lieu d'execution des prestations", "lieu principal d'execution",
-        "lieu d'execution et de livraison", "lieu de realisation", "lieu des travaux", "lieu de prestation",
-        # de
-        "erfullungsort", "ausfuhrungsort", "leistungsort", "liefer leistungsort", "lieferort", "lieferanschrift",
-        "ort der leistungserbringung", "ort der leistung", "ort der ausfuhrung", "ort der lieferung",
-        "ausfuhrungsort der leistung", "lieferung an",
-        # es
-        "lugar de ejecucion", "lugar de entrega", "lugar de prestacion", "lugar de ejecucion del contrato",
-        "lugar de prestacion del servicio", "lugar de las obras",
-        # it
-        "luogo di esecuzione", "luogo di consegna", "luogo di svolgimento", "luogo principale di esecuzione",
-        "luogo di esecuzione del contratto", "luogo di esecuzione dei lavori", "luogo di prestazione",
-        # pl
-        "miejsce realizacji", "miejsce dostawy", "miejsce wykonania", "miejsce realizacji zamowienia",
-        "miejsce wykonania zamowienia", "miejsce swiadczenia uslug",
-        # pt
-        "local de execucao", "local de entrega", "local da obra", "local de prestacao",
-        # nl
-        "plaats van uitvoering", "leveringsplaats", "plaats van levering", "uitvoeringsplaats",
-        # ar
-        "مكان التنفيذ", "مكان تنفيذ الأعمال", "مكان تنفيذ الاعمال", "موقع التنفيذ", "موقع تنفيذ الأعمال", "مكان العمل",
-    ]
-)  # fmt: skip
+_PLACES: Final = LabelSet(words.PLACE_LABELS)
+_PLACE_LABELS: Final = _PLACES.pattern
 """Labels of where the contract is performed or delivered (never the bare 'place', 'lugar', 'lieu':
 those are often the place of opening or submission)."""
 
@@ -88,10 +60,7 @@ _PLACE_SENTENCE: Final = re.compile(
 _OF_THE: Final = re.compile(r"\s+(?:dell['’]|della|del|de la|du|des|of the|of|der|de)\s*\w+")
 """What may stand between a place label and its copula: 'luogo di svolgimento DELL'APPALTO è …'."""
 
-_NUTS_LABEL: Final = labels(
-    ["code nuts", "nuts code", "codice nuts", "codigo nuts", "nuts-code", "kod nuts", "nuts",
-     "codigo de subentidad territorial"]
-)  # fmt: skip
+_NUTS_LABEL: Final = labels(list(words.NUTS_LABELS))
 _NUTS_CODE: Final = re.compile(
     r"-?\b((?:AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|UK|NO|CH|IS|LI|"
     r"TR|AL|ME|MK|RS)[A-Z0-9]{1,3})\b"
@@ -226,6 +195,17 @@ def _consignee_address(document: Document) -> Candidate[str] | None:
 _NOT_THE_SITE: Final = re.compile(r"\b(?:opening|submission|meeting|pre-?bid|conference|map|office|box|visit)\b")
 """A 'Location' of something else than the work: the bid opening, a meeting, a map."""
 
+_SIGNATURE_STAMP: Final = re.compile(r"digitally signed|signed by|\breason\s*:")
+"""The text of a digital signature's stamp, whose 'Location:' is where it was signed."""
+
+_NOT_FIXED: Final = re.compile(
+    r"(?<![^\W_])(?:as designated|designated by|as directed|as instructed|as per|according to|in accordance with|"
+    r"see|voir|siehe|vease|vedi|patrz|zie|conformement|gemass|segun|в соответствии|согласно|відповідно|"
+    r"συμφωνα|conform|gore)(?![^\W_])|指定|지정"
+)
+"""What a place label's value says when it names no fixed place: the buyer designates it, the contract or an
+annex gives it ('招标人指定地点', 'В соответствии с проектом договора', 'as designated by the Employer')."""
+
 
 def _clean_place(text: str, *, longest: int = 160) -> str:
     """The place without its NUTS note ('Comune di Turi (Ba) [codice NUTS ITF48]' → 'Comune di Turi (Ba)'),
@@ -236,12 +216,32 @@ def _clean_place(text: str, *, longest: int = 160) -> str:
     text = re.split(r"\s+(?:pin ?code|postcode|post code|pre bid)\b", text, flags=re.IGNORECASE)[0]
     text = re.sub(r"\s+", " ", text).strip().strip(QUOTES).rstrip(" .;:,|").strip()
     text = re.sub(r"^[^\sA-Za-z0-9]\s+(?=\S{2})", "", text)  # a bullet that OCR read as a letter ('ه منطقة …')
+    if any(is_unspaced(character) for character in text[:4]):
+        text = _unspaced_place(text)
     if not text or PLACEHOLDER.search(text) or not re.search(r"[^\W\d_]{2,}", text):
         return ""
     if len(text) > longest or _PLACE_NOT_A_PLACE.search(fold(text)) or PROSE.search(text):
         return ""
     if _ONLY_LABEL_WORDS.fullmatch(fold(text)):
         return ""  # 'Code', 'Town', 'NUTS code': a sub-field's label, not a place
+    return text
+
+
+_LOCATED_AT: Final = re.compile(r"^(?:位于|位於|在|於)\s*")
+"""'位于嘉兴市运河湾' (located at …): the place follows."""
+
+_CJK_CLAUSE: Final = re.compile(r"[，；,;]|です|ます|합니다|입니다")
+"""A clause of a CJK sentence: a place is a name, not a sentence."""
+
+_UNSPACED_PLACE_CHARS: Final = 40
+
+
+def _unspaced_place(text: str) -> str:
+    """A place in a script without spaces up to its sentence's end ('宁波市。质量要求：…' → '宁波市'), without
+    '位于' (located at); "" when it is a clause of a sentence or too long for a place's name."""
+    text = _LOCATED_AT.sub("", text.split("。")[0]).strip()
+    if _CJK_CLAUSE.search(text) or len(text) > _UNSPACED_PLACE_CHARS:
+        return ""
     return text
 
 
@@ -261,7 +261,8 @@ def _place_from_block(block: Block) -> tuple[str, Block] | None:
     found: dict[str, tuple[str, Line]] = {}
     labelled = 0
     colon = False
-    for fragment, line in zip(block.fragments, block.lines, strict=True):
+    # a spread block's lines enclose its label's row: it has no sub-fields of its own
+    for fragment, line in zip(block.fragments, block.lines, strict=True) if not block.spread else ():
         match = _PLACE_SUBLABEL.match(fold(fragment).strip())
         if match is not None and match.lastgroup is not None:
             labelled += 1
@@ -283,7 +284,9 @@ def _place_from_block(block: Block) -> tuple[str, Block] | None:
     return None
 
 
-def _place_candidates(document: Document) -> Iterator[Candidate[str]]:
+def _labelled_places(document: Document, unfixed: list[float]) -> Iterator[Candidate[str]]:
+    """Places after a place label; the score of each label whose value says the place is not fixed ('招标人指定
+    地点', 'В соответствии с проектом договора', 'as designated') is added to `unfixed`."""
     for hit in find_labels(document, _PLACE_LABELS):
         if in_lot_section(document, hit.line) and hit.line.page > 3:
             continue
@@ -293,25 +296,45 @@ def _place_candidates(document: Document) -> Iterator[Candidate[str]]:
         if sentence is not None:
             value = _clean_place(re.split(r"[.;](?:\s|$)", tail[sentence.end() :])[0])
             if value:
-                yield Candidate(value, hit.line.page, hit.line.stripped, 0.75, f"sentence {hit.label}")
+                why = f"sentence {_PLACES.language(hit.label)}, {hit.label}"
+                yield Candidate(value, hit.line.page, hit.line.stripped, 0.75, why)
             continue
         if not label_starts_entry(hit) or not (separated(hit) or run_on_value(document, hit)):
             continue
-        if hit.label == "location" and (
-            hit.line.page > 2 or _NOT_THE_SITE.search(fold(hit.line.text[hit.start : hit.end + 20]))
-        ):
+        if hit.label == "location" and _not_the_site(document, hit):
             continue
-        block = value_block(document, hit, _PLACE_FIELD)
-        if block is not None and not separated(hit):
-            block = block.with_fragments(block.fragments[:1])  # OCR run-on: its wrapping cannot be told
-        if block is not None and _SCOPE_ONLY.fullmatch(fold(block.text).strip()):
-            following = next_nonblank(document, block.lines[-1], downwards=True)
-            block = Block((following.stripped,), (following,)) if following is not None else None
+        block = _place_block(document, hit)
+        score = round(0.78 + page_weight(hit.line.page) / 2, 3)
+        if block is not None and _NOT_FIXED.search(fold(block.text)):
+            unfixed.append(score)
+            continue
         found = _place_from_block(block) if block is not None else None
         if found is not None:
             value, source = found
-            score = 0.78 + page_weight(hit.line.page) / 2
-            yield Candidate(value, source.page, source.quote, round(score, 3), f"label {hit.label}")
+            why = f"label {_PLACES.language(hit.label)}, {hit.label}"
+            yield Candidate(value, source.page, source.quote, score, why)
+
+
+def _not_the_site(document: Document, hit: LabelHit) -> bool:
+    """A bare 'Location' that is not where the work is done: after page 2, of an opening or a meeting, or
+    the 'Location:' of a digital signature's stamp ('Digitally signed by … Reason: … Location: Athens')."""
+    if hit.line.page > 2 or _NOT_THE_SITE.search(fold(hit.line.text[hit.start : hit.end + 20])):
+        return True
+    return any(_SIGNATURE_STAMP.search(line.folded) for line in [hit.line, *lines_before(document, hit.line, limit=6)])
+
+
+def _place_block(document: Document, hit: LabelHit) -> Block | None:
+    block = value_block(document, hit, _PLACE_FIELD)
+    if block is not None and not separated(hit):
+        block = block.with_fragments(block.fragments[:1])  # OCR run-on: its wrapping cannot be told
+    if block is not None and _SCOPE_ONLY.fullmatch(fold(block.text).strip()):
+        following = next_nonblank(document, block.lines[-1], downwards=True)
+        block = Block((following.stripped,), (following,)) if following is not None else None
+    return block
+
+
+def _place_candidates(document: Document, unfixed: list[float] | None = None) -> Iterator[Candidate[str]]:
+    yield from _labelled_places(document, unfixed if unfixed is not None else [])
     for hit in find_labels(document, _NUTS_LABEL):
         code = _NUTS_CODE.match(hit.line.text[hit.end : hit.end + 30].lstrip(" \t:：.-–—=*"))
         if code is not None:
@@ -345,6 +368,11 @@ def _place_in_title(document: Document) -> Candidate[str] | None:
 
 def place_of_performance(document: Document) -> Sourced[str] | None:
     """Where the contract is performed: a place label's value (its town when the block has sub-fields),
-    else a NUTS code, else the place a delivery sentence names."""
-    best = choose(_place_candidates(document), 0.55)
+    else a NUTS code, else the place a delivery sentence names. When the best place label says the place is
+    not fixed ('as designated by the buyer'), weaker evidence found elsewhere (a draft contract's place, a
+    NUTS code) does not stand in for it: nothing."""
+    unfixed: list[float] = []
+    candidates = list(_place_candidates(document, unfixed))
+    floor = max(unfixed, default=0.0)
+    best = choose((candidate for candidate in candidates if candidate.score > floor), 0.55)
     return best.sourced() if best is not None else None

@@ -11,12 +11,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from tenderflow.extraction.offline import identity_labels as words
 from tenderflow.extraction.offline.candidates import Candidate, choose
-from tenderflow.extraction.offline.document import Document, Line, Span, fold
+from tenderflow.extraction.offline.document import Document, LabelHit, Line, Span, fold
 from tenderflow.extraction.offline.labelled import (
     PLACEHOLDER,
+    LabelSet,
     find_labels,
     first_right_cell,
+    in_lot_section,
     is_blank,
     label_starts_entry,
     labels,
@@ -27,46 +30,9 @@ from tenderflow.extraction.schema import Sourced
 
 # --- reference number -------------------------------------------------------------------------------------
 
-REFERENCE_STRONG: Final = labels(
-    [
-        # en (incl. Indian portals: GeM 'Bid Number', CPPP 'Tender Reference Number', 'NIT No.')
-        "reference number", "reference no", "ref no", "our ref", "our reference", "tender no", "tender number",
-        "tender ref", "tender reference", "tender reference number", "tender id", "tender notice no",
-        "e-tender no", "bid number", "bid no", "bid reference", "bid reference number", "solicitation number",
-        "solicitation no", "request number", "request no", "procurement number", "procurement no",
-        "procurement reference", "procurement reference number", "contract number", "contract no",
-        "contract reference", "enquiry no", "inquiry no", "file no", "file number", "nit no", "bid id",
-        "internal identifier", "identifiant interne", "interne kennung", "identificador interno",
-        "identificativo interno", "identyfikator wewnetrzny", "intern kenmerk", "identificador interno do processo",
-        "बिड संख्या", "बोली संख्या", "निविदा संख्या",
-        # fr
-        "numero de reference", "numero de reference attribue au marche", "reference du marche",
-        "reference de la consultation", "reference de l'avis", "numero de la consultation", "numero de consultation",
-        "numero du marche", "n° de marche", "no de marche", "marche n", "marche no", "consultation n",
-        "n° de la consultation", "appel d'offres n", "appel d'offres no",
-        # de
-        "vergabenummer", "vergabe nr", "vergabe-nr", "aktenzeichen", "geschaftszeichen", "ausschreibungsnummer",
-        "ausschreibungs nr", "referenznummer", "verfahrensnummer", "vergabeverfahren nr", "kennziffer",
-        "projektnummer", "projektnr", "projekt nr",
-        # es
-        "numero de expediente", "n° de expediente", "no de expediente", "nro de expediente", "expediente n",
-        "expediente no", "expediente nro", "expte", "numero de licitacion", "licitacion n", "licitacion no",
-        "numero de proceso", "numero de procedimiento",
-        # it
-        "cig", "codice identificativo gara", "codice identificativo di gara", "numero di gara", "numero gara",
-        "n gara", "codice gara", "id gara", "codice procedura", "numero di riferimento",
-        # pl
-        "znak sprawy", "numer sprawy", "nr sprawy", "numer postepowania", "nr postepowania", "numer referencyjny",
-        "oznaczenie sprawy", "znak postepowania",
-        # pt
-        "processo n", "processo no", "numero do processo", "n do processo", "edital n", "edital no",
-        "pregao eletronico n", "pregao eletronico no", "numero de referencia",
-        # nl
-        "referentienummer", "aanbestedingsnummer", "zaaknummer", "dossiernummer", "projectnummer", "kenmerk",
-        # ar
-        "رقم المنافسة", "الرقم المرجعي", "رقم المناقصة", "رقم العطاء", "رقم الكراسة",
-    ]
-)  # fmt: skip
+_OWN: Final = LabelSet(words.REFERENCE_LABELS)
+_FILE: Final = LabelSet(words.REFERENCE_FILE_LABELS)
+REFERENCE_STRONG: Final = LabelSet(words.REFERENCE_LABELS, words.REFERENCE_FILE_LABELS).pattern
 """Labels that name the tender's own identifier."""
 
 REFERENCE_DOCUMENT: Final = re.compile(
@@ -76,12 +42,11 @@ REFERENCE_DOCUMENT: Final = re.compile(
 )
 """'RFP No.', 'ITB #', 'REQUEST FOR PROPOSALS ("RFP") NO.', 'PORFP Number': the document's own number."""
 
-REFERENCE_GENERIC: Final = labels(
-    ["reference", "ref", "referencia", "riferimento", "referenz", "expediente", "referentie", "rfa", "المرجع"]
-)
+_GENERIC: Final = LabelSet(words.REFERENCE_GENERIC_LABELS)
+REFERENCE_GENERIC: Final = _GENERIC.pattern
 """Bare 'reference' words: a reference only when they open an entry of a form or a letter head."""
 
-REFERENCE_PUBLICATION: Final = labels(["avis n", "annonce n", "annonce no", "avis no", "notice no"])
+REFERENCE_PUBLICATION: Final = labels(list(words.REFERENCE_PUBLICATION_LABELS))
 """The number of the published notice: an acceptable reference when the buyer gives none."""
 
 _NOTICE_BEFORE: Final = re.compile(
@@ -94,9 +59,14 @@ _NOTICE_BEFORE: Final = re.compile(
 
 _REFERENCE_NOT_OURS: Final = re.compile(
     r"\b(?:your|uw|ihr|ihre|votre|vos|su|bank|guarantee|garantie|loan|credit|grant|cuit|invoice|factura|facture|"
-    r"rechnung|cpv|nuts|tax|vat|gst|pan|iban|registration|phone|telephone|fax)\W{0,3}$"
+    r"rechnung|cpv|nuts|tax|vat|gst|pan|iban|registration|phone|telephone|fax|lot|los|lotto|lote|lotul|pakiet|"
+    r"perceel|лот|лота|παρτιδα|partie)\W{0,3}(?:\d{1,3}\W{0,3})?$"
 )
-"""Words just before a reference label that make it someone else's number (the bidder's, a bank's, a loan's)."""
+"""Words just before a reference label that make it someone else's number (the bidder's, a bank's, a loan's,
+a lot's: 'Lot 2 reference: …')."""
+
+_FILE_SCORE: Final = 0.72
+"""A file or registry number: below a tender's own number (0.8), above a published notice's (0.6)."""
 
 ID_MARKER: Final = re.compile(
     r"^(?:[\s.:：#№°º=|*\-–—]|(?:no|nr|nro|n|num|number|numero|nummer)(?=[\s.°º:#]))*", re.IGNORECASE
@@ -109,14 +79,27 @@ _CLAUSE_LIKE: Final = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?")
 _PHONE_LIKE: Final = re.compile(r"\+?[\d()\s/-]{7,}")
 
 
+OFFICIAL_NUMBER: Final = re.compile(
+    r"[\u3400-\u4dbf\u4e00-\u9fff\u30a0-\u30ff]{0,8}第\s?[0-9０-９]+\s?号(?:の\s?[0-9０-９]+)?"
+    r"|[\u4e00-\u9fff]{1,10}\s?[〔［\[【(（]\s?[0-9０-９]{4}\s?[〕］\]】)）]\s?(?:第\s?)?[0-9０-９]+\s?号"
+    r"|제\s?[0-9０-９][0-9０-９\-－]*\s?호"
+)
+"""A Japanese, Chinese or Korean document number, in the form an office numbers what it issues: '建不第104号の80',
+'教施第386号', '嘉财采〔2024〕12号', '제2024-244호'."""
+
+
 def identifier(text: str) -> str | None:
     """The identifier at the start of `text` ('No. 2022-01 Professional …' → '2022-01'), or None.
 
     It may span a few tokens when each has a digit ('173087_75 112/0012'); it must have a digit, and be
-    neither a date, a year, a phone number, a clause number ('13.', '4.2') nor a placeholder.
+    neither a date, a year, a phone number, a clause number ('13.', '4.2') nor a placeholder. A CJK document
+    number ('제2024-244호(전자입찰…)') is taken whole, up to its last character.
     """
     if PLACEHOLDER.search(text[:40]):
         return None
+    official = OFFICIAL_NUMBER.match(ID_MARKER.sub("", text, count=1))
+    if official is not None:
+        return official.group()
     tokens: list[str] = []
     for raw in ID_MARKER.sub("", text, count=1).split()[:5]:
         token = raw.strip("\"'“”„«»()[]").rstrip(".,;:")
@@ -172,12 +155,21 @@ def _identifier_in(text: str, *, after_colon: bool) -> str | None:
 
 @dataclass(frozen=True)
 class _ReferenceLabel:
-    pattern: re.Pattern[str]
+    rule: str  # the rule's name, followed by the label's language ('reference label ru')
+    labels: LabelSet | re.Pattern[str]
     score: float
     entry_only: bool  # only when the label opens an entry (line or cell) on the first pages
 
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return self.labels.pattern if isinstance(self.labels, LabelSet) else self.labels
 
-_REFERENCE_PROJECT: Final = labels(["project number", "project no", "project id", "numero du projet"])
+    def name(self, hit: LabelHit) -> str:
+        language = self.labels.language(hit.label) if isinstance(self.labels, LabelSet) else ""
+        return f"{self.rule} {language}".strip()
+
+
+_PROJECT: Final = LabelSet(words.REFERENCE_PROJECT_LABELS)
 """A project's number: the tender's reference in some calls (APEC 'project number: CTI69'), but a
 financing project's in others, so it weighs less than a tender's own number."""
 
@@ -188,11 +180,12 @@ _PUBLICATION_SCORE: Final = 0.6
 """A published notice's number: the reference only when the buyer gives none of its own."""
 
 _REFERENCE_LABELS: Final = (
-    _ReferenceLabel(REFERENCE_STRONG, 0.8, False),
-    _ReferenceLabel(REFERENCE_DOCUMENT, 0.8, False),
-    _ReferenceLabel(_REFERENCE_PROJECT, 0.7, False),
-    _ReferenceLabel(REFERENCE_GENERIC, 0.65, True),
-    _ReferenceLabel(REFERENCE_PUBLICATION, _PUBLICATION_SCORE, True),
+    _ReferenceLabel("reference label", _OWN, 0.8, False),
+    _ReferenceLabel("document number", REFERENCE_DOCUMENT, 0.8, False),
+    _ReferenceLabel("file number", _FILE, _FILE_SCORE, False),
+    _ReferenceLabel("project number", _PROJECT, 0.7, False),
+    _ReferenceLabel("bare label", _GENERIC, 0.65, True),
+    _ReferenceLabel("notice number", REFERENCE_PUBLICATION, _PUBLICATION_SCORE, True),
 )
 _HOW_PENALTY: Final = {"same": 0.0, "right": 0.0, "below": 0.03, "next": 0.05}
 
@@ -204,31 +197,49 @@ def _reference_candidates(document: Document) -> Iterator[Candidate[str]]:
                 continue
             if _REFERENCE_NOT_OURS.search(fold(hit.line.text[max(0, hit.start - 20) : hit.start])):
                 continue
-            score_base = label.score
+            if in_lot_section(document, hit.line):
+                continue  # a lot's own number, under 'Lot 2'
+            score = label.score
             if label.pattern is not REFERENCE_PUBLICATION and _NOTICE_BEFORE.search(fold(hit.line.text[: hit.start])):
-                score_base = _PUBLICATION_SCORE  # 'Avis de marché n° 25-14359': the notice's number
-            first_right = first_right_cell(hit)
-            spans = list(document.spans_after(hit, below=2))
-            left = left_cell(hit)
-            if left is not None:
-                spans.insert(0, Span(left.text, hit.line, "same", 0, hit.line, hit.line.stripped))
-            for span in spans:
-                if span.how == "right" and span.text != first_right:
-                    continue
-                value = _identifier_in(span.text, after_colon=span.how == "same")
-                if value is None:
-                    continue
-                score = score_base + page_weight(span.page) - _HOW_PENALTY[span.how] * max(span.distance, 1)
-                if re.search(r"[^\W\d_]", value) or re.search(r"[-/_.]", value):
-                    score += 0.05
-                if " " in value:
-                    score -= 0.03  # an identifier broken by spaces is more often misread (OCR) or cut
-                yield Candidate(value, span.page, span.quote, round(score, 3), f"{hit.label} ({span.how})")
-                break
+                score = _PUBLICATION_SCORE  # 'Avis de marché n° 25-14359': the notice's number
+            candidate = _labelled_identifier(document, hit, score, label.name(hit))
+            if candidate is not None:
+                yield candidate
+    yield from _cover_identifiers(document)
+
+
+def _labelled_identifier(document: Document, hit: LabelHit, base: float, rule: str) -> Candidate[str] | None:
+    """The identifier in the first of a label's value places that holds one."""
+    first_right = first_right_cell(hit)
+    spans = list(document.spans_after(hit, below=2))
+    left = left_cell(hit)
+    if left is not None:
+        spans.insert(0, Span(left.text, hit.line, "same", 0, hit.line, hit.line.stripped))
+    for span in spans:
+        if span.how == "right" and span.text != first_right:
+            continue
+        value = _identifier_in(span.text, after_colon=span.how == "same")
+        if value is None:
+            continue
+        score = base + page_weight(span.page) - _HOW_PENALTY[span.how] * max(span.distance, 1)
+        if re.search(r"[^\W\d_]", value) or re.search(r"[-/_.]", value):
+            score += 0.05
+        if " " in value:
+            score -= 0.03  # an identifier broken by spaces is more often misread (OCR) or cut
+        return Candidate(value, span.page, span.quote, round(score, 3), f"{rule} ({span.how}), {hit.label}")
+    return None
+
+
+def _cover_identifiers(document: Document) -> Iterator[Candidate[str]]:
+    """Identifiers the cover prints without a label: a line that is only 'N° …', a CJK notice's number after
+    its name, a code naming a procurement document."""
     for line in _first_lines(document):
         value = _number_line(line)
         if value is not None:
             yield Candidate(value, line.page, line.stripped, 0.75, "number line")
+        numbered = _NUMBERED_NOTICE.search(line.text)
+        if numbered is not None:
+            yield Candidate(numbered.group("number"), line.page, line.stripped, 0.78, "number after the notice's name")
         for match in _EMBEDDED_REFERENCE.finditer(line.text):
             code = match.group()
             if _PROCUREMENT_CODE.search(code) and _has_digit(code) and "//" not in code:
@@ -242,6 +253,12 @@ _PROCUREMENT_CODE: Final = re.compile(
     r"(?<![A-Z])(?:RFP|RFQ|RFB|RFT|ITB|IFB|ICB|NCB|EOI|AMI|DAO|ITT|NIT|CPPP|TENDER|BID|AOI|AON|DPAO)(?![A-Z])"
 )
 """A segment that names a procurement document: a code with one is the tender's number, unlabelled."""
+
+
+_NUMBERED_NOTICE: Final = re.compile(
+    r"(?:公告|公示|공고)[\s\u3000]*(?P<number>" + OFFICIAL_NUMBER.pattern + ")"
+)
+"""A CJK notice's name followed by its number: '千葉県一般競争入札公告 建不第104号の80', '입찰공고 제2019-00468호'."""
 
 
 def _first_lines(document: Document, count: int = 40) -> list[Line]:

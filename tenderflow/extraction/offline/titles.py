@@ -9,8 +9,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+from tenderflow.extraction.offline import identity_labels as words
+from tenderflow.extraction.offline import title_structures
 from tenderflow.extraction.offline.candidates import Candidate, choose
-from tenderflow.extraction.offline.document import Document, Line, fold
+from tenderflow.extraction.offline.document import Document, LabelHit, Line, fold, is_unspaced
 from tenderflow.extraction.offline.labelled import (
     LABEL_LIKE,
     NUMBERING,
@@ -20,13 +22,13 @@ from tenderflow.extraction.offline.labelled import (
     QUOTES,
     SENTENCE_END,
     Block,
+    LabelSet,
     ValueLayout,
     continues,
     find_labels,
     in_lot_section,
     is_blank,
     label_starts_entry,
-    labels,
     lines_after,
     lines_before,
     next_nonblank,
@@ -47,53 +49,17 @@ from tenderflow.extraction.schema import Sourced
 
 # --- title ------------------------------------------------------------------------------------------------
 
-TITLE_STRONG: Final = labels(
-    [
-        # en (GeM: 'Item Category'; CPPP: 'Name of Work', 'Work Description')
-        "tender title", "request title", "title of the tender", "title of tender", "title of the contract",
-        "contract title", "procurement title", "boq title",
-        "name of work", "name of the work", "name of works", "name of assignment", "name of the assignment",
-        "item category", "description of work",
-        "description of the work", "work description", "subject of the tender", "subject of procurement",
-        "subject of the procurement", "subject of the contract", "tender subject", "subject matter",
-        "rfp title", "rfq title", "itb title", "bid title", "solicitation title", "tender name", "name of tender",
-        "name of the tender", "name of the contract", "contract name",
-        # fr
-        "objet du marche", "objet de la consultation", "objet de l'accord cadre", "objet de l'appel d'offres",
-        "objet de l'avis", "intitule du marche", "intitule de la consultation", "intitule",
-        # de
-        "bezeichnung des auftrags", "auftragsgegenstand", "gegenstand der ausschreibung", "gegenstand des auftrags",
-        "gegenstand der leistung", "leistungsbezeichnung", "bezeichnung der leistung", "kurzbezeichnung",
-        "massnahme", "baumassnahme", "bezeichnung der massnahme",
-        # es
-        "objeto del contrato", "objeto de la contratacion", "objeto de la licitacion", "titulo del contrato",
-        "denominacion del contrato", "objeto del pliego",
-        # it
-        "oggetto dell'appalto", "oggetto della gara", "oggetto del contratto", "oggetto della procedura",
-        "denominazione dell'appalto", "titolo dell'appalto",
-        # pl
-        "nazwa zamowienia", "przedmiot zamowienia", "nazwa nadana zamowieniu", "nazwa postepowania",
-        # pt
-        "objeto da licitacao", "objeto do contrato", "objeto do edital",
-        # nl
-        "naam van de opdracht", "titel van de opdracht", "omschrijving van de opdracht",
-        # ar
-        "اسم المنافسة", "عنوان المنافسة", "موضوع المنافسة",
-    ]
-)  # fmt: skip
+_TITLES: Final = LabelSet(words.TITLE_LABELS)
+TITLE_STRONG: Final = _TITLES.pattern
 """Labels whose value is the tender's title."""
 
-_TITLE_PROJECT: Final = labels(
-    ["project title", "title of the project", "title of project", "name of project", "name of the project",
-     "project name"]
-)  # fmt: skip
+_PROJECT: Final = LabelSet(words.TITLE_PROJECT_LABELS)
+_TITLE_PROJECT: Final = _PROJECT.pattern
 """The project's name: the title of some calls, the financing project of others ('Project: Bukhara Region Water
 Supply and Sewerage Project' above 'Contract Title: …'), so it weighs less than a contract's title."""
 
-_TITLE_GENERIC: Final = labels(
-    ["title", "subject", "sub", "objet", "objeto", "oggetto", "gegenstand", "bezeichnung", "betreff", "betrifft",
-     "titel", "omschrijving", "onderwerp", "przedmiot", "titulo", "titolo", "الموضوع"]
-)  # fmt: skip
+_GENERIC: Final = LabelSet(words.TITLE_GENERIC_LABELS)
+_TITLE_GENERIC: Final = _GENERIC.pattern
 """Bare 'title'/'subject' words ('Sub:' in Indian letters): the title only when they open an entry of the
 first pages."""
 
@@ -131,7 +97,8 @@ _DOC_TYPE: Final = (
     r"specyfikacja (?:istotnych )?warunkow zamowienia|s?i?wz|zapytanie ofertowe|ogloszenie o zamowieniu|"
     r"edital(?: de licitacao)?|termo de referencia|(?:aviso de )?licitacao|pregao(?: eletronico)?|"
     r"aanbestedingsleidraad|offerteaanvraag|aankondiging van een opdracht|"
-    r"كراسة الشروط(?: والمواصفات)?|منافسة عامة"
+    r"كراسة الشروط(?: والمواصفات)?|منافسة عامة|"
+    + "|".join(fold(name) for name in words.DOCUMENT_NAMES)
 )
 """What a document calls itself on its cover, in folded text."""
 
@@ -236,10 +203,21 @@ _OPEN_END: Final = re.compile(
 """A phrase that ends with a linking word or an article is unfinished."""
 
 
+_UNSPACED_PROSE: Final = re.compile(r"。.|します|しました|です|ます|합니다|입니다|하시기|바랍니다")
+"""A sentence in a script without spaces: an inner full stop, a polite verb ending."""
+
+_SIGNATURE_STAMP: Final = re.compile(r"digitally signed|signed by|\breason\s*:", re.IGNORECASE)
+"""The text of a digital signature's stamp, printed over a cover."""
+
+
 def _acceptable_title(text: str, *, from_heading: bool) -> bool:
     """Whether `text` can be a title: a noun phrase of a few words, not a document type, a placeholder, a
-    salutation or a sentence; for a heading also not an organisation's name, an address or a legal basis."""
-    if not 6 <= len(text) <= 400 or PLACEHOLDER.search(text) or _SALUTATION.search(text):
+    salutation or a sentence; for a heading also not an organisation's name, an address or a legal basis.
+    A character of a script without spaces counts twice in the length: '庁舎改修工事' is a title."""
+    length = len(text) + sum(is_unspaced(character) for character in text)
+    if not 6 <= length <= 400 or PLACEHOLDER.search(text) or _SALUTATION.search(text):
+        return False
+    if _UNSPACED_PROSE.search(text) or _SIGNATURE_STAMP.search(text):
         return False
     words = re.findall(r"[^\W\d_]{2,}", text)
     if len(words) < 2 and not (len(words) == 1 and len(words[0]) >= 6):
@@ -312,32 +290,65 @@ def _title_candidate(block: Block | None, score: float, why: str, *, from_headin
     return Candidate(text, block.page, block.quote, round(score, 3), why)
 
 
+_TIERS: Final = ((_TITLES, 0.8, 5, "label"), (_PROJECT, 0.68, 3, "project label"), (_GENERIC, 0.7, 3, "bare label"))
+"""Title labels by how much their value is believed, the last page they count on, and their rule's name."""
+
+
 def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
-    for pattern, base, last_page in ((TITLE_STRONG, 0.8, 5), (_TITLE_PROJECT, 0.68, 3), (_TITLE_GENERIC, 0.7, 3)):
-        for hit in find_labels(document, pattern):
-            if hit.line.page > last_page or not label_starts_entry(hit):
-                continue
-            if not separated(hit) and not (pattern is TITLE_STRONG and run_on_value(document, hit)):
-                continue
-            if hit.label == "sub" and not re.match(r"\s*[:.]\s", hit.line.text[hit.end :]):
-                continue  # 'Sub: …', not 'Sub-total'
-            before = fold(hit.line.text[: hit.start])
-            if _LOT_WORDS.search(before) or in_lot_section(document, hit.line):
-                continue
-            if pattern is _TITLE_GENERIC and (
-                _TITLE_NOT_OURS.search(before)
-                or any(_TITLE_NOT_OURS.search(line.folded) for line in lines_before(document, hit.line, limit=2))
-            ):
+    for label_set, base, last_page, rule in _TIERS:
+        for hit in find_labels(document, label_set.pattern):
+            if hit.line.page > last_page or not label_starts_entry(hit) or not _title_entry(document, hit, label_set):
                 continue
             block = value_block(document, hit, _TITLE_FIELD)
             if block is not None and not separated(hit):
                 block = block.with_fragments(block.fragments[:1])  # OCR run-on: its wrapping cannot be told
-            if pattern is not TITLE_STRONG and block is not None and _JOB_TITLE.search(block.text):
+            if label_set is not _TITLES and block is not None and _JOB_TITLE.search(block.text):
                 continue
             score = base + (0.0 if hit.line.page <= 2 else -0.15) + (0.05 if hit.label == "boq title" else 0.0)
-            candidate = _title_candidate(block, score, f"label {hit.label}", from_heading=False)
+            if block is not None and _displaced(document, block):
+                block = _before_debris(block)
+                score -= 0.2
+            why = f"{rule} {label_set.language(hit.label)}, {hit.label}"
+            candidate = _title_candidate(block, score, why, from_heading=False)
             if candidate is not None:
                 yield candidate
+
+
+def _title_entry(document: Document, hit: LabelHit, label_set: LabelSet) -> bool:
+    """Whether a title label opens a form's entry of the tender's own title: set off from its value (or run on
+    it in an OCR line), not 'Sub-total', not under a lot's heading, not a person's title."""
+    if not separated(hit) and not (label_set is _TITLES and run_on_value(document, hit)):
+        return False
+    if hit.label == "sub" and not re.match(r"\s*[:.]\s", hit.line.text[hit.end :]):
+        return False  # 'Sub: …', not 'Sub-total'
+    before = fold(hit.line.text[: hit.start])
+    if _LOT_WORDS.search(before) or in_lot_section(document, hit.line):
+        return False
+    return label_set is not _GENERIC or not (
+        _TITLE_NOT_OURS.search(before)
+        or any(_TITLE_NOT_OURS.search(line.folded) for line in lines_before(document, hit.line, limit=2))
+    )
+
+
+_DISPLACED: Final = re.compile(r"\s*[:：]?(?:\s+\S{1,2})*\s*")
+"""A line of a separator and single characters standing apart: what a broken text layer leaves under a row
+whose characters it printed elsewhere ('◦ 공사명 새만금 스마트 수변도시 단계 조성공사' over ':   1')."""
+
+
+def _displaced(document: Document, block: Block) -> bool:
+    """Whether a line of a value or the line under it is the debris of a broken layout: the value may lack
+    characters."""
+    following = next(lines_after(document, block.lines[-1], limit=1), None)
+    under = [following] if following is not None and not is_blank(following) else []
+    return any(_DISPLACED.fullmatch(line.text) for line in [*block.lines[1:], *under])
+
+
+def _before_debris(block: Block) -> Block:
+    """The block without the debris lines it ran onto."""
+    kept = 1
+    while kept < len(block.fragments) and not _DISPLACED.fullmatch(block.lines[kept].text):
+        kept += 1
+    return block.with_fragments(block.fragments[:kept]) if not block.spread else block
 
 
 def _paragraph(document: Document, first: Line, *, downwards: bool, limit: int = 4) -> Block | None:
@@ -494,7 +505,21 @@ def _is_reference_line(line: Line) -> bool:
     return not after or re.fullmatch(_CONNECTOR, fold(after)) is not None  # 'TENDER NO. X FOR' + the title
 
 
+def _structured_titles(document: Document) -> Iterator[Candidate[str]]:
+    """Titles read off the structures of title_structures.py."""
+    for reader in (
+        title_structures.quoted_titles,
+        title_structures.subject_before_document_name,
+        title_structures.model_sentence,
+        title_structures.above_number_line,
+    ):
+        for found in reader(document):
+            candidate = _title_candidate(found.block, found.score, found.why, from_heading=True)
+            if candidate is not None:
+                yield candidate
+
+
 def title(document: Document) -> Sourced[str] | None:
     """The tender's title: a title label's value, else the first page's heading (see module docstring)."""
-    best = choose([*_labelled_titles(document), *_heading_titles(document)], 0.55)
+    best = choose([*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)], 0.55)
     return best.sourced() if best is not None else None
