@@ -30,6 +30,19 @@ NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "sprostowanie", "ogloszenie o zmianie ogloszenia", "zmiana tresci swz",
         "rectificatie", "corrigendum op",
         "ملحق", "शुद्धिपत्र",
+        # cs, sk, hu, hr, sl, lt, lv, et, da, sv, fi, bg, el (eForms), ro (SEAP), tr (EKAP), vi
+        "opravny formular", "korigendum", "helyesbites", "ispravak", "popravek", "klaidu istaisymas", "labojums",
+        "parandusteade", "berigtigelse", "rattelse", "oikaisuilmoitus", "обявление за изменение",
+        "διορθωτικη (?:διακηρυξη|προκηρυξη|ανακοινωση)", "τροποποιηση (?:της )?(?:διακηρυξης|προκηρυξης)",
+        "erata", "anunt de rectificare", "zeyilname", "duzeltme ilan[ıi]", "thong bao sua đoi", "đinh chinh",
+        # ru (EIS), uk, sr
+        "изменени[ея] извещени[яе]", "изменения в извещение", "извещение об изменении", "изменения документации",
+        "зміни до (?:тендерної документації|оголошення)", "измена конкурсне документације",
+        "izmena konkursne dokumentacije",
+        # ja, ko, zh, th
+        "訂正公告", "変更公告", "公告の訂正", "入札公告の訂正", "訂正のお知らせ", "정정공고", "변경공고",
+        "更正公告", "变更公告", "澄清公告", "补充公告", "更正公告", "變更公告", "補充公告", "แก้ไขประกาศ",
+        "ประกาศแก้ไข",
     ),
     "contract_award_notice": (
         "contract award notice", "award notice", "notice of award", "notice of contract award",
@@ -42,12 +55,34 @@ NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "anuncio de adjudicacao", "ogloszenie o udzieleniu zamowienia", "ogloszenie o wyniku postepowania",
         "aankondiging van een gegunde opdracht",
         "اعلان ترسية", "اعلان الترسية",
+        # eForms in cs, sk, hu, hr, sl, lt, lv, et, da, sv, fi, bg, el, ro
+        "oznameni o vysledku zadavaciho rizeni", "oznamenie o vysledku verejneho obstaravania",
+        "tajekoztato az eljaras eredmenyerol", "obavijest o dodjeli ugovora",
+        "obvestilo o oddaji (?:javnega )?narocila",
+        "skelbimas apie sutarties sudaryma", "pazinojums par liguma slegsanas tiesibu pieskirsanu",
+        "teade lepingu solmimise kohta", "bekendtgorelse om indgaede kontrakter",
+        "meddelande om tilldelning av kontrakt", "jalki ilmoitus", "обявление за възложена поръчка",
+        "γνωστοποιηση συμβασης που εχει ανατεθει", "anunt de atribuire",
+        # el (Diavgeia), ru, uk, sr, tr, vi, th, id
+        "κατακυρωση", "αποφαση κατακυρωσης", "συμβαση αναθεσης(?: εργου)?",
+        "протокол подведения итогов", "итоговый протокол", "повідомлення про намір укласти договір",
+        "одлука о додели уговора", "odluka o dodeli ugovora", "ihale sonuc ilan[ıi]", "sonuc ilan[ıi]",
+        "kesinlesen ihale karar[ıi]", "thong bao ket qua lua chon nha thau", "ket qua lua chon nha thau",
+        "ประกาศผู้ชนะการเสนอราคา", "pengumuman pemenang",
+        # ja, ko, zh (Simplified and Traditional)
+        "落札結果", "入札結果", "落札者決定", "落札者の決定", "낙찰자 결정", "낙찰결과", "개찰결과",
+        "中标公告", "中标结果公告", "中标结果", "成交公告", "成交结果公告", "中标候选人公示", "決標公告", "決標結果",
     ),
     "prior_information_notice": (
         "prior information notice", "periodic indicative notice", "general procurement notice",
         "avis de preinformation", "avis de pre information", "vorinformation",
         "anuncio previo", "anuncio de informacion previa", "avviso di preinformazione",
         "anuncio de pre informacao", "wstepne ogloszenie informacyjne", "vooraankondiging",
+        "predbezne oznameni", "predbezne oznamenie", "elozetes tajekoztato", "prethodna informacijska obavijest",
+        "predhodno informativno obvestilo", "isankstinis informacinis skelbimas", "ieprieksejs informativs pazinojums",
+        "eelteade", "forhandsmeddelelse", "forhandsannons", "ennakkoilmoitus",
+        "обявление за предварителна информация", "προκαταρκτικη προκηρυξη", "anunt de intentie", "on ilan",
+        "発注見通し", "발주계획", "사전규격 공개", "采购意向公开", "采购意向",
     ),
     "contract_notice": (
         "contract notice", "call for tenders?", "call for bids", "call for competition",
@@ -74,6 +109,39 @@ NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "aankondiging van een opdracht", "aanbestedingsleidraad", "offerteaanvraag",
         "اعلان منافسة", "كراسة الشروط والمواصفات", "كراسة الشروط", "طلب عروض",
         "निविदा सूचना", "निविदा आमंत्रण सूचना", "बिड दस्तावेज",
+        # eForms and national names: cs, sk, hu, hr, sl, lt, lv, et, da, sv, fi, no
+        "vyzva k podani nabid(?:ek|ky)", "oznameni o zahajeni zadavaciho rizeni", "zadavaci dokumentace",
+        "oznameni o zakazce", "vyzva na predkladanie ponuk", "oznamenie o vyhlaseni verejneho obstaravania",
+        "sutazne podklady", "ajanlattételi felhivas", "ajanlati felhivas", "reszveteli felhivas",
+        "eljarast megindito felhivas", "poziv na nadmetanje", "obavijest o nadmetanju", "dokumentacija o nabavi",
+        "povabilo k oddaji ponudbe", "obvestilo o narocilu", "skelbimas apie pirkima", "pirkimo dokumentai",
+        "pazinojums par ligumu", "iepirkuma nolikums", "hanketeade", "hankedokumendid", "udbudsbekendtgorelse",
+        "udbudsbetingelser", "meddelande om upphandling", "forfragningsunderlag", "hankintailmoitus",
+        "tarjouspyynto", "kunngjoring av konkurranse", "konkurransegrunnlag",
+        # ru (EIS 44-FZ, 223-FZ), uk (Prozorro), bg, sr
+        "извещение о проведении", "извещение о закупке", "извещение об осуществлении закупки",
+        "документация о закупке", "конкурсная документация", "аукционная документация",
+        "приглашение (?:к участию|принять участие)", "оголошення про проведення", "тендерна документація",
+        "оголошення про закупівлю", "обявление за поръчка", "документация за участие",
+        "покана за (?:участие|представяне на оферти)", "публична покана", "позив за подношење понуда",
+        "poziv za podnosenje ponuda", "конкурсна документација", "konkursna dokumentacija", "јавни позив",
+        "javni poziv",
+        # el, ro (SEAP), tr (EKAP), vi
+        "διακηρυξη", "προκηρυξη", "περιληψη διακηρυξης", "προσκληση (?:υποβολης|εκδηλωσης) \\w+",
+        "anunt de participare", "anunt de participare simplificat", "invitatie de participare",
+        "fisa de date(?: a achizitiei)?", "documentatie de atribuire", "ihale ilan[ıi]", "ihale dokuman[ıi]",
+        "idari sartname(?:si)?", "thong bao moi thau", "ho so moi thau", "thu moi thau", "thong bao moi quan tam",
+        "ho so moi quan tam", "ho so yeu cau", "yeu cau bao gia",
+        # th, he, id, ms
+        "ประกาศประกวดราคา", "เอกสารประกวดราคา", "ประกาศเชิญชวน", "מכרז פומבי", "הזמנה להציע הצעות",
+        "מסמכי המכרז", "הזמנה להגשת הצעות", "pengumuman (?:tender|pelelangan|seleksi|prakualifikasi)",
+        "dokumen (?:tender|pemilihan|pengadaan)", "undangan (?:tender|pengadaan)", "kenyataan tender",
+        "iklan tender", "dokumen tender", "kenyataan sebut harga",
+        # ja, ko, zh (Simplified and Traditional)
+        "入札公告", "入札説明書", "公募", "公示", "入札の公告", "입찰공고", "입찰설명서", "제안요청서", "재공고",
+        "招标公告", "招标文件", "采购公告", "磋商文件", "谈判文件", "询价文件", "采购文件", "竞争性磋商公告",
+        "竞争性谈判公告", "询价公告", "投标邀请", "招标邀请", "资格预审公告", "招標公告", "招標文件", "採購公告",
+        "投標須知",
     ),
 }
 
@@ -109,6 +177,18 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "przetarg(?:u|iem)? nieograniczon(?:y|ego|ym)", "procedura otwarta",
         "openbare procedure", "(?:europese )?openbare aanbesteding",
         "منافسة عامة", "مناقصة عامة", "खुली निविदा",
+        # ja, ko, zh (Simplified and Traditional)
+        "一般競争入札", "일반경쟁(?:입찰)?", "公开招标", "公開招標",
+        # ru (44-FZ), uk, bg, sr, el, ro, tr, vi
+        "электронн\\w* аукцион\\w*", "открыт\\w* (?:конкурс|аукцион)\\w*", "конкурс\\w* в электронной форме",
+        "запрос\\w* котировок", "відкриті торги", "открита процедура", "публично състезание", "отворени поступак",
+        "otvoreni postupak", "ανοι[κχ]τ\\w* (?:διαγωνισμ|διαδικασι)\\w*", "licitatie deschisa",
+        "ac[ıi]k ihale(?: usul[uü])?", "đau thau rong rai",
+        # th, he, id, ms; cs, sk, hu, sl, lt, lv, et, da, sv, fi, no
+        "ประกวดราคาอิเล็กทรอนิกส์", "מכרז פומבי", "pelelangan umum", "tender terbuka", "otevrene rizeni",
+        "verejna sutaz", "nyilt eljaras", "odprti postopek", "atviras konkursas", "atklats konkurss",
+        "avatud hankemenetlus", "offentligt udbud", "oppet forfarande", "avoin menettely",
+        "apen anbudskonkurranse",
     ),
     "restricted": (
         "restricted procedure", "restricted (?:tender|tendering|bidding)", "selective tender(?:ing)?",
@@ -123,6 +203,14 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "concurso limitado(?: por previa qualificacao)?", "procedimento restrito",
         "przetarg(?:u|iem)? ograniczon(?:y|ego|ym)", "niet openbare procedure",
         "منافسة محدودة", "مناقصة محدودة",
+        # a pre-qualification (PQ) admits only the firms it selects (Korea's 입찰참가자격사전심사)
+        "指名競争入札", "지명경쟁(?:입찰)?", "입찰참가자격 ?사전심사", "邀请招标", "邀請招標", "選擇性招標",
+        "конкурс\\w* с ограниченным участием", "закрыт\\w* (?:конкурс|аукцион)\\w*", "ограничена процедура",
+        "рестриктивни поступак", "restriktivni postupak", "κλειστ\\w* (?:διαγωνισμ|διαδικασι)\\w*",
+        "licitatie restransa", "belli istekliler aras[ıi]nda", "đau thau han che", "วิธีคัดเลือก", "uzsi rizeni",
+        "uzsia sutaz", "meghivasos eljaras", "ograniceni postupak", "riboto dalyvavimo konkursas", "slegts konkurss",
+        "piiratud hankemenetlus", "begraenset udbud", "selektivt forfarande", "rajoitettu menettely",
+        "begrenset anbudskonkurranse",
     ),
     "neg-w-call": (
         "competitive procedure with negotiation", "negotiated procedure with (?:prior )?(?:publication|call for "
@@ -135,6 +223,11 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "negocjac(?:je|ji) z ogloszeniem", "procedura konkurencyjna z negocjacjami",
         "mededingingsprocedure met onderhandeling", "onderhandelingsprocedure met (?:voorafgaande )?"
         "(?:bekendmaking|aankondiging)",
+        "竞争性谈判", "竞争性磋商", "협상에 의한 계약", "състезателна процедура с договаряне",
+        "договаряне с предварително обявление", "negociere competitiva", "procedura competitiva cu negociere",
+        "ανταγωνιστικη διαδικασια με διαπραγματευση", "jednaci rizeni s uverejnenim",
+        "rokovacie konanie so zverejnenim", "konkurencni postopek s pogajanji", "skelbiamos derybos",
+        "konkursa procedura ar sarunam", "udbud med forhandling", "forhandlat forfarande med foregaende annonsering",
     ),
     "neg-wo-call": (
         "negotiated procedure without (?:prior )?(?:publication|call for competition)", "direct contracting",
@@ -150,19 +243,39 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "onderhandelingsprocedure zonder (?:voorafgaande )?(?:bekendmaking|aankondiging)",
         "enkelvoudig onderhandse procedure",
         "شراء مباشر", "الشراء المباشر",
+        "随意契約", "수의 ?계약", "单一来源(?:采购)?", "單一來源", "限制性招標",
+        "закупк\\w* у единственного (?:поставщика|подрядчика|исполнителя)", "переговорна процедура",
+        "договаряне без предварително обявление", "пряко договаряне", "преговарачки поступак без објављивања",
+        "pregovaracki postupak bez objavljivanja", "απευθειας αναθεση\\w*",
+        "διαπραγματευση χωρις (?:προηγουμενη )?δημοσιευση", "negociere fara publicare(?: prealabila)?",
+        "achizitie directa", "cumparare directa", "pazarl[ıi]k usul[uü]", "dogrudan temin", "chi đinh thau",
+        "mua sam truc tiep", "วิธีเฉพาะเจาะจง", "פטור ממכרז", "penunjukan langsung", "pengadaan langsung",
+        "rundingan terus", "jednaci rizeni bez uverejneni", "priame rokovacie konanie",
+        "hirdetmeny nelkuli targyalasos eljaras", "pregovaracki postupak bez prethodne objave", "neskelbiamos derybos",
+        "sarunu procedura bez (?:iepriekseja )?(?:publikacijas|pazinojuma)",
+        "valjakuulutamiseta labiraakimistega hankemenetlus", "forhandlat forfarande utan foregaende annonsering",
+        "neuvottelumenettely ilman (?:ennakkoilmoitusta|hankintailmoitusta)",
     ),
     "comp-dial": (
         "competitive dialogue", "dialogue competitif", "wettbewerbliche(?:r|n)? dialog(?:s)?", "dialogo competitivo",
         "dialogo concorrencial", "dialog(?:u)? konkurencyjn(?:y|ego)", "concurrentiegerichte dialoog",
         "الحوار التنافسي",
+        "конкурентен диалог", "конкурентний діалог", "ανταγωνιστικος διαλογος", "dialog competitiv",
+        "rekabetci diyalog", "soutezni dialog", "sutazny dialog", "versenyparbeszed", "natjecateljski dijalog",
+        "konkurencni dialog", "konkurencinis dialogas", "konkursa dialogs", "voistlev dialoog",
+        "konkurrencepraeget dialog", "konkurrenspraglad dialog", "kilpailullinen neuvottelumenettely",
     ),
     "innovation": (
         "innovation partnership", "partenariat d innovation", "innovationspartnerschaft",
         "asociacion para la innovacion", "partenariato per l innovazione", "parceria para a inovacao",
         "partnerstw(?:o|a) innowacyjn(?:e|ego)", "innovatiepartnerschap",
+        "партньорство за иновации", "συμπραξη καινοτομιας", "parteneriat pentru inovare", "inovacijsko partnerstvo",
     ),
     # French MAPA: below-threshold procedure the buyer shapes itself (the analysts' call: oth-single).
-    "oth-single": ("procedure adaptee", "marche a procedure adaptee"),
+    # and the national simplified procedures below the EU thresholds: Romania's procedură simplificată, Greece's
+    # συνοπτικός διαγωνισμός
+    "oth-single": ("procedure adaptee", "marche a procedure adaptee", "procedura simplificata",
+                   "συνοπτικ\\w* διαγωνισμ\\w*"),
 }
 
 PROCEDURE_LABELS: Final[tuple[str, ...]] = (
@@ -177,6 +290,16 @@ PROCEDURE_LABELS: Final[tuple[str, ...]] = (
     "tryb udzielenia zamowienia", "tryb postepowania", "rodzaj procedury",
     "soort procedure", "aanbestedingsprocedure", "type procedure",
     "نوع المنافسة", "طريقة الطرح", "निविदा का प्रकार",
+    "入札方式", "入札方法", "契約方式", "入札の方法", "調達方法", "입찰방법", "계약방법", "입찰방식",
+    "입찰 및 계약방식",
+    "입찰개요", "招标方式", "采购方式", "招標方式", "採購方式", "способ определения поставщика",
+    "способ (?:проведения )?закупки", "способ осуществления закупки", "вид процедури", "тип процедури",
+    "вид на процедурата", "врста поступка", "vrsta postupka", "διαδικασια αναθεσης", "ειδος διαδικασιας",
+    "τυπος διαδικασιας", "tip(?:ul)? procedur\\w*", "procedura de atribuire", "ihale usul[uü]",
+    "hinh thuc lua chon nha thau", "phuong thuc lua chon nha thau", "hinh thuc đau thau", "วิธีการจัดซื้อจัดจ้าง",
+    "metode (?:pemilihan|pengadaan)", "kaedah perolehan", "druh zadavaciho rizeni", "druh postupu",
+    "az eljaras fajtaja", "vrsta postopka", "pirkimo budas", "iepirkuma proceduras veids", "menetluse liik",
+    "udbudsprocedure", "typ av forfarande", "menettelyn tyyppi", "konkurranseform",
 )
 
 PROCEDURE_WORDS: Final[dict[str, str]] = {
@@ -194,6 +317,8 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "bauleistung(?:en)?", "roboty budowlane", "zamowienie na roboty budowlane",
         "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
         "procurement of works", "execution of works", "empreitada de obras publicas", "opdracht voor werken",
+        # a Korean or Chinese notice names the kind of contract it calls for ('공사입찰공고', '工程招标')
+        "공사 ?입찰", "工程招标", "工程招標", "yapım isi", "goi thau xay lap", "pekerjaan konstruksi",
     ),
     "goods": (
         "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
@@ -202,6 +327,8 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods",
         "adquisicion de bienes", "compra de bienes",
         "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
+        "물품 ?(?:구매 ?)?입찰", "货物招标", "货物采购", "財物採購", "mal al[ıi]m[ıi]", "goi thau mua sam hang hoa",
+        "pengadaan barang",
     ),
     "services": (
         "type de marche de services", "marches? (?:public )?de services", "categorie de services",
@@ -210,18 +337,30 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "service contract", "services contract", "(?:non )?consult(?:ing|ancy) services",
         "contratacion de servicios", "prestacion de servicios", "aquisicao de servicos", "prestacao de servicos",
         "opdracht voor diensten",
+        # Greek law's contract for a work to be done by a person (σύμβαση μίσθωσης/ανάθεσης έργου) is a service
+        "용역 ?입찰", "服务招标", "服务采购", "勞務採購", "hizmet al[ıi]m[ıi]", "goi thau tu van", "dich vu tu van",
+        "dich vu phi tu van", "jasa konsultansi", "συμβαση (?:μισθωσης|αναθεσης) εργου",
     ),
 }
 
 CATEGORY_WORDS: Final[dict[str, tuple[str, ...]]] = {
     # A bare category word: as a labelled value, or as a heading line of its own (BOAMP "Fournitures").
     "works": ("works", "travaux", "obras?", "lavori", "bauleistungen", "bauleistung", "roboty budowlane",
-              "werken", "empreitadas?", "اشغال", "कार्य"),
+              "werken", "empreitadas?", "اشغال", "कार्य", "工事", "공사", "工程", "работы", "роботи", "строителство",
+              "радови", "radovi", "εργα", "lucrari", "yapım isi", "xay lap", "pekerjaan konstruksi", "kerja",
+              "stavebni prace", "stavebne prace", "epitesi beruhazas", "gradnje", "darbai", "buvdarbi", "ehitustood",
+              "bygge og anlaegsarbejder", "byggentreprenad", "rakennusurakka"),
     "goods": ("goods", "supplies", "supply", "fournitures", "suministros?", "forniture", "lieferleistungen",
               "lieferleistung", "lieferungen", "lieferung", "dostawy", "dostawa", "bienes", "bens", "leveringen",
-              "توريد", "माल"),
+              "توريد", "माल", "物品", "물품", "货物", "財物", "товары?", "товари", "доставки", "добра", "dobra",
+              "προμηθειες", "furnizare", "produse", "mal al[ıi]m[ıi]", "hang hoa", "barang", "bekalan", "dodavky",
+              "tovary", "arubeszerzes", "robe", "blago", "prekes", "piegade", "asjad", "varer", "varor", "tavarat"),
     "services": ("services?", "servicios?", "servizi", "dienstleistungen", "dienstleistung", "uslugi", "usluga",
-                 "servicos", "diensten", "خدمات", "सेवाएं", "सेवा"),
+                 "servicos", "diensten", "خدمات", "सेवाएं", "सेवा", "役務", "業務委託", "용역", "服务", "勞務",
+                 "услуги",
+                 "послуги", "услуге", "υπηρεσιες", "servicii", "hizmet al[ıi]m[ıi]", "(?:phi )?tu van",
+                 "jasa (?:konsultansi|lainnya)", "perkhidmatan", "sluzby", "szolgaltatas(?: megrendelese)?",
+                 "storitve", "paslaugos", "pakalpojumi", "teenused", "tjenesteydelser", "tjanster", "palvelut"),
 }
 
 CATEGORY_LABELS: Final[tuple[str, ...]] = (
@@ -232,6 +371,14 @@ CATEGORY_LABELS: Final[tuple[str, ...]] = (
     "vertragsart", "auftragsart", "art des auftrags", "art der leistung", "rodzaj zamowienia",
     "soort opdracht", "tipo de adquisicion", "tender category", "category of tender", "निविदा श्रेणी",
     "adquisicion de bienes o contratacion de servicios", "scope of supply",
+    "工事種別", "工事の種類", "契約種別", "調達区分", "入札区分", "공사구분", "계약구분", "입찰구분", "采购类别",
+    "项目类别",
+    "采购类型", "招标类别", "採購性質", "標的分類", "вид предмета закупівлі", "вид на поръчката", "обект на поръчката",
+    "врста предмета набавке", "vrsta predmeta nabavke", "ειδος συμβασης", "τυπος συμβασης",
+    "tip(?:ul)? (?:de )?contract",
+    "ihale tur[uü]", "linh vuc", "jenis pengadaan", "kategori perolehan", "druh (?:verejne )?zakazky",
+    "a szerzodes tipusa", "vrsta ugovora", "vrsta narocila", "liguma veids", "hankelepingu liik", "kontrakttype",
+    "typ av kontrakt", "hankintalaji", "sopimuksen tyyppi",
 )
 
 SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -242,6 +389,9 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "travaux", "obras?", "lavori",
         "bauarbeiten", "bauleistungen", "neubau", "umbau", "erweiterungsbau", "roboty budowlane", "budowa",
         "przebudowa", "rozbudowa", "empreitada", "انشاء", "निर्माण",
+        "выполнени\\w* (?:строительно монтажных )?работ", "строительств\\w*", "капитальн\\w* ремонт\\w*",
+        "будівництв\\w*", "строителство", "κατασκευ\\w*", "executie (?:de )?lucrari", "lucrari", "yapım isi",
+        "thi cong xay dung", "xay lap", "pembangunan", "pembinaan", "vystavba", "rekonstrukce",
     ),
     "goods": (
         "supply (?:of|and|&)", "purchase of", "acquisition of",
@@ -249,6 +399,10 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "adquisicion de", "suministro de", "fornitura di", "lieferung von", "kauf von", "zakup", "dostawa",
         "dostawy", "fornecimento de", "aquisicao de", "levering van", "hardware", "equipment", "توريد",
         "आपूर्ति",
+        "поставк[аи]", "приобретени\\w*", "постачання", "доставка на", "испорука", "προμηθει\\w*", "furnizare",
+        "achizitie (?:de )?(?:echipamente|produse)", "echipamente", "mal al[ıi]m[ıi]", "mua sam",
+        "cung cap (?:thiet bi|hang hoa)",
+        "pengadaan barang", "bekalan", "dodavka", "sat[ıi]n al[ıi]nacak", "al[ıi]nacak olan",
     ),
     "services": (
         # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
@@ -256,6 +410,8 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "diensten", "dienstverlening", "consultancy", "consulting", "consultants?", "prestations?",
         "supervision", "audit", "training", "cleaning", "insurance", "etudes?", "maitrise d (?:œ|oe)uvre",
         "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
+        "оказани\\w* услуг", "услуг[иа]", "послуг\\w*", "συντηρηση", "παροχ\\w* υπηρεσιων", "υπηρεσιων", "servicii",
+        "hizmet al[ıi]m[ıi]", "dich vu", "jasa konsultansi", "perkhidmatan",
     ),
 }
 
@@ -264,3 +420,12 @@ CPV_LABELS: Final[tuple[str, ...]] = (
     "vocabulario comun", "vocabolario comune", "vocabulario comum", "wspolny slownik zamowien",
     "gemeenschappelijke woordenlijst",
 )
+
+HEAD_NOUNS: Final[dict[str, tuple[str, ...]]] = {
+    # The head noun of a title in a language that puts it last ('…解体工事', '…설계용역', '…设备采购安装项目'):
+    # the last one of a title names what is bought. (Not 調達/采购 alone, procurement of anything: '…服务采购'.)
+    "works": ("工事", "공사", "工程", "施工"),
+    "goods": ("購入", "買入れ", "物品", "구매", "물품", "제조", "设备采购", "货物", "购置", "財物", "購置"),
+    "services": ("業務", "委託", "点検", "保守", "清掃", "設計", "調査", "警備", "용역", "服务", "咨询", "监理", "设计",
+                 "运维", "勞務", "服務"),
+}

@@ -39,7 +39,10 @@ from typing import Final, TypeVar, get_args
 
 from tenderflow.extraction.offline import code_words as words
 from tenderflow.extraction.offline.candidates import Candidate, choose, chosen, doubted
-from tenderflow.extraction.offline.document import Document, Line, fold
+from tenderflow.extraction.offline.document import Document, Line, fold, is_unspaced
+from tenderflow.extraction.offline.labelled import label_starts_entry
+from tenderflow.extraction.offline.references import OFFICIAL_NUMBER
+from tenderflow.extraction.offline.titles import best_title
 from tenderflow.extraction.schema import MainCategory, NoticeType, ProcedureType, Sourced
 
 C = TypeVar("C", bound=str)
@@ -54,16 +57,32 @@ is no open tender."""
 
 def _phrase(source: str) -> str:
     """A phrase written with single spaces between words as a regex over folded text: each space becomes
-    any run of spaces or punctuation (also inside a group: "(?:e )?tenders" allows "e-tenders"); the
-    phrase may use regex syntax otherwise, with no literal space."""
-    return _SEP.join(fold(word) for word in source.split(" "))
+    any run of spaces or punctuation (also inside a group: "(?:e )?tenders" allows "e-tenders"), and a space
+    may stand between two characters of a script written without spaces ('입찰공 고'); the phrase may use
+    regex syntax otherwise, with no literal space."""
+    return _SEP.join(_CJK_PAIR.sub(_CJK_GAP, fold(word)) for word in source.split(" "))
+
+
+_CJK_PAIR: Final = re.compile(r"([\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])(?=[\u0e00-\u0e7f"
+                              r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])")
+"""A character of a script written without spaces (Thai, kana, Han, Hangul) followed by another."""
+_CJK_GAP: Final = "\\1[ \u3000]?"
 
 
 def _alternation(phrases: Iterable[str]) -> str:
     """Phrases (longest first, so that 'appel d offres ouvert national' wins over 'appel d offres ouvert'
-    at the same position) joined into one group bounded by non-word characters."""
-    ordered = sorted({_phrase(phrase) for phrase in phrases}, key=len, reverse=True)
-    return r"(?<![^\W_])(?:" + "|".join(ordered) + r")(?![^\W_])"
+    at the same position) joined into one group bounded by non-word characters; a phrase in a script
+    without spaces ('入札公告', '입찰공고', '招标公告') has no word boundary to rest on and is not bounded."""
+    spaced = sorted({_phrase(phrase) for phrase in phrases if not _unspaced(phrase)}, key=len, reverse=True)
+    unspaced = sorted({_phrase(phrase) for phrase in phrases if _unspaced(phrase)}, key=len, reverse=True)
+    branches = [r"(?<![^\W_])(?:" + "|".join(spaced) + r")(?![^\W_])"] if spaced else []
+    if unspaced:
+        branches.append("(?:" + "|".join(unspaced) + ")")
+    return "(?:" + "|".join(branches) + ")" if branches else r"(?!x)x"
+
+
+def _unspaced(phrase: str) -> bool:
+    return any(is_unspaced(character) for character in phrase)
 
 
 @dataclass(frozen=True)
@@ -97,6 +116,8 @@ _NOTICE_PRIORITY: Final[dict[str, float]] = {
     "contract_award_notice": 0.1,
     "prior_information_notice": 0.05,
     "contract_notice": 0.0,
+    # a technical specification or terms of reference issued with a call names the call too
+    "other": -0.1,
 }
 _HEADING_LINES: Final = 25
 """The heading region: the first non-empty lines of the first page (of the second when the first is a
@@ -188,31 +209,10 @@ _CATEGORIES: Final[dict[str, MainCategory]] = {code: code for code in get_args(M
 
 def notice_type(document: Document) -> Sourced[NoticeType] | None:
     """What the document is: a call for competition, a corrigendum/addendum, a prior information or an
-    award notice, as its heading says; else a call for competition when it names the procedure under
-    which it invites offers or sets a time limit for them (what the other notice families never do)."""
-    candidates: list[Candidate[NoticeType]] = []
-    region = _heading_region(document)
-    for position, line in enumerate(region):
-        if _TOC_LINE.search(line.text):
-            continue
-        for code, match in _NOTICE.matches(line.folded):
-            heading = _starts_cell(line, match.start()) and len(line.stripped) <= 90
-            if code != "contract_notice" and not (heading and position < _TITLE_LINES and _is_title(line)):
-                continue  # "any addendum issued will …", "7. Notice of Award    12" name no notice family
-            score = (0.8 if heading else 0.65) + _NOTICE_PRIORITY[code] - position * 0.002
-            candidates.append(Candidate(_NOTICE_TYPES[code], line.page, line.stripped, score, f"heading {code}"))
-    for position, (line, following) in enumerate(zip(region, region[1:], strict=False)):
-        # A title wrapped over two short lines ("AVIS" / "RECTIFICATIF", "AVIS D'APPEL PUBLIC" / "A LA
-        # CONCURRENCE"): a phrase that runs across the break.
-        if following.page != line.page or max(len(line.stripped), len(following.stripped)) > _WRAPPED_TITLE_CHARS:
-            continue
-        if position >= _TITLE_LINES or not (_is_title(line) and _is_title(following)):
-            continue
-        for code, match in _across(_NOTICE, line, following):
-            if _starts_cell(line, match.start()):
-                score = 0.8 + _NOTICE_PRIORITY[code] - position * 0.002
-                quote = f"{line.stripped}\n{following.stripped}"
-                candidates.append(Candidate(_NOTICE_TYPES[code], line.page, quote, score, f"wrapped {code}"))
+    award notice, as its heading says, or an award a decision's operative part makes; else a call for
+    competition when it names the procedure under which it invites offers or sets a time limit for them
+    (what the other notice families never do)."""
+    candidates = [*_heading_notices(document), *_decided_awards(document)]
     best = choose(candidates, threshold=0.6)
     if best is not None:
         return best.sourced()
@@ -224,6 +224,83 @@ def notice_type(document: Document) -> Sourced[NoticeType] | None:
         return chosen(Candidate[NoticeType]("contract_notice", hit.line.page, hit.line.stripped, 0.6,
                                             "deadline label")).sourced()
     return None
+
+
+def _heading_notices(document: Document) -> Iterator[Candidate[NoticeType]]:
+    """The notice families the heading region names: on a line, or wrapped over two short title lines."""
+    region = _heading_region(document)
+    for position, line in enumerate(region):
+        if _TOC_LINE.search(line.text):
+            continue
+        for code, match in _NOTICE.matches(line.folded):
+            heading = _names_the_line(line, match) and len(line.stripped) <= 90
+            if code != "contract_notice" and not (heading and position < _TITLE_LINES and _is_title(line)):
+                continue  # "any addendum issued will …", "7. Notice of Award    12" name no notice family
+            score = (0.8 if heading else 0.65) + _NOTICE_PRIORITY[code] - position * 0.002
+            yield Candidate(_NOTICE_TYPES[code], line.page, line.stripped, score, f"heading {code}")
+    for position, (line, following) in enumerate(zip(region, region[1:], strict=False)):
+        # A title wrapped over two short lines ("AVIS" / "RECTIFICATIF", "AVIS D'APPEL PUBLIC" / "A LA
+        # CONCURRENCE"): a phrase that runs across the break.
+        if following.page != line.page or max(len(line.stripped), len(following.stripped)) > _WRAPPED_TITLE_CHARS:
+            continue
+        if position >= _TITLE_LINES or not (_is_title(line) and _is_title(following)):
+            continue
+        for code, match in _across(_NOTICE, line, following):
+            if _starts_cell(line, match.start()):
+                score = 0.8 + _NOTICE_PRIORITY[code] - position * 0.002
+                quote = f"{line.stripped}\n{following.stripped}"
+                yield Candidate(_NOTICE_TYPES[code], line.page, quote, score, f"wrapped {code}")
+
+
+def _names_the_line(line: Line, match: re.Match[str]) -> bool:
+    """Whether a notice family's name is what its line (or column) is about: it opens its cell, or, in a
+    language that puts the head noun last, it ends its cell ('千葉県一般競争入札公告 建不第104号の80', '[긴급]
+    공사입찰공고', '2026 YILI GÜBRE TEKNİK ŞARTNAMESİ'), only a number or a bracketed note after it."""
+    if _starts_cell(line, match.start()):
+        return True
+    printed = line.text[match.start() : match.end()]
+    if not (any(is_unspaced(character) for character in printed) or _HEAD_FINAL_LETTERS.search(printed)):
+        return False
+    cell_end = next((cell.end for cell in line.cells if cell.start <= match.start() < cell.end), len(line.text))
+    return _AFTER_HEAD_NOUN.fullmatch(line.text[match.end() : cell_end]) is not None
+
+
+_HEAD_FINAL_LETTERS: Final = re.compile(r"[ışğİŞĞ]")
+"""Letters of Turkish, which puts a compound's head noun last ('… teknik şartnamesi')."""
+
+_AFTER_HEAD_NOUN: Final = re.compile(
+    r"\s*(?:[(（【\[][^)）】\]]{0,20}[)）】\]])?\s*(?:" + OFFICIAL_NUMBER.pattern + r")?\s*[:：]?\s*"
+)
+"""What may follow a head-final notice name in its cell: a bracketed note ('（個別編）'), the notice's number."""
+
+_DECISION: Final = re.compile(
+    r"\s*(?:αποφασιζ\w*|αποφασισαν|εγκριν\w*|решил[аи]?|постановля\w*|приказываю|decide|dispune|"
+    r"decides?|decided|resolves?|arrete|decide ce qui suit)\s*[:.]?\s*"
+)
+"""A decision's operative heading, alone on its line: 'ΑΠΟΦΑΣΙΖΕΙ', 'РЕШИЛ:', 'DECIDE:', 'ARRÊTE'."""
+
+_AWARDS: Final = re.compile(
+    r"[\W\d_a-zα-ω]{0,6}?\s*(?:κατακυρων\w*|κατακυρωση\w*|αναθετ\w*|признать победител\w*|"
+    r"(?:se )?atribui\w*|attribue\w*|(?:is |are )?(?:hereby )?award\w*)(?![^\W_])"
+)
+"""An item of an operative part that awards the contract: 'Β] Κατακυρώνει …', '1. Признать победителем …'."""
+
+_OPERATIVE_LINES: Final = 12
+
+
+def _decided_awards(document: Document) -> Iterator[Candidate[NoticeType]]:
+    """An award made by a decision (Greek Diavgeia acts, minutes, resolutions): an item of its operative
+    part, under the decision's heading, that awards ('ΑΠΟΦΑΣΙΖΕΙ … Β] Κατακυρώνει …')."""
+    first_page = document.page_numbers[0] if document.page_numbers else 1
+    for line in document.lines:
+        if line.page - first_page > 2:
+            return
+        if not line.text.strip() or _DECISION.fullmatch(line.folded) is None:
+            continue
+        for item in document.next_lines(line, _OPERATIVE_LINES):
+            if _AWARDS.match(item.folded):
+                yield Candidate[NoticeType]("contract_award_notice", item.page, item.stripped, 0.72, "award decided")
+                return
 
 
 def _across(lexicon: _Lexicon, line: Line, following: Line) -> Iterator[tuple[str, re.Match[str]]]:
@@ -323,7 +400,7 @@ def _labelled_lines(document: Document, label: re.Pattern[str]) -> set[int]:
     Vergabeverfahren für …") the same words label nothing."""
     indexes: set[int] = set()
     for hit in document.find(label):
-        if not (hit.at_line_start or _starts_cell(hit.line, hit.start)):
+        if not (hit.at_line_start or _starts_cell(hit.line, hit.start) or label_starts_entry(hit)):
             continue
         indexes.add(hit.line.index)
         for span in document.spans_after(hit, below=2):
@@ -393,8 +470,10 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
             continue
         subject = list(_SUBJECT_WORDS.matches(line.folded))
         # a title is short, starts a line of its own and is no sentence ending in a full stop
+        before = _sentence_before(document, line)
         titled = length <= _TITLE_WORDS and not _starts_lowercase(line.stripped) and not line.stripped.endswith(".")
-        if subject and not titled and not _PURPOSE.search(line.folded[: subject[0][1].start()]):
+        titled = titled and not before
+        if subject and not titled and not _PURPOSE.search(f"{before} {line.folded[: subject[0][1].start()]}"):
             continue  # a sentence that merely mentions an audit or a service is no subject line
         if subject:
             if not _coordinated(line.folded, subject):
@@ -408,7 +487,60 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
             by_code.setdefault(division, []).append(
                 Candidate(_CATEGORIES[division], cpv[0].page, cpv[0].quote, 0.7, "cpv division")
             )
+    head = _title_head(document)
+    if head is not None and (head.score > _TITLE_HEAD_FALLBACK or not by_code):
+        by_code.setdefault(head.value, []).append(head)
     return _decide(by_code, threshold=0.6, margin=0.05)
+
+
+_HEAD_NOUNS: Final = _Lexicon.of(words.HEAD_NOUNS)
+
+
+def _title_head(document: Document) -> Candidate[MainCategory] | None:
+    """The category the tender's title names: its last head noun in a language that puts it last
+    ('…解体工事', '…설계용역', '…设备采购安装项目'), else its first subject word ('Supply of …', 'Поставка …',
+    'ΣΥΝΤΗΡΗΣΗ …') unless coordinated with another ('works and services')."""
+    found = best_title(document)
+    if found is None:
+        return None
+    folded = fold(found.value)
+    head_final = any(is_unspaced(character) for character in found.value)
+    if head_final:
+        heads = list(_HEAD_NOUNS.matches(folded))
+        code = heads[-1][0] if heads else None
+    else:
+        subject = list(_SUBJECT_WORDS.matches(folded))
+        code = subject[0][0] if subject and not _coordinated(folded, subject) else None
+    if code is None:
+        return None
+    score = 0.62 if head_final else _TITLE_HEAD_FALLBACK
+    return Candidate(_CATEGORIES[code], found.page, found.quote, score, "title head noun")
+
+
+_TITLE_HEAD_FALLBACK: Final = 0.6
+"""A title's first subject word decides only when nothing else does: the heading region's subject line and
+the explicit statements weigh more ('Supply and application of insulation' is a works contract)."""
+
+
+_ABBREVIATION: Final = 5
+"""A word this short before a full stop is an abbreviation ('αριθ. πρωτ.', 'No.'), not a sentence's end."""
+
+
+def _sentence_before(document: Document, line: Line) -> str:
+    """The folded line right above `line` when `line` goes on with its sentence (it has a few words and ends
+    with a comma, a word in lower case or an abbreviation: '… συγκροτήθηκε µε τον αριθ. πρωτ.' / '166/04-02-2015
+    Απόφαση …'), else "". A heading of a word or two ('Plant') is no sentence."""
+    above = document.lines_of(line.page)[line.row - 1] if line.row > 0 else None
+    words = above.stripped.split() if above is not None else []
+    if len(words) < _SENTENCE_WORDS:
+        return ""
+    last = words[-1]
+    bare = last.rstrip(".")
+    goes_on = last.endswith(",") or (bool(bare) and bare[-1].islower() and (bare == last or len(bare) <= _ABBREVIATION))
+    return above.folded if above is not None and goes_on else ""
+
+
+_SENTENCE_WORDS: Final = 4
 
 
 def _starts_lowercase(text: str) -> bool:

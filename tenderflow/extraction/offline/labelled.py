@@ -207,10 +207,12 @@ def cell_of_label(hit: LabelHit) -> Cell:
 
 
 NUMBERING_CELL: Final = re.compile(
-    r"[(（]?(?:\d{1,3}(?:[.．]\d{1,3})*|[ivxlIVXL]{1,4}|[a-hA-H]|[가-하]|[一二三四五六七八九十]{1,3})[.．)）、]?"
+    r"[(（]?(?:(?:\d{1,3}|[ivxlIVXL]{1,4})(?:[.．](?:\d{1,3}|[a-h]))*|[a-hA-H]|[가-하]|[一二三四五六七八九十]{1,3})"
+    r"[.．)）、]?"
     r"|[①-⑳]|[(（](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）]"
 )
-"""An item's number standing alone: '1.2.', '(3)', 'iv)', '나.', '二、', '（一）', '①', full-width digits too."""
+"""An item's number standing alone: '1.2.', '(3)', 'iv)', 'IV.1.1.b)', '나.', '二、', '（一）', '①', full-width
+digits too."""
 
 _ENTRY_PREFIX: Final = re.compile(
     rf"(?:(?:{NUMBERING_CELL.pattern}|[•*·\-–—:|\[(]+)\s*){{0,3}}"

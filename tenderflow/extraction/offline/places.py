@@ -40,7 +40,7 @@ from tenderflow.extraction.offline.references import (
 )
 from tenderflow.extraction.offline.titles import (
     TITLE_STRONG,
-    title,
+    best_title,
 )
 from tenderflow.extraction.schema import Sourced
 
@@ -354,7 +354,7 @@ _TITLE_PLACE: Final = re.compile(r"\s(?:at|AT|At|presso|PRESSO|à|À)\s+(?P<plac
 
 def _place_in_title(document: Document) -> Candidate[str] | None:
     """The place a title ends with ('Supply of Tarpaulins at NCPB Head Office'): the weakest evidence."""
-    found = title(document)
+    found = best_title(document)
     if found is None:
         return None
     match = _TITLE_PLACE.search(found.value)

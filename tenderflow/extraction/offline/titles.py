@@ -519,7 +519,24 @@ def _structured_titles(document: Document) -> Iterator[Candidate[str]]:
                 yield candidate
 
 
+_THRESHOLD: Final = 0.55
+
+
+def _candidates(document: Document) -> list[Candidate[str]]:
+    return [*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)]
+
+
 def title(document: Document) -> Sourced[str] | None:
     """The tender's title: a title label's value, else the first page's heading (see module docstring)."""
-    best = choose([*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)], 0.55)
+    best = choose(_candidates(document), _THRESHOLD)
     return best.sourced() if best is not None else None
+
+
+def best_title(document: Document) -> Candidate[str] | None:
+    """The title `title` returns, for another field's reader to read from (nothing is recorded for the
+    title field: see candidates.recording)."""
+    best: Candidate[str] | None = None
+    for candidate in _candidates(document):
+        if candidate.score >= _THRESHOLD and (best is None or candidate.score > best.score):
+            best = candidate
+    return best
