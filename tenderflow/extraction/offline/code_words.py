@@ -70,7 +70,7 @@ NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "kesinlesen ihale karar[ıi]", "thong bao ket qua lua chon nha thau", "ket qua lua chon nha thau",
         "ประกาศผู้ชนะการเสนอราคา", "pengumuman pemenang",
         # ja, ko, zh (Simplified and Traditional)
-        "落札結果", "入札結果", "落札者決定", "落札者の決定", "낙찰자 결정", "낙찰결과", "개찰결과",
+        "落札結果", "入札結果", "落札者決定", "落札者の決定", "낙찰자결정", "낙찰결과", "개찰결과",
         "中标公告", "中标结果公告", "中标结果", "成交公告", "成交结果公告", "中标候选人公示", "決標公告", "決標結果",
     ),
     "prior_information_notice": (
@@ -82,7 +82,7 @@ NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "predhodno informativno obvestilo", "isankstinis informacinis skelbimas", "ieprieksejs informativs pazinojums",
         "eelteade", "forhandsmeddelelse", "forhandsannons", "ennakkoilmoitus",
         "обявление за предварителна информация", "προκαταρκτικη προκηρυξη", "anunt de intentie", "on ilan",
-        "発注見通し", "발주계획", "사전규격 공개", "采购意向公开", "采购意向",
+        "発注見通し", "발주계획", "사전규격공개", "采购意向公开", "采购意向",
     ),
     "contract_notice": (
         "contract notice", "call for tenders?", "call for bids", "call for competition",
@@ -142,6 +142,21 @@ NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "招标公告", "招标文件", "采购公告", "磋商文件", "谈判文件", "询价文件", "采购文件", "竞争性磋商公告",
         "竞争性谈判公告", "询价公告", "投标邀请", "招标邀请", "资格预审公告", "招標公告", "招標文件", "採購公告",
         "投標須知",
+    ),
+    # What the keys class 'other': a document that only describes what is bought (a technical specification,
+    # terms of reference), issued with a call but not the call.
+    "other": (
+        "technical specifications?", "terms of reference", "termes de reference",
+        "cahier des clauses techniques particulieres", "specifications techniques", "leistungsbeschreibung",
+        "pliego de prescripciones tecnicas(?: particulares)?", "terminos de referencia", "especificaciones tecnicas",
+        "capitolato tecnico", "opis przedmiotu zamowienia", "especificacoes tecnicas", "programma van eisen",
+        "technische specificaties", "technicka specifikace", "muszaki leiras", "tehnicka specifikacija",
+        "техническое задание", "описание объекта закупки", "технічне завдання", "технічні вимоги",
+        "техническа спецификация", "техничка спецификација", "τεχνικες προδιαγραφες", "τεχνικη περιγραφη",
+        "caiet(?:ul)? de sarcini", "specificatii tehnice", "teknik sartname(?:si|sidir)?", "đieu khoan tham chieu",
+        "yeu cau ky thuat", "chi dan ky thuat", "ขอบเขตของงาน", "מפרט טכני", "kerangka acuan kerja",
+        "spesifikasi teknis", "spesifikasi teknikal", "仕様書", "特記仕様書", "과업지시서", "과업내용서", "시방서",
+        "技术要求", "技术规格书", "用户需求书", "採購需求",
     ),
 }
 
@@ -204,7 +219,7 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "przetarg(?:u|iem)? ograniczon(?:y|ego|ym)", "niet openbare procedure",
         "منافسة محدودة", "مناقصة محدودة",
         # a pre-qualification (PQ) admits only the firms it selects (Korea's 입찰참가자격사전심사)
-        "指名競争入札", "지명경쟁(?:입찰)?", "입찰참가자격 ?사전심사", "邀请招标", "邀請招標", "選擇性招標",
+        "指名競争入札", "지명경쟁(?:입찰)?", "입찰참가자격사전심사", "邀请招标", "邀請招標", "選擇性招標",
         "конкурс\\w* с ограниченным участием", "закрыт\\w* (?:конкурс|аукцион)\\w*", "ограничена процедура",
         "рестриктивни поступак", "restriktivni postupak", "κλειστ\\w* (?:διαγωνισμ|διαδικασι)\\w*",
         "licitatie restransa", "belli istekliler aras[ıi]nda", "đau thau han che", "วิธีคัดเลือก", "uzsi rizeni",
@@ -243,7 +258,7 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         "onderhandelingsprocedure zonder (?:voorafgaande )?(?:bekendmaking|aankondiging)",
         "enkelvoudig onderhandse procedure",
         "شراء مباشر", "الشراء المباشر",
-        "随意契約", "수의 ?계약", "单一来源(?:采购)?", "單一來源", "限制性招標",
+        "随意契約", "수의계약", "单一来源(?:采购)?", "單一來源", "限制性招標",
         "закупк\\w* у единственного (?:поставщика|подрядчика|исполнителя)", "переговорна процедура",
         "договаряне без предварително обявление", "пряко договаряне", "преговарачки поступак без објављивања",
         "pregovaracki postupak bez objavljivanja", "απευθειας αναθεση\\w*",
@@ -318,7 +333,7 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
         "procurement of works", "execution of works", "empreitada de obras publicas", "opdracht voor werken",
         # a Korean or Chinese notice names the kind of contract it calls for ('공사입찰공고', '工程招标')
-        "공사 ?입찰", "工程招标", "工程招標", "yapım isi", "goi thau xay lap", "pekerjaan konstruksi",
+        "공사입찰", "工程招标", "工程招標", "yapım isi", "goi thau xay lap", "pekerjaan konstruksi",
     ),
     "goods": (
         "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
@@ -327,7 +342,7 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods",
         "adquisicion de bienes", "compra de bienes",
         "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
-        "물품 ?(?:구매 ?)?입찰", "货物招标", "货物采购", "財物採購", "mal al[ıi]m[ıi]", "goi thau mua sam hang hoa",
+        "물품(?:구매)?입찰", "货物招标", "货物采购", "財物採購", "mal al[ıi]m[ıi]", "goi thau mua sam hang hoa",
         "pengadaan barang",
     ),
     "services": (
@@ -338,7 +353,7 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "contratacion de servicios", "prestacion de servicios", "aquisicao de servicos", "prestacao de servicos",
         "opdracht voor diensten",
         # Greek law's contract for a work to be done by a person (σύμβαση μίσθωσης/ανάθεσης έργου) is a service
-        "용역 ?입찰", "服务招标", "服务采购", "勞務採購", "hizmet al[ıi]m[ıi]", "goi thau tu van", "dich vu tu van",
+        "용역입찰", "服务招标", "服务采购", "勞務採購", "hizmet al[ıi]m[ıi]", "goi thau tu van", "dich vu tu van",
         "dich vu phi tu van", "jasa konsultansi", "συμβαση (?:μισθωσης|αναθεσης) εργου",
     ),
 }

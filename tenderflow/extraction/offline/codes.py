@@ -329,8 +329,9 @@ def _heading_region(document: Document) -> list[Line]:
     return region
 
 
-_HEADING_PREFIX: Final = re.compile(r"[\W\d_]*(?:\w+\s*:\s*|[^:/]{1,40}/\s*)?[\W\d_]*")
-"""Numbering and bullets, one 'Label:' word, or the other language of a bilingual label ('बिड दस्तावेज़ /')."""
+_HEADING_PREFIX: Final = re.compile(r"[\W\d_]*(?:\w+(?:\s\w+){0,2}\s*:\s*|[^:/]{1,40}/\s*)?[\W\d_]*")
+"""Numbering and bullets, a 'Label:' of up to three words ('Tip anunt:', 'Type of notice:'), or the other language of
+a bilingual label ('बिड दस्तावेज़ /')."""
 
 
 def _starts_cell(line: Line, column: int) -> bool:

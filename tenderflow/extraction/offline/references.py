@@ -19,11 +19,11 @@ from tenderflow.extraction.offline.labelled import (
     LabelSet,
     find_labels,
     first_right_cell,
-    in_lot_section,
     is_blank,
     label_starts_entry,
     labels,
     left_cell,
+    lines_before,
     page_weight,
 )
 from tenderflow.extraction.schema import Sourced
@@ -64,6 +64,18 @@ _REFERENCE_NOT_OURS: Final = re.compile(
 )
 """Words just before a reference label that make it someone else's number (the bidder's, a bank's, a loan's,
 a lot's: 'Lot 2 reference: …')."""
+
+_LOT_HEADING_LINE: Final = re.compile(
+    r"\s*(?:lot|los|lotto|lote|lotul|pakiet|perceel|лот|παρτιδα|partie)\s*(?:n[°o]?|nr|no|№)?\.?\s*\d{1,3}\s*"
+    r"(?:[:.\-–—].*)?"
+)
+"""A lot's heading line: 'Lot No 1', 'LOT 2: Printers' (not a line that mentions a lot: 'Lot 2 reference: …')."""
+
+
+def _under_lot_heading(document: Document, line: Line) -> bool:
+    """Whether `line` is one of the first lines under a lot's heading: what it labels is the lot's."""
+    return any(_LOT_HEADING_LINE.fullmatch(other.folded) for other in lines_before(document, line, limit=3))
+
 
 _FILE_SCORE: Final = 0.72
 """A file or registry number: below a tender's own number (0.8), above a published notice's (0.6)."""
@@ -197,7 +209,7 @@ def _reference_candidates(document: Document) -> Iterator[Candidate[str]]:
                 continue
             if _REFERENCE_NOT_OURS.search(fold(hit.line.text[max(0, hit.start - 20) : hit.start])):
                 continue
-            if in_lot_section(document, hit.line):
+            if _under_lot_heading(document, hit.line):
                 continue  # a lot's own number, under 'Lot 2'
             score = label.score
             if label.pattern is not REFERENCE_PUBLICATION and _NOTICE_BEFORE.search(fold(hit.line.text[: hit.start])):

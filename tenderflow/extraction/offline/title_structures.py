@@ -140,7 +140,7 @@ def above_number_line(document: Document) -> Iterator[Found]:
         return
     lines = [line for line in document.lines_of(document.page_numbers[0]) if not is_blank(line)][:_COVER_LINES]
     for line in lines:
-        if not _only_a_number(line):
+        if not only_a_number(line):
             continue
         above: list[Line] = []
         for other in lines_before(document, line, limit=4):
@@ -157,7 +157,7 @@ def above_number_line(document: Document) -> Iterator[Found]:
         return
 
 
-def _only_a_number(line: Line) -> bool:
+def only_a_number(line: Line) -> bool:
     """A line that is only a number label and its identifier, maybe in brackets ('(Gói thầu ADB-BIDV-1.1)')."""
     text = line.stripped.strip("()[]（）")
     folded = fold(text)

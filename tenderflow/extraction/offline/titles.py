@@ -360,8 +360,8 @@ def _paragraph(document: Document, first: Line, *, downwards: bool, limit: int =
         for other in lines_after(document, first, limit=limit - 1):
             if continues(lines[-1].stripped, other, first.cells[0], same_line=True, value=_TITLE_FIELD) is None:
                 break
-            if _new_block(lines, other):
-                break
+            if _new_block(lines, other) or title_structures.only_a_number(other):
+                break  # a wider body text, or the line that gives the tender's number under its title
             lines.append(other)
     else:
         for other in lines_before(document, first, limit=limit - 1):
