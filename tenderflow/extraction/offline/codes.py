@@ -32,84 +32,26 @@ level regexes, one per lexicon, each run once per line of the pages it concerns.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Final, TypeVar, get_args
 
 from tenderflow.extraction.offline import code_words as words
 from tenderflow.extraction.offline.candidates import Candidate, choose, chosen, doubted
 from tenderflow.extraction.offline.document import Document, Line, fold, is_unspaced
 from tenderflow.extraction.offline.labelled import label_starts_entry
+from tenderflow.extraction.offline.lexicon import Lexicon, scripts_of
 from tenderflow.extraction.offline.references import OFFICIAL_NUMBER
 from tenderflow.extraction.offline.titles import best_title
 from tenderflow.extraction.schema import MainCategory, NoticeType, ProcedureType, Sourced
 
 C = TypeVar("C", bound=str)
 
-# --- phrase tables --------------------------------------------------------------------------------
-
-_SEP: Final = r"(?:[\s'’/_-]|,(?=\s))+"
-"""What may stand between two words of a phrase on folded text: spaces, apostrophes, slashes, hyphens,
-a comma ("Design, Supply and Installation"); not a full stop: "… remains open. Tender documents …"
-is no open tender."""
-
-
-def _phrase(source: str) -> str:
-    """A phrase written with single spaces between words as a regex over folded text: each space becomes
-    any run of spaces or punctuation (also inside a group: "(?:e )?tenders" allows "e-tenders"), and a space
-    may stand between two characters of a script written without spaces ('입찰공 고'); the phrase may use
-    regex syntax otherwise, with no literal space."""
-    return _SEP.join(_CJK_PAIR.sub(_CJK_GAP, fold(word)) for word in source.split(" "))
-
-
-_CJK_PAIR: Final = re.compile(r"([\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])(?=[\u0e00-\u0e7f"
-                              r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])")
-"""A character of a script written without spaces (Thai, kana, Han, Hangul) followed by another."""
-_CJK_GAP: Final = "\\1[ \u3000]?"
-
-
-def _alternation(phrases: Iterable[str]) -> str:
-    """Phrases (longest first, so that 'appel d offres ouvert national' wins over 'appel d offres ouvert'
-    at the same position) joined into one group bounded by non-word characters; a phrase in a script
-    without spaces ('入札公告', '입찰공고', '招标公告') has no word boundary to rest on and is not bounded."""
-    spaced = sorted({_phrase(phrase) for phrase in phrases if not _unspaced(phrase)}, key=len, reverse=True)
-    unspaced = sorted({_phrase(phrase) for phrase in phrases if _unspaced(phrase)}, key=len, reverse=True)
-    branches = [r"(?<![^\W_])(?:" + "|".join(spaced) + r")(?![^\W_])"] if spaced else []
-    if unspaced:
-        branches.append("(?:" + "|".join(unspaced) + ")")
-    return "(?:" + "|".join(branches) + ")" if branches else r"(?!x)x"
-
-
-def _unspaced(phrase: str) -> bool:
-    return any(is_unspaced(character) for character in phrase)
-
-
-@dataclass(frozen=True)
-class _Lexicon:
-    """One regex over folded text whose named groups tell which code a match stands for. At one position
-    the codes are tried in table order: a table lists its more specific families first
-    ('bekanntmachung vergebener auftrage' is an award before 'bekanntmachung' is a call)."""
-
-    pattern: re.Pattern[str]
-    codes: tuple[str, ...]
-
-    @classmethod
-    def of(cls, table: dict[str, tuple[str, ...]]) -> _Lexicon:
-        codes = tuple(table)
-        groups = (f"(?P<g{index}>{_alternation(table[code])})" for index, code in enumerate(codes))
-        return cls(re.compile("|".join(groups)), codes)
-
-    def matches(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
-        for match in self.pattern.finditer(text):
-            group = match.lastgroup
-            if group is not None:
-                yield self.codes[int(group[1:])], match
-
-
 # Notice types: how a document calls itself in its heading.
 _NOTICE_PHRASES: Final = words.NOTICE_PHRASES
-_NOTICE: Final = _Lexicon.of(_NOTICE_PHRASES)
+_NOTICE: Final = Lexicon(_NOTICE_PHRASES)
 _NOTICE_PRIORITY: Final[dict[str, float]] = {
     # An addendum to a request names the request too; an award notice names the call it followed.
     "corrigendum": 0.15,
@@ -129,13 +71,13 @@ _TITLE_LINES: Final = 15
 _SECTION_NUMBER: Final = re.compile(r"\s*(?:\d+(?:\.\d+)*|[ivxIVX]+|[a-hA-H])[.)]\s")
 _PAGE_NUMBER_AFTER: Final = re.compile(r"\S\s{3,}\d{1,3}\s*$")
 
-_DEADLINE_LABEL: Final = re.compile(_alternation(words.DEADLINE_LABELS))
+_DEADLINE_LABEL: Final = Lexicon({"deadline": words.DEADLINE_LABELS})
 """A time limit for offers: a document that sets one invites offers (a call for competition)."""
 
 # Procedure types: the legal name of the procedure, per eForms code.
 _PROCEDURE_PHRASES: Final = words.PROCEDURE_PHRASES
-_PROCEDURE: Final = _Lexicon.of(_PROCEDURE_PHRASES)
-_PROCEDURE_LABEL: Final = re.compile(_alternation(words.PROCEDURE_LABELS))
+_PROCEDURE: Final = Lexicon(_PROCEDURE_PHRASES)
+_PROCEDURE_LABEL: Final = Lexicon({"procedure": words.PROCEDURE_LABELS})
 _PROCEDURE_WORD: Final = words.PROCEDURE_WORDS
 _PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")\b")
 _PROCEDURE_NOT_HERE: Final = re.compile(
@@ -149,16 +91,16 @@ _NEGATIVE_BEFORE: Final = re.compile(
 )
 
 # Main category: explicit statements, bare category words after a label, words of the subject.
-_CATEGORY_EXPLICIT: Final = _Lexicon.of(words.CATEGORY_STATEMENTS)
+_CATEGORY_EXPLICIT: Final = Lexicon(words.CATEGORY_STATEMENTS)
 _CATEGORY_MIXED: Final = re.compile(r"(?<![^\W_])(?:liefer|bau|dienst)\s?-\s?(?:/|und|oder|,)?\s?(?:liefer|bau|dienst)")
 """German compounds sharing a tail ("Liefer- / Dienstleistungsauftrag", "Bau- und Lieferleistungen"): a
 form that leaves the choice open, or a mixed contract; no evidence for one category."""
 _CATEGORY_WORDS: Final = words.CATEGORY_WORDS
-_CATEGORY_WORD: Final = _Lexicon.of(_CATEGORY_WORDS)
+_CATEGORY_WORD: Final = Lexicon(_CATEGORY_WORDS)
 _CATEGORY_VALUE_CHARS: Final = 60
 """A labelled category is a short value ("Goods", "Supplies - purchase"), not a sentence that mentions one."""
-_CATEGORY_LABEL: Final = re.compile(_alternation(words.CATEGORY_LABELS))
-_SUBJECT_WORDS: Final = _Lexicon.of(words.SUBJECT_WORDS)
+_CATEGORY_LABEL: Final = Lexicon({"category": words.CATEGORY_LABELS})
+_SUBJECT_WORDS: Final = Lexicon(words.SUBJECT_WORDS)
 _CONJUNCTION: Final = re.compile(r"[\s,/&+-]*(?:and|or|ou|et|und|oder|y|o|e|i|lub|en|of|and/or|et/ou)?[\s,/&+-]*")
 _ORGANISATION: Final = re.compile(
     # A buyer's or office's name ("Public Works Department", "Servizi Sociali") is no subject.
@@ -180,7 +122,7 @@ _PURPOSE: Final = re.compile(r"(?<![^\W_])(?:for|pour|para|per|fur|zur|zum|dla)(
 _TOC_LINE: Final = re.compile(r"\.{4,}|…{2,}|_{4,}")
 
 # CPV codes.
-_CPV_LABEL: Final = re.compile(_alternation(words.CPV_LABELS))
+_CPV_LABEL: Final = Lexicon({"cpv": words.CPV_LABELS})
 _CPV_MAIN: Final = re.compile(
     r"(?<![^\W_])(?:main|principal\w*|haupt\w*|glown\w*|hoofd\w*|objet principal)(?![^\W_])"
 )
@@ -220,7 +162,7 @@ def notice_type(document: Document) -> Sourced[NoticeType] | None:
     if procedure is not None:
         return chosen(Candidate[NoticeType]("contract_notice", procedure.page, procedure.quote, 0.6,
                                             "procedure named")).sourced()
-    for hit in document.find(_DEADLINE_LABEL):
+    for hit in _DEADLINE_LABEL.find(document):
         return chosen(Candidate[NoticeType]("contract_notice", hit.line.page, hit.line.stripped, 0.6,
                                             "deadline label")).sourced()
     return None
@@ -303,7 +245,7 @@ def _decided_awards(document: Document) -> Iterator[Candidate[NoticeType]]:
                 return
 
 
-def _across(lexicon: _Lexicon, line: Line, following: Line) -> Iterator[tuple[str, re.Match[str]]]:
+def _across(lexicon: Lexicon, line: Line, following: Line) -> Iterator[tuple[str, re.Match[str]]]:
     """The lexicon's matches that run from the end of `line` into `following` (a phrase broken by a line
     wrap); match positions before the break are positions in `line`."""
     head = line.folded.rstrip()
@@ -355,9 +297,10 @@ def procedure_type(document: Document) -> Sourced[ProcedureType] | None:
     labelled_lines = _labelled_lines(document, _PROCEDURE_LABEL)
     by_code: dict[str, list[Candidate[ProcedureType]]] = {}
     first_page = document.page_numbers[0] if document.page_numbers else 1
+    named = _lines_matching([line for line in document.lines if line.page - first_page <= 5], _PROCEDURE)
     for line in document.lines:
         rank = line.page - first_page
-        if rank > 5 and line.index not in labelled_lines:
+        if (rank > 5 or line.index not in named) and line.index not in labelled_lines:
             continue
         quote = line.stripped
         found = list(_PROCEDURE.matches(line.folded))
@@ -386,6 +329,24 @@ def procedure_type(document: Document) -> Sourced[ProcedureType] | None:
     return _decide(by_code, threshold=0.55, margin=0.1)
 
 
+def _lines_matching(lines: Sequence[Line], lexicon: Lexicon) -> set[int]:
+    """The indexes of those of `lines` a phrase of `lexicon` touches (a phrase may run over a line break):
+    one scan of their text picks the lines worth reading one by one."""
+    text = "\n".join(line.folded for line in lines)
+    found: set[int] = set()
+    breaks: list[int] | None = None
+    scripts = scripts_of(text)
+    matches = [match for script, pattern in lexicon.patterns.items() if script in scripts
+               for match in pattern.finditer(text)]
+    for match in matches:
+        if breaks is None:
+            breaks = [index for index, character in enumerate(text) if character == "\n"]
+        first = bisect.bisect_left(breaks, match.start())
+        last = bisect.bisect_left(breaks, max(match.end() - 1, match.start()))
+        found.update(lines[position].index for position in range(first, last + 1))
+    return found
+
+
 def _bare_procedure_word(line: Line) -> list[tuple[str, re.Match[str]]]:
     """A labelled value that is a single word: 'Procedure: Open', 'Verfahrensart: offen'."""
     for cell in line.cells:
@@ -395,12 +356,12 @@ def _bare_procedure_word(line: Line) -> list[tuple[str, re.Match[str]]]:
     return []
 
 
-def _labelled_lines(document: Document, label: re.Pattern[str]) -> set[int]:
+def _labelled_lines(document: Document, label: Lexicon) -> set[int]:
     """Indexes of lines that carry a label's value: the label's own line and the lines just below it. A
     label starts its line or cell ("2. a) Verfahrensart"); inside a sentence ("Interesse am
     Vergabeverfahren für …") the same words label nothing."""
     indexes: set[int] = set()
-    for hit in document.find(label):
+    for hit in label.find(document):
         if not (hit.at_line_start or _starts_cell(hit.line, hit.start) or label_starts_entry(hit)):
             continue
         indexes.add(hit.line.index)
@@ -441,15 +402,20 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
 
     first_page = document.page_numbers[0] if document.page_numbers else 1
     labelled = _labelled_lines(document, _CATEGORY_LABEL)
+    stating = _lines_matching(
+        [line for line in document.lines if line.page - first_page <= 2 or line.index in labelled], _CATEGORY_EXPLICIT
+    )
     for line in document.lines:
         # A statement in the notice's own fields, or on its first pages; later it is mostly boilerplate
         # ("… la compra de bienes o la contratación de servicios" in general conditions).
-        if (line.page - first_page > 2 and line.index not in labelled) or _CATEGORY_MIXED.search(line.folded):
+        if line.index not in stating or (line.page - first_page > 2 and line.index not in labelled):
+            continue
+        if _CATEGORY_MIXED.search(line.folded):
             continue
         stated = {code for code, _ in _CATEGORY_EXPLICIT.matches(line.folded)}
         if len(stated) == 1:
             add(stated.pop(), line, 0.9 if line.index in labelled else 0.8, "explicit")
-    for hit in document.find(_CATEGORY_LABEL):
+    for hit in _CATEGORY_LABEL.find(document):
         # "Tender Category   Goods", "Type of contract: Works": a bare category word as the label's value
         if not (hit.at_line_start or _starts_cell(hit.line, hit.start)):
             continue
@@ -494,7 +460,7 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
     return _decide(by_code, threshold=0.6, margin=0.05)
 
 
-_HEAD_NOUNS: Final = _Lexicon.of(words.HEAD_NOUNS)
+_HEAD_NOUNS: Final = Lexicon(words.HEAD_NOUNS)
 
 
 def _title_head(document: Document) -> Candidate[MainCategory] | None:
@@ -581,7 +547,7 @@ def cpv_codes(document: Document) -> list[Sourced[str]]:
     main: list[Sourced[str]] = []
     other: list[Sourced[str]] = []
     seen: set[str] = set()
-    for hit in document.find(_CPV_LABEL):
+    for hit in _CPV_LABEL.find(document):
         target = main if _CPV_MAIN.search(hit.line.folded) else other
         lines = _code_lines(document, hit.line, [span.line for span in document.spans_after(hit, below=4)])
         for line in lines:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tenderflow.extraction.offline.document import Cell, Document, LabelHit, Line, fold, is_unspaced, label_regex
+from tenderflow.extraction.offline.lexicon import document_scripts, find_each, script_of
 
 # --- shared vocabulary ------------------------------------------------------------------------------------
 
@@ -78,17 +79,27 @@ def bare_label(label: str) -> str:
 
 
 class LabelSet:
-    """One field's labels in many languages: one pattern for them all, and the language of a matched label
-    (a rule is named by its language: 'label ja' is the Japanese title labels, whichever of them matched)."""
+    """One field's labels in many languages: one pattern for them all, one per script (a Latin-script document
+    is searched for the Latin-script labels only), and the language of a matched label (a rule is named by its
+    language: 'label ja' is the Japanese title labels, whichever of them matched)."""
 
     def __init__(self, *tables: Mapping[str, Sequence[str]]) -> None:
-        self.pattern = labels([label for table in tables for group in table.values() for label in group])
+        every = [label for table in tables for group in table.values() for label in group]
+        self.pattern = labels(every)
+        by_script: dict[str, list[str]] = {}
+        for label in every:
+            by_script.setdefault(script_of(label), []).append(label)
+        self._patterns = {script: labels(group) for script, group in by_script.items()}
         self._languages = {
             bare_label(fold(label)): language
             for table in tables
             for language, group in table.items()
             for label in group
         }
+
+    def patterns(self, document: Document) -> list[re.Pattern[str]]:
+        """The patterns of the labels in the scripts `document` is written in."""
+        return [self._patterns[script] for script in document_scripts(document) if script in self._patterns]
 
     def language(self, matched: str) -> str:
         """The language of a label as `document.find` matched it (folded, as printed between its words)."""
@@ -181,11 +192,12 @@ _OTHER_SCRIPT_LABEL: Final = re.compile(r"\s*/\s*(?:[^\x00-\x7f\s:：][^\s:：/]
 """The other half of a bilingual label: 'Bid Number/बिड संख्या', 'Item Category/मद केटेगरी'."""
 
 
-def find_labels(document: Document, pattern: re.Pattern[str]) -> Iterator[LabelHit]:
+def find_labels(document: Document, pattern: re.Pattern[str] | LabelSet) -> Iterator[LabelHit]:
     """Every occurrence of a label, with positions in the printed text, the other-script half of a
     bilingual label counted as part of it, and so the rest of a label that enumerates ('Место поставки
     товара, выполнения работы или оказания услуги': the place of delivery, of the works or the services)."""
-    for hit in document.find(pattern):
+    patterns = pattern.patterns(document) if isinstance(pattern, LabelSet) else [pattern]
+    for hit in find_each(document, patterns):
         hit = _aligned(hit)
         other = _OTHER_SCRIPT_LABEL.match(hit.line.text, hit.end)
         if other is not None:

@@ -287,7 +287,7 @@ def _place_from_block(block: Block) -> tuple[str, Block] | None:
 def _labelled_places(document: Document, unfixed: list[float]) -> Iterator[Candidate[str]]:
     """Places after a place label; the score of each label whose value says the place is not fixed ('招标人指定
     地点', 'В соответствии с проектом договора', 'as designated') is added to `unfixed`."""
-    for hit in find_labels(document, _PLACE_LABELS):
+    for hit in find_labels(document, _PLACES):
         if in_lot_section(document, hit.line) and hit.line.page > 3:
             continue
         tail = hit.line.text[hit.end :]

@@ -172,9 +172,7 @@ class _ReferenceLabel:
     score: float
     entry_only: bool  # only when the label opens an entry (line or cell) on the first pages
 
-    @property
-    def pattern(self) -> re.Pattern[str]:
-        return self.labels.pattern if isinstance(self.labels, LabelSet) else self.labels
+
 
     def name(self, hit: LabelHit) -> str:
         language = self.labels.language(hit.label) if isinstance(self.labels, LabelSet) else ""
@@ -204,7 +202,7 @@ _HOW_PENALTY: Final = {"same": 0.0, "right": 0.0, "below": 0.03, "next": 0.05}
 
 def _reference_candidates(document: Document) -> Iterator[Candidate[str]]:
     for label in _REFERENCE_LABELS:
-        for hit in find_labels(document, label.pattern):
+        for hit in find_labels(document, label.labels):
             if label.entry_only and (hit.line.page > 3 or not label_starts_entry(hit)):
                 continue
             if _REFERENCE_NOT_OURS.search(fold(hit.line.text[max(0, hit.start - 20) : hit.start])):
@@ -212,7 +210,7 @@ def _reference_candidates(document: Document) -> Iterator[Candidate[str]]:
             if _under_lot_heading(document, hit.line):
                 continue  # a lot's own number, under 'Lot 2'
             score = label.score
-            if label.pattern is not REFERENCE_PUBLICATION and _NOTICE_BEFORE.search(fold(hit.line.text[: hit.start])):
+            if label.labels is not REFERENCE_PUBLICATION and _NOTICE_BEFORE.search(fold(hit.line.text[: hit.start])):
                 score = _PUBLICATION_SCORE  # 'Avis de marché n° 25-14359': the notice's number
             candidate = _labelled_identifier(document, hit, score, label.name(hit))
             if candidate is not None:

@@ -47,6 +47,7 @@ _OBJECT_WORD: Final = re.compile(
 'pn.' = pod nazwą), folded, right before an opening quote."""
 
 _OPENING: Final = {"«": "»", "„": "“”", "“": "”", "「": "」", "『": "』", "‹": "›"}
+_OPENINGS: Final = re.compile("[" + "".join(_OPENING) + "]")
 _QUOTE_PAGES: Final = 3
 _QUOTE_LINES: Final = 3
 _QUOTED_CHARS: Final = (6, 300)
@@ -58,9 +59,9 @@ def quoted_titles(document: Document) -> Iterator[Found]:
     for line in document.lines:
         if line.page - document.page_numbers[0] >= _QUOTE_PAGES:
             break
-        for position, character in enumerate(line.text):
-            closing = _OPENING.get(character)
-            if closing is None or not _OBJECT_WORD.search(fold(line.text[max(0, position - 40) : position])):
+        for opening in _OPENINGS.finditer(line.text):
+            position, closing = opening.start(), _OPENING[opening.group()]
+            if not _OBJECT_WORD.search(fold(line.text[max(0, position - 40) : position])):
                 continue
             block = _quotation(document, line, position + 1, closing)
             if block is not None:

@@ -6,6 +6,7 @@ See identity.py for how it is read.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import Final
 
@@ -296,7 +297,7 @@ _TIERS: Final = ((_TITLES, 0.8, 5, "label"), (_PROJECT, 0.68, 3, "project label"
 
 def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
     for label_set, base, last_page, rule in _TIERS:
-        for hit in find_labels(document, label_set.pattern):
+        for hit in find_labels(document, label_set):
             if hit.line.page > last_page or not label_starts_entry(hit) or not _title_entry(document, hit, label_set):
                 continue
             block = value_block(document, hit, _TITLE_FIELD)
@@ -522,8 +523,27 @@ def _structured_titles(document: Document) -> Iterator[Candidate[str]]:
 _THRESHOLD: Final = 0.55
 
 
+class _LastRead:
+    """The title candidates of the document read last: one reading asks for them three times (the title, the
+    place a title names, the category its head noun gives). Only a weak reference to the document is kept."""
+
+    def __init__(self) -> None:
+        self._slot: tuple[weakref.ref[Document], list[Candidate[str]]] | None = None
+
+    def candidates(self, document: Document) -> list[Candidate[str]]:
+        slot = self._slot
+        if slot is not None and slot[0]() is document:
+            return slot[1]
+        found = [*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)]
+        self._slot = (weakref.ref(document), found)
+        return found
+
+
+_LAST_READ: Final = _LastRead()
+
+
 def _candidates(document: Document) -> list[Candidate[str]]:
-    return [*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)]
+    return _LAST_READ.candidates(document)
 
 
 def title(document: Document) -> Sourced[str] | None:
