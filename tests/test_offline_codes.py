@@ -454,3 +454,21 @@ def test_a_line_that_goes_on_with_the_sentence_above_is_no_subject() -> None:
         "166/2015 Απόφαση Δημάρχου, σχετικά με τη συντήρηση και επισκευή\n"
     )
     assert codes.main_category(doc(page)) is None
+
+
+def test_a_notice_type_field_names_the_family() -> None:
+    document = doc("  Type of notice: Contract award notice\n  Buyer: Town of Springfield\n")
+    assert value(codes.notice_type(document)) == "contract_award_notice"
+
+
+def test_a_part_of_the_document_named_after_a_notice_is_no_heading() -> None:
+    document = doc("Invitation for Bids\nSection 7: Notice of Award\nSection 8: Contract Forms\n")
+    assert value(codes.notice_type(document)) == "contract_notice"
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [("Rehabilitation of the district hospital", "works"), ("Maintenance of passenger lifts", "services")],
+)
+def test_the_head_noun_of_a_subject_line(subject: str, expected: str) -> None:
+    assert value(codes.main_category(doc(f"Invitation for Bids\n\n{subject}\n"))) == expected

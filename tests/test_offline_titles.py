@@ -164,3 +164,9 @@ def test_a_value_over_the_debris_of_a_broken_layout_yields_to_a_whole_one() -> N
     notice = "\n".join(["공 사 입 찰 공 고", *[""] * 3, "나. 공 사 명 : 스마트 수변도시 1단계 조성공사", ""])
     found = _title(cover, "목 차\n", notice)
     assert found is not None and (found.value, found.page) == ("스마트 수변도시 1단계 조성공사", 3)
+
+
+@pytest.mark.parametrize("part", ["GENERAL INFORMATION", "INTRODUCTION", "Bid Data Sheet", "Terms and Conditions"])
+def test_the_heading_of_a_part_of_the_document_is_no_title(part: str) -> None:
+    page = f"              REQUEST FOR PROPOSALS\n\n              {part}\n\nThe Ministry invites sealed proposals.\n"
+    assert _title(page) is None

@@ -407,6 +407,9 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "выполнени\\w* (?:строительно монтажных )?работ", "строительств\\w*", "капитальн\\w* ремонт\\w*",
         "будівництв\\w*", "строителство", "κατασκευ\\w*", "executie (?:de )?lucrari", "lucrari", "yapım isi",
         "thi cong xay dung", "xay lap", "pembangunan", "pembinaan", "vystavba", "rekonstrukce",
+        "rehabilitation", "renovation", "refurbishment", "civil works", "road works", "rehabilitation",
+        "renovation", "sanierung", "renovierung", "rehabilitacion", "remodelacion", "ristrutturazione",
+        "riqualificazione", "remont", "modernizacja", "renovatie", "reabilitacao", "reforma",
     ),
     "goods": (
         "supply (?:of|and|&)", "purchase of", "acquisition of",
@@ -418,6 +421,10 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "achizitie (?:de )?(?:echipamente|produse)", "echipamente", "mal al[ıi]m[ıi]", "mua sam",
         "cung cap (?:thiet bi|hang hoa)",
         "pengadaan barang", "bekalan", "dodavka", "sat[ıi]n al[ıi]nacak", "al[ıi]nacak olan",
+        "vehicles?", "vehicules?", "fahrzeuge?", "vehiculos?", "veicoli", "pojazd(?:y|ow)", "voertuigen",
+        "computers?", "ordinateurs?",
+        "ordenadores", "computadoras", "komputer(?:y|ow)", "medicines", "medicaments", "arzneimittel",
+        "medicamentos", "farmaci", "lekow", "geneesmiddelen", "fuel", "carburants?", "kraftstoffe?", "stationery",
     ),
     "services": (
         # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
@@ -427,6 +434,9 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
         "оказани\\w* услуг", "услуг[иа]", "послуг\\w*", "συντηρηση", "παροχ\\w* υπηρεσιων", "υπηρεσιων", "servicii",
         "hizmet al[ıi]m[ıi]", "dich vu", "jasa konsultansi", "perkhidmatan",
+        "maintenance", "entretien", "wartung", "mantenimiento", "manutenzione", "konserwacja", "onderhoud",
+        "catering", "restauration", "security services", "gardiennage", "bewachung", "vigilancia", "vigilanza",
+        "transport services", "transportation",
     ),
 }
 

@@ -163,9 +163,22 @@ _NOT_A_SUBJECT: Final = re.compile(
     r"chapter|capitulo|titulo|chapitre|kapitel|capitolo|rozdzial|glossary|definitions|article|articulo|"
     r"artikel|articolo|artykul|clause|clausula|klausel|paragraph|drawings?|specifications?|technical specifications?|"
     r"bill of quantities|boq|price schedule|schedule of requirements|checklist|questionnaire|confidential|"
-    r"(?:le|la|el|il|lo|der|die|das|this|ce|cette|niniejsz\w*)\s+(?:present\w*|vorliegend\w*|document\w*)"
+    r"(?:le|la|el|il|lo|der|die|das|this|ce|cette|niniejsz\w*)\s+(?:present\w*|vorliegend\w*|document\w*)|"
+    # the generic parts of a procedure document, in the languages of the EU forms
+    r"introduction|background|preamble|general information|general provisions|overview|summary|disclaimer|"
+    r"important notice|terms and conditions|(?:special |particular |general )?conditions of contract|"
+    r"(?:bid|tender|bidding) data sheet|data sheet|evaluation (?:and qualification )?criteria|qualification criteria|"
+    r"eligibility|scope of (?:the )?works?|scope of services|terms of reference|submission of (?:bids|tenders)|"
+    r"introduccion|antecedentes|generalidades|disposiciones generales|preambule|generalites|"
+    r"dispositions generales|einleitung|vorbemerkung|allgemeine (?:informationen|angaben|bestimmungen)|premessa|"
+    r"informazioni generali|disposizioni generali|wprowadzenie|informacje ogolne|postanowienia ogolne|"
+    r"inleiding|algemene (?:informatie|bepalingen)|introducao|disposicoes gerais|"
+    r"введение|общие (?:сведения|положения)|общая информация|εισαγωγη|γενικοι οροι|introducere|"
+    r"dispozitii generale|giris|genel hukumler|gioi thieu|"
+    r"概要|総則|目次|개요|목차|总则|目录|说明"
 )
-"""Words that open the heading of a part of the document, not the name of what is bought."""
+"""Words that open the heading of a part of the document (a contents page, an annex, the introduction, the
+general provisions, the data sheet), not the name of what is bought."""
 
 _DATE: Final = re.compile(
     r"\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}(?:st|nd|rd|th|er)?[\s-]+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
