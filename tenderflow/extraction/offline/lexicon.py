@@ -10,11 +10,11 @@ phrases only.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Final
 
 from tenderflow.extraction.offline.document import Document, LabelHit, fold, is_unspaced
+from tenderflow.extraction.offline.memo import LastDocument
 
 SEPARATOR: Final = r"(?:[\s'’/_-]|,(?=\s))+"
 """What may stand between two words of a phrase on folded text: spaces, apostrophes, slashes, hyphens,
@@ -76,28 +76,8 @@ def scripts_of(text: str) -> frozenset[str]:
 _LATIN_ONLY: Final = frozenset(["latin"])
 
 
-class _Scripts:
-    """The scripts of the document read last (`scripts_of` its folded text), kept with a weak reference to
-    it: every label set of one reading asks."""
-
-    def __init__(self) -> None:
-        self._slot: tuple[weakref.ref[Document], frozenset[str]] | None = None
-
-    def of(self, document: Document) -> frozenset[str]:
-        slot = self._slot
-        if slot is not None and slot[0]() is document:
-            return slot[1]
-        found = scripts_of(document.folded_text)
-        self._slot = (weakref.ref(document), found)
-        return found
-
-
-_DOCUMENT_SCRIPTS: Final = _Scripts()
-
-
-def document_scripts(document: Document) -> frozenset[str]:
-    """The scripts a document is written in (see `scripts_of`)."""
-    return _DOCUMENT_SCRIPTS.of(document)
+document_scripts: Final = LastDocument(lambda document: scripts_of(document.folded_text))
+"""The scripts a document is written in (see `scripts_of`), read once per document."""
 
 
 def script_of(source: str) -> str:

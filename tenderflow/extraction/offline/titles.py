@@ -6,7 +6,6 @@ See identity.py for how it is read.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterator, Sequence
 from typing import Final
 
@@ -37,6 +36,7 @@ from tenderflow.extraction.offline.labelled import (
     separated,
     value_block,
 )
+from tenderflow.extraction.offline.memo import LastDocument
 from tenderflow.extraction.offline.references import (
     ID_MARKER,
     NUMBER_LINE,
@@ -536,27 +536,13 @@ def _structured_titles(document: Document) -> Iterator[Candidate[str]]:
 _THRESHOLD: Final = 0.55
 
 
-class _LastRead:
-    """The title candidates of the document read last: one reading asks for them three times (the title, the
-    place a title names, the category its head noun gives). Only a weak reference to the document is kept."""
-
-    def __init__(self) -> None:
-        self._slot: tuple[weakref.ref[Document], list[Candidate[str]]] | None = None
-
-    def candidates(self, document: Document) -> list[Candidate[str]]:
-        slot = self._slot
-        if slot is not None and slot[0]() is document:
-            return slot[1]
-        found = [*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)]
-        self._slot = (weakref.ref(document), found)
-        return found
+def _read_candidates(document: Document) -> list[Candidate[str]]:
+    return [*_labelled_titles(document), *_heading_titles(document), *_structured_titles(document)]
 
 
-_LAST_READ: Final = _LastRead()
-
-
-def _candidates(document: Document) -> list[Candidate[str]]:
-    return _LAST_READ.candidates(document)
+_candidates: Final = LastDocument(_read_candidates)
+"""The title candidates, read once per document: the title, the place a title names and the category its
+head noun gives all ask for them."""
 
 
 def title(document: Document) -> Sourced[str] | None:
