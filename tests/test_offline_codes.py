@@ -472,3 +472,16 @@ def test_a_part_of_the_document_named_after_a_notice_is_no_heading() -> None:
 )
 def test_the_head_noun_of_a_subject_line(subject: str, expected: str) -> None:
     assert value(codes.main_category(doc(f"Invitation for Bids\n\n{subject}\n"))) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "expected"),
+    [
+        ("ΔΙΑΚΗΡΥΞΗ ΑΝΟΙΚΤΟΥ ΗΛΕΚΤΡΟΝΙΚΟΥ ΔΙΑΓΩΝΙΣΜΟΥ\n", "procedure_type", "open"),
+        ("Назва предмета закупівлі: Капітальний ремонт покрівлі школи\n", "main_category", "works"),
+        ("2 - İhale konusu hizmet alımının\na) Adı : Park bakım hizmeti alımı\n", "main_category", "services"),
+        ("เรื่อง ประกวดราคาซื้อครุภัณฑ์คอมพิวเตอร์\n", "main_category", "goods"),
+    ],
+)
+def test_more_words_of_their_languages(text: str, field: str, expected: str) -> None:
+    assert value(getattr(codes, field)(doc(text))) == expected

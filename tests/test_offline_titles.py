@@ -170,3 +170,34 @@ def test_a_value_over_the_debris_of_a_broken_layout_yields_to_a_whole_one() -> N
 def test_the_heading_of_a_part_of_the_document_is_no_title(part: str) -> None:
     page = f"              REQUEST FOR PROPOSALS\n\n              {part}\n\nThe Ministry invites sealed proposals.\n"
     assert _title(page) is None
+
+
+_EKAP = (
+    "                          İHALE İLANI\n"
+    "İhale Kayıt Numarası : 2025/345678\n"
+    "1 - İdarenin\n"
+    "a) Adı : İlçe Belediye Başkanlığı\n"
+    "2 - İhale konusu hizmet alımının\n"
+    "a) Adı : Park ve bahçelerin bakım hizmeti alımı\n"
+    "b) Yapılacağı yer : İlçe merkezindeki parklar\n"
+    "3 - İhalenin\n"
+    "a) Yapılacağı yer : Belediye encümen salonu\n"
+)
+
+
+def test_the_name_in_the_subject_section_of_a_turkish_notice() -> None:
+    found = _title(_EKAP)
+    assert found is not None and found.value == "Park ve bahçelerin bakım hizmeti alımı"
+    place = identity.place_of_performance(_document(_EKAP))
+    assert place is not None and place.value == "İlçe merkezindeki parklar"
+
+
+def test_a_label_in_a_script_without_spaces_set_off_by_a_space() -> None:
+    page = "ประกาศเทศบาลตำบลหนองบัว\nเรื่อง ประกวดราคาจ้างก่อสร้างถนนคอนกรีต\n------------------------------\n"
+    found = _title(page)
+    assert found is not None and found.value == "ประกวดราคาจ้างก่อสร้างถนนคอนกรีต"
+
+
+def test_a_lots_name_is_no_title() -> None:
+    page = "INVITATION FOR BIDS\nBid Reference: MOH/ICB/2025/07\nLot 1: Laboratory reagents\nLot 2: Hospital beds\n"
+    assert _title(page) is None

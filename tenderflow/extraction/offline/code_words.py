@@ -197,7 +197,7 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         # ru (44-FZ), uk, bg, sr, el, ro, tr, vi
         "электронн\\w* аукцион\\w*", "открыт\\w* (?:конкурс|аукцион)\\w*", "конкурс\\w* в электронной форме",
         "запрос\\w* котировок", "відкриті торги", "открита процедура", "публично състезание", "отворени поступак",
-        "otvoreni postupak", "ανοι[κχ]τ\\w* (?:διαγωνισμ|διαδικασι)\\w*", "licitatie deschisa",
+        "otvoreni postupak", "ανοι[κχ]τ\\w* (?:\\w+ )?(?:διαγωνισμ|διαδικασι)\\w*", "licitatie deschisa",
         "ac[ıi]k ihale(?: usul[uü])?", "đau thau rong rai",
         # th, he, id, ms; cs, sk, hu, sl, lt, lv, et, da, sv, fi, no
         "ประกวดราคาอิเล็กทรอนิกส์", "מכרז פומבי", "pelelangan umum", "tender terbuka", "otevrene rizeni",
@@ -221,7 +221,7 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         # a pre-qualification (PQ) admits only the firms it selects (Korea's 입찰참가자격사전심사)
         "指名競争入札", "지명경쟁(?:입찰)?", "입찰참가자격사전심사", "邀请招标", "邀請招標", "選擇性招標",
         "конкурс\\w* с ограниченным участием", "закрыт\\w* (?:конкурс|аукцион)\\w*", "ограничена процедура",
-        "рестриктивни поступак", "restriktivni postupak", "κλειστ\\w* (?:διαγωνισμ|διαδικασι)\\w*",
+        "рестриктивни поступак", "restriktivni postupak", "κλειστ\\w* (?:\\w+ )?(?:διαγωνισμ|διαδικασι)\\w*",
         "licitatie restransa", "belli istekliler aras[ıi]nda", "đau thau han che", "วิธีคัดเลือก", "uzsi rizeni",
         "uzsia sutaz", "meghivasos eljaras", "ograniceni postupak", "riboto dalyvavimo konkursas", "slegts konkurss",
         "piiratud hankemenetlus", "begraenset udbud", "selektivt forfarande", "rajoitettu menettely",
@@ -333,7 +333,8 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
         "procurement of works", "execution of works", "empreitada de obras publicas", "opdracht voor werken",
         # a Korean or Chinese notice names the kind of contract it calls for ('공사입찰공고', '工程招标')
-        "공사입찰", "工程招标", "工程招標", "yapım isi", "goi thau xay lap", "pekerjaan konstruksi",
+        "공사입찰", "工程招标", "工程招標", "(?:ihale konusu )?yap[ıi]m is[i]\\w*", "goi thau xay lap",
+        "pekerjaan konstruksi",
     ),
     "goods": (
         "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
@@ -342,7 +343,8 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods",
         "adquisicion de bienes", "compra de bienes",
         "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
-        "물품(?:구매)?입찰", "货物招标", "货物采购", "財物採購", "mal al[ıi]m[ıi]", "goi thau mua sam hang hoa",
+        "물품(?:구매)?입찰", "货物招标", "货物采购", "財物採購", "(?:ihale konusu )?mal[ıi]? al[ıi]m\\w*",
+        "goi thau mua sam hang hoa",
         "pengadaan barang",
     ),
     "services": (
@@ -353,7 +355,8 @@ CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
         "contratacion de servicios", "prestacion de servicios", "aquisicao de servicos", "prestacao de servicos",
         "opdracht voor diensten",
         # Greek law's contract for a work to be done by a person (σύμβαση μίσθωσης/ανάθεσης έργου) is a service
-        "용역입찰", "服务招标", "服务采购", "勞務採購", "hizmet al[ıi]m[ıi]", "goi thau tu van", "dich vu tu van",
+        "용역입찰", "服务招标", "服务采购", "勞務採購", "(?:ihale konusu )?hizmet[i]? al[ıi]m\\w*", "goi thau tu van",
+        "dich vu tu van",
         "dich vu phi tu van", "jasa konsultansi", "συμβαση (?:μισθωσης|αναθεσης) εργου",
     ),
 }
@@ -362,18 +365,21 @@ CATEGORY_WORDS: Final[dict[str, tuple[str, ...]]] = {
     # A bare category word: as a labelled value, or as a heading line of its own (BOAMP "Fournitures").
     "works": ("works", "travaux", "obras?", "lavori", "bauleistungen", "bauleistung", "roboty budowlane",
               "werken", "empreitadas?", "اشغال", "कार्य", "工事", "공사", "工程", "работы", "роботи", "строителство",
-              "радови", "radovi", "εργα", "lucrari", "yapım isi", "xay lap", "pekerjaan konstruksi", "kerja",
+              "радови", "radovi", "εργα", "lucrari", "(?:ihale konusu )?yap[ıi]m is[i]\\w*", "xay lap",
+              "pekerjaan konstruksi", "kerja",
               "stavebni prace", "stavebne prace", "epitesi beruhazas", "gradnje", "darbai", "buvdarbi", "ehitustood",
               "bygge og anlaegsarbejder", "byggentreprenad", "rakennusurakka"),
     "goods": ("goods", "supplies", "supply", "fournitures", "suministros?", "forniture", "lieferleistungen",
               "lieferleistung", "lieferungen", "lieferung", "dostawy", "dostawa", "bienes", "bens", "leveringen",
               "توريد", "माल", "物品", "물품", "货物", "財物", "товары?", "товари", "доставки", "добра", "dobra",
-              "προμηθειες", "furnizare", "produse", "mal al[ıi]m[ıi]", "hang hoa", "barang", "bekalan", "dodavky",
+              "προμηθειες", "furnizare", "produse", "(?:ihale konusu )?mal[ıi]? al[ıi]m\\w*", "hang hoa", "barang",
+              "bekalan", "dodavky",
               "tovary", "arubeszerzes", "robe", "blago", "prekes", "piegade", "asjad", "varer", "varor", "tavarat"),
     "services": ("services?", "servicios?", "servizi", "dienstleistungen", "dienstleistung", "uslugi", "usluga",
                  "servicos", "diensten", "خدمات", "सेवाएं", "सेवा", "役務", "業務委託", "용역", "服务", "勞務",
                  "услуги",
-                 "послуги", "услуге", "υπηρεσιες", "servicii", "hizmet al[ıi]m[ıi]", "(?:phi )?tu van",
+                 "послуги", "услуге", "υπηρεσιες", "servicii", "(?:ihale konusu )?hizmet[i]? al[ıi]m\\w*",
+                 "(?:phi )?tu van",
                  "jasa (?:konsultansi|lainnya)", "perkhidmatan", "sluzby", "szolgaltatas(?: megrendelese)?",
                  "storitve", "paslaugos", "pakalpojumi", "teenused", "tjenesteydelser", "tjanster", "palvelut"),
 }
@@ -405,11 +411,13 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "bauarbeiten", "bauleistungen", "neubau", "umbau", "erweiterungsbau", "roboty budowlane", "budowa",
         "przebudowa", "rozbudowa", "empreitada", "انشاء", "निर्माण",
         "выполнени\\w* (?:строительно монтажных )?работ", "строительств\\w*", "капитальн\\w* ремонт\\w*",
-        "будівництв\\w*", "строителство", "κατασκευ\\w*", "executie (?:de )?lucrari", "lucrari", "yapım isi",
+        "будівництв\\w*", "строителство", "κατασκευ\\w*", "executie (?:de )?lucrari", "lucrari",
+        "(?:ihale konusu )?yap[ıi]m is[i]\\w*",
         "thi cong xay dung", "xay lap", "pembangunan", "pembinaan", "vystavba", "rekonstrukce",
         "rehabilitation", "renovation", "refurbishment", "civil works", "road works", "rehabilitation",
         "renovation", "sanierung", "renovierung", "rehabilitacion", "remodelacion", "ristrutturazione",
         "riqualificazione", "remont", "modernizacja", "renovatie", "reabilitacao", "reforma",
+        "капітальн\\w* ремонт\\w*", "реконструкці\\w*", "จ้างก่อสร้าง",
     ),
     "goods": (
         "supply (?:of|and|&)", "purchase of", "acquisition of",
@@ -418,13 +426,14 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "dostawy", "fornecimento de", "aquisicao de", "levering van", "hardware", "equipment", "توريد",
         "आपूर्ति",
         "поставк[аи]", "приобретени\\w*", "постачання", "доставка на", "испорука", "προμηθει\\w*", "furnizare",
-        "achizitie (?:de )?(?:echipamente|produse)", "echipamente", "mal al[ıi]m[ıi]", "mua sam",
+        "achizitie (?:de )?(?:echipamente|produse)", "echipamente", "(?:ihale konusu )?mal[ıi]? al[ıi]m\\w*", "mua sam",
         "cung cap (?:thiet bi|hang hoa)",
         "pengadaan barang", "bekalan", "dodavka", "sat[ıi]n al[ıi]nacak", "al[ıi]nacak olan",
         "vehicles?", "vehicules?", "fahrzeuge?", "vehiculos?", "veicoli", "pojazd(?:y|ow)", "voertuigen",
         "computers?", "ordinateurs?",
         "ordenadores", "computadoras", "komputer(?:y|ow)", "medicines", "medicaments", "arzneimittel",
         "medicamentos", "farmaci", "lekow", "geneesmiddelen", "fuel", "carburants?", "kraftstoffe?", "stationery",
+        "ประกวดราคาซื้อ", "ซื้อ",
     ),
     "services": (
         # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
@@ -433,10 +442,11 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "supervision", "audit", "training", "cleaning", "insurance", "etudes?", "maitrise d (?:œ|oe)uvre",
         "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
         "оказани\\w* услуг", "услуг[иа]", "послуг\\w*", "συντηρηση", "παροχ\\w* υπηρεσιων", "υπηρεσιων", "servicii",
-        "hizmet al[ıi]m[ıi]", "dich vu", "jasa konsultansi", "perkhidmatan",
+        "(?:ihale konusu )?hizmet[i]? al[ıi]m\\w*", "dich vu", "jasa konsultansi", "perkhidmatan",
         "maintenance", "entretien", "wartung", "mantenimiento", "manutenzione", "konserwacja", "onderhoud",
         "catering", "restauration", "security services", "gardiennage", "bewachung", "vigilancia", "vigilanza",
         "transport services", "transportation",
+        "จ้างเหมาบริการ", "จ้างที่ปรึกษา", "บริการ",
     ),
 }
 

@@ -28,10 +28,11 @@ PLACEHOLDER: Final = re.compile(
 
 NUMBERING: Final = re.compile(
     r"^\s*(?:\(?(?:[ivxIVX]+|\d+|[a-hA-H])(?:\.(?:\d+|[a-z]))*[.)]|\d+(?:\.\d+)+|[•·▪■\-–])\s"
+    r"|^\s*\d{1,2}\s?[-–]\s"
     r"|^\s*(?:[一二三四五六七八九十]{1,3}、|[(（](?:[一二三四五六七八九十]{1,3}|\d{1,2})[)）]|[①-⑳]|\d{1,2}[．、]"
     r"|[가-하][.)]\s|第[一二三四五六七八九十\d]{1,3}[章条節节部])"
 )
-"""A line that starts a numbered item or a bullet: a new entry, not the continuation of a value ('二、',
+"""A line that starts a numbered item or a bullet: a new entry, not the continuation of a value ('1 - ', '二、',
 '（一）', '①', '가.', '第二章' in CJK documents)."""
 
 LABEL_LIKE: Final = re.compile(r"[:：]\s*\*?\s*$|^[^:：]{1,45}\s[:：]\s|^[^:：\d]{2,40}[:：]\s*\S")
@@ -246,9 +247,15 @@ def label_starts_entry(hit: LabelHit) -> bool:
 
 def separated(hit: LabelHit) -> bool:
     """Nothing but a separator follows the label in its cell ('Objet du marché : …', 'Objeto *'), as in a
-    form; 'Objeto y necesidad del contrato' is a heading or a sentence that uses the label's words."""
+    form; 'Objeto y necesidad del contrato' is a heading or a sentence that uses the label's words. In a
+    script written without spaces a space sets a label off ('เรื่อง ประกวดราคาจ้าง…', '件名 …')."""
     after = hit.line.text[hit.end : cell_of_label(hit).end]
-    return not after.strip() or re.match(r"\s*[:：*=\-–—]", after) is not None
+    if not after.strip() or re.match(r"\s*[:：*=\-–—]", after) is not None:
+        return True
+    return hit.end > hit.start and is_unspaced(hit.line.text[hit.end - 1]) and after[:1].isspace()
+
+
+_RULE_LINE: Final = re.compile(r"\s*[-–—=_*~.·•]{3,}\s*")
 
 
 def continues(previous: str, line: Line, anchor: Cell, *, same_line: bool, value: ValueLayout) -> str | None:
@@ -260,6 +267,8 @@ def continues(previous: str, line: Line, anchor: Cell, *, same_line: bool, value
     """
     if is_blank(line) or SENTENCE_END.search(previous) or previous.rstrip().endswith(":"):
         return None
+    if _RULE_LINE.fullmatch(line.text):
+        return None  # a rule drawn under a heading ('------', '======')
     text = line.stripped
     folded = line.folded.strip()
     allowed = value.allowed is not None and value.allowed.match(folded) is not None
@@ -481,3 +490,27 @@ def run_on_value(document: Document, hit: LabelHit) -> bool:
 def in_lot_section(document: Document, line: Line) -> bool:
     """A label just under 'Lot No 2' gives a lot's title or place, not the tender's."""
     return any(_LOT_HEADING.search(other.folded) for other in lines_before(document, line, limit=3))
+
+
+_NEXT_SECTION: Final = re.compile(r"\s*\d{1,2}\s?[-–.)]\s")
+_SECTION_LINES: Final = 8
+_SECTION_PAGES: Final = 3
+
+
+def under_section(document: Document, section: re.Pattern[str], label: re.Pattern[str]) -> Iterator[tuple[Line, str]]:
+    """The value of a sub-label (matched on folded text at a line's start) in a numbered section of a form
+    whose heading `section` matches, as Turkey's EKAP notices print them ('2 - İhale konusu hizmet alımının'
+    / 'a) Adı : Temizlik hizmeti alımı'): the same sub-label means another thing in another section ('3 -
+    İhalenin' / 'a) Yapılacağı yer' is where the bids are opened)."""
+    first_page = document.page_numbers[0] if document.page_numbers else 1
+    for line in document.lines:
+        if line.page - first_page >= _SECTION_PAGES:
+            return
+        if not section.match(line.folded):
+            continue
+        for other in lines_after(document, line, limit=_SECTION_LINES):
+            if _NEXT_SECTION.match(other.text):
+                break
+            match = label.match(other.folded)
+            if match is not None and len(other.folded) == len(other.text):
+                yield other, other.text[match.end() :].strip()

@@ -33,6 +33,7 @@ from tenderflow.extraction.offline.labelled import (
     page_weight,
     run_on_value,
     separated,
+    under_section,
     value_block,
 )
 from tenderflow.extraction.offline.references import (
@@ -333,8 +334,25 @@ def _place_block(document: Document, hit: LabelHit) -> Block | None:
     return block
 
 
+_SUBJECT_SECTION: Final = re.compile(r"\s*\d{1,2}\s?[-–.)]\s*ihale konusu")
+_WHERE_LABEL: Final = re.compile(
+    r"\s*[a-h]\)\s*(?:yap[ıi]lacag[ıi] yer|teslim yeri|isin yap[ıi]lacag[ıi] yer)\s*[:：]\s*"
+)
+
+
+def _section_places(document: Document) -> Iterator[Candidate[str]]:
+    """The place in the section of a national form on what is bought: EKAP's '2 - İhale konusu … / b) Yapılacağı
+    yer :' ('3 - İhalenin / a) Yapılacağı yer' is where the bids are opened)."""
+    for line, value in under_section(document, _SUBJECT_SECTION, _WHERE_LABEL):
+        place = _clean_place(value)
+        if place:
+            yield Candidate(place, line.page, line.stripped, 0.8, "place in the subject's section")
+            return
+
+
 def _place_candidates(document: Document, unfixed: list[float] | None = None) -> Iterator[Candidate[str]]:
     yield from _labelled_places(document, unfixed if unfixed is not None else [])
+    yield from _section_places(document)
     for hit in find_labels(document, _NUTS_LABEL):
         code = _NUTS_CODE.match(hit.line.text[hit.end : hit.end + 30].lstrip(" \t:：.-–—=*"))
         if code is not None:

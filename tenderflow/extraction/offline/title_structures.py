@@ -7,6 +7,8 @@
   '运河湾 AI 漫剧基地电脑设备采购安装项目   招标文件', '2026 YILI GÜBRE TEKNİK ŞARTNAMESİ';
 - **China's model sentence** '本招标项目<name>已由…批准' / '本招标项目<name>，项目业主为…' (the standard tender
   documents' first clause);
+- **the name in the section of a national form on what is bought** (Turkey's EKAP notice: '2 - İhale konusu
+  hizmet alımının' / 'a) Adı : …');
 - **the paragraph right above a line that only gives the tender's number** ('Xây dựng các giải pháp …' over
   '(Gói thầu ADB-BIDV-1.1)'), the mirror of the paragraph under a number line that titles.py reads.
 
@@ -23,7 +25,7 @@ from typing import Final
 
 from tenderflow.extraction.offline import identity_labels as words
 from tenderflow.extraction.offline.document import Document, Line, fold
-from tenderflow.extraction.offline.labelled import LABEL_LIKE, Block, is_blank, lines_after, lines_before
+from tenderflow.extraction.offline.labelled import LABEL_LIKE, Block, is_blank, lines_after, lines_before, under_section
 from tenderflow.extraction.offline.references import REFERENCE_GENERIC, REFERENCE_STRONG, identifier
 
 
@@ -171,3 +173,15 @@ def only_a_number(line: Line) -> bool:
             rest = text[match.end() :].strip(" :：.#№°")
             return value is not None and rest == value
     return False
+
+
+_SUBJECT_SECTION: Final = re.compile(r"\s*\d{1,2}\s?[-–.)]\s*ihale konusu")
+_NAME_LABEL: Final = re.compile(r"\s*[a-h]\)\s*ad[ıi]\s*[:：]\s*")
+
+
+def section_name(document: Document) -> Iterator[Found]:
+    """The name a national form gives in the section on what is bought: EKAP's '2 - İhale konusu … / a) Adı :'."""
+    for line, value in under_section(document, _SUBJECT_SECTION, _NAME_LABEL):
+        if value:
+            yield Found(Block((value,), (line,)), 0.78, "name in the subject's section")
+            return

@@ -71,6 +71,10 @@ _TITLE_NOT_OURS: Final = re.compile(
 """Words around a bare 'Title:' that make it a person's title (a signature or contact block)."""
 
 _LOT_WORDS: Final = re.compile(r"\b(?:lot|los|lotto|lote|pakiet|perceel)\b")
+_LOT_START: Final = re.compile(
+    r"\s*(?:lot|los|lotto|lote|lotul|pakiet|perceel|лот|παρτιδα)\s*(?:n[°o]?|nr|no|№)?\.?\s*\d"
+)
+"""A line that names a lot ('Lot 1: Laboratory reagents'): a lot's name, not the tender's title."""
 _JOB_TITLE: Final = re.compile(
     r"\b(?:manager|officer|director|head|coordinator|chief|president|engineer|secretary|mr|mrs|ms|dr)\b", re.I
 )
@@ -243,6 +247,8 @@ def _acceptable_title(text: str, *, from_heading: bool) -> bool:
         return False
     if _OPEN_END.search(folded):
         return False  # 'Invitation to', 'Supply of': cut where the phrase goes on (a wrap or a line OCR lost)
+    if from_heading and _LOT_START.match(folded):
+        return False  # 'Lot 1: Laboratory reagents': a lot's name, not the tender's
     if from_heading:
         if ORGANISATION.search(" ".join(folded.split()[:4])) or _STARTS_WITH_TYPE.match(folded):
             return False
@@ -526,6 +532,7 @@ def _structured_titles(document: Document) -> Iterator[Candidate[str]]:
         title_structures.subject_before_document_name,
         title_structures.model_sentence,
         title_structures.above_number_line,
+        title_structures.section_name,
     ):
         for found in reader(document):
             candidate = _title_candidate(found.block, found.score, found.why, from_heading=True)
