@@ -485,3 +485,11 @@ def test_the_head_noun_of_a_subject_line(subject: str, expected: str) -> None:
 )
 def test_more_words_of_their_languages(text: str, field: str, expected: str) -> None:
     assert value(getattr(codes, field)(doc(text))) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Metode Pemilihan: Tender\n", "open"), ("Tender Type\n   Restricted\n", "restricted")],
+)
+def test_a_procedure_given_by_its_bare_word_after_its_label(text: str, expected: str) -> None:
+    assert value(codes.procedure_type(doc(text))) == expected

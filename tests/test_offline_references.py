@@ -96,3 +96,8 @@ def test_a_lots_number_is_not_the_tenders() -> None:
 def test_a_reference_under_a_lots_heading_is_the_lots() -> None:
     page = "Invitation for Bids\n\nLot No 1\nReference number: LOT-A-1/2025\nDescription: printers\n"
     assert _reference(page) is None
+
+
+def test_a_hebrew_tender_number_after_its_geresh() -> None:
+    found = _reference("                                  מכרז פומבי מס' 12/2025\n")
+    assert found is not None and found.value == "12/2025"

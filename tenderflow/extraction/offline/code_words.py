@@ -322,7 +322,9 @@ PROCEDURE_WORDS: Final[dict[str, str]] = {
     "open": "open", "ouverte": "open", "offen": "open", "offenes": "open", "abierto": "open", "aperta": "open",
     "aberto": "open", "openbaar": "open", "openbare": "open", "nieograniczony": "open",
     "restricted": "restricted", "restreinte": "restricted", "restringido": "restricted", "ristretta": "restricted",
-    "ograniczony": "restricted",
+    "ograniczony": "restricted", "deschisa": "open",
+    # Indonesia's and Malaysia's open method is called 'Tender' ('Metode Pemilihan: Tender')
+    "tender": "open",
 }
 
 CATEGORY_STATEMENTS: Final[dict[str, tuple[str, ...]]] = {
@@ -418,6 +420,7 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "renovation", "sanierung", "renovierung", "rehabilitacion", "remodelacion", "ristrutturazione",
         "riqualificazione", "remont", "modernizacja", "renovatie", "reabilitacao", "reforma",
         "капітальн\\w* ремонт\\w*", "реконструкці\\w*", "จ้างก่อสร้าง",
+        "[לוהב]?ביצוע עבודות", "עבודות בנייה",
     ),
     "goods": (
         "supply (?:of|and|&)", "purchase of", "acquisition of",
@@ -434,6 +437,7 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "ordenadores", "computadoras", "komputer(?:y|ow)", "medicines", "medicaments", "arzneimittel",
         "medicamentos", "farmaci", "lekow", "geneesmiddelen", "fuel", "carburants?", "kraftstoffe?", "stationery",
         "ประกวดราคาซื้อ", "ซื้อ",
+        "[לוהב]?אספקת",
     ),
     "services": (
         # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
@@ -447,6 +451,7 @@ SUBJECT_WORDS: Final[dict[str, tuple[str, ...]]] = {
         "catering", "restauration", "security services", "gardiennage", "bewachung", "vigilancia", "vigilanza",
         "transport services", "transportation",
         "จ้างเหมาบริการ", "จ้างที่ปรึกษา", "บริการ",
+        "[לוהב]?מתן שירותי\\w*",
     ),
 }
 

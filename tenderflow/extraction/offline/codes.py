@@ -79,7 +79,9 @@ _PROCEDURE_PHRASES: Final = words.PROCEDURE_PHRASES
 _PROCEDURE: Final = Lexicon(_PROCEDURE_PHRASES)
 _PROCEDURE_LABEL: Final = Lexicon({"procedure": words.PROCEDURE_LABELS})
 _PROCEDURE_WORD: Final = words.PROCEDURE_WORDS
-_PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")\b")
+_PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")(?:\s*\([^)]*\))?\W*")
+"""A value that is only the procedure's word ('Open', 'offen (national)'), not a label that holds one ('Tender
+Type')."""
 _PROCEDURE_NOT_HERE: Final = re.compile(
     # "The bid opening / pre-bid meeting is open to all bidders": an event, not the procedure.
     r"(?<![^\W_])(?:meeting|opening|session|conference|attend\w*|visit)(?![^\W_])"
@@ -351,10 +353,12 @@ def _lines_matching(lines: Sequence[Line], lexicon: Lexicon) -> set[int]:
 
 
 def _bare_procedure_word(line: Line) -> list[tuple[str, re.Match[str]]]:
-    """A labelled value that is a single word: 'Procedure: Open', 'Verfahrensart: offen'."""
-    for cell in line.cells:
-        match = _PROCEDURE_VALUE_WORD.match(fold(cell.text).strip())
-        if match is not None and len(cell.text.split()) <= 3:
+    """A labelled value that is a single word, in its cell or after the label's colon: 'Procedure: Open',
+    'Verfahrensart: offen', 'Metode Pemilihan: Tender'."""
+    values = [cell.text for cell in line.cells] + [line.text.rsplit(":", 1)[-1]] if ":" in line.text else []
+    for text in values or [cell.text for cell in line.cells]:
+        match = _PROCEDURE_VALUE_WORD.fullmatch(fold(text).strip())
+        if match is not None:
             return [(_PROCEDURE_WORD[match.group(1)], match)]
     return []
 

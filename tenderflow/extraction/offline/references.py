@@ -81,9 +81,9 @@ _FILE_SCORE: Final = 0.72
 """A file or registry number: below a tender's own number (0.8), above a published notice's (0.6)."""
 
 ID_MARKER: Final = re.compile(
-    r"^(?:[\s.:：#№°º=|*\-–—]|(?:no|nr|nro|n|num|number|numero|nummer)(?=[\s.°º:#]))*", re.IGNORECASE
+    r"^(?:[\s.:：#№°º=|*\-–—'׳]|(?:no|nr|nro|n|num|number|numero|nummer)(?=[\s.°º:#]))*", re.IGNORECASE
 )
-"""What stands between a label and its identifier: 'No.', 'n°', 'Nr.', '#', ':'."""
+"""What stands between a label and its identifier: 'No.', 'n°', 'Nr.', '#', ':', the geresh of Hebrew's 'מס׳'."""
 
 _ID_TOKEN: Final = re.compile(r"[^\W_][\w./\-#]*")
 _DATE_LIKE: Final = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|(?:19|20)\d{2}")
