@@ -319,3 +319,177 @@ def test_codes_survive_validation_with_their_quotes() -> None:
     assert flags == []
     assert [code.value for code in checked.cpv_codes] == ["33100000-1"]
     assert checked.main_category is not None and checked.main_category.value == "goods"
+
+
+# --- other languages and scripts ------------------------------------------------------------------
+# Fixtures written for these tests, laid out the way pdftotext prints such notices.
+
+
+def grounded(document: Document, sourced: Sourced[T]) -> bool:
+    """The quote is on its page as validation compares them, without white space: a letter-spaced CJK heading
+    ('공 사 입 찰 공 고') is quoted closed up."""
+    return "".join(sourced.quote.split()) in "".join(document.pages[sourced.page].split())
+
+
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [
+        ("一般競争入札公告", "contract_notice"),
+        ("島根県一般競争入札公告 土木第５５号の３", "contract_notice"),
+        ("[긴급] 공 사 입 찰 공 고", "contract_notice"),
+        ("第一章       招标公告", "contract_notice"),
+        ("Извещение о проведении электронного аукциона", "contract_notice"),
+        ("Tip anunt: Anunt de participare", "contract_notice"),
+        ("ΔΙΑΚΗΡΥΞΗ ΑΝΟΙΚΤΟΥ ΔΙΑΓΩΝΙΣΜΟΥ", "contract_notice"),
+        ("İHALE İLANI", "contract_notice"),
+        ("THÔNG BÁO MỜI THẦU", "contract_notice"),
+        ("Изменения извещения о проведении электронного аукциона", "corrigendum"),
+        ("정정공고", "corrigendum"),
+        ("更正公告", "corrigendum"),
+        ("ZEYİLNAME", "corrigendum"),
+        ("中标结果公告", "contract_award_notice"),
+        ("Tip anunt: Anunt de atribuire", "contract_award_notice"),
+        ("決標公告", "contract_award_notice"),
+        ("2025 YILI KIRTASİYE MALZEMESİ TEKNİK ŞARTNAMESİ", "other"),
+        ("ĐIỀU KHOẢN THAM CHIẾU", "other"),
+        ("特記仕様書", "other"),
+    ],
+)
+def test_a_notice_names_its_family_in_its_own_language(heading: str, expected: str) -> None:
+    document = doc(f"\n        {heading}\n\n本文\n")
+    found = codes.notice_type(document)
+    assert value(found) == expected
+    assert found is not None and grounded(document, found)
+
+
+def test_a_call_outranks_the_specification_it_names() -> None:
+    document = doc("          某某设备采购项目      招标文件\n\n第一章 招标公告\n第五章 技术要求\n")
+    assert value(codes.notice_type(document)) == "contract_notice"
+
+
+def test_a_decision_that_awards_in_its_operative_part_is_an_award() -> None:
+    page = (
+        "                                                ΑΠΟΦΑΣΗ\n"
+        "      Έχοντας υπόψη:\n"
+        "      1] Τις διατάξεις του Ν. 4412/2016\n\n"
+        "                                   ΑΠΟΦΑΣΙΖΕΙ\n"
+        "   Α] Την έγκριση του πρακτικού της επιτροπής.\n"
+        "   Β] Κατακυρώνει την προμήθεια γραφικής ύλης στην εταιρεία ΑΛΦΑ Ε.Π.Ε.\n"
+    )
+    document = doc(page)
+    found = codes.notice_type(document)
+    assert value(found) == "contract_award_notice"
+    assert found is not None and found.quote.startswith("Β] Κατακυρώνει") and grounded(document, found)
+
+
+def test_a_decision_that_approves_a_call_is_no_award() -> None:
+    page = "                   ΑΠΟΦΑΣΙΖΟΥΜΕ\n   1. Εγκρίνουμε τη διενέργεια ανοικτού διαγωνισμού.\n"
+    assert value(codes.notice_type(doc(page))) != "contract_award_notice"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("     入札方式                       一般競争入札（事後審査型）\n", "open"),
+        ("次のとおり指名競争入札に付します。\n", "restricted"),
+        ("本件は地方自治法施行令に基づく随意契約である。\n", "neg-wo-call"),
+        ("2.2.   입찰참가자격 사전심사 대상 공사입니다.\n", "restricted"),
+        ("본 건은 수의계약으로 체결합니다.\n", "neg-wo-call"),
+        ("   一、招标方式：公开招标\n", "open"),
+        ("   采购方式：竞争性磋商\n", "neg-w-call"),
+        ("   本项目采用单一来源采购方式\n", "neg-wo-call"),
+        ("      Способ определения поставщика          Электронный аукцион\n", "open"),
+        ("      Способ определения поставщика          Закупка у единственного поставщика\n", "neg-wo-call"),
+        ("διαδικασία της απευθείας ανάθεσης μετά από συλλογή προσφορών\n", "neg-wo-call"),
+        ("İhale usulü: Açık ihale usulü\n", "open"),
+        ("4734 sayılı Kanunun 21/b maddesi uyarınca pazarlık usulü ile\n", "neg-wo-call"),
+        ("Hình thức lựa chọn nhà thầu: Đấu thầu rộng rãi\n", "open"),
+        ("Hình thức lựa chọn nhà thầu: Chỉ định thầu\n", "neg-wo-call"),
+        ("Rodzaj: Otevřené řízení\n", "open"),
+    ],
+)
+def test_the_procedure_named_in_its_own_language(text: str, expected: str) -> None:
+    document = doc(text)
+    found = codes.procedure_type(document)
+    assert value(found) == expected
+    assert found is not None and grounded(document, found)
+
+
+def test_a_seap_procedure_field_late_in_the_data_sheet_counts() -> None:
+    pages = ["Fisa de date\n"] * 8 + ["          IV.1.1.b) Tipul Procedurii\n          Licitatie deschisa\n"]
+    assert value(codes.procedure_type(doc(*pages))) == "open"
+
+
+def test_a_national_simplified_procedure_is_a_single_stage_other() -> None:
+    assert value(codes.procedure_type(doc("          Procedura simplificata\n"))) == "oth-single"
+
+
+@pytest.mark.parametrize(
+    ("pages", "expected"),
+    [
+        (("４   工事種別      建築工事\n",), "works"),
+        ((" 1.10.    공사구분 : 본 공사는 '종합공사'입니다.\n",), "works"),
+        (("                       용 역 입 찰 공 고\n",), "services"),
+        (("          II.1.3 Tip de contract:\n          Furnizare\n",), "goods"),
+        (("İhale türü: Hizmet alımı\n",), "services"),
+        (("Lĩnh vực: Xây lắp\n",), "works"),
+        (("１   件名           本庁舎清掃業務委託\n",), "services"),
+        (("나. 용역명 : 도로 유지관리 설계용역\n",), "services"),
+        (("二、招标项目：市民中心电脑设备采购项目\n",), "goods"),
+        (("二、招标项目：城区道路绿化养护服务项目\n",), "services"),
+        (("      Наименование объекта закупки          Поставка молочной продукции\n",), "goods"),
+    ],
+)
+def test_the_category_in_its_own_language(pages: tuple[str, ...], expected: str) -> None:
+    document = doc(*pages)
+    found = codes.main_category(document)
+    assert value(found) == expected
+    assert found is not None and grounded(document, found)
+
+
+def test_a_line_that_goes_on_with_the_sentence_above_is_no_subject() -> None:
+    page = (
+        "ΠΡΑΚΤΙΚΟ ΑΡ. 12\n"
+        "Σήμερα συνήλθε η επιτροπή που συγκροτήθηκε με τον αριθ. πρωτ.\n"
+        "166/2015 Απόφαση Δημάρχου, σχετικά με τη συντήρηση και επισκευή\n"
+    )
+    assert codes.main_category(doc(page)) is None
+
+
+def test_a_notice_type_field_names_the_family() -> None:
+    document = doc("  Type of notice: Contract award notice\n  Buyer: Town of Springfield\n")
+    assert value(codes.notice_type(document)) == "contract_award_notice"
+
+
+def test_a_part_of_the_document_named_after_a_notice_is_no_heading() -> None:
+    document = doc("Invitation for Bids\nSection 7: Notice of Award\nSection 8: Contract Forms\n")
+    assert value(codes.notice_type(document)) == "contract_notice"
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [("Rehabilitation of the district hospital", "works"), ("Maintenance of passenger lifts", "services")],
+)
+def test_the_head_noun_of_a_subject_line(subject: str, expected: str) -> None:
+    assert value(codes.main_category(doc(f"Invitation for Bids\n\n{subject}\n"))) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "expected"),
+    [
+        ("ΔΙΑΚΗΡΥΞΗ ΑΝΟΙΚΤΟΥ ΗΛΕΚΤΡΟΝΙΚΟΥ ΔΙΑΓΩΝΙΣΜΟΥ\n", "procedure_type", "open"),
+        ("Назва предмета закупівлі: Капітальний ремонт покрівлі школи\n", "main_category", "works"),
+        ("2 - İhale konusu hizmet alımının\na) Adı : Park bakım hizmeti alımı\n", "main_category", "services"),
+        ("เรื่อง ประกวดราคาซื้อครุภัณฑ์คอมพิวเตอร์\n", "main_category", "goods"),
+    ],
+)
+def test_more_words_of_their_languages(text: str, field: str, expected: str) -> None:
+    assert value(getattr(codes, field)(doc(text))) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Metode Pemilihan: Tender\n", "open"), ("Tender Type\n   Restricted\n", "restricted")],
+)
+def test_a_procedure_given_by_its_bare_word_after_its_label(text: str, expected: str) -> None:
+    assert value(codes.procedure_type(doc(text))) == expected

@@ -32,130 +32,34 @@ level regexes, one per lexicon, each run once per line of the pages it concerns.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Final, TypeVar, get_args
 
+from tenderflow.extraction.offline import code_words as words
 from tenderflow.extraction.offline.candidates import Candidate, choose, chosen, doubted
-from tenderflow.extraction.offline.document import Document, Line, fold
+from tenderflow.extraction.offline.document import Document, Line, fold, is_unspaced
+from tenderflow.extraction.offline.labelled import label_starts_entry
+from tenderflow.extraction.offline.phrase_tables import Lexicon, scripts_of
+from tenderflow.extraction.offline.references import OFFICIAL_NUMBER
+from tenderflow.extraction.offline.titles import best_title
 from tenderflow.extraction.schema import MainCategory, NoticeType, ProcedureType, Sourced
 
 C = TypeVar("C", bound=str)
 
-# --- phrase tables --------------------------------------------------------------------------------
-
-_SEP: Final = r"(?:[\s'’/_-]|,(?=\s))+"
-"""What may stand between two words of a phrase on folded text: spaces, apostrophes, slashes, hyphens,
-a comma ("Design, Supply and Installation"); not a full stop: "… remains open. Tender documents …"
-is no open tender."""
-
-
-def _phrase(source: str) -> str:
-    """A phrase written with single spaces between words as a regex over folded text: each space becomes
-    any run of spaces or punctuation (also inside a group: "(?:e )?tenders" allows "e-tenders"); the
-    phrase may use regex syntax otherwise, with no literal space."""
-    return _SEP.join(fold(word) for word in source.split(" "))
-
-
-def _alternation(phrases: Iterable[str]) -> str:
-    """Phrases (longest first, so that 'appel d offres ouvert national' wins over 'appel d offres ouvert'
-    at the same position) joined into one group bounded by non-word characters."""
-    ordered = sorted({_phrase(phrase) for phrase in phrases}, key=len, reverse=True)
-    return r"(?<![^\W_])(?:" + "|".join(ordered) + r")(?![^\W_])"
-
-
-@dataclass(frozen=True)
-class _Lexicon:
-    """One regex over folded text whose named groups tell which code a match stands for. At one position
-    the codes are tried in table order: a table lists its more specific families first
-    ('bekanntmachung vergebener auftrage' is an award before 'bekanntmachung' is a call)."""
-
-    pattern: re.Pattern[str]
-    codes: tuple[str, ...]
-
-    @classmethod
-    def of(cls, table: dict[str, tuple[str, ...]]) -> _Lexicon:
-        codes = tuple(table)
-        groups = (f"(?P<g{index}>{_alternation(table[code])})" for index, code in enumerate(codes))
-        return cls(re.compile("|".join(groups)), codes)
-
-    def matches(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
-        for match in self.pattern.finditer(text):
-            group = match.lastgroup
-            if group is not None:
-                yield self.codes[int(group[1:])], match
-
-
 # Notice types: how a document calls itself in its heading.
-_NOTICE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
-    "corrigendum": (
-        # en, fr, de, es, it, pt, pl, nl, ar, hi
-        "corrigendum", "addendum", "addendum no", "amendment no", "amendment number", "amendment to",
-        "solicitation amendment", "amendment of solicitation", "change notice", "notice of change",
-        "avis rectificatif", "rectificatif", "avis modificatif", "additif",
-        "berichtigung", "anderungsbekanntmachung", "korrigendum",
-        "correccion de errores", "anuncio de correccion", "anuncio de rectificacion", "fe de erratas", "enmienda",
-        "circular aclaratoria",
-        "circular modificatoria",
-        "avviso di rettifica", "rettifica", "errata corrige",
-        "aviso de retificacao", "rectificacao", "retificacao",
-        "sprostowanie", "ogloszenie o zmianie ogloszenia", "zmiana tresci swz",
-        "rectificatie", "corrigendum op",
-        "ملحق", "शुद्धिपत्र",
-    ),
-    "contract_award_notice": (
-        "contract award notice", "award notice", "notice of award", "notice of contract award",
-        "contract or concession award notice", "concession award notice",
-        "avis d attribution", "avis d attribution de marche", "resultat de marche", "avis de resultat",
-        "bekanntmachung vergebener auftrage", "vergebener auftrag", "vergebene auftrage", "vergabebekanntmachung",
-        "bekanntmachung uber (?:vergebene auftrage|die vergabe)",
-        "anuncio de adjudicacion", "anuncio de formalizacion", "resolucion de adjudicacion",
-        "avviso di aggiudicazione", "esito di gara", "esito della gara", "avviso di appalto aggiudicato",
-        "anuncio de adjudicacao", "ogloszenie o udzieleniu zamowienia", "ogloszenie o wyniku postepowania",
-        "aankondiging van een gegunde opdracht",
-        "اعلان ترسية", "اعلان الترسية",
-    ),
-    "prior_information_notice": (
-        "prior information notice", "periodic indicative notice", "general procurement notice",
-        "avis de preinformation", "avis de pre information", "vorinformation",
-        "anuncio previo", "anuncio de informacion previa", "avviso di preinformazione",
-        "anuncio de pre informacao", "wstepne ogloszenie informacyjne", "vooraankondiging",
-    ),
-    "contract_notice": (
-        "contract notice", "call for tenders?", "call for bids", "call for competition",
-        "invitation (?:for|to) (?:bids?|tenders?|bid|tender|quotations?)", "invitation to bid",
-        "request for (?:proposals?|quotations?|quotes?|tenders?|bids?|offers?)",
-        "request for expressions? of interest", "tender notice", "notice inviting (?:e )?(?:tenders?|bids?)",
-        "tender document", "tender documents", "bidding documents?", "bid document", "specific procurement notice",
-        "procurement notice", "letter of invitation", "invitation letter", "e tender", "e tendering",
-        "rfp", "rfq", "rft", "ifb", "itb", "porfp",
-        "avis d appel public a la concurrence", "avis d appel d offres", "avis d appel a (?:la )?concurrence",
-        "avis de marche", "appel d offres", "dossier d appel d offres", "dossier de consultation",
-        "reglement de (?:la )?consultation", "avis (?:de sollicitation )?(?:de|d appel a) manifestations? d interet",
-        "(?:appel a|sollicitation de) manifestations? d interet", "demande de cotation",
-        "demande de prix", "lettre de consultation",
-        "auftragsbekanntmachung", "bekanntmachung", "aufforderung zur abgabe (?:eines|von) angebot(?:e|es|s)?",
-        "angebotsaufforderung", "ausschreibung",
-        "anuncio de licitacion", "llamado a licitacion", "pliego de clausulas administrativas particulares",
-        "pliego de condiciones particulares", "pliego de bases y condiciones", "pliego de condiciones",
-        "invitacion a (?:licitar|cotizar|ofertar)", "solicitud de (?:cotizacion|propuestas|ofertas)",
-        "bando di gara", "bando", "disciplinare di gara", "avviso di gara", "lettera (?:d|di) invito",
-        "richiesta di offerta",
-        "aviso de licitacao", "edital", "anuncio de procedimento", "caderno de encargos",
-        "ogloszenie o zamowieniu", "specyfikacja (?:istotnych )?warunkow zamowienia", "zapytanie ofertowe",
-        "aankondiging van een opdracht", "aanbestedingsleidraad", "offerteaanvraag",
-        "اعلان منافسة", "كراسة الشروط والمواصفات", "كراسة الشروط", "طلب عروض",
-        "निविदा सूचना", "निविदा आमंत्रण सूचना", "बिड दस्तावेज",
-    ),
-}
-_NOTICE: Final = _Lexicon.of(_NOTICE_PHRASES)
+_NOTICE_PHRASES: Final = words.NOTICE_PHRASES
+_NOTICE: Final = Lexicon(_NOTICE_PHRASES)
 _NOTICE_PRIORITY: Final[dict[str, float]] = {
     # An addendum to a request names the request too; an award notice names the call it followed.
     "corrigendum": 0.15,
     "contract_award_notice": 0.1,
     "prior_information_notice": 0.05,
     "contract_notice": 0.0,
+    # a technical specification or terms of reference issued with a call names the call too
+    "other": -0.1,
 }
 _HEADING_LINES: Final = 25
 """The heading region: the first non-empty lines of the first page (of the second when the first is a
@@ -167,125 +71,17 @@ _TITLE_LINES: Final = 15
 _SECTION_NUMBER: Final = re.compile(r"\s*(?:\d+(?:\.\d+)*|[ivxIVX]+|[a-hA-H])[.)]\s")
 _PAGE_NUMBER_AFTER: Final = re.compile(r"\S\s{3,}\d{1,3}\s*$")
 
-_DEADLINE_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "closing time", "closing date", "closing date and time", "bid end date", "bid due date",
-            "tender closing date", "last date (?:and time )?(?:of|for) (?:submission|receipt)",
-            "due date (?:for|of) submission", "deadline for (?:submission|receipt) of "
-            "(?:tenders|bids|proposals|offers)", "bid submission end date", "proposal due date",
-            "date limite de (?:remise|reception) des (?:offres|plis|candidatures)",
-            "ablauf der angebotsfrist", "ende der angebotsfrist", "angebotsfrist", "teilnahmefrist",
-            "plazo de presentacion de (?:ofertas|oferta|proposiciones)", "fecha limite de presentacion",
-            "termine (?:ultimo )?(?:di|per la) (?:presentazione|ricezione) delle offerte",
-            "prazo (?:de|para) (?:apresentacao|entrega) (?:das|de) propostas",
-            "termin skladania ofert", "uiterste datum (?:voor|van) (?:ontvangst|indiening)",
-            "اخر موعد لتقديم العروض",
-        )
-    )
-)
+_DEADLINE_LABEL: Final = Lexicon({"deadline": words.DEADLINE_LABELS})
 """A time limit for offers: a document that sets one invites offers (a call for competition)."""
 
 # Procedure types: the legal name of the procedure, per eForms code.
-_PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
-    "open": (
-        "open procedure", "open tender", "open tendering", "open bidding", "open competitive (?:bidding|tender|"
-        "tendering)", "open (?:international|national) competitive bidding", "(?:national|international) "
-        "competitive bidding", "(?:national|international) open tender", "open (?:national|international) tender",
-        "(?:open )?(?:national|international) (?:open )?competitive (?:procurement|tendering)",
-        "procedure ouverte", "appel d offres (?:national |international )?ouvert",
-        "appel d offres ouvert (?:national|international)",
-        "appel d offres (?:national|international)(?![\\s'’/_-]+restreint)", "appel d offres public",
-        "open to all (?:eligible |qualified )?(?:bidders|tenderers|firms|suppliers|contractors)",
-        "offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "offentliche(?:n)? ausschreibung",
-        "procedimiento abierto", "licitacion publica", "licitacion publica (?:nacional|internacional)",
-        "procedura (?:telematica )?aperta", "procedimento aberto", "concurso publico",
-        "pregao (?:eletronico|presencial)",
-        "concorrencia (?:publica|eletronica)",
-        "przetarg(?:u|iem)? nieograniczon(?:y|ego|ym)", "procedura otwarta",
-        "openbare procedure", "(?:europese )?openbare aanbesteding",
-        "منافسة عامة", "مناقصة عامة", "खुली निविदा",
-    ),
-    "restricted": (
-        "restricted procedure", "restricted (?:tender|tendering|bidding)", "selective tender(?:ing)?",
-        # India: a limited tender (enquiry) goes to registered or empanelled suppliers only
-        # ("… Corporation Limited Tender No: 73448" is a company's name before a reference)
-        "limited tender(?:ing)? enquiry", "limited tendering", "limited bidding",
-        "limited tender (?:basis|mode|method|procedure|system)", "सीमित निविदा",
-        "procedure restreinte", "appel d offres restreint",
-        "nicht ?offene(?:s|n)? (?:vergabe)?verfahren(?:s)?", "beschrankte(?:n)? ausschreibung mit "
-        "(?:offentlichem )?teilnahmewettbewerb",
-        "procedimiento restringido", "licitacion privada", "licitacion restringida", "procedura ristretta",
-        "concurso limitado(?: por previa qualificacao)?", "procedimento restrito",
-        "przetarg(?:u|iem)? ograniczon(?:y|ego|ym)", "niet openbare procedure",
-        "منافسة محدودة", "مناقصة محدودة",
-    ),
-    "neg-w-call": (
-        "competitive procedure with negotiation", "negotiated procedure with (?:prior )?(?:publication|call for "
-        "competition)",
-        "procedure concurrentielle avec negociation", "procedure negociee avec (?:publicite|mise en concurrence)",
-        "procedure avec negociation",
-        "verhandlungs(?:verfahren|vergabe) mit (?:\\w+ ){0,2}teilnahmewettbewerb",
-        "procedimiento (?:de licitacion )?con negociacion", "procedimiento negociado con publicidad",
-        "procedura competitiva con negoziazione", "procedimento de negociacao",
-        "negocjac(?:je|ji) z ogloszeniem", "procedura konkurencyjna z negocjacjami",
-        "mededingingsprocedure met onderhandeling", "onderhandelingsprocedure met (?:voorafgaande )?"
-        "(?:bekendmaking|aankondiging)",
-    ),
-    "neg-wo-call": (
-        "negotiated procedure without (?:prior )?(?:publication|call for competition)", "direct contracting",
-        "direct procurement", "single source (?:procurement|selection)", "sole source",
-        "single tender (?:enquiry|basis)",
-        "procedure negociee sans (?:publicite|mise en concurrence)", "marche negocie sans publicite", "gre a gre",
-        "entente directe",
-        "verhandlungs(?:verfahren|vergabe) ohne (?:\\w+ ){0,2}teilnahmewettbewerb", "direktauftrag", "direktvergabe",
-        "procedimiento negociado sin publicidad", "contratacion directa", "adjudicacion directa",
-        "procedura negoziata senza (?:previa )?(?:pubblicazione|bando)", "affidamento diretto",
-        "ajuste direto", "dispensa de licitacao",
-        "(?:zamowieni(?:e|a) )?z wolnej reki", "negocjac(?:je|ji) bez ogloszenia",
-        "onderhandelingsprocedure zonder (?:voorafgaande )?(?:bekendmaking|aankondiging)",
-        "enkelvoudig onderhandse procedure",
-        "شراء مباشر", "الشراء المباشر",
-    ),
-    "comp-dial": (
-        "competitive dialogue", "dialogue competitif", "wettbewerbliche(?:r|n)? dialog(?:s)?", "dialogo competitivo",
-        "dialogo concorrencial", "dialog(?:u)? konkurencyjn(?:y|ego)", "concurrentiegerichte dialoog",
-        "الحوار التنافسي",
-    ),
-    "innovation": (
-        "innovation partnership", "partenariat d innovation", "innovationspartnerschaft",
-        "asociacion para la innovacion", "partenariato per l innovazione", "parceria para a inovacao",
-        "partnerstw(?:o|a) innowacyjn(?:e|ego)", "innovatiepartnerschap",
-    ),
-    # French MAPA: below-threshold procedure the buyer shapes itself (the analysts' call: oth-single).
-    "oth-single": ("procedure adaptee", "marche a procedure adaptee"),
-}
-_PROCEDURE: Final = _Lexicon.of(_PROCEDURE_PHRASES)
-_PROCEDURE_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "type of procedure", "procedure type", "procurement procedure", "procurement method",
-            "method of procurement", "selection method", "tender type", "type of tender", "bidding procedure",
-            "tendering procedure",
-            "type de procedure", "procedure de passation", "mode de passation", "mode de consultation",
-            "verfahrensart", "art des verfahrens", "vergabeart", "art der vergabe", "vergabeverfahren",
-            "tipo de procedimiento", "procedimiento de adjudicacion", "procedimiento de seleccion",
-            "tipo de licitacion", "tipo di procedura", "procedura di aggiudicazione", "procedura di scelta del "
-            "contraente", "tipo de procedimento", "modalidade de licitacao",
-            "tryb udzielenia zamowienia", "tryb postepowania", "rodzaj procedury",
-            "soort procedure", "aanbestedingsprocedure", "type procedure",
-            "نوع المنافسة", "طريقة الطرح", "निविदा का प्रकार",
-        )
-    )
-)
-_PROCEDURE_WORD: Final[dict[str, str]] = {
-    # A labelled value that is one bare word ("Type of procedure: Open").
-    "open": "open", "ouverte": "open", "offen": "open", "offenes": "open", "abierto": "open", "aperta": "open",
-    "aberto": "open", "openbaar": "open", "openbare": "open", "nieograniczony": "open",
-    "restricted": "restricted", "restreinte": "restricted", "restringido": "restricted", "ristretta": "restricted",
-    "ograniczony": "restricted",
-}
-_PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")\b")
+_PROCEDURE_PHRASES: Final = words.PROCEDURE_PHRASES
+_PROCEDURE: Final = Lexicon(_PROCEDURE_PHRASES)
+_PROCEDURE_LABEL: Final = Lexicon({"procedure": words.PROCEDURE_LABELS})
+_PROCEDURE_WORD: Final = words.PROCEDURE_WORDS
+_PROCEDURE_VALUE_WORD: Final = re.compile(r"(" + "|".join(_PROCEDURE_WORD) + r")(?:\s*\([^)]*\))?\W*")
+"""A value that is only the procedure's word ('Open', 'offen (national)'), not a label that holds one ('Tender
+Type')."""
 _PROCEDURE_NOT_HERE: Final = re.compile(
     # "The bid opening / pre-bid meeting is open to all bidders": an event, not the procedure.
     r"(?<![^\W_])(?:meeting|opening|session|conference|attend\w*|visit)(?![^\W_])"
@@ -297,88 +93,16 @@ _NEGATIVE_BEFORE: Final = re.compile(
 )
 
 # Main category: explicit statements, bare category words after a label, words of the subject.
-_CATEGORY_EXPLICIT: Final = _Lexicon.of(
-    {
-        "works": (
-            "type de marche de travaux", "marches? (?:public )?de travaux", "contrato de obras?",
-            "tipo de contrato obras?", "appalto (?:pubblico )?di lavori", "(?:offentlicher )?bauauftrag",
-            "bauleistung(?:en)?", "roboty budowlane", "zamowienie na roboty budowlane",
-            "(?:nabywania|dotyczace) robot budowlanych", "works contract", "contract for works",
-            "procurement of works", "execution of works", "empreitada de obras publicas", "opdracht voor werken",
-        ),
-        "goods": (
-            "type de marche de fournitures", "marches? (?:public )?de fournitures", "contrato de suministros?",
-            "tipo de contrato suministros?", "appalto (?:pubblico )?di forniture", "(?:offentlicher )?lieferauftrag",
-            "lieferleistung(?:en)?", "zamowienie na dostawy", "(?:nabywania|dotyczace) dostaw", "supply contract",
-            "contract for the supply of", "procurement of goods", "supply of goods", "purchase of goods",
-            "adquisicion de bienes", "compra de bienes",
-            "aquisicao de bens", "contrato de fornecimento", "opdracht voor leveringen",
-        ),
-        "services": (
-            "type de marche de services", "marches? (?:public )?de services", "categorie de services",
-            "contrato de servicios?", "tipo de contrato servicios?", "appalto (?:pubblico )?di servizi",
-            "(?:offentlicher )?dienstleistungsauftrag", "zamowienie na uslugi", "(?:nabywania|dotyczace) uslug",
-            "service contract", "services contract", "(?:non )?consult(?:ing|ancy) services",
-            "contratacion de servicios", "prestacion de servicios", "aquisicao de servicos", "prestacao de servicos",
-            "opdracht voor diensten",
-        ),
-    }
-)
+_CATEGORY_EXPLICIT: Final = Lexicon(words.CATEGORY_STATEMENTS)
 _CATEGORY_MIXED: Final = re.compile(r"(?<![^\W_])(?:liefer|bau|dienst)\s?-\s?(?:/|und|oder|,)?\s?(?:liefer|bau|dienst)")
 """German compounds sharing a tail ("Liefer- / Dienstleistungsauftrag", "Bau- und Lieferleistungen"): a
 form that leaves the choice open, or a mixed contract; no evidence for one category."""
-_CATEGORY_WORDS: Final[dict[str, tuple[str, ...]]] = {
-    # A bare category word: as a labelled value, or as a heading line of its own (BOAMP "Fournitures").
-    "works": ("works", "travaux", "obras?", "lavori", "bauleistungen", "bauleistung", "roboty budowlane",
-              "werken", "empreitadas?", "اشغال", "कार्य"),
-    "goods": ("goods", "supplies", "supply", "fournitures", "suministros?", "forniture", "lieferleistungen",
-              "lieferleistung", "lieferungen", "lieferung", "dostawy", "dostawa", "bienes", "bens", "leveringen",
-              "توريد", "माल"),
-    "services": ("services?", "servicios?", "servizi", "dienstleistungen", "dienstleistung", "uslugi", "usluga",
-                 "servicos", "diensten", "خدمات", "सेवाएं", "सेवा"),
-}
-_CATEGORY_WORD: Final = _Lexicon.of(_CATEGORY_WORDS)
+_CATEGORY_WORDS: Final = words.CATEGORY_WORDS
+_CATEGORY_WORD: Final = Lexicon(_CATEGORY_WORDS)
 _CATEGORY_VALUE_CHARS: Final = 60
 """A labelled category is a short value ("Goods", "Supplies - purchase"), not a sentence that mentions one."""
-_CATEGORY_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "type of contract", "contract type", "procurement category", "category of procurement",
-            "main category", "main nature of the contract", "nature of (?:the )?contract", "type de marche",
-            "nature du marche", "tipo de contrato", "tipo di appalto", "natura principale dell appalto",
-            "naturaleza (?:principal )?del contrato",
-            "vertragsart", "auftragsart", "art des auftrags", "art der leistung", "rodzaj zamowienia",
-            "soort opdracht", "tipo de adquisicion", "tender category", "category of tender", "निविदा श्रेणी",
-            "adquisicion de bienes o contratacion de servicios", "scope of supply",
-        )
-    )
-)
-_SUBJECT_WORDS: Final = _Lexicon.of(
-    {
-        # Head nouns of a subject line ("Professional Engineering Services for …"); the first one wins.
-        "works": (
-            # a plant contract (design, supply and installation) is classed as works, unlike a mere supply
-            "construction", "constructing", "build", "design build", "design supply and install(?:ation)?", "works",
-            "travaux", "obras?", "lavori",
-            "bauarbeiten", "bauleistungen", "neubau", "umbau", "erweiterungsbau", "roboty budowlane", "budowa",
-            "przebudowa", "rozbudowa", "empreitada", "انشاء", "निर्माण",
-        ),
-        "goods": (
-            "supply (?:of|and|&)", "purchase of", "acquisition of",
-            "procurement of equipment", "fourniture(?:s)? (?:de|d)", "achat de", "acquisition de",
-            "adquisicion de", "suministro de", "fornitura di", "lieferung von", "kauf von", "zakup", "dostawa",
-            "dostawy", "fornecimento de", "aquisicao de", "levering van", "hardware", "equipment", "توريد",
-            "आपूर्ति",
-        ),
-        "services": (
-            # not the singular "service": "Federal Acquisition Service", "Service des marchés" are offices
-            "services", "servicios?", "servizio", "servizi", "dienstleistung(?:en)?", "uslug[ia]?", "servicos?",
-            "diensten", "dienstverlening", "consultancy", "consulting", "consultants?", "prestations?",
-            "supervision", "audit", "training", "cleaning", "insurance", "etudes?", "maitrise d (?:œ|oe)uvre",
-            "entwicklung", "erstellung", "beratung", "gutachten", "studie", "خدمات", "सेवा", "सेवाएं",
-        ),
-    }
-)
+_CATEGORY_LABEL: Final = Lexicon({"category": words.CATEGORY_LABELS})
+_SUBJECT_WORDS: Final = Lexicon(words.SUBJECT_WORDS)
 _CONJUNCTION: Final = re.compile(r"[\s,/&+-]*(?:and|or|ou|et|und|oder|y|o|e|i|lub|en|of|and/or|et/ou)?[\s,/&+-]*")
 _ORGANISATION: Final = re.compile(
     # A buyer's or office's name ("Public Works Department", "Servizi Sociali") is no subject.
@@ -400,15 +124,7 @@ _PURPOSE: Final = re.compile(r"(?<![^\W_])(?:for|pour|para|per|fur|zur|zum|dla)(
 _TOC_LINE: Final = re.compile(r"\.{4,}|…{2,}|_{4,}")
 
 # CPV codes.
-_CPV_LABEL: Final = re.compile(
-    _alternation(
-        (
-            "cpv", "common procurement vocabulary", "vocabulaire commun", "gemeinsame(?:s|n)? vokabular",
-            "vocabulario comun", "vocabolario comune", "vocabulario comum", "wspolny slownik zamowien",
-            "gemeenschappelijke woordenlijst",
-        )
-    )
-)
+_CPV_LABEL: Final = Lexicon({"cpv": words.CPV_LABELS})
 _CPV_MAIN: Final = re.compile(
     r"(?<![^\W_])(?:main|principal\w*|haupt\w*|glown\w*|hoofd\w*|objet principal)(?![^\W_])"
 )
@@ -437,19 +153,35 @@ _CATEGORIES: Final[dict[str, MainCategory]] = {code: code for code in get_args(M
 
 def notice_type(document: Document) -> Sourced[NoticeType] | None:
     """What the document is: a call for competition, a corrigendum/addendum, a prior information or an
-    award notice, as its heading says; else a call for competition when it names the procedure under
-    which it invites offers or sets a time limit for them (what the other notice families never do)."""
-    candidates: list[Candidate[NoticeType]] = []
+    award notice, as its heading says, or an award a decision's operative part makes; else a call for
+    competition when it names the procedure under which it invites offers or sets a time limit for them
+    (what the other notice families never do)."""
+    candidates = [*_heading_notices(document), *_decided_awards(document)]
+    best = choose(candidates, threshold=0.6)
+    if best is not None:
+        return best.sourced()
+    procedure = procedure_type(document)
+    if procedure is not None:
+        return chosen(Candidate[NoticeType]("contract_notice", procedure.page, procedure.quote, 0.6,
+                                            "procedure named")).sourced()
+    for hit in _DEADLINE_LABEL.find(document):
+        return chosen(Candidate[NoticeType]("contract_notice", hit.line.page, hit.line.stripped, 0.6,
+                                            "deadline label")).sourced()
+    return None
+
+
+def _heading_notices(document: Document) -> Iterator[Candidate[NoticeType]]:
+    """The notice families the heading region names: on a line, or wrapped over two short title lines."""
     region = _heading_region(document)
     for position, line in enumerate(region):
         if _TOC_LINE.search(line.text):
             continue
         for code, match in _NOTICE.matches(line.folded):
-            heading = _starts_cell(line, match.start()) and len(line.stripped) <= 90
+            heading = _names_the_line(line, match) and len(line.stripped) <= 90
             if code != "contract_notice" and not (heading and position < _TITLE_LINES and _is_title(line)):
                 continue  # "any addendum issued will …", "7. Notice of Award    12" name no notice family
             score = (0.8 if heading else 0.65) + _NOTICE_PRIORITY[code] - position * 0.002
-            candidates.append(Candidate(_NOTICE_TYPES[code], line.page, line.stripped, score, f"heading {code}"))
+            yield Candidate(_NOTICE_TYPES[code], line.page, line.stripped, score, f"heading {code}")
     for position, (line, following) in enumerate(zip(region, region[1:], strict=False)):
         # A title wrapped over two short lines ("AVIS" / "RECTIFICATIF", "AVIS D'APPEL PUBLIC" / "A LA
         # CONCURRENCE"): a phrase that runs across the break.
@@ -461,21 +193,61 @@ def notice_type(document: Document) -> Sourced[NoticeType] | None:
             if _starts_cell(line, match.start()):
                 score = 0.8 + _NOTICE_PRIORITY[code] - position * 0.002
                 quote = f"{line.stripped}\n{following.stripped}"
-                candidates.append(Candidate(_NOTICE_TYPES[code], line.page, quote, score, f"wrapped {code}"))
-    best = choose(candidates, threshold=0.6)
-    if best is not None:
-        return best.sourced()
-    procedure = procedure_type(document)
-    if procedure is not None:
-        return chosen(Candidate[NoticeType]("contract_notice", procedure.page, procedure.quote, 0.6,
-                                            "procedure named")).sourced()
-    for hit in document.find(_DEADLINE_LABEL):
-        return chosen(Candidate[NoticeType]("contract_notice", hit.line.page, hit.line.stripped, 0.6,
-                                            "deadline label")).sourced()
-    return None
+                yield Candidate(_NOTICE_TYPES[code], line.page, quote, score, f"wrapped {code}")
 
 
-def _across(lexicon: _Lexicon, line: Line, following: Line) -> Iterator[tuple[str, re.Match[str]]]:
+def _names_the_line(line: Line, match: re.Match[str]) -> bool:
+    """Whether a notice family's name is what its line (or column) is about: it opens its cell, or, in a
+    language that puts the head noun last, it ends its cell ('千葉県一般競争入札公告 建不第104号の80', '[긴급]
+    공사입찰공고', '2026 YILI GÜBRE TEKNİK ŞARTNAMESİ'), only a number or a bracketed note after it."""
+    if _starts_cell(line, match.start()):
+        return True
+    printed = line.text[match.start() : match.end()]
+    if not (any(is_unspaced(character) for character in printed) or _HEAD_FINAL_LETTERS.search(printed)):
+        return False
+    cell_end = next((cell.end for cell in line.cells if cell.start <= match.start() < cell.end), len(line.text))
+    return _AFTER_HEAD_NOUN.fullmatch(line.text[match.end() : cell_end]) is not None
+
+
+_HEAD_FINAL_LETTERS: Final = re.compile(r"[ışğİŞĞ]")
+"""Letters of Turkish, which puts a compound's head noun last ('… teknik şartnamesi')."""
+
+_AFTER_HEAD_NOUN: Final = re.compile(
+    r"\s*(?:[(（【\[][^)）】\]]{0,20}[)）】\]])?\s*(?:" + OFFICIAL_NUMBER.pattern + r")?\s*[:：]?\s*"
+)
+"""What may follow a head-final notice name in its cell: a bracketed note ('（個別編）'), the notice's number."""
+
+_DECISION: Final = re.compile(
+    r"\s*(?:αποφασιζ\w*|αποφασισαν|εγκριν\w*|решил[аи]?|постановля\w*|приказываю|decide|dispune|"
+    r"decides?|decided|resolves?|arrete|decide ce qui suit)\s*[:.]?\s*"
+)
+"""A decision's operative heading, alone on its line: 'ΑΠΟΦΑΣΙΖΕΙ', 'РЕШИЛ:', 'DECIDE:', 'ARRÊTE'."""
+
+_AWARDS: Final = re.compile(
+    r"[\W\d_a-zα-ω]{0,6}?\s*(?:κατακυρων\w*|κατακυρωση\w*|αναθετ\w*|признать победител\w*|"
+    r"(?:se )?atribui\w*|attribue\w*|(?:is |are )?(?:hereby )?award\w*)(?![^\W_])"
+)
+"""An item of an operative part that awards the contract: 'Β] Κατακυρώνει …', '1. Признать победителем …'."""
+
+_OPERATIVE_LINES: Final = 12
+
+
+def _decided_awards(document: Document) -> Iterator[Candidate[NoticeType]]:
+    """An award made by a decision (Greek Diavgeia acts, minutes, resolutions): an item of its operative
+    part, under the decision's heading, that awards ('ΑΠΟΦΑΣΙΖΕΙ … Β] Κατακυρώνει …')."""
+    first_page = document.page_numbers[0] if document.page_numbers else 1
+    for line in document.lines:
+        if line.page - first_page > 2:
+            return
+        if not line.text.strip() or _DECISION.fullmatch(line.folded) is None:
+            continue
+        for item in document.next_lines(line, _OPERATIVE_LINES):
+            if _AWARDS.match(item.folded):
+                yield Candidate[NoticeType]("contract_award_notice", item.page, item.stripped, 0.72, "award decided")
+                return
+
+
+def _across(lexicon: Lexicon, line: Line, following: Line) -> Iterator[tuple[str, re.Match[str]]]:
     """The lexicon's matches that run from the end of `line` into `following` (a phrase broken by a line
     wrap); match positions before the break are positions in `line`."""
     head = line.folded.rstrip()
@@ -501,8 +273,12 @@ def _heading_region(document: Document) -> list[Line]:
     return region
 
 
-_HEADING_PREFIX: Final = re.compile(r"[\W\d_]*(?:\w+\s*:\s*|[^:/]{1,40}/\s*)?[\W\d_]*")
-"""Numbering and bullets, one 'Label:' word, or the other language of a bilingual label ('बिड दस्तावेज़ /')."""
+_HEADING_PREFIX: Final = re.compile(
+    r"[\W\d_]*(?:(?!(?:section|part|chapter|annex|appendix|form|clause|article|schedule|volume|lot)\b)"
+    r"[^\W\d_]+(?:\s[^\W\d_]+){0,2}\s*:\s*|[^:/]{1,40}/\s*)?[\W\d_]*"
+)
+"""Numbering and bullets, a 'Label:' of up to three words ('Tip anunt:', 'Type of notice:'; not a part of the
+document: 'Section 7: Notice of Award' is no heading), or the other language of a bilingual label ('बिड दस्तावेज़ /')."""
 
 
 def _starts_cell(line: Line, column: int) -> bool:
@@ -526,9 +302,10 @@ def procedure_type(document: Document) -> Sourced[ProcedureType] | None:
     labelled_lines = _labelled_lines(document, _PROCEDURE_LABEL)
     by_code: dict[str, list[Candidate[ProcedureType]]] = {}
     first_page = document.page_numbers[0] if document.page_numbers else 1
+    named = _lines_matching([line for line in document.lines if line.page - first_page <= 5], _PROCEDURE)
     for line in document.lines:
         rank = line.page - first_page
-        if rank > 5 and line.index not in labelled_lines:
+        if (rank > 5 or line.index not in named) and line.index not in labelled_lines:
             continue
         quote = line.stripped
         found = list(_PROCEDURE.matches(line.folded))
@@ -557,22 +334,42 @@ def procedure_type(document: Document) -> Sourced[ProcedureType] | None:
     return _decide(by_code, threshold=0.55, margin=0.1)
 
 
+def _lines_matching(lines: Sequence[Line], lexicon: Lexicon) -> set[int]:
+    """The indexes of those of `lines` a phrase of `lexicon` touches (a phrase may run over a line break):
+    one scan of their text picks the lines worth reading one by one."""
+    text = "\n".join(line.folded for line in lines)
+    found: set[int] = set()
+    breaks: list[int] | None = None
+    scripts = scripts_of(text)
+    matches = [match for script, pattern in lexicon.patterns.items() if script in scripts
+               for match in pattern.finditer(text)]
+    for match in matches:
+        if breaks is None:
+            breaks = [index for index, character in enumerate(text) if character == "\n"]
+        first = bisect.bisect_left(breaks, match.start())
+        last = bisect.bisect_left(breaks, max(match.end() - 1, match.start()))
+        found.update(lines[position].index for position in range(first, last + 1))
+    return found
+
+
 def _bare_procedure_word(line: Line) -> list[tuple[str, re.Match[str]]]:
-    """A labelled value that is a single word: 'Procedure: Open', 'Verfahrensart: offen'."""
-    for cell in line.cells:
-        match = _PROCEDURE_VALUE_WORD.match(fold(cell.text).strip())
-        if match is not None and len(cell.text.split()) <= 3:
+    """A labelled value that is a single word, in its cell or after the label's colon: 'Procedure: Open',
+    'Verfahrensart: offen', 'Metode Pemilihan: Tender'."""
+    values = [cell.text for cell in line.cells] + [line.text.rsplit(":", 1)[-1]] if ":" in line.text else []
+    for text in values or [cell.text for cell in line.cells]:
+        match = _PROCEDURE_VALUE_WORD.fullmatch(fold(text).strip())
+        if match is not None:
             return [(_PROCEDURE_WORD[match.group(1)], match)]
     return []
 
 
-def _labelled_lines(document: Document, label: re.Pattern[str]) -> set[int]:
+def _labelled_lines(document: Document, label: Lexicon) -> set[int]:
     """Indexes of lines that carry a label's value: the label's own line and the lines just below it. A
     label starts its line or cell ("2. a) Verfahrensart"); inside a sentence ("Interesse am
     Vergabeverfahren für …") the same words label nothing."""
     indexes: set[int] = set()
-    for hit in document.find(label):
-        if not (hit.at_line_start or _starts_cell(hit.line, hit.start)):
+    for hit in label.find(document):
+        if not (hit.at_line_start or _starts_cell(hit.line, hit.start) or label_starts_entry(hit)):
             continue
         indexes.add(hit.line.index)
         for span in document.spans_after(hit, below=2):
@@ -612,15 +409,20 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
 
     first_page = document.page_numbers[0] if document.page_numbers else 1
     labelled = _labelled_lines(document, _CATEGORY_LABEL)
+    stating = _lines_matching(
+        [line for line in document.lines if line.page - first_page <= 2 or line.index in labelled], _CATEGORY_EXPLICIT
+    )
     for line in document.lines:
         # A statement in the notice's own fields, or on its first pages; later it is mostly boilerplate
         # ("… la compra de bienes o la contratación de servicios" in general conditions).
-        if (line.page - first_page > 2 and line.index not in labelled) or _CATEGORY_MIXED.search(line.folded):
+        if line.index not in stating or (line.page - first_page > 2 and line.index not in labelled):
+            continue
+        if _CATEGORY_MIXED.search(line.folded):
             continue
         stated = {code for code, _ in _CATEGORY_EXPLICIT.matches(line.folded)}
         if len(stated) == 1:
             add(stated.pop(), line, 0.9 if line.index in labelled else 0.8, "explicit")
-    for hit in document.find(_CATEGORY_LABEL):
+    for hit in _CATEGORY_LABEL.find(document):
         # "Tender Category   Goods", "Type of contract: Works": a bare category word as the label's value
         if not (hit.at_line_start or _starts_cell(hit.line, hit.start)):
             continue
@@ -642,8 +444,10 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
             continue
         subject = list(_SUBJECT_WORDS.matches(line.folded))
         # a title is short, starts a line of its own and is no sentence ending in a full stop
+        before = _sentence_before(document, line)
         titled = length <= _TITLE_WORDS and not _starts_lowercase(line.stripped) and not line.stripped.endswith(".")
-        if subject and not titled and not _PURPOSE.search(line.folded[: subject[0][1].start()]):
+        titled = titled and not before
+        if subject and not titled and not _PURPOSE.search(f"{before} {line.folded[: subject[0][1].start()]}"):
             continue  # a sentence that merely mentions an audit or a service is no subject line
         if subject:
             if not _coordinated(line.folded, subject):
@@ -657,7 +461,60 @@ def main_category(document: Document) -> Sourced[MainCategory] | None:
             by_code.setdefault(division, []).append(
                 Candidate(_CATEGORIES[division], cpv[0].page, cpv[0].quote, 0.7, "cpv division")
             )
+    head = _title_head(document)
+    if head is not None and (head.score > _TITLE_HEAD_FALLBACK or not by_code):
+        by_code.setdefault(head.value, []).append(head)
     return _decide(by_code, threshold=0.6, margin=0.05)
+
+
+_HEAD_NOUNS: Final = Lexicon(words.HEAD_NOUNS)
+
+
+def _title_head(document: Document) -> Candidate[MainCategory] | None:
+    """The category the tender's title names: its last head noun in a language that puts it last
+    ('…解体工事', '…설계용역', '…设备采购安装项目'), else its first subject word ('Supply of …', 'Поставка …',
+    'ΣΥΝΤΗΡΗΣΗ …') unless coordinated with another ('works and services')."""
+    found = best_title(document)
+    if found is None:
+        return None
+    folded = fold(found.value)
+    head_final = any(is_unspaced(character) for character in found.value)
+    if head_final:
+        heads = list(_HEAD_NOUNS.matches(folded))
+        code = heads[-1][0] if heads else None
+    else:
+        subject = list(_SUBJECT_WORDS.matches(folded))
+        code = subject[0][0] if subject and not _coordinated(folded, subject) else None
+    if code is None:
+        return None
+    score = 0.62 if head_final else _TITLE_HEAD_FALLBACK
+    return Candidate(_CATEGORIES[code], found.page, found.quote, score, "title head noun")
+
+
+_TITLE_HEAD_FALLBACK: Final = 0.6
+"""A title's first subject word decides only when nothing else does: the heading region's subject line and
+the explicit statements weigh more ('Supply and application of insulation' is a works contract)."""
+
+
+_ABBREVIATION: Final = 5
+"""A word this short before a full stop is an abbreviation ('αριθ. πρωτ.', 'No.'), not a sentence's end."""
+
+
+def _sentence_before(document: Document, line: Line) -> str:
+    """The folded line right above `line` when `line` goes on with its sentence (it has a few words and ends
+    with a comma, a word in lower case or an abbreviation: '… συγκροτήθηκε µε τον αριθ. πρωτ.' / '166/04-02-2015
+    Απόφαση …'), else "". A heading of a word or two ('Plant') is no sentence."""
+    above = document.lines_of(line.page)[line.row - 1] if line.row > 0 else None
+    words = above.stripped.split() if above is not None else []
+    if len(words) < _SENTENCE_WORDS:
+        return ""
+    last = words[-1]
+    bare = last.rstrip(".")
+    goes_on = last.endswith(",") or (bool(bare) and bare[-1].islower() and (bare == last or len(bare) <= _ABBREVIATION))
+    return above.folded if above is not None and goes_on else ""
+
+
+_SENTENCE_WORDS: Final = 4
 
 
 def _starts_lowercase(text: str) -> bool:
@@ -697,7 +554,7 @@ def cpv_codes(document: Document) -> list[Sourced[str]]:
     main: list[Sourced[str]] = []
     other: list[Sourced[str]] = []
     seen: set[str] = set()
-    for hit in document.find(_CPV_LABEL):
+    for hit in _CPV_LABEL.find(document):
         target = main if _CPV_MAIN.search(hit.line.folded) else other
         lines = _code_lines(document, hit.line, [span.line for span in document.spans_after(hit, below=4)])
         for line in lines:
