@@ -1,4 +1,4 @@
-"""Phrase tables (offline/phrase_tables.py): a regex per script, phrases of scripts without spaces unbounded."""
+"""Phrase tables as regexes by script: what a line holds is found whatever its scripts, in reading order."""
 
 from __future__ import annotations
 
