@@ -7,7 +7,6 @@ All patterns match FOLDED text (see document.fold).
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any, Final
 
 from tenderflow.extraction.offline.buyer_lexicon import (
@@ -119,23 +118,17 @@ def label_key(label: str) -> str:
     return key
 
 
-_WORLD_LABELS: Final = frozenset(label_key(label) for label in BUYER_LABELS_WORLD)
 _FORM_HEADINGS: Final = frozenset(label_key(label) for label in NAME_ADDRESS_HEADINGS)
 
 
 def label_rule(label: str) -> str:
-    """The rule a buyer label's value is credited to: a Western label by itself ("label 'stazione
-    appaltante'"), the EU forms' 'Name and addresses' heading in any language as one rule, and the labels
-    of the other procurement languages by their script ('buyer label Han', 'buyer label Cyrillic'): one
-    national vocabulary, not one word, is what such a rule stands for."""
+    """The rule a buyer label's value is credited to: the label itself ("label 'stazione appaltante'",
+    "label '采购人'"): one rule per label, the unit a rule that fires on one document only is judged by;
+    the EU forms' 'Name and addresses' heading, the same heading in every EU language, is one rule."""
     key = label_key(label)
     if key in _FORM_HEADINGS:
         return "label name and addresses"
-    if key not in _WORLD_LABELS:
-        return f"label {label!r}"
-    letter = next((character for character in key if character.isalpha()), "")
-    script = unicodedata.name(letter, "OTHER").split()[0] if letter else "OTHER"
-    return "buyer label CJK" if script in ("CJK", "HIRAGANA", "KATAKANA") else f"buyer label {script.title()}"
+    return f"label {label!r}"
 
 
 WEAK_LABELS: Final = frozenset(

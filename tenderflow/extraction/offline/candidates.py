@@ -22,7 +22,7 @@ V = TypeVar("V")
 
 DEFAULT_THRESHOLD = 0.5
 
-_RULE_DETAIL = re.compile(r"\s*\([^)]*\)|\s+p\d+\b|\s+lines=\S+|,.*$")
+_RULE_DETAIL = re.compile(r"\s*\([^)]*\)|\s+p\d+\b|\s+lines=\S+|;.*$")
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,9 @@ class Candidate(Generic[V]):
     @property
     def rule(self) -> str:
         """The rule that proposed this candidate: `why` without its particulars (the page, how the value
-        stood to its label, the doubts weighed): "label 'reference no.'", "letterhead", "sub topic=bids"."""
+        stood to its label, and whatever follows a ';': the doubts weighed): "label 'reference no.'",
+        "label ja, 件名" (a label rule names its label: one rule per label, the unit a rule that fires on one
+        document only is judged by), "letterhead", "sub topic=bids"."""
         return _RULE_DETAIL.sub("", self.why).strip() or "unnamed"
 
 

@@ -145,7 +145,7 @@ def _duration_candidates(
             ):
                 break
             score = _BASE_SCORE[kind] + HOW_SCORE[span.how] - 0.05 * max(0, span.distance - 1)
-            yield Candidate(value, span.page, span.quote, round(score, 3), f"label {hit.label!r}, {span.how}")
+            yield Candidate(value, span.page, span.quote, round(score, 3), f"label {hit.label!r}; {span.how}")
             break
 
 

@@ -181,7 +181,7 @@ def _value_candidate(
         score -= 0.1
         why.append("VAT included")
     return Candidate(
-        Money(amount=amount.value, currency=currency), span.page, span.quote, round(score, 3), ", ".join(why)
+        Money(amount=amount.value, currency=currency), span.page, span.quote, round(score, 3), "; ".join(why)
     )
 
 

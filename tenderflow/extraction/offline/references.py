@@ -236,7 +236,7 @@ def _labelled_identifier(document: Document, hit: LabelHit, base: float, rule: s
             score += 0.05
         if " " in value:
             score -= 0.03  # an identifier broken by spaces is more often misread (OCR) or cut
-        return Candidate(value, span.page, span.quote, round(score, 3), f"{rule} ({span.how}), {hit.label}")
+        return Candidate(value, span.page, span.quote, round(score, 3), f"{rule}, {hit.label}; {span.how}")
     return None
 
 
