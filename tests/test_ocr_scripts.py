@@ -121,3 +121,12 @@ def test_traditional_chinese_is_read_with_its_own_pack_from_a_text_layer_and_a_s
     scan = fixtures.scanned_pdf(tmp_path / "scan.pdf", [fixtures.script_image(TRADITIONAL, font=fixtures.CJK_FONT)])
     choice = choose_ocr_languages(scan, OPTIONS)
     assert choice.language == "chi_tra" and choice.languages.startswith("chi_tra"), choice
+
+
+def test_a_korean_scan_is_read_in_korean(tmp_path: Path) -> None:
+    """OSD names the script of a Korean page 'Korean' (Hangul with Han): it is read with kor."""
+    scan = fixtures.scanned_pdf(tmp_path / "gonggo.pdf", [fixtures.script_image(KOREAN, font=fixtures.CJK_FONT)])
+    choice = choose_ocr_languages(scan, OPTIONS)
+    assert choice.language == "kor" and choice.languages.startswith("kor"), choice
+    [page] = read_pages(scan, [1], replace(OPTIONS, languages=choice.languages))
+    assert "마감" in page.text and "1,250,000,000" in page.text, page.text  # Hangul read as Hangul, not as Latin

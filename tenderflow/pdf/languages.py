@@ -159,7 +159,8 @@ KNOWN_LANGUAGES = frozenset(TESSERACT_LANGUAGE.values()) | {
 # OSD's script names -> the pack that reads that script (the first pass reads with it).
 SCRIPT_LANGUAGE: Mapping[str, str] = {
     "Latin": "eng", "Arabic": "ara", "Devanagari": "hin", "Cyrillic": "rus", "Greek": "ell", "Hebrew": "heb",
-    "Han": "chi_sim", "Japanese": "jpn", "Katakana": "jpn", "Hiragana": "jpn", "Hangul": "kor", "Thai": "tha",
+    "Han": "chi_sim", "Japanese": "jpn", "Katakana": "jpn", "Hiragana": "jpn", "Hangul": "kor", "Korean": "kor",
+    "Thai": "tha",
     "Bengali": "ben", "Tamil": "tam", "Telugu": "tel", "Kannada": "kan", "Malayalam": "mal", "Gujarati": "guj",
     "Gurmukhi": "pan", "Armenian": "hye", "Georgian": "kat", "Ethiopic": "amh", "Khmer": "khm", "Lao": "lao",
     "Myanmar": "mya", "Sinhala": "sin", "Oriya": "ori",
