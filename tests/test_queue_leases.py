@@ -365,3 +365,27 @@ def test_reclaim_takes_back_the_jobs_of_a_worker_whose_session_died_before_their
     # the session that held "alive"'s lock ended: that worker is dead too now
     assert [job.id for job in reclaim(conn, now=now, dead_after_seconds=1)] == [owners["alive"]]
     assert {get(conn, owners[name])["state"] for name in ("reconnecting", "remote")} == {"running"}
+
+
+def test_a_worker_reads_as_live_from_its_registration_and_dead_once_the_session_holding_its_lock_ends(
+    conn: Conn, database_url: str
+) -> None:
+    """A worker registers before its listener has taken its liveness lock: the row names no lock
+    until the lock is held (hold_liveness_lock with the worker's id), so the worker is never listed
+    as dead in between (a CI run caught `workers` calling a just-started worker dead)."""
+    from tenderflow.queue.stats import list_workers
+
+    def status() -> str:
+        return next(row["status"] for row in list_workers(conn, dead_after_seconds=60) if row["id"] == "w")
+
+    register_worker(conn, "w", liveness_lock=None, last_seen=db_now(conn))
+    assert status() == "live"
+    key = new_liveness_key()
+    with psycopg.connect(database_url, autocommit=True) as session:
+        assert hold_liveness_lock(session, key, "w")
+        assert conn.execute("SELECT liveness_lock FROM workers WHERE id = 'w'").fetchone() == (key,)
+        assert status() == "live"
+        backend = session.info.backend_pid
+    wait_until(lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
+                                    (backend,)).fetchone() == (0,), timeout=10, message="the session to end")
+    assert status() == "dead"  # heartbeating lately, but its process's session is gone

@@ -408,11 +408,17 @@ def new_liveness_key() -> int:
     return 1 + secrets.randbits(62)
 
 
-def hold_liveness_lock(conn: psycopg.Connection[Any], key: int) -> bool:
+def hold_liveness_lock(conn: psycopg.Connection[Any], key: int, worker_id: str | None = None) -> bool:
     """Take the worker's liveness lock on `conn`, a session that lives as long as the worker (its
-    LISTEN connection); held until that session ends. False when another session holds the key."""
+    LISTEN connection); held until that session ends. False when another session holds the key.
+
+    With `worker_id`, the worker's row names the key once it is held (`conn` in autocommit): a
+    worker registers without one, so it never reads as dead before its listener has started."""
     row = conn.execute(QUERIES["worker_hold_liveness_lock"], {"key": key}).fetchone()
-    return bool(row and row[0])
+    held = bool(row and row[0])
+    if held and worker_id is not None:
+        conn.execute(QUERIES["worker_set_liveness_lock"], {"key": key, "id": worker_id})
+    return held
 
 
 def cancel(conn: psycopg.Connection[Any], job_id: int, *, now: datetime | None = None) -> EndedJob:

@@ -480,6 +480,11 @@ ON CONFLICT (id) DO UPDATE SET last_seen_at = excluded.last_seen_at;
 -- On the worker's own long-lived session: held until the session ends (the process with it).
 SELECT pg_try_advisory_lock(%(key)s);
 
+-- name: worker_set_liveness_lock
+-- Once the lock is held, and only then, the row names it: a row that named a lock not yet taken
+-- would read as a dead worker for the moment between the registration and the listener's start.
+UPDATE workers SET liveness_lock = %(key)s WHERE id = %(id)s AND liveness_lock IS DISTINCT FROM %(key)s;
+
 -- name: worker_heartbeat
 UPDATE workers SET last_seen_at = coalesce(%(now)s::timestamptz, now()) WHERE id = %(id)s;
 

@@ -224,7 +224,8 @@ class Worker:
             conn.execute(jobs.QUERIES["worker_register"], {
                 "id": self.id, "host": socket.gethostname(), "pid": os.getpid(),
                 "pools": list(self.config.types), "threads": self.config.threads,
-                "kind": self.config.kind, "now": None, "liveness_lock": self.liveness_key,
+                "kind": self.config.kind, "now": None,
+                "liveness_lock": None,  # named by the listener once it holds it (hold_liveness_lock)
             })
         log.info("worker.started", worker_id=self.id, types=list(self.config.types), threads=self.config.threads)
         background = [
@@ -590,7 +591,7 @@ class Worker:
         while not self._stopped.is_set():
             try:
                 with psycopg.connect(self._listen_conninfo(), autocommit=True) as conn:
-                    if self.liveness_key is not None and not jobs.hold_liveness_lock(conn, self.liveness_key):
+                    if self.liveness_key is not None and not jobs.hold_liveness_lock(conn, self.liveness_key, self.id):
                         log.warning("worker.liveness_lock_taken", worker_id=self.id)  # leases only, then
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     self._wake.set()  # notifications may have been missed while disconnected
