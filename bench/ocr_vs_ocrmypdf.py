@@ -315,6 +315,7 @@ def tenders_suite(args: argparse.Namespace, ocrmypdf: str, version: str) -> None
     n = args.processes
     seconds: dict[str, list[Timed]] = {"tenderflow": [], "ocrmypdf_default": [], "ocrmypdf_same": []}
     read: dict[str, int] = {}
+    per_file: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory(prefix="tenderflow-bench-tenders-") as temp, server() as (admin_url, where):
         work = Path(temp)
         files = build_tender_corpus(args.tenders, args.corpus, work / "corpus")
@@ -329,11 +330,13 @@ def tenders_suite(args: argparse.Namespace, ocrmypdf: str, version: str) -> None
             took, languages, texts = run_tenderflow_detecting(admin_url, files, processes=n, work=out / "tf")
             seconds["tenderflow"].append(Timed(took, load))
             read["tenderflow"] = sum(quotes_read(texts.get(f.path.name, ""), f.quotes) for f in files)
+            per_file["tenderflow"] = {f.path.name: quotes_read(texts.get(f.path.name, ""), f.quotes) for f in files}
             for name, asked in (("ocrmypdf_default", None), ("ocrmypdf_same", languages)):
                 load = load_average()
                 took, texts = run_ocrmypdf_tenders(ocrmypdf, files, asked, at_once=n, work=out / name)
                 seconds[name].append(Timed(took, load))
                 read[name] = sum(quotes_read(texts.get(f.path.name, ""), f.quotes) for f in files)
+                per_file[name] = {f.path.name: quotes_read(texts.get(f.path.name, ""), f.quotes) for f in files}
             last = {name: runs[-1] for name, runs in seconds.items()}
             print(f"  round {round_number}: tenderflow {last['tenderflow'].seconds:.1f} s (load "
                   f"{last['tenderflow'].load:.1f}), OCRmyPDF default {last['ocrmypdf_default'].seconds:.1f} s, "
@@ -346,6 +349,11 @@ def tenders_suite(args: argparse.Namespace, ocrmypdf: str, version: str) -> None
           f"/ OCRmyPDF default (eng): {ratios['ocrmypdf_default']} (target >= 1.0)")
     print(f"key quotes read (of {quotes}): tenderflow {read['tenderflow']}, OCRmyPDF same languages "
           f"{read['ocrmypdf_same']}, OCRmyPDF default {read['ocrmypdf_default']}")
+    for file in files:
+        if file.quotes:
+            name = file.path.name
+            print(f"  {name[:48]:48} {len(file.quotes):3} quotes: tenderflow {per_file['tenderflow'][name]:3}, "
+                  f"same {per_file['ocrmypdf_same'][name]:3}, default {per_file['ocrmypdf_default'][name]:3}")
     print(json.dumps({
         "bench": "ocr_vs_ocrmypdf", "suite": "tenders", "files": len(files), "pages": pages, "processes": n,
         "cores": os.cpu_count(), "rounds": args.rounds, "ocrmypdf": version, "server": where,
@@ -353,7 +361,7 @@ def tenders_suite(args: argparse.Namespace, ocrmypdf: str, version: str) -> None
                                             seconds.items()},
         "load_average": [round(run.load, 2) for run in seconds["tenderflow"]],
         "ratio_same_languages": ratios["ocrmypdf_same"], "ratio_default": ratios["ocrmypdf_default"],
-        "quotes": quotes, "quotes_read": read,
+        "quotes": quotes, "quotes_read": read, "quotes_read_per_file": per_file,
         "targets_met": ratios["ocrmypdf_same"] >= 1.2 and ratios["ocrmypdf_default"] >= 1.0
         and read["tenderflow"] >= max(read["ocrmypdf_same"], read["ocrmypdf_default"]),
     }))
