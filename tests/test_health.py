@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
+from tenderflow.queue.jobs import QUERIES
 from tests.conftest import wait_until
 
 
@@ -72,7 +73,9 @@ def test_a_worker_is_healthy_while_it_heartbeats_and_not_once_it_is_killed(
     assert CliRunner().invoke(app, ["db", "status"], env=env).exit_code == 0  # the old check would say healthy
 
 
-def test_the_api_is_healthy_while_healthz_answers(env: dict[str, str], tmp_path: Path) -> None:
+def test_the_api_is_healthy_while_healthz_answers(
+    env: dict[str, str], tmp_path: Path, conn: psycopg.Connection[Any]
+) -> None:
     port = free_port()
     down = health(env, "--api", "--port", str(port))
     assert down.exit_code == 1 and f"nothing answers on 127.0.0.1:{port}" in down.output
@@ -85,6 +88,18 @@ def test_the_api_is_healthy_while_healthz_answers(env: dict[str, str], tmp_path:
         # With neither flag (the Dockerfile's HEALTHCHECK): whatever runs here, the API this time.
         auto = health(env, "--port", str(port))
         assert auto.exit_code == 0 and f"api on port {port}: ok" in auto.output
+        # ... and this host's workers too: one that stopped heartbeating is a problem though the API
+        # answers (bare `health` checked only the API once it answered: review ux-2)
+        conn.execute(QUERIES["worker_register"], {
+            "id": "silent", "host": socket.gethostname(), "pid": 1, "pools": ["ocr"], "threads": 1,
+            "kind": "local", "now": None, "liveness_lock": None})
+        conn.execute("UPDATE workers SET last_seen_at = now() - interval '2 minutes' WHERE id = 'silent'")
+        both = health(env, "--port", str(port))
+        assert both.exit_code == 1 and "none of the 1 worker process(es)" in both.output, both.output
+        conn.execute("UPDATE workers SET last_seen_at = now() WHERE id = 'silent'")
+        both = health(env, "--port", str(port))
+        assert both.exit_code == 0 and f"api on port {port}: ok" in both.output and "1 of 1" in both.output
+        conn.execute("DELETE FROM workers WHERE id = 'silent'")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(30)

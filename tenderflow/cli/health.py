@@ -49,13 +49,16 @@ def health(
     worker_host = host or socket.gethostname()
     problems: list[str] = []
     checked: list[str] = []
-    if api or not worker:
+    bare = not api and not worker  # whatever runs here: the API if it answers, this host's workers if any
+    api_answers = False
+    if api or bare:
         api_problem = _api_answers(api_port, timeout)
-        if api_problem is None:
+        api_answers = api_problem is None
+        if api_answers:
             checked.append(f"api on port {api_port}: ok")
         elif api:
             problems.append(f"api: {api_problem}")
-    if worker or (not api and not checked):
+    if worker or bare:
         try:
             with rt.connection() as conn:
                 registered, live = workers_on_host(conn, worker_host,
@@ -69,9 +72,10 @@ def health(
             problems.append(f"worker: none of the {registered} worker process(es) on {worker_host} is alive (none "
                             f"heartbeated within {settings.worker_dead_after_seconds:g} s with its process "
                             "still connected)")
-        elif registered == 0 and (worker or not checked):
-            problems.append(f"worker: no worker process runs on {worker_host}" if worker else
-                            f"nothing runs here: no API on port {api_port}, no worker on {worker_host}")
+        elif registered == 0 and worker:
+            problems.append(f"worker: no worker process runs on {worker_host}")
+        elif registered == 0 and not api_answers:
+            problems.append(f"nothing runs here: no API on port {api_port}, no worker on {worker_host}")
     if problems:
         raise fail("; ".join(problems))
     print_note("; ".join(checked))
