@@ -260,6 +260,10 @@ def test_a_scan_below_the_ocr_resolution_is_rendered_at_its_own(
     [render] = [call for call in tool_log.calls() if call[0] == "pdftoppm"]
     assert render[render.index("-r") + 1] == str(rendered_at)
     assert page.source == "ocr"
+    # and the read is told that resolution (a PGM carries none, and tesseract's own guess dropped
+    # whole rows of a bordered table in the dev set)
+    reads = [call for call in tool_log.calls() if call[0] == "tesseract" and call[call.index("--psm") + 1] == "3"]
+    assert reads and all("--dpi" in call and call[call.index("--dpi") + 1] == str(rendered_at) for call in reads), reads
     _assert_words(page.text)
 
 

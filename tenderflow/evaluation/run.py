@@ -32,7 +32,7 @@ from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 
-_CACHE_FORMAT = 4  # 3: text layers of caseless scripts (CJK) and Vietnamese kept; 4: no bidi marks
+_CACHE_FORMAT = 5  # 3: CJK and Vietnamese text layers kept; 4: no bidi marks; 5: OCR told the render dpi
 
 
 @dataclass(frozen=True)

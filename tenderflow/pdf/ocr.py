@@ -301,13 +301,13 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path, *,
             turn = detect_orientation_quickly(image, number, dpi, options).rotate
             if turn:
                 upright = set_upright(image, turn)
-        words_tsv = recognize(upright or image, number, options)
+        words_tsv = recognize(upright or image, number, options, dpi=dpi)
         text, confidence = text_from_tsv(words_tsv)
         rotation = turn or (SIDEWAYS_READ_ROTATION if lines_run_vertically(words_tsv) else 0)
         if turn and confidence is not None and confidence < MIN_UPRIGHT_CONFIDENCE:
             # The look was wrong (on the dev set's tenders it took two sparse upright pages for upside
             # down) or the page reads badly either way: read it as it came too, keep the better reading.
-            as_is_tsv = recognize(image, number, options)
+            as_is_tsv = recognize(image, number, options, dpi=dpi)
             as_is_text, as_is_confidence = text_from_tsv(as_is_tsv)
             if (as_is_confidence or 0.0) > confidence:
                 text, confidence, words_tsv, turn = as_is_text, as_is_confidence, as_is_tsv, 0
@@ -316,13 +316,13 @@ def _ocr_page(path: Path, page: PageSize, options: OcrOptions, workdir: Path, *,
             second = detect_orientation_quickly(image, number, dpi, options).rotate
             if second:
                 upright = set_upright(image, second)
-                turned_tsv = recognize(upright, number, options)
+                turned_tsv = recognize(upright, number, options, dpi=dpi)
                 turned_text, turned_confidence = text_from_tsv(turned_tsv)
                 if (turned_confidence or 0.0) > confidence:
                     text, confidence, rotation, turn, words_tsv = (turned_text, turned_confidence, second, second,
                                                                    turned_tsv)
         if confidence is None or confidence < MIN_UPRIGHT_CONFIDENCE or rotation == SIDEWAYS_READ_ROTATION:
-            vertical = _read_vertically(image, number, options, better_than=confidence)
+            vertical = _read_vertically(image, number, options, better_than=confidence, dpi=dpi)
             if vertical is not None:
                 (text, confidence), words_tsv, turn, rotation = text_from_tsv(vertical), vertical, 0, 0
     finally:
@@ -354,14 +354,15 @@ def _vertical_languages(languages: str) -> str:
     return "+".join(name for name in wanted if name in installed)
 
 
-def _read_vertically(image: Path, number: int, options: OcrOptions, *, better_than: float | None) -> str | None:
+def _read_vertically(image: Path, number: int, options: OcrOptions, *, better_than: float | None,
+                     dpi: int | None = None) -> str | None:
     """The page read by the vertical models of its CJK languages, as TSV, when that reads better than
     `better_than`: Chinese and Japanese are also set top to bottom, and read as lines such a page is
     garbage or looks turned. None when the languages have no vertical model here or it reads no better."""
     vertical = _vertical_languages(options.languages)
     if not vertical:
         return None
-    tsv = recognize(image, number, replace(options, languages=vertical))
+    tsv = recognize(image, number, replace(options, languages=vertical), dpi=dpi)
     _, confidence = text_from_tsv(tsv)
     return tsv if (confidence or 0.0) > (better_than or 0.0) else None
 
@@ -588,17 +589,20 @@ def _tesseract(run: Callable[[], str], number: int, step: str, options: OcrOptio
         raise timeout.as_job_error(f"page {number}: {step}") from error
 
 
-def recognize(image: Path, number: int, options: OcrOptions) -> str:
+def recognize(image: Path, number: int, options: OcrOptions, *, dpi: int | None = None) -> str:
     """The page's words as tesseract's TSV (pytesseract ``image_to_data``, page segmentation mode 3:
     automatic layout, no orientation detection).
 
-    No ``--dpi``: a PGM carries no resolution, and tesseract estimates it from the height of the
-    letters, as a plain ``tesseract page.pgm out`` does (telling it the render's resolution measured
-    10 % slower on scans, for the same words and confidences)."""
+    ``dpi``: the resolution the page was rendered at, told to tesseract (a PGM carries none). Without
+    it tesseract guesses from the letters' height, and on a bordered table (the Indian portal's print
+    in the dev set, rendered at 300 dpi, guessed as 326) it dropped whole rows: 'Tender Type Open
+    Tender', 'Title …', 'Period Of Work(Days) 60' were read with it, not without. It costs time
+    where it reads more (those rows)."""
     import pytesseract
 
+    config = f"--psm 3 --dpi {dpi}" if dpi else "--psm 3"
     return _tesseract(
-        lambda: str(pytesseract.image_to_data(str(image), lang=options.languages, config="--psm 3",
+        lambda: str(pytesseract.image_to_data(str(image), lang=options.languages, config=config,
                                               timeout=options.timeout_seconds)),
         number, "OCR", options,
     )
