@@ -22,7 +22,8 @@ from tenderflow.handlers.ocr import OcrPlanHandler
 from tenderflow.logs import configure_logging
 from tenderflow.pdf import languages as lang
 from tenderflow.pdf.languages import LanguageError, choose_ocr_languages, parse_languages
-from tenderflow.pdf.ocr import OcrOptions, installed_languages, read_pages
+from tenderflow.pdf.ocr import OcrOptions, read_pages
+from tenderflow.pdf.packs import installed_languages
 from tenderflow.pdf.probe import PdfLimits
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tenderflow.errors import ConfigurationError
-from tenderflow.pdf import ocr
+from tenderflow.pdf import ocr, packs
 from tenderflow.pdf.languages import choose_ocr_languages, missing_pack_note
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
@@ -93,10 +93,10 @@ def test_a_pack_that_does_not_load_is_named_and_the_pages_are_read_with_the_othe
         (tessdata / f"{pack}.traineddata").symlink_to(system / f"{pack}.traineddata")
     (tessdata / "jpn.traineddata").write_bytes((system / "jpn.traineddata").read_bytes()[:2048])  # damaged
     monkeypatch.setenv("TESSDATA_PREFIX", str(tessdata))
-    ocr.installed_languages.cache_clear()  # both are asked once per process: ask this tessdata
-    ocr.pack_loads.cache_clear()
+    packs.installed_languages.cache_clear()  # both are asked once per process: ask this tessdata
+    packs.pack_loads.cache_clear()
     try:
-        assert "jpn" in ocr.installed_languages() and not ocr.pack_loads("jpn")
+        assert "jpn" in packs.installed_languages() and not packs.pack_loads("jpn")
         path = fixtures.scanned_pdf(tmp_path / "koukoku.pdf", [fixtures.script_image(JAPANESE, font=fixtures.CJK_FONT)])
         choice = choose_ocr_languages(path, OPTIONS, installed=frozenset({"eng", "jpn"}))
         assert choice.languages == "eng" and choice.source == "fallback"
@@ -105,10 +105,10 @@ def test_a_pack_that_does_not_load_is_named_and_the_pages_are_read_with_the_othe
         [page] = read_pages(path, [1], replace(OPTIONS, languages=choice.languages))  # read, as English
         assert page.text.strip()
         with pytest.raises(ConfigurationError, match="cannot load them.*tesseract-ocr-jpn"):
-            ocr.check_packs_load("jpn+eng")  # what the OCR job checks before it reads with languages asked for
+            packs.check_packs_load("jpn+eng")  # what the OCR job checks before it reads with languages asked for
     finally:
-        ocr.installed_languages.cache_clear()
-        ocr.pack_loads.cache_clear()
+        packs.installed_languages.cache_clear()
+        packs.pack_loads.cache_clear()
 
 
 def test_traditional_chinese_is_read_with_its_own_pack_from_a_text_layer_and_a_scan(tmp_path: Path) -> None:

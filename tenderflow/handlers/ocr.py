@@ -30,7 +30,8 @@ from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.ids import sha256_of
 from tenderflow.pdf import languages, tools
 from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
-from tenderflow.pdf.ocr import OcrOptions, check_packs_load, read_pages
+from tenderflow.pdf.ocr import OcrOptions, read_pages
+from tenderflow.pdf.packs import check_packs_load
 from tenderflow.pdf.probe import PdfLimits, probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 from tenderflow.pdf.tools import ToolTimeoutError

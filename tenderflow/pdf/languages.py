@@ -43,14 +43,14 @@ from tenderflow.pdf.ocr import (
     MIN_UPRIGHT_CONFIDENCE,
     OcrOptions,
     detect_orientation,
-    pack_loads,
     recognize,
     render_page,
     sandbox_timeout,
     set_upright,
     text_from_tsv,
 )
-from tenderflow.pdf.ocr import installed_languages as installed_languages  # where it always lived
+from tenderflow.pdf.packs import installed_languages as installed_languages  # languages' callers ask here
+from tenderflow.pdf.packs import pack_loads
 from tenderflow.pdf.probe import check_page_pixels, read_pdf_info
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
 from tenderflow.pdf.tools import ToolTimeoutError, call_sandboxed

@@ -38,7 +38,6 @@ tool killed from outside), ConfigurationError when tesseract lacks a language.
 from __future__ import annotations
 
 import difflib
-import functools
 import os
 import re
 import resource
@@ -51,6 +50,7 @@ from typing import Any, Literal
 
 from tenderflow.errors import ConfigurationError, PermanentError, RetryableError
 from tenderflow.pdf import launcher
+from tenderflow.pdf.packs import installed_languages
 from tenderflow.pdf.probe import (
     POINTS_PER_INCH,
     PageSize,
@@ -652,24 +652,6 @@ def set_upright(image: Path, rotate: int) -> Path:
     return target
 
 
-_PACK_NAME = re.compile(r"[a-z]{2,3}(?:_[a-z]{3,4})*")
-
-
-@functools.cache
-def installed_languages() -> frozenset[str]:
-    """The language packs this machine's tesseract has (``osd`` excluded), asked once per process
-    (a sandboxed call asks its server's answer, kept from its preload). Raises ConfigurationError
-    when tesseract is not installed."""
-    try:
-        result = run_tool(["tesseract", "--list-langs"], timeout_seconds=30, memory_bytes=1024**3)
-    except ToolTimeoutError as error:
-        raise ConfigurationError("`tesseract --list-langs` did not answer within 30 s") from error
-    if result.returncode != 0:
-        raise ConfigurationError(f"`tesseract --list-langs` failed: {result.stderr_text.strip()[:200]}")
-    lines = result.stdout.decode("utf-8", errors="replace").splitlines()
-    return frozenset(line.strip() for line in lines[1:] if _PACK_NAME.fullmatch(line.strip())) - {"osd"}
-
-
 def check_languages(options: OcrOptions) -> None:
     """Raise ConfigurationError unless tesseract has every pack ``options.languages`` names, and each loads.
 
@@ -682,35 +664,6 @@ def check_languages(options: OcrOptions) -> None:
             f"tesseract cannot load the languages {options.languages!r} (missing: {', '.join(missing)}); "
             "install their traineddata"
         )
-
-
-def check_packs_load(languages: str) -> None:
-    """Raise ConfigurationError naming the packs of `languages` that are listed but do not load (a damaged
-    traineddata file, which tesseract would skip with a warning, reading the page in the other languages).
-    Each pack is tried once per process: call it where processes live long (the worker, not a sandboxed
-    call's child)."""
-    broken = [name for name in languages.split("+") if name in installed_languages() and not pack_loads(name)]
-    if broken:
-        raise ConfigurationError(
-            f"tesseract has the language packs {', '.join(broken)} but cannot load them (a damaged traineddata "
-            "file): reinstall " + " ".join(f"tesseract-ocr-{name.replace('_', '-')}" for name in broken))
-
-
-@functools.cache
-def pack_loads(name: str) -> bool:
-    """Whether tesseract loads the pack `name` (listed is not enough: a damaged traineddata file is listed
-    and then skipped with a warning). Tried once per process, on a blank 16 x 16 image."""
-    from PIL import Image
-
-    with tempfile.TemporaryDirectory(prefix="tenderflow-pack-") as workdir:
-        blank = Path(workdir) / "blank.png"
-        Image.new("L", (16, 16), 255).save(blank)
-        try:
-            result = run_tool(["tesseract", str(blank), "stdout", "-l", name, "--psm", "10"],
-                              timeout_seconds=60, memory_bytes=2 * 1024**3)
-        except ToolTimeoutError:
-            return False
-    return result.returncode == 0 and "Failed loading language" not in result.stderr_text
 
 
 def _raise_for_missing_languages(result: ToolResult, options: OcrOptions) -> None:

@@ -306,7 +306,7 @@ class _Server:
             importlib.import_module(module)
         import pytesseract
 
-        from tenderflow.pdf.ocr import installed_languages
+        from tenderflow.pdf.packs import installed_languages
 
         try:  # asked once here, so that no call's child runs `tesseract --version` and `--list-langs` again
             pytesseract.get_tesseract_version()
