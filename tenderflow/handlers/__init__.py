@@ -34,13 +34,14 @@ from psycopg_pool import ConnectionPool
 from tenderflow.config import Settings
 from tenderflow.handlers.deletion import RETENTION, STORAGE_DELETE
 from tenderflow.handlers.extract import EXTRACT
-from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
+from tenderflow.handlers.ocr import PAGES, PLAN, StoredPdfs
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
 from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.handlers.tenders import TENDER_DOCUMENT
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.handlers.watch import WATCH_POLL
 from tenderflow.handlers.webhooks import DELIVER
+from tenderflow.pdf.cache import PdfCache
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, EndedJob, JobTypes

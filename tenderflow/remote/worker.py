@@ -39,7 +39,7 @@ from tenderflow import tracing
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.handlers import InputKind, StageJobHandler, warm_up
-from tenderflow.handlers.ocr import PdfCache
+from tenderflow.pdf.cache import PdfCache
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
 from tenderflow.queue.worker import wait_for_running_jobs
 from tenderflow.remote.client import (

@@ -23,10 +23,11 @@ from tenderflow.config import Settings
 from tenderflow.extraction.schema import TenderFields
 from tenderflow.handlers import end_of_job_hook
 from tenderflow.handlers.extract import EXTRACT
-from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
+from tenderflow.handlers.ocr import PAGES, PLAN, StoredPdfs
 from tenderflow.handlers.stage import Resources
 from tenderflow.handlers.tenders import TENDER_DOCUMENT
 from tenderflow.handlers.thumbnail import THUMBNAIL
+from tenderflow.pdf.cache import PdfCache
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import JobTypes
 from tenderflow.tenants import credits
