@@ -41,7 +41,7 @@ from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.handlers import InputKind, StageJobHandler, warm_up
 from tenderflow.pdf.cache import PdfCache
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
-from tenderflow.queue.worker import wait_for_running_jobs
+from tenderflow.queue.registry import wait_for_running_jobs
 from tenderflow.remote.client import (
     RemoteProtocolError,
     RemoteQueueClient,
