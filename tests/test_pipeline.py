@@ -12,12 +12,12 @@ from psycopg_pool import ConnectionPool
 from pypdf import PdfReader, PdfWriter
 
 from tenderflow.errors import DocumentNotFoundError, UploadRejectedError
-from tenderflow.handlers.results import PageRecord
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import retry
+from tenderflow.stages.results import PageRecord
 from tenderflow.tenants.tenants import create_tenant
 from tests.support.pipeline_harness import drain, drain_in_workers, pipeline_settings
 from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf

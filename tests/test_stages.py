@@ -25,7 +25,6 @@ from tenderflow.handlers import (
     compute_handlers,
     stage_named,
 )
-from tenderflow.handlers.results import ThumbnailResult
 from tenderflow.handlers.thumbnail import THUMBNAIL
 from tenderflow.pdf.thumbnail import png_size, render_thumbnail
 from tenderflow.pipeline import documents
@@ -33,6 +32,7 @@ from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, JobContext, claim
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.stages.results import ThumbnailResult
 from tenderflow.tenants.tenants import create_tenant
 from tests.support.pipeline_harness import drain, pipeline_settings
 from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf

@@ -23,10 +23,10 @@ from tenderflow.extraction import ExtractionBackend, extract_fields, returned_pa
 from tenderflow.extraction.country import locate, prepare, with_country
 from tenderflow.extraction.schema import BuyerCountry, Sourced, TenderFields, filled_paths
 from tenderflow.extraction.validation import normalize_for_matching, validate_fields
-from tenderflow.handlers.results import ExtractResult
 from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.stages.results import ExtractResult
 from tenderflow.tenders import records as tender_records
 
 _WARM_UP_PAGE = ("Invitation for bids. Reference: AB-2026/001. Closing date: 15 March 2026 at 12:00.\n"

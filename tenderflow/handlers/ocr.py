@@ -17,7 +17,6 @@ import psycopg
 
 from tenderflow.config import Settings
 from tenderflow.errors import PermanentError, ResultRejectedError
-from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
 from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
 from tenderflow.pdf import languages, tools
 from tenderflow.pdf.cache import PdfCache
@@ -29,6 +28,7 @@ from tenderflow.pdf.tools import ToolTimeoutError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.stages.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
 
 
 class StoredPdfs:

@@ -17,12 +17,12 @@ import psycopg
 
 from tenderflow.errors import ResultRejectedError
 from tenderflow.handlers.ocr import pdf_limits
-from tenderflow.handlers.results import ThumbnailResult
 from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Resources, Stage
 from tenderflow.pdf.probe import PdfLimits
 from tenderflow.pdf.thumbnail import render_thumbnail
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.stages.results import ThumbnailResult
 
 
 class ThumbnailHandler:

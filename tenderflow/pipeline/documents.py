@@ -295,7 +295,7 @@ def record_plan(
     live_within_seconds: float | None = None,
 ) -> list[int]:
     """ocr.plan commit: version queued -> ocr; record the OCR languages chosen (`languages`: a
-    tenderflow.handlers.results.LanguagesRecord as a dict); store the pages read from their text
+    tenderflow.stages.results.LanguagesRecord as a dict); store the pages read from their text
     layer; reserve the pages' credits; enqueue one ocr.pages job per batch of the other pages
     (idempotent; each carries the languages), or, when every page had a usable text layer, move on
     to extraction at once. Batches hold at most `batch_pages` pages, fewer when the document is short
