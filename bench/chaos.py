@@ -87,7 +87,7 @@ from bench.chaos_checker import (
 )
 from bench.textlayer_throughput import make_tender
 from tenderflow.extraction.schema import TenderFields
-from tenderflow.handlers import STAGES
+from tenderflow.stages.compute import STAGES
 from tests.support.openai_server import (
     OpenAIServer,
     RecordedRequest,

@@ -49,7 +49,7 @@ from typing import Any, LiteralString
 import psycopg
 
 # The pipeline's stages, the job types whose success writes results: the harness passes
-# tenderflow.handlers.STAGES' names; these are the default (the checker's tests build states by hand).
+# tenderflow.stages.compute.STAGES' names; these are the default (the checker's tests build states by hand).
 STAGE_TYPES = ("ocr.plan", "ocr.pages", "thumbnail", "extract")
 # What pdf/tools.py runs (prlimit execs the tool: for an instant the process is prlimit).
 TOOL_NAMES = frozenset({"pdfinfo", "pdftotext", "pdftoppm", "pdftocairo", "tesseract", "prlimit"})

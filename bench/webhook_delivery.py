@@ -37,7 +37,7 @@ from psycopg.types.json import Jsonb
 from bench.scratch_database import scratch_database, server
 from tenderflow.config import Settings
 from tenderflow.database import open_pool
-from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.logs import configure_logging
 from tenderflow.queue import JobTypes, Worker, WorkerConfig

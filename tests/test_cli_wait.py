@@ -29,6 +29,7 @@ from tenderflow.handlers import build_job_types
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.queue import Worker, jobs
+from tenderflow.stages.contract import JOB_OCR_PLAN
 from tests.conftest import wait_until
 from tests.support.pipeline_harness import pipeline_settings, worker_config
 from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
@@ -223,7 +224,7 @@ def test_a_document_waiting_to_be_retried_says_why(
 ) -> None:
     uploaded = json.loads(invoke(cli_env, "upload", str(text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])),
                                  "--json").stdout)[0]
-    [job] = jobs.claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+    [job] = jobs.claim(conn, worker_id="w", types=[JOB_OCR_PLAN], limit=1, lease_seconds=30)
     jobs.fail(conn, [jobs.Failure(job, "storage unreachable: timed out", permanent=False, retry_seconds=600)])
     shown = invoke(cli_env, "show", str(uploaded["document_id"]))
     assert "waiting to run again: retry 2/5: storage unreachable: timed out" in shown.stdout
@@ -243,7 +244,7 @@ def test_status_shows_unfinished_pages_the_pace_and_when_they_should_be_read(
     settings = pipeline_settings(database_url, tmp_path)
     job_types = build_job_types(settings, pool=pool, storage=open_storage(settings.resolved_storage_url),
                                 cache_dir=tmp_path / "cache")
-    assert Worker(pool, job_types, replace(worker_config(), types=(documents.JOB_OCR_PLAN,))).run_once()
+    assert Worker(pool, job_types, replace(worker_config(), types=(JOB_OCR_PLAN,))).run_once()
 
     progress = json.loads(invoke(cli_env, "status", "--json").stdout)["progress"]
     assert [(row["document_id"], row["state"], row["pages_done"], row["page_count"]) for row in progress["shown"]] == [

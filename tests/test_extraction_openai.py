@@ -479,10 +479,9 @@ def test_build_backend_follows_settings(tmp_path: Path) -> None:
 LAZY_CLIENT_PROBE = """
 import sys
 from tenderflow.config import Settings
-from tenderflow.handlers import warm_up
-from tenderflow.handlers.extract import EXTRACT, PageInput
-from tenderflow.handlers.stage import Resources
-handler = EXTRACT.build(Resources(Settings(llm_base_url=sys.argv[1], llm_model="test-model")))
+from tenderflow.stages.compute import ExtractCompute
+from tenderflow.stages.contract import PageInput, warm_up
+handler = ExtractCompute.from_settings(Settings(llm_base_url=sys.argv[1], llm_model="test-model"))
 warm_up([handler])
 before = "openai" in sys.modules
 fields, usage = handler.backend.extract([PageInput(1, "Tender notice: road works")])

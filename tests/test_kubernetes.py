@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from tenderflow.config import Settings
-from tenderflow.handlers import POOLS
 from tenderflow.queue import JobSpec, claim, complete, enqueue
+from tenderflow.stages.compute import POOLS
 from tests.test_compose import STANDARD_AWS_VARIABLES, resolve_command, settings_variables
 
 ROOT = Path(__file__).resolve().parent.parent

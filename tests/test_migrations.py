@@ -11,9 +11,10 @@ import pytest
 
 from tenderflow import migrations
 from tenderflow.errors import MigrationError
-from tenderflow.handlers import POOLS, Pool
 from tenderflow.pipeline.documents import VersionState
 from tenderflow.queue import JobState
+from tenderflow.stages.compute import POOLS
+from tenderflow.stages.contract import Pool
 
 
 def test_migrate_applies_every_file_once(empty_database_url: str) -> None:

@@ -18,7 +18,6 @@ from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.errors import UploadRejectedError
-from tenderflow.handlers.ocr import OcrPlanHandler
 from tenderflow.logs import configure_logging
 from tenderflow.pdf import languages as lang
 from tenderflow.pdf.languages import LanguageError, choose_ocr_languages, parse_languages
@@ -28,6 +27,7 @@ from tenderflow.pdf.probe import PdfLimits
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import upload_file
+from tenderflow.stages.compute import OcrPlanCompute
 from tenderflow.tenants.tenants import create_tenant, get_tenant, set_languages
 from tests.support import pdf_fixtures as fixtures
 from tests.support.pipeline_harness import drain, pipeline_settings
@@ -278,7 +278,7 @@ def test_tenant_default_applies_and_an_upload_still_wins(
 
 
 def test_operator_languages_apply_when_detection_is_off(tmp_path: Path) -> None:
-    handler = OcrPlanHandler(PdfLimits(), 4, options=replace(OPTIONS, languages="eng+deu"), detect=False)
+    handler = OcrPlanCompute(PdfLimits(), options=replace(OPTIONS, languages="eng+deu"), detect=False)
     path = fixtures.born_digital_pdf(tmp_path / "avis.pdf", [FRENCH])
     choice = handler.choose_languages(_job({}), path, {1: "\n".join(FRENCH)}, [])
     assert (choice.languages, choice.source) == ("eng+deu", "settings")
@@ -385,16 +385,16 @@ def test_api_upload_languages_and_document_language(
 
 def test_workers_load_the_identifier_before_their_first_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The model costs ~0.7 s of CPU: a worker's warm-up pays it (from its cache), not its first document."""
-    from tenderflow.handlers import warm_up
-    from tenderflow.handlers.ocr import OcrPlanHandler
     from tenderflow.pdf import languages
     from tenderflow.pdf.probe import PdfLimits
+    from tenderflow.stages.compute import OcrPlanCompute
+    from tenderflow.stages.contract import warm_up
 
     monkeypatch.setattr(languages._Loaded, "identifier", None)
     cache = tmp_path / "models"
-    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=False, model_cache=cache)])
+    warm_up([OcrPlanCompute(PdfLimits(), detect=False, model_cache=cache)])
     assert languages._Loaded.identifier is None and not cache.exists(), "no detection, nothing to load"
-    warm_up([OcrPlanHandler(PdfLimits(), 4, detect=True, model_cache=cache)])
+    warm_up([OcrPlanCompute(PdfLimits(), detect=True, model_cache=cache)])
     assert languages._Loaded.identifier is not None and list(cache.glob(f"{languages.MODEL_CACHE_PREFIX}*.npz"))
 
 

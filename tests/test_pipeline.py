@@ -12,12 +12,13 @@ from psycopg_pool import ConnectionPool
 from pypdf import PdfReader, PdfWriter
 
 from tenderflow.errors import DocumentNotFoundError, UploadRejectedError
-from tenderflow.handlers.results import PageRecord
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import retry
+from tenderflow.stages.contract import JOB_OCR_PLAN
+from tenderflow.stages.results import PageRecord
 from tenderflow.tenants.tenants import create_tenant
 from tests.support.pipeline_harness import drain, drain_in_workers, pipeline_settings
 from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
@@ -50,7 +51,7 @@ def test_upload_inserts_document_and_ocr_job_in_one_transaction(
     outcome = upload_file(conn, storage, pdf, tenant="acme", max_bytes=MAX_BYTES)
     assert outcome.status == "created"
     job = conn.execute("SELECT type, tenant, payload->>'document_id' FROM jobs").fetchone()
-    assert job == (documents.JOB_OCR_PLAN, "acme", str(outcome.document_id))
+    assert job == (JOB_OCR_PLAN, "acme", str(outcome.document_id))
     again = upload_file(conn, storage, pdf, tenant="acme", max_bytes=MAX_BYTES)
     assert (again.status, again.document_id) == ("existing", outcome.document_id)
     assert counts(conn)["jobs"] == 1 and counts(conn)["documents"] == 1

@@ -140,7 +140,7 @@ def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pa
 
 def test_the_pdf_caches_lock_table_stays_bounded(tmp_path: Path) -> None:
     """Review (info): PdfCache kept one lock per key ever fetched, growing in long-lived processes."""
-    from tenderflow.handlers.ocr import PdfCache
+    from tenderflow.pdf.cache import PdfCache
 
     cache = PdfCache(tmp_path / "cache", max_files=4)
     for number in range(300):
@@ -157,7 +157,7 @@ def test_a_cached_pdf_a_job_reads_is_not_evicted_under_it_by_another_process(tmp
     """Found by the chaos run: worker processes share the cache directory (the data dir), and one
     evicted the PDF another's job was reading ("FileNotFoundError" mid-job). A thread's current copy
     is pinned until that thread asks for its next one."""
-    from tenderflow.handlers.ocr import PdfCache
+    from tenderflow.pdf.cache import PdfCache
 
     mine, theirs = PdfCache(tmp_path / "cache", max_files=2), PdfCache(tmp_path / "cache", max_files=2)
     reading = mine.local_path("tenants/acme/pdf/mine", _fetch_pdf)
@@ -177,7 +177,7 @@ def test_concurrent_fetches_and_evictions_across_processes_never_fail_a_job(tmp_
     and its read, or vanished from under an eviction's listing)."""
     import threading
 
-    from tenderflow.handlers.ocr import PdfCache
+    from tenderflow.pdf.cache import PdfCache
 
     caches = [PdfCache(tmp_path / "cache", max_files=2) for _ in range(2)]
     errors: list[str] = []

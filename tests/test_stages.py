@@ -1,5 +1,5 @@
-"""The stage contract (tenderflow.handlers): every stage declared once, everything else derived, and
-the `thumbnail` stage that was added through STAGES alone."""
+"""The stage contract (tenderflow.stages, and the handlers' side in tenderflow.handlers): every stage
+declared once, everything else derived, and the `thumbnail` stage that was added through STAGES alone."""
 
 from __future__ import annotations
 
@@ -14,25 +14,16 @@ from psycopg_pool import ConnectionPool
 from tenderflow.api.worker_tokens import TOKEN_POOLS
 from tenderflow.config import Settings
 from tenderflow.errors import DocumentNotFoundError, PermanentError
-from tenderflow.handlers import (
-    LOCAL_POOLS,
-    POOLS,
-    STAGES,
-    TASKS,
-    Pool,
-    StageJobHandler,
-    build_job_types,
-    compute_handlers,
-    stage_named,
-)
-from tenderflow.handlers.results import ThumbnailResult
-from tenderflow.handlers.thumbnail import THUMBNAIL
+from tenderflow.handlers import LOCAL_POOLS, STAGE_HANDLERS, TASKS, build_job_types
 from tenderflow.pdf.thumbnail import png_size, render_thumbnail
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue import Backoff, Failure, JobContext, claim
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.stages.compute import POOLS, STAGES, THUMBNAIL, compute_handlers, stage_named
+from tenderflow.stages.contract import JOB_OCR_PLAN, JOB_THUMBNAIL, ComputeHandler, Pool
+from tenderflow.stages.results import ThumbnailResult
 from tenderflow.tenants.tenants import create_tenant
 from tests.support.pipeline_harness import drain, pipeline_settings
 from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
@@ -42,6 +33,7 @@ def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path)
     settings = Settings(data_dir=tmp_path)
     names = [stage.name for stage in STAGES]
     assert len(set(names)) == len(names)
+    assert sorted(STAGE_HANDLERS) == sorted(names)  # every stage has its local handler
     assert POOLS["all"] == tuple(names)
     for pool in (Pool.OCR, Pool.EXTRACT):
         assert POOLS[pool] == tuple(stage.name for stage in STAGES if stage.pool is pool)
@@ -57,7 +49,7 @@ def test_pools_tokens_and_both_registries_derive_from_the_stages(tmp_path: Path)
     assert set(tasks) <= set(LOCAL_POOLS["extract"]) and set(tasks) <= set(LOCAL_POOLS["all"])
     remote = compute_handlers(settings, POOLS["ocr"])
     assert sorted(remote) == sorted(POOLS["ocr"])
-    assert all(isinstance(handler, StageJobHandler) and handler.stage is stage_named(name)
+    assert all(isinstance(handler, ComputeHandler) and handler.stage is stage_named(name)
                for name, handler in remote.items())
     with pytest.raises(LookupError, match="not a stage"):
         stage_named("no.such.stage")
@@ -121,16 +113,16 @@ def test_a_failed_thumbnail_leaves_the_version_going_and_a_failed_plan_fails_it(
     storage = open_storage(settings.resolved_storage_url)
     first = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), max_bytes=10**7)
     job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=tmp_path / "cache")
-    [plan] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
-    result = job_types.handler(documents.JOB_OCR_PLAN).run(plan, JobContext(plan))
+    [plan] = claim(conn, worker_id="w", types=[JOB_OCR_PLAN], limit=1, lease_seconds=30)
+    result = job_types.handler(JOB_OCR_PLAN).run(plan, JobContext(plan))
     commit_attempts(conn, job_types, [FinishedAttempt(plan, result=result)], backoff=Backoff())
-    _fail_for_good(conn, settings, documents.JOB_THUMBNAIL)
+    _fail_for_good(conn, settings, JOB_THUMBNAIL)
     state = conn.execute("SELECT state::text, error FROM document_versions WHERE document_id = %s",
                          (first.document_id,)).fetchone()
     assert state == ("extracting", None)
 
     second = upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [TENDER_PAGE, ["more"]]), max_bytes=10**7)
-    _fail_for_good(conn, settings, documents.JOB_OCR_PLAN)
+    _fail_for_good(conn, settings, JOB_OCR_PLAN)
     state = conn.execute("SELECT state::text, error FROM document_versions WHERE document_id = %s",
                          (second.document_id,)).fetchone()
     assert state == ("failed", "boom")

@@ -28,6 +28,7 @@ from tenderflow.pipeline.uploads import upload_file, upload_paths
 from tenderflow.queue import Failure, JobContext, Reclaimer, claim, retry
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
+from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PLAN
 from tenderflow.tenants import credits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import TenantNotFoundError, create_tenant
@@ -235,9 +236,9 @@ def test_plan_rerun_while_its_pages_are_read_reserves_them_once(
 ) -> None:
     doc = acme_document(conn, storage, tmp_path, credits=20, pages=numbered_pages(3))
     job_types = money_job_types(settings, storage)
-    plan = job_types.handler(documents.JOB_OCR_PLAN)
+    plan = job_types.handler(JOB_OCR_PLAN)
     for attempt in (1, 2):
-        [job] = claim(conn, worker_id=f"w{attempt}", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+        [job] = claim(conn, worker_id=f"w{attempt}", types=[JOB_OCR_PLAN], limit=1, lease_seconds=30)
         [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, plan.run(job, JobContext(job)))],
                                       backoff=Backoff())
         assert committed.outcome == "succeeded"
@@ -401,9 +402,9 @@ def test_failures_of_the_service_are_refunded_in_full(
     LLM's refusal, a result the commit refused) still gives every reservation back."""
     doc = acme_document(conn, storage, tmp_path, credits=10)
     job_types = money_job_types(settings, storage)
-    plan = job_types.handler(documents.JOB_OCR_PLAN)
+    plan = job_types.handler(JOB_OCR_PLAN)
     conn.execute("UPDATE jobs SET max_attempts = 1")
-    [job] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+    [job] = claim(conn, worker_id="w", types=[JOB_OCR_PLAN], limit=1, lease_seconds=30)
     if how == "out_of_attempts":
         attempt = FinishedAttempt(job, failure=Failure(job, "storage unreachable", permanent=False, retry_seconds=0))
     elif how == "refused_at_commit":
@@ -415,7 +416,7 @@ def test_failures_of_the_service_are_refunded_in_full(
     [committed] = commit_attempts(conn, job_types, [attempt], backoff=Backoff())
     if how == "extraction_refused":
         assert committed.outcome == "succeeded"
-        [job] = claim(conn, worker_id="w", types=[documents.JOB_EXTRACT], limit=1, lease_seconds=30)
+        [job] = claim(conn, worker_id="w", types=[JOB_EXTRACT], limit=1, lease_seconds=30)
         refused = Failure(job, "the LLM refused: policy", permanent=True, retry_seconds=0)
         [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, failure=refused)], backoff=Backoff())
     assert committed.outcome == "failed"
@@ -430,7 +431,7 @@ def test_failure_refunds_in_the_transaction_that_fails_the_job(
 ) -> None:
     doc = acme_document(conn, storage, tmp_path, credits=10)
     job_types = build_job_types(settings)
-    [job] = claim(conn, worker_id="w", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=30)
+    [job] = claim(conn, worker_id="w", types=[JOB_OCR_PLAN], limit=1, lease_seconds=30)
     failure = FinishedAttempt(job, failure=Failure(job, "storage unreachable", permanent=False, retry_seconds=0))
     conn.execute("UPDATE jobs SET max_attempts = 1 WHERE id = %s", (job.id,))
 
@@ -458,18 +459,18 @@ def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
     conn: Conn, storage: ObjectStorage, tmp_path: Path, settings: Settings
 ) -> None:
     doc = acme_document(conn, storage, tmp_path, credits=10)
-    plan_job = job_of(conn, doc, documents.JOB_OCR_PLAN)
+    plan_job = job_of(conn, doc, JOB_OCR_PLAN)
     conn.execute("UPDATE jobs SET max_attempts = 2 WHERE id = %s", (plan_job,))
     reclaimer = Reclaimer(build_job_types(settings))
     now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
 
-    claim(conn, worker_id="w1", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=1, now=now)
+    claim(conn, worker_id="w1", types=[JOB_OCR_PLAN], limit=1, lease_seconds=1, now=now)
     [requeued] = reclaimer.run_once(conn, now=now + timedelta(seconds=5))
     assert requeued.state == "queued"
     assert ledger_kinds(conn, doc) == {"reserve": 3}  # still held: it may yet succeed
     assert balance_of(conn, "acme") == 7
 
-    claim(conn, worker_id="w2", types=[documents.JOB_OCR_PLAN], limit=1, lease_seconds=1,
+    claim(conn, worker_id="w2", types=[JOB_OCR_PLAN], limit=1, lease_seconds=1,
           now=now + timedelta(seconds=6))
     [reaped] = reclaimer.run_once(conn, now=now + timedelta(seconds=20))
     assert reaped.state == "failed"
@@ -484,7 +485,7 @@ def test_cancelling_a_job_from_the_cli_refunds_its_version(
     conn: Conn, pool: ConnectionPool, database_url: str, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     doc = acme_document(conn, storage, tmp_path, credits=10)
-    plan_job = job_of(conn, doc, documents.JOB_OCR_PLAN)
+    plan_job = job_of(conn, doc, JOB_OCR_PLAN)
     result = CliRunner().invoke(app, ["jobs", "cancel", str(plan_job)], env={"DATABASE_URL": database_url})
     assert result.exit_code == 0, result.output
     configure_logging(level="WARNING")  # the CLI pointed structlog at the runner's (now closed) stderr

@@ -195,8 +195,9 @@ def drain_stages(pool: ConnectionPool, settings: Settings, storage: ObjectStorag
     """Run the document pipeline's stages only: the deliveries they enqueue stay queued."""
     from dataclasses import replace
 
-    from tenderflow.handlers import POOLS, build_job_types
+    from tenderflow.handlers import build_job_types
     from tenderflow.queue import Worker
+    from tenderflow.stages.compute import POOLS
     from tests.support.pipeline_harness import worker_config
 
     job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=settings.data_dir / "cache")

@@ -13,9 +13,10 @@ import psycopg
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
-from tenderflow.handlers import LOCAL_POOLS, POOLS
+from tenderflow.handlers import LOCAL_POOLS
 from tenderflow.handlers.coverage import unserved
 from tenderflow.queue import jobs
+from tenderflow.stages.compute import POOLS
 from tenderflow.webhooks.addresses import AddressPolicy
 from tenderflow.webhooks.endpoints import create_endpoint
 from tests.support.api_harness import api_settings, bearer, serve_in_thread, tenant_with_key

@@ -25,7 +25,6 @@ from tenderflow.api.validation import RequestBody
 from tenderflow.config import Settings
 from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
-from tenderflow.handlers import stage_named
 from tenderflow.handlers.coverage import unserved
 from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pdf.languages import missing_pack_note
@@ -34,6 +33,8 @@ from tenderflow.pipeline.documents import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
 from tenderflow.queue.stats import live_worker_count
+from tenderflow.stages.compute import stage_named
+from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PAGES, JOB_OCR_PLAN
 from tenderflow.tenants import limits
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenders.records import refresh_stale
@@ -164,7 +165,7 @@ def as_utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
-_NEXT_STEP = {"queued": documents.JOB_OCR_PLAN, "ocr": documents.JOB_OCR_PAGES, "extracting": documents.JOB_EXTRACT}
+_NEXT_STEP = {"queued": JOB_OCR_PLAN, "ocr": JOB_OCR_PAGES, "extracting": JOB_EXTRACT}
 """The job type a version in each unfinished state waits for."""
 
 

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from tenderflow.errors import PermanentError
-from tenderflow.handlers.ocr import PdfCache
+from tenderflow.pdf.cache import PdfCache
 from tenderflow.pdf.thumbnail import render_thumbnail
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 

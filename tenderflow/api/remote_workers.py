@@ -28,7 +28,6 @@ from pydantic import ValidationError
 from tenderflow.api.auth import RemoteCaller, Services, Worker
 from tenderflow.api.services import ApiServices
 from tenderflow.errors import ResultRejectedError
-from tenderflow.handlers import POOLS, InputKind, StageJobHandler
 from tenderflow.queue import ClaimedJob, Failure, jobs
 from tenderflow.queue.completion import CommitOutcome, FinishedAttempt, commit_alone
 from tenderflow.queue.jobs import sanitize_error
@@ -47,6 +46,8 @@ from tenderflow.remote.protocol import (
     StopResponse,
     WorkerHello,
 )
+from tenderflow.stages.compute import POOLS
+from tenderflow.stages.contract import InputKind, StageJobHandler
 
 log = structlog.get_logger("tenderflow.api.remote")
 router = APIRouter(prefix="/v1/worker", tags=["remote workers"])

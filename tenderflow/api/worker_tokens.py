@@ -25,8 +25,8 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import TenderflowError
-from tenderflow.handlers import POOLS
 from tenderflow.sqlfiles import NamedQueries
+from tenderflow.stages.compute import POOLS
 
 QUERIES = NamedQueries("tenderflow.api", "queries.sql")
 TOKEN_PREFIX = "tfw_"  # noqa: S105 (the public prefix of every token, not a secret)

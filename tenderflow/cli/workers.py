@@ -13,7 +13,8 @@ from tenderflow.cli.output import JsonOption, err_console, fail, print_json, pri
 from tenderflow.cli.runtime import Runtime, runtime, storage_of
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
-from tenderflow.handlers import LOCAL_POOLS, Pool
+from tenderflow.handlers import LOCAL_POOLS
+from tenderflow.stages.contract import Pool, warm_up
 
 if TYPE_CHECKING:
     from tenderflow.handlers.preflight import Check
@@ -36,7 +37,7 @@ def worker(
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate), or with
     --burst until its work is done."""
-    from tenderflow.handlers import build_job_types, warm_up
+    from tenderflow.handlers import build_job_types
     from tenderflow.handlers.schedules import ensure_task_schedules
     from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise

@@ -1,30 +1,30 @@
-"""The pipeline's stages and the tasks beside it, declared once each (see stage.py and task.py for
-the contracts), and what derives from them.
+"""The local side of the pipeline's stages, and the tasks beside it, declared once each (see
+tenderflow.stages for the stages' contract and pure compute, task.py for the tasks'), and what
+derives from them.
 
-    STAGES            every stage, in pipeline order
+    STAGE_HANDLERS    stage name -> how a local worker builds its handler from Resources: the stage's
+                      compute with load_input, verify and commit around it
     TASKS             every task (local workers only): webhook deliveries and watched folders' polls
                       (extract pool), deleting stored PDFs, the retention sweep and a finished
                       document's tenders (every pool)
-    POOLS             pool name -> the stages its workers run ("all": every stage); what remote
-                      workers and worker tokens see
     LOCAL_POOLS       pool name -> the job types a local worker of the pool runs: its stages, its
                       tasks and the tasks of every pool
     build_job_types   the local registry: every stage's and task's handler over storage and the
                       database, and the end-of-job hooks (the versions', the tasks') — or, without a
                       pool, the names and hooks alone: enough to enqueue and to run end-of-job hooks
                       from the CLI and the API
-    compute_handlers  the remote (compute-only) handlers of a pool's stages, from a machine's settings
 
-Adding a stage: a module here with its handler and its `Stage`, one entry in STAGES, the SQL its
-commit writes, and whoever enqueues it (a commit step in tenderflow.pipeline). Pools, worker tokens,
-the remote endpoints and the remote worker follow. Adding a task: its handler and its `Task` in a
-module here, one entry in TASKS; the local pools, the registry and its schedule follow.
+Adding a stage: its compute and its `Stage` in tenderflow.stages.compute (one entry in STAGES), its
+handler in a module here (one entry in STAGE_HANDLERS), the SQL its commit writes, and whoever
+enqueues it (a commit step in tenderflow.pipeline). Pools, worker tokens, the remote endpoints and
+the remote worker follow. Adding a task: its handler and its `Task` in a module here, one entry in
+TASKS; the local pools, the registry and its schedule follow.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,41 +33,45 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
 from tenderflow.handlers.deletion import RETENTION, STORAGE_DELETE
-from tenderflow.handlers.extract import EXTRACT
-from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
-from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage, StageJobHandler
+from tenderflow.handlers.extract import build_extract_handler
+from tenderflow.handlers.ocr import StoredPdfs, build_pages_handler, build_plan_handler
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.handlers.tenders import TENDER_DOCUMENT
-from tenderflow.handlers.thumbnail import THUMBNAIL
+from tenderflow.handlers.thumbnail import build_thumbnail_handler
 from tenderflow.handlers.watch import WATCH_POLL
 from tenderflow.handlers.webhooks import DELIVER
+from tenderflow.pdf.cache import PdfCache
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, EndedJob, JobTypes
+from tenderflow.stages.compute import EXTRACT, PAGES, PLAN, POOLS, STAGES, THUMBNAIL
+from tenderflow.stages.contract import Pool, Stage, StageHandler, StageJobHandler
 
 __all__ = [
-    "EVERY_POOL", "LOCAL_POOLS", "POOLS", "STAGES", "TASKS", "InputKind", "Pool", "Stage", "StageJobHandler",
-    "Task", "build_job_types", "compute_handlers", "end_of_job_hook", "stage_named", "warm_up",
+    "EVERY_POOL", "LOCAL_POOLS", "STAGE_HANDLERS", "TASKS", "Task", "build_job_types", "end_of_job_hook",
+    "stage_job_handler",
 ]
 
-STAGES: tuple[Stage[Any, Any], ...] = (PLAN, PAGES, THUMBNAIL, EXTRACT)
+STAGE_HANDLERS: Mapping[str, Callable[[Resources], StageHandler[Any, Any]]] = {
+    PLAN.name: build_plan_handler, PAGES.name: build_pages_handler, THUMBNAIL.name: build_thumbnail_handler,
+    EXTRACT.name: build_extract_handler,
+}
 TASKS: tuple[Task, ...] = (DELIVER, WATCH_POLL, STORAGE_DELETE, RETENTION, TENDER_DOCUMENT)
 
-POOLS: Mapping[str, tuple[str, ...]] = {
-    pool.value: tuple(stage.name for stage in STAGES if pool is Pool.ALL or stage.pool is pool) for pool in Pool
-}
 LOCAL_POOLS: Mapping[str, tuple[str, ...]] = {
     pool.value: POOLS[pool.value] + tuple(task.name for task in TASKS if task.runs_in(pool)) for pool in Pool
 }
 
-_BY_NAME: Mapping[str, Stage[Any, Any]] = {stage.name: stage for stage in STAGES}
 
-def stage_named(name: str) -> Stage[Any, Any]:
-    """The stage of job type `name`; raises LookupError for a job type that is no stage."""
+def stage_job_handler(stage: Stage[Any, Any], resources: Resources) -> StageJobHandler[Any, Any]:
+    """`stage`'s local handler over `resources`, as the queue runs it; raises LookupError for a stage
+    with no entry in STAGE_HANDLERS."""
     try:
-        return _BY_NAME[name]
+        build = STAGE_HANDLERS[stage.name]
     except KeyError:
-        raise LookupError(f"job type {name!r} is not a stage of the pipeline") from None
+        raise LookupError(f"stage {stage.name!r} has no local handler in STAGE_HANDLERS") from None
+    return stage.job_handler(build(resources))
 
 
 def _fail_versions(conn: psycopg.Connection[Any], ended: Sequence[EndedJob], *, types: frozenset[str]) -> None:
@@ -108,24 +112,7 @@ def build_job_types(
     pdfs = StoredPdfs(storage, PdfCache(cache_dir or settings.data_dir / "cache" / "pdf"))
     resources = Resources(settings, pdfs=pdfs, pool=pool, storage=storage)
     for stage in stages:
-        job_types.register(stage.name, stage.job_handler(stage.build(resources)))
+        job_types.register(stage.name, stage_job_handler(stage, resources))
     for task in tasks:
         job_types.register(task.name, task.build(resources))
     return job_types
-
-
-def compute_handlers(settings: Settings, job_types: Iterable[str]) -> dict[str, StageJobHandler[Any, Any]]:
-    """Compute-only handlers (no storage, no database) for `job_types`, each built only if asked
-    for (an OCR-only machine need not configure an LLM). Raises LookupError for a name that is no stage."""
-    resources = Resources(settings)
-    return {name: stage.job_handler(stage.build(resources))
-            for name in job_types for stage in (stage_named(name),)}
-
-
-def warm_up(handlers: Iterable[object]) -> None:
-    """Let each handler that can prepare itself (`warm_up()`: load a model, build lazy tables) do it
-    now, before its worker claims a job, so the first document pays nothing extra."""
-    for handler in handlers:
-        prepare = getattr(handler, "warm_up", None)
-        if callable(prepare):
-            prepare()

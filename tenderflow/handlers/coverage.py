@@ -16,9 +16,10 @@ from typing import Any
 
 import psycopg
 
-from tenderflow.handlers import EVERY_POOL, POOLS, TASKS
-from tenderflow.handlers.stage import Pool
+from tenderflow.handlers import EVERY_POOL, TASKS
 from tenderflow.queue.stats import live_job_types
+from tenderflow.stages.compute import POOLS
+from tenderflow.stages.contract import Pool
 
 _TASK_WORDS = {"webhook.deliver": "webhook deliveries", "watch.poll": "watched folders' polls",
                "storage.delete": "deleting stored PDFs", "documents.retention": "the retention sweep"}

@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
 from tenderflow.handlers.ocr import StoredPdfs
-from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.pipeline import deletion
 from tenderflow.pipeline.storage import ObjectStorage, object_key

@@ -1,17 +1,14 @@
-"""The `extract` job type: the tender's structured fields from its pages' text.
+"""The `extract` stage's local handler: the tender's structured fields from its pages' text.
 
-`load_input` reads the pages (the one database read); the pure `compute` calls the configured
-backend (the offline rules, an OpenAI-compatible LLM, or both) — remote workers run exactly this;
-`commit` stores the fields and marks the version done, in the queue's completion transaction, and
-enqueues the `tender.document` task that merges the document's tenders (tenderflow.handlers.tenders).
+`load_input` reads the pages (the one database read); the pure compute (tenderflow.stages.compute.
+ExtractCompute) calls the configured backend (the offline rules, an OpenAI-compatible LLM, or both)
+— remote workers run exactly that; `verify` checks a remote worker's result against the stored
+pages; `commit` stores the fields and marks the version done, in the queue's completion transaction,
+and enqueues the `tender.document` task that merges the document's tenders (tenderflow.handlers.tenders).
 """
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -19,70 +16,38 @@ from psycopg_pool import ConnectionPool
 from pydantic import ValidationError
 
 from tenderflow.errors import ResultRejectedError
-from tenderflow.extraction import ExtractionBackend, extract_fields, returned_paths
-from tenderflow.extraction.country import locate, prepare, with_country
+from tenderflow.extraction import returned_paths
+from tenderflow.extraction.country import locate, with_country
 from tenderflow.extraction.schema import BuyerCountry, Sourced, TenderFields, filled_paths
 from tenderflow.extraction.validation import normalize_for_matching, validate_fields
-from tenderflow.handlers.results import ExtractResult
-from tenderflow.handlers.stage import InputKind, Pool, Resources, Stage
+from tenderflow.handlers.resources import Resources
 from tenderflow.pipeline import documents
 from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.stages.compute import ExtractCompute
+from tenderflow.stages.contract import PageInput
+from tenderflow.stages.results import ExtractResult
 from tenderflow.tenders import records as tender_records
-
-_WARM_UP_PAGE = ("Invitation for bids. Reference: AB-2026/001. Closing date: 15 March 2026 at 12:00.\n"
-                 "Estimated value: EUR 1 000 000. Contact: procurement@example.org, +44 20 7946 0000.")
-
-
-@dataclass(frozen=True)
-class PageInput:
-    number: int
-    text: str
 
 
 class ExtractHandler:
-    def __init__(
-        self, backend: ExtractionBackend | Callable[[], ExtractionBackend], pool: ConnectionPool | None = None
-    ) -> None:
-        """`backend`, or how to build it at the first extraction: an LLM backend's client takes ~0.5 s
-        of CPU to import, a third of a worker's start, which a worker need not pay before it claims
-        (the chaos run's restarted workers were killed before they ever got ready)."""
-        self._backend = None if callable(backend) else backend
-        self._build = backend if callable(backend) else None
-        self._lock = threading.Lock()
+    """extract: its compute (ExtractCompute) over the pages read from the database; the checks of a
+    remote extraction against the stored pages; the commit that stores the fields."""
+
+    def __init__(self, computer: ExtractCompute, pool: ConnectionPool | None = None) -> None:
+        self.computer = computer
         self.pool = pool
 
-    @property
-    def backend(self) -> ExtractionBackend:
-        if self._backend is None:
-            with self._lock:
-                if self._backend is None:
-                    assert self._build is not None
-                    self._backend = self._build()
-        return self._backend
-
     def warm_up(self) -> None:
-        """Before the first claim: one extraction of a small page, so the backend's lazily built
-        tables (month names, compiled patterns) are ready before the first document."""
-        # an LLM backend (built at its first use) has nothing to prepare, and a call would cost
-        if self._backend is not None and self._backend.name == "rules":
-            extract_fields([PageInput(1, _WARM_UP_PAGE)], self._backend)
-        prepare()  # the country's tables (place names, the language model): ~1 s of CPU, once
+        self.computer.warm_up()
 
     def load_input(self, job: ClaimedJob) -> list[PageInput]:
-        assert self.pool is not None, "a compute-only handler has no database"
+        assert self.pool is not None, "no database to read the pages from"
         with self.pool.connection() as conn:
             rows = documents.pages_for_extraction(conn, documents.VersionRef.of(job))
         return [PageInput(number, text) for number, text in rows]
 
     def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> ExtractResult:
-        result = extract_fields(pages, self.backend, interrupt=context)
-        return ExtractResult(fields=result.fields.model_dump(mode="json"), flags=result.flags,
-                             backend=result.backend, model=result.model, prompt_tokens=result.prompt_tokens,
-                             completion_tokens=result.completion_tokens, confidence=result.confidence,
-                             rules=result.rules, country=result.country,
-                             candidates={path: candidate.model_dump(mode="json")
-                                         for path, candidate in result.candidates.items()},
-                             found_by=result.found_by)
+        return self.computer.compute(job, pages, context)
 
     def verify(self, job: ClaimedJob, result: ExtractResult) -> None:
         """A remote extraction: the fields fit the tender schema and pass the validation a local
@@ -163,15 +128,5 @@ def max_tokens_for(characters: int) -> int:
     return 2 * characters + 50_000
 
 
-def _build(resources: Resources) -> ExtractHandler:
-    from tenderflow.extraction import build_backend
-
-    if resources.settings.uses_llm:
-        return ExtractHandler(functools.partial(build_backend, resources.settings), resources.pool)
-    return ExtractHandler(build_backend(resources.settings), resources.pool)
-
-
-EXTRACT: Stage[list[PageInput], ExtractResult] = Stage(
-    name=documents.JOB_EXTRACT, pool=Pool.EXTRACT, input_kind=InputKind.PAGES, result_model=ExtractResult,
-    build=_build,
-)
+def build_extract_handler(resources: Resources) -> ExtractHandler:
+    return ExtractHandler(ExtractCompute.from_settings(resources.settings), resources.pool)

@@ -1,158 +1,30 @@
-"""OCR job types. `ocr.plan` probes the PDF (page count, caps) and splits it into page batches;
-`ocr.pages` reads one batch of pages (text layer when usable, else render + tesseract).
+"""The OCR stages' local handlers: `ocr.plan` probes the PDF (page count, caps) and splits it into
+page batches; `ocr.pages` reads one batch of pages (text layer when usable, else render + tesseract).
 
-Each handler has `load_input` (a local copy of the stored PDF), a pure `compute` step (no database,
-no storage: remote workers run exactly this), and a `commit` step that writes through
-tenderflow.pipeline.documents inside the queue's completion transaction.
+Each handler has `load_input` (a local copy of the stored PDF), its stage's pure compute
+(tenderflow.stages.compute: remote workers run exactly that), `verify` (the server's checks of a
+remote worker's result) and a `commit` step that writes through tenderflow.pipeline.documents
+inside the queue's completion transaction.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import hashlib
-import os
-import re
-import threading
-import time
-import uuid
-from collections.abc import Callable
-from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-from tenderflow.config import Settings
-from tenderflow.errors import PermanentError, ResultRejectedError, RetryableError
-from tenderflow.handlers.results import LanguagesRecord, OcrPagesResult, OcrPlanResult, PageRecord
-from tenderflow.handlers.stage import InputKind, PdfSource, Pool, Stage
-from tenderflow.ids import sha256_of
-from tenderflow.pdf import languages, tools
-from tenderflow.pdf.languages import LanguageChoice, detect_languages, fixed_choice
-from tenderflow.pdf.ocr import OcrOptions, read_pages
-from tenderflow.pdf.packs import check_packs_load
-from tenderflow.pdf.probe import PdfLimits, probe_pdf
+from tenderflow.errors import PermanentError, ResultRejectedError
+from tenderflow.handlers.resources import PdfSource, Resources
+from tenderflow.pdf.cache import PdfCache
+from tenderflow.pdf.probe import probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 from tenderflow.pdf.tools import ToolTimeoutError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, JobContext
-
-_OBJECT_KEY_SHA256 = re.compile(r".*/([0-9a-f]{64})\.pdf")
-
-
-_LOCK_STRIPES = 64
-_PARTIAL_SUFFIX = ".fetching"
-_PARTIAL_MAX_AGE_SECONDS = 3600.0
-
-
-class PdfCache:
-    """Local copies of stored PDFs, so the batches of one document fetch it once per worker (local
-    workers from storage, remote workers over HTTP).
-
-    Files are named by a hash of their object key; at most `max_files` are kept (least recently used
-    go). Object keys end in the content's SHA-256, and a fetched file that does not match it is
-    discarded: a damaged transfer never reaches OCR.
-
-    The directory may be shared by every worker process on the machine (they share the data dir)
-    and each has several threads, so a copy may be evicted by anyone while a job still reads it.
-    To prevent that, each thread pins the copy its current job reads: a shared `flock` on it, held
-    until that thread asks for its next copy (or its process ends: the kernel drops the lock), and
-    eviction skips a copy it cannot lock exclusively. Before this, the chaos run's jobs failed with
-    "FileNotFoundError" when another process evicted their PDF under them, or vanished a file from
-    under an eviction's listing.
-    """
-
-    def __init__(self, directory: Path, *, max_files: int = 32) -> None:
-        self.directory = directory
-        self.max_files = max_files
-        # Striped locks: a fetch of one key waits only for fetches of keys that share its stripe, and
-        # the table never grows, however many keys a long-lived process fetches.
-        self._key_locks = tuple(threading.Lock() for _ in range(_LOCK_STRIPES))
-        self._pins = threading.local()  # .fd: the open, share-locked copy this thread's job reads
-
-    def local_path(self, key: str, fetch: Callable[[Path], object]) -> Path:
-        """A local file with the object's bytes; `fetch(target)` writes them there (whole or not at
-        all) on first use. The file stays until this thread asks for another one."""
-        name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
-        target = self.directory / name
-        key_lock = self._key_locks[int(name[:8], 16) % _LOCK_STRIPES]
-        with key_lock:
-            if self._pin(target):
-                with contextlib.suppress(FileNotFoundError):
-                    os.utime(target)
-                return target
-            self.directory.mkdir(parents=True, exist_ok=True)
-            # Fetched under a name eviction never looks at, pinned, and only then put in place: a
-            # copy is never visible unpinned to another thread's eviction before its job has it.
-            partial = self.directory / f".{name}.{uuid.uuid4().hex[:8]}{_PARTIAL_SUFFIX}"
-            try:
-                fetch(partial)
-                expected = _OBJECT_KEY_SHA256.fullmatch(key)
-                if expected and sha256_of(partial) != expected[1]:
-                    raise RetryableError(f"the PDF {key} arrived damaged (its SHA-256 differs from its key)")
-                self._pin(partial, path=target)
-                os.replace(partial, target)
-            finally:
-                partial.unlink(missing_ok=True)
-            self._evict(keep=target)
-            return target
-
-    def _pin(self, file: Path, *, path: Path | None = None) -> bool:
-        """Share-lock `file` for this thread (releasing what it pinned before); False when there is
-        no such file, or it was evicted between being opened and locked. With `path`, the file is
-        a fetch about to be renamed there (nobody else can see it yet)."""
-        try:
-            fd = os.open(file, os.O_RDONLY)
-        except FileNotFoundError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH)
-            if path is None and os.fstat(fd).st_ino != os.stat(file).st_ino:
-                raise FileNotFoundError(file)  # unlinked (and perhaps fetched again) meanwhile
-        except OSError:
-            os.close(fd)
-            return False
-        previous = getattr(self._pins, "fd", None)
-        self._pins.fd = fd
-        if previous is not None:
-            os.close(previous)
-        return True
-
-    def forget(self, key: str) -> None:
-        """Drop the local copy of the object, if there is one (its document was deleted)."""
-        name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".pdf"
-        with self._key_locks[int(name[:8], 16) % _LOCK_STRIPES]:
-            (self.directory / name).unlink(missing_ok=True)
-
-    def _evict(self, *, keep: Path) -> None:
-        """Unlink the least recently used copies beyond `max_files`, except those a job has pinned;
-        copies other processes unlink meanwhile are no error."""
-        dated = []
-        for path in self.directory.glob("*.pdf"):
-            with contextlib.suppress(FileNotFoundError):
-                dated.append((path.stat().st_mtime, path))
-        dated.sort(reverse=True)
-        # what a process killed in the middle of a fetch left (its own temporary names included)
-        for leftover in self.directory.glob(f".*{_PARTIAL_SUFFIX}*"):
-            with contextlib.suppress(FileNotFoundError):
-                if time.time() - leftover.stat().st_mtime > _PARTIAL_MAX_AGE_SECONDS:
-                    leftover.unlink(missing_ok=True)
-        for _mtime, old in dated[self.max_files:]:
-            if old == keep:
-                continue
-            try:
-                fd = os.open(old, os.O_RDONLY)
-            except FileNotFoundError:
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                old.unlink(missing_ok=True)
-            except BlockingIOError:
-                pass  # a job reads it: it stays, and goes in a later eviction
-            finally:
-                os.close(fd)
+from tenderflow.stages.compute import OcrPagesCompute, OcrPlanCompute, batch_pages, job_languages
+from tenderflow.stages.results import OcrPagesResult, OcrPlanResult, PageRecord
 
 
 class StoredPdfs:
@@ -167,109 +39,28 @@ class StoredPdfs:
         return self.cache.local_path(key, lambda target: self.storage.download_to(key, target))
 
 
-def pdf_limits(settings: Settings) -> PdfLimits:
-    return PdfLimits(
-        max_pages=settings.max_pages, max_page_pixels=settings.max_page_pixels, dpi=settings.ocr_dpi,
-        timeout_seconds=settings.tool_timeout_seconds, memory_bytes=settings.tool_memory_bytes,
-    )
-
-
-def ocr_options(settings: Settings) -> OcrOptions:
-    return OcrOptions(
-        dpi=settings.ocr_dpi, languages=settings.ocr_languages, timeout_seconds=settings.tool_timeout_seconds,
-        memory_bytes=settings.tool_memory_bytes, max_page_pixels=settings.max_page_pixels,
-    )
-
-
-def batch_pages(job: ClaimedJob) -> list[int]:
-    """The page numbers an ocr.pages job reads."""
-    pages = [int(number) for number in job.payload["pages"]]
-    if not pages or min(pages) < 1 or len(set(pages)) != len(pages):
-        raise PermanentError(f"bad page list {pages} in job payload")
-    return pages
-
-
-def job_languages(job: ClaimedJob) -> tuple[str, str] | None:
-    """(languages, source) an ocr.plan job's payload asks for: the upload's or the tenant's."""
-    languages = job.payload.get("languages")
-    if not languages:
-        return None
-    source = str(job.payload.get("languages_source") or "upload")
-    return str(languages), source if source in ("upload", "tenant") else "upload"
-
-
 class OcrPlanHandler:
-    """ocr.plan: page count and caps checked before any rendering; every page's text layer read in
-    one pdftotext run. Pages whose text layer is usable are stored by the plan itself; only the
-    others are batched for rendering and OCR (a born-digital tender needs no ocr.pages job at all).
-
-    The plan also chooses the languages the pages are OCRed with (see tenderflow.pdf.languages), in
-    this order: the languages the job's payload carries (the upload's, else the tenant's default);
-    with ``detect`` off, ``options.languages`` (TENDERFLOW_OCR_LANGUAGES); else the language detected
-    from the text layer or a first pass over the first scanned page, with ``options.languages`` as
-    the fallback when nothing is detected. The ocr.pages jobs carry the choice in their payload, so
-    every worker, local or remote, reads the document's pages with the same languages."""
+    """ocr.plan: its compute (OcrPlanCompute); the checks of a remote plan against the stored PDF;
+    the commit that stores the text-layer pages and enqueues the batches of the others."""
 
     def __init__(
-        self, limits: PdfLimits, batch_pages: int, pdfs: PdfSource | None = None, *,
-        options: OcrOptions | None = None, detect: bool = True, live_within_seconds: float | None = 60.0,
-        model_cache: Path | None = None,
+        self, computer: OcrPlanCompute, batch_pages: int, pdfs: PdfSource | None = None, *,
+        live_within_seconds: float | None = 60.0,
     ) -> None:
-        self.limits = limits
+        self.computer = computer
         self.batch_pages = batch_pages
         self.live_within_seconds = live_within_seconds
         self.pdfs = pdfs
-        self.options = options or OcrOptions(
-            dpi=limits.dpi, timeout_seconds=limits.timeout_seconds, memory_bytes=limits.memory_bytes,
-            max_page_pixels=limits.max_page_pixels,
-        )
-        self.detect = detect
-        self.model_cache = model_cache
 
     def warm_up(self) -> None:
-        """Before the first claim: the tool sandbox, and the language identifier's model when this
-        plan detects (from its decoded copy in `model_cache`, written there by the first worker on
-        the machine)."""
-        tools.warm_up()
-        if self.detect:
-            languages.warm_up(self.model_cache)
-
-    def choose_languages(
-        self, job: ClaimedJob, pdf: Path, text_layers: dict[int, str], ocr_pages: list[int]
-    ) -> LanguageChoice:
-        asked = job_languages(job)
-        if asked is not None:
-            return fixed_choice(asked[0], "tenant" if asked[1] == "tenant" else "upload")
-        if not self.detect:
-            return fixed_choice(self.options.languages, "settings")
-        return detect_languages(pdf, text_layers, ocr_pages, self.options, fallback=self.options.languages)
+        self.computer.warm_up()
 
     def load_input(self, job: ClaimedJob) -> Path:
-        assert self.pdfs is not None, "a compute-only handler has no storage"
+        assert self.pdfs is not None, "no stored PDFs to read"
         return self.pdfs.local_path(job)
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPlanResult:
-        info = probe_pdf(pdf, self.limits)
-        started = time.monotonic()
-        try:
-            layers = extract_text_layer(pdf, 1, info.page_count, timeout_seconds=self.limits.timeout_seconds,
-                                        memory_bytes=self.limits.memory_bytes)
-        except ToolTimeoutError as error:
-            raise error.as_job_error("reading the text layer") from error
-        share = (time.monotonic() - started) / len(layers)
-        usable = {number: text for number, text in enumerate(layers, start=1) if text_layer_is_usable(text)}
-        text_pages = [PageRecord(number=number, text=tidy_text_layer(text), source="text_layer", seconds=share)
-                      for number, text in usable.items()]
-        ocr_pages = [number for number in range(1, info.page_count + 1) if number not in usable]
-        context.check()
-        try:
-            choice = self.choose_languages(job, pdf, usable, ocr_pages)
-        except ToolTimeoutError as error:
-            raise error.as_job_error("detecting the language") from error
-        return OcrPlanResult(
-            page_count=info.page_count, text_pages=text_pages, ocr_pages=ocr_pages,
-            languages=LanguagesRecord(**choice.as_payload()),
-        )
+        return self.computer.compute(job, pdf, context)
 
     def verify(self, job: ClaimedJob, plan: OcrPlanResult) -> None:
         """A remote plan: its page count is the stored PDF's (probed here, caps included), it covers
@@ -279,7 +70,7 @@ class OcrPlanHandler:
         _check_covers(plan)
         pdf = self.load_input(job)
         try:
-            info = probe_pdf(pdf, self.limits)
+            info = probe_pdf(pdf, self.computer.limits)
         except PermanentError as error:
             raise ResultRejectedError(f"the stored PDF does not pass the plan's checks here: {error}") from error
         if info.page_count != plan.page_count:
@@ -300,8 +91,8 @@ class OcrPlanHandler:
         if any(page.source != "text_layer" for page in pages):
             raise ResultRejectedError("a plan's text pages are the ones read from the text layer (source text_layer)")
         try:
-            layers = extract_text_layer(pdf, 1, page_count, timeout_seconds=self.limits.timeout_seconds,
-                                        memory_bytes=self.limits.memory_bytes)
+            layers = extract_text_layer(pdf, 1, page_count, timeout_seconds=self.computer.limits.timeout_seconds,
+                                        memory_bytes=self.computer.limits.memory_bytes)
         except ToolTimeoutError as error:
             raise error.as_job_error("reading the text layer to check a remote plan") from error
         for page in pages:
@@ -323,41 +114,21 @@ class OcrPlanHandler:
 
 
 class OcrPagesHandler:
-    """ocr.pages: render and OCR a batch of pages; the last batch to commit enqueues extraction."""
+    """ocr.pages: its compute (OcrPagesCompute); the last batch to commit enqueues extraction."""
 
-    def __init__(self, options: OcrOptions, pdfs: PdfSource | None = None) -> None:
-        self.options = options
+    def __init__(self, computer: OcrPagesCompute, pdfs: PdfSource | None = None) -> None:
+        self.computer = computer
         self.pdfs = pdfs
 
     def warm_up(self) -> None:
-        """Before the first claim: the tool sandbox, with the OCR libraries imported."""
-        tools.warm_up()
-
-    def options_for(self, job: ClaimedJob) -> OcrOptions:
-        """The worker's options with the languages the plan chose for the document (its payload's);
-        a job enqueued before plans chose languages carries none and gets the worker's own. A job
-        whose document is read in one wave (`look_first` in its payload) looks at each page's
-        orientation before reading it."""
-        options = replace(self.options, look_first=True) if job.payload.get("look_first") is True else self.options
-        languages = job.payload.get("languages")
-        if not languages:
-            return options
-        try:
-            return replace(options, languages=str(languages))
-        except ValueError as error:
-            raise PermanentError(f"bad OCR languages {languages!r} in job payload") from error
+        self.computer.warm_up()
 
     def load_input(self, job: ClaimedJob) -> Path:
-        assert self.pdfs is not None, "a compute-only handler has no storage"
+        assert self.pdfs is not None, "no stored PDFs to read"
         return self.pdfs.local_path(job)
 
     def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPagesResult:
-        # One read_pages call for the batch: one pdfinfo and one pdftotext run per batch, not per page;
-        # a cancelled or reclaimed job still stops between pages (context.check raises).
-        options = self.options_for(job)
-        check_packs_load(options.languages)  # a damaged pack is named, not skipped by tesseract with a warning
-        read = read_pages(pdf, batch_pages(job), options, before_each_page=context.check)
-        return OcrPagesResult(pages=[PageRecord(**asdict(page)) for page in read])
+        return self.computer.compute(job, pdf, context)
 
     def verify(self, job: ClaimedJob, batch: OcrPagesResult) -> None:
         """A remote batch: exactly the job's pages, each holding at most what a page can."""
@@ -391,15 +162,11 @@ def _check_page_texts(pages: list[PageRecord]) -> None:
                                       f"most {MAX_PAGE_CHARACTERS:,}")
 
 
-PLAN: Stage[Path, OcrPlanResult] = Stage(
-    name=documents.JOB_OCR_PLAN, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPlanResult,
-    build=lambda resources: OcrPlanHandler(
-        pdf_limits(resources.settings), resources.settings.ocr_batch_pages, resources.pdfs,
-        options=ocr_options(resources.settings), detect=resources.settings.ocr_detect_languages,
-        live_within_seconds=resources.settings.worker_dead_after_seconds,
-        model_cache=resources.settings.data_dir / "cache" / "models"),
-)
-PAGES: Stage[Path, OcrPagesResult] = Stage(
-    name=documents.JOB_OCR_PAGES, pool=Pool.OCR, input_kind=InputKind.PDF, result_model=OcrPagesResult,
-    build=lambda resources: OcrPagesHandler(ocr_options(resources.settings), resources.pdfs),
-)
+def build_plan_handler(resources: Resources) -> OcrPlanHandler:
+    settings = resources.settings
+    return OcrPlanHandler(OcrPlanCompute.from_settings(settings), settings.ocr_batch_pages, resources.pdfs,
+                          live_within_seconds=settings.worker_dead_after_seconds)
+
+
+def build_pages_handler(resources: Resources) -> OcrPagesHandler:
+    return OcrPagesHandler(OcrPagesCompute.from_settings(resources.settings), resources.pdfs)

@@ -23,9 +23,9 @@ import httpx
 
 from tenderflow.config import Settings
 from tenderflow.errors import ConfigurationError
-from tenderflow.handlers.stage import Pool
 from tenderflow.pdf import languages as ocr_languages
 from tenderflow.pipeline.storage import ObjectStorage
+from tenderflow.stages.contract import Pool
 
 OCR_PROGRAMS = ("pdfinfo", "pdftotext", "pdftoppm", "tesseract")
 LLM_CHECK_TIMEOUT_SECONDS = 5.0

@@ -1,6 +1,6 @@
 """The task contract: a job type that is not a stage of a document's pipeline, declared once like one.
 
-A stage (stage.py) reads a document's PDF or pages, computes purely, and may run on a remote worker.
+A stage (tenderflow.stages) reads a document's PDF or pages, computes purely, and may run on a remote worker.
 A task does what only a machine inside the service can: send a webhook from the operator's network
 with the endpoint's secret, read a watched folder, delete a document's stored PDF. So a task runs on
 local workers only (remote workers never see its jobs: `POOLS` stays the stages'), its handler is a
@@ -30,8 +30,9 @@ from typing import Any, Final
 import psycopg
 from pydantic import BaseModel
 
-from tenderflow.handlers.stage import Pool, Resources
+from tenderflow.handlers.resources import Resources
 from tenderflow.queue import EndedJob, Handler, Schedule
+from tenderflow.stages.contract import Pool
 
 EndedHook = Callable[[psycopg.Connection[Any], Sequence[EndedJob]], None]
 

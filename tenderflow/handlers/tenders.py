@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from tenderflow.handlers.stage import Resources
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import EVERY_POOL, Task
 from tenderflow.queue import ClaimedJob, JobContext
 from tenderflow.tenders import records

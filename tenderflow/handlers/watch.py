@@ -19,11 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tenderflow.config import Settings
 from tenderflow.errors import PermanentError
-from tenderflow.handlers.stage import Pool, Resources
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import Task
 from tenderflow.pipeline import watches
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, EndedJob, JobContext
+from tenderflow.stages.contract import Pool
 from tenderflow.tenants.credits import Prices
 
 

@@ -24,10 +24,11 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
 from tenderflow.errors import AttemptFailedError, ConfigurationError
-from tenderflow.handlers.stage import Pool, Resources
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import Task
 from tenderflow.pipeline import documents
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
+from tenderflow.stages.contract import Pool
 from tenderflow.tenders import records as tender_records
 from tenderflow.webhooks import deliveries
 from tenderflow.webhooks.addresses import AddressPolicy, Resolver, system_resolver

@@ -7,4 +7,6 @@
                   and whole OCR batches the same way (call_sandboxed)
     sandbox.py    the single-threaded helper process that starts every run with its limits
     launcher.py   the worker's side of it: start the helper, hand it runs, wait for their ends
+    cache.py      local copies of stored PDFs (the fetch is the caller's), checked against their
+                  key's SHA-256, shared by a machine's worker processes
 """

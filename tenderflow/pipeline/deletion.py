@@ -31,11 +31,12 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import DocumentNotFoundError, JobStateError
-from tenderflow.pipeline.documents import JOB_THUMBNAIL, QUERIES, VERSION_JOB_TYPES
+from tenderflow.pipeline.documents import QUERIES, VERSION_JOB_TYPES
 from tenderflow.pipeline.storage import ObjectStorage, derived_prefix, object_key
 from tenderflow.pipeline.uploads import object_locked
 from tenderflow.queue import JobSpec, enqueue
 from tenderflow.queue import jobs as queue_jobs
+from tenderflow.stages.contract import JOB_THUMBNAIL
 from tenderflow.tenants import credits
 
 JOB_STORAGE_DELETE = "storage.delete"

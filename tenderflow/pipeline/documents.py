@@ -46,18 +46,16 @@ from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.queue import ClaimedJob, EndedJob, JobSpec, enqueue, enqueue_many
 from tenderflow.queue import jobs as queue_jobs
 from tenderflow.sqlfiles import NamedQueries
+from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PAGES, JOB_OCR_PLAN, JOB_THUMBNAIL
 from tenderflow.tenants import credits
 from tenderflow.webhooks import deliveries as webhook_deliveries
 from tenderflow.webhooks.endpoints import DOCUMENT_DONE, DOCUMENT_FAILED
 
 QUERIES = NamedQueries("tenderflow.pipeline", "queries.sql")
 
-JOB_OCR_PLAN = "ocr.plan"
-JOB_OCR_PAGES = "ocr.pages"
-JOB_EXTRACT = "extract"
-JOB_THUMBNAIL = "thumbnail"
-# The names above are what the commit steps here enqueue; everything else about a stage (its pool,
-# input, result, handler) is declared once in tenderflow.handlers (STAGES).
+# The stages' job types (JOB_*) are what the commit steps here enqueue; everything else about a stage
+# (its pool, input, result, compute) is declared once in tenderflow.stages (STAGES), its handler in
+# tenderflow.handlers.
 VERSION_JOB_TYPES = (JOB_OCR_PLAN, JOB_OCR_PAGES, JOB_EXTRACT)
 """The job types whose failure fails their version (a thumbnail is an extra: its failure does not)."""
 
@@ -295,7 +293,7 @@ def record_plan(
     live_within_seconds: float | None = None,
 ) -> list[int]:
     """ocr.plan commit: version queued -> ocr; record the OCR languages chosen (`languages`: a
-    tenderflow.handlers.results.LanguagesRecord as a dict); store the pages read from their text
+    tenderflow.stages.results.LanguagesRecord as a dict); store the pages read from their text
     layer; reserve the pages' credits; enqueue one ocr.pages job per batch of the other pages
     (idempotent; each carries the languages), or, when every page had a usable text layer, move on
     to extraction at once. Batches hold at most `batch_pages` pages, fewer when the document is short

@@ -1,4 +1,5 @@
-"""What the queue knows about job types: their names, their handlers, and end-of-job hooks.
+"""What the queue knows about job types: their names, their handlers, and end-of-job hooks; and what
+any worker engine (the queue's own, a remote one) gives a running job and waits for when it stops.
 
 A handler has two steps (see DESIGN.md, "Handlers: compute apart from commit"):
 
@@ -21,6 +22,7 @@ commits or rolls back with the state change.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -73,6 +75,17 @@ class JobContext:
                     self._event.set()
             event = self._event
         return event.wait(seconds)
+
+
+def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, grace_seconds: float) -> None:
+    """Until `running` (guarded by `lock`) is empty or `grace_seconds` have passed: a stopping worker
+    lets its jobs finish before it gives back the leases of those still running."""
+    deadline = time.monotonic() + grace_seconds
+    while time.monotonic() < deadline:
+        with lock:
+            if not running:
+                return
+        time.sleep(0.05)
 
 
 class Handler(Protocol):

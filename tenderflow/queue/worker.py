@@ -28,7 +28,7 @@ import queue as stdlib_queue
 import socket
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -46,7 +46,7 @@ from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.completion import FinishedAttempt, commit_alone, commit_attempts, is_transient
 from tenderflow.queue.maintenance import Maintenance
-from tenderflow.queue.registry import JobContext, JobTypes
+from tenderflow.queue.registry import JobContext, JobTypes, wait_for_running_jobs
 
 log = structlog.get_logger("tenderflow.worker")
 _T = TypeVar("_T")
@@ -97,17 +97,6 @@ class _Finished:
     slot: _Slot
     result: Any = None
     failure: jobs.Failure | None = None
-
-
-def wait_for_running_jobs(running: Mapping[Any, object], lock: threading.Lock, grace_seconds: float) -> None:
-    """Until `running` (guarded by `lock`) is empty or `grace_seconds` have passed: a stopping worker
-    lets its jobs finish before it gives back the leases of those still running."""
-    deadline = time.monotonic() + grace_seconds
-    while time.monotonic() < deadline:
-        with lock:
-            if not running:
-                return
-        time.sleep(0.05)
 
 
 def _take_all(waiting: stdlib_queue.SimpleQueue[_T | None]) -> list[_T]:

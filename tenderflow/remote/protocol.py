@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tenderflow.handlers.stage import InputKind
+from tenderflow.stages.contract import InputKind
 from tenderflow.texts import Line
 
 WORKER_INSTANCE_HEADER = "X-Tenderflow-Worker"

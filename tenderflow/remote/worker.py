@@ -1,4 +1,4 @@
-"""A remote pull worker: claims jobs over HTTP, runs the handlers' compute step here, posts results.
+"""A remote pull worker: claims jobs over HTTP, runs the stages' compute here, posts results.
 
 It needs no database and no storage credentials, only the API's URL and a worker token; it works
 from behind NAT because it only ever calls out. Threads:
@@ -38,10 +38,13 @@ import structlog
 from tenderflow import tracing
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
-from tenderflow.handlers import InputKind, StageJobHandler, warm_up
-from tenderflow.handlers.ocr import PdfCache
-from tenderflow.queue import Backoff, ClaimedJob, JobContext
-from tenderflow.queue.worker import wait_for_running_jobs
+from tenderflow.pdf.cache import PdfCache
+
+# The queue's modules, not its package: the package brings the queue's worker engine, which imports
+# the migrations, and a remote worker imports no database code (the contract remote-no-db).
+from tenderflow.queue.backoff import Backoff
+from tenderflow.queue.jobs import ClaimedJob
+from tenderflow.queue.registry import JobContext, wait_for_running_jobs
 from tenderflow.remote.client import (
     RemoteProtocolError,
     RemoteQueueClient,
@@ -51,6 +54,8 @@ from tenderflow.remote.client import (
     WorkerTokenRefusedError,
 )
 from tenderflow.remote.protocol import RemoteJob, WorkerHello
+from tenderflow.stages.compute import POOLS, compute_handlers
+from tenderflow.stages.contract import ComputeHandler, InputKind, PageInput, warm_up
 
 log = structlog.get_logger("tenderflow.remote")
 
@@ -110,7 +115,7 @@ def _claimed_job(job: RemoteJob) -> ClaimedJob:
 
 class RemoteWorker:
     def __init__(
-        self, client: RemoteQueueClient, handlers: Mapping[str, StageJobHandler[Any, Any]], config: RemoteWorkerConfig
+        self, client: RemoteQueueClient, handlers: Mapping[str, ComputeHandler[Any, Any]], config: RemoteWorkerConfig
     ) -> None:
         missing = [name for name in config.job_types if name not in handlers]
         if missing:
@@ -314,12 +319,10 @@ class RemoteWorker:
             slot.job, error, permanent=permanent, retry_after_seconds=retry_after))
         return answer.outcome, answer.error or error
 
-    def _load_input(self, job: RemoteJob, handler: StageJobHandler[Any, Any]) -> Any:
+    def _load_input(self, job: RemoteJob, handler: ComputeHandler[Any, Any]) -> Any:
         if handler.stage.input_kind is InputKind.PDF:
             key = str(job.payload.get("object_key", f"job-{job.id}"))
             return self.cache.local_path(key, lambda target: self.client.download_pdf(job, target))
-        from tenderflow.handlers.extract import PageInput
-
         return [PageInput(page.number, page.text) for page in self.client.pages(job).pages]
 
     def _with_retries(self, slot: _Slot, call: Callable[[], T]) -> T:
@@ -376,8 +379,6 @@ def build_remote_worker(settings: Settings, *, url: str, token: str, pool: str, 
 
     Raises ValueError for an unknown pool.
     """
-    from tenderflow.handlers import POOLS, compute_handlers
-
     if pool not in POOLS:
         raise ValueError(f"unknown pool {pool!r}; choose one of {', '.join(POOLS)}")
     job_types = POOLS[pool]

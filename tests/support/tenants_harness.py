@@ -21,14 +21,14 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.config import Settings
 from tenderflow.extraction.schema import TenderFields
-from tenderflow.handlers import end_of_job_hook
-from tenderflow.handlers.extract import EXTRACT
-from tenderflow.handlers.ocr import PAGES, PLAN, PdfCache, StoredPdfs
-from tenderflow.handlers.stage import Resources
+from tenderflow.handlers import end_of_job_hook, stage_job_handler
+from tenderflow.handlers.ocr import StoredPdfs
+from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.tenders import TENDER_DOCUMENT
-from tenderflow.handlers.thumbnail import THUMBNAIL
+from tenderflow.pdf.cache import PdfCache
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import JobTypes
+from tenderflow.stages.compute import EXTRACT, PAGES, PLAN, THUMBNAIL
 from tenderflow.tenants import credits
 from tests.support.openai_server import OpenAIServer, RecordedRequest, Reply, completion
 from tests.support.pipeline_harness import drain_with
@@ -70,7 +70,7 @@ def money_job_types(
     job_types.on_job_ended(end_of_job_hook())
     resources = Resources(llm, pdfs=StoredPdfs(storage, PdfCache(settings.data_dir / "cache")), pool=pool)
     for stage in (PLAN, PAGES, THUMBNAIL, EXTRACT):
-        job_types.register(stage.name, stage.job_handler(stage.build(resources)))
+        job_types.register(stage.name, stage_job_handler(stage, resources))
     if pool is not None:
         job_types.register(TENDER_DOCUMENT.name, TENDER_DOCUMENT.build(resources))
     return job_types
