@@ -259,7 +259,6 @@ def status(
 
     Piped or redirected, the tables are TSV (with --watch, one snapshot after another, a blank line
     between them) and the summary lines go to stderr."""
-    import time
 
     from rich.console import Group
     from rich.live import Live
@@ -317,12 +316,15 @@ def status(
             {"pool": unrun.pool, "job_types": list(unrun.job_types), "local_only": unrun.local,
              "hint": unrun.sentence()} for unrun in waiting]})
         return
-    try:
+    # Ctrl-C sets a flag the loops check between snapshots (never a KeyboardInterrupt inside a query
+    # or the pool's lock: under load `status --watch` hung at its exit, as `upload --wait` had).
+    with ctrl_c_sets() as stop:
         if not console.is_terminal:  # a pipe or a file: TSV, a snapshot per --interval with --watch
             print_snapshot()
-            while watch:
+            while watch and not stop.is_set():
                 sys.stdout.flush()
-                time.sleep(interval)
+                if stop.wait(interval):
+                    break
                 sys.stdout.write("\n")
                 print_snapshot()
             return
@@ -330,11 +332,8 @@ def status(
             console.print(view())
             return
         with Live(view(), console=console, auto_refresh=False) as live:
-            while True:
-                time.sleep(interval)
+            while not stop.wait(interval):
                 live.update(view(), refresh=True)
-    except KeyboardInterrupt:
-        return
 
 
 def progress_lines(progress: PipelineProgress) -> list[str]:
