@@ -26,6 +26,7 @@ from tenderflow.errors import (
     PermanentError,
     RetryableError,
 )
+from tenderflow.migrations import ensure_migrated
 from tenderflow.queue import (
     Backoff,
     ClaimedJob,
@@ -522,9 +523,11 @@ def test_running_worker_registers_heartbeats_and_is_marked_stopped_on_exit(pool:
 
 
 def test_worker_refuses_to_start_while_migrations_are_pending(empty_database_url: str) -> None:
+    """The host's start check (the CLI passes the migrations' one) runs before the worker registers."""
     empty_pool = open_pool(empty_database_url, min_size=1, max_size=4, name="test")
     try:
-        worker = Worker(empty_pool, registry(ocr=FunctionHandler(do_nothing)), WorkerConfig(types=["ocr"]))
+        worker = Worker(empty_pool, registry(ocr=FunctionHandler(do_nothing)), WorkerConfig(types=["ocr"]),
+                        start_check=ensure_migrated)
         with pytest.raises(MigrationError, match="tenderflow db migrate"):
             worker.run()
     finally:

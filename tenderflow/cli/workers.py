@@ -92,7 +92,8 @@ def worker(
         maintenance_seconds=settings.maintenance_seconds, retention_seconds=settings.retention_days * 86400,
         burst=burst,
     )
-    raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config)))
+    raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config,
+                                                           start_check=migrations.ensure_migrated)))
 
 
 def refuse_unless_ready(rt: Runtime, pool: Pool, *, local: bool) -> None:

@@ -28,7 +28,7 @@ import queue as stdlib_queue
 import socket
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -41,7 +41,6 @@ from psycopg_pool import ConnectionPool
 from tenderflow import tracing
 from tenderflow.errors import LeaseLostError, PermanentError, RetryableError
 from tenderflow.ids import process_instance_id
-from tenderflow.migrations import ensure_migrated
 from tenderflow.queue import jobs
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.completion import FinishedAttempt, commit_alone, commit_attempts, is_transient
@@ -149,14 +148,21 @@ class _HeldConnection:
             self._pool.putconn(conn)
 
 
+StartCheck = Callable[[psycopg.Connection[Any]], None]
+"""What the host checks before a worker registers (the application's migrations applied): raises to
+refuse the start with a reason. The queue knows no schema but its own SQL; its host does."""
+
+
 class Worker:
-    def __init__(self, pool: ConnectionPool, job_types: JobTypes, config: WorkerConfig) -> None:
+    def __init__(self, pool: ConnectionPool, job_types: JobTypes, config: WorkerConfig, *,
+                 start_check: StartCheck | None = None) -> None:
         unknown = [name for name in config.types if name not in job_types]
         if unknown:
             raise ValueError(f"this worker cannot run unknown job types {unknown}; known: {job_types.names()}")
         self.pool = pool
         self.job_types = job_types
         self.config = config
+        self.start_check = start_check
         self.id = config.worker_id or new_worker_id()
         # A worker whose session died and that missed two heartbeats is dead: its jobs go back then.
         self.maintenance = Maintenance(job_types, retention_seconds=config.retention_seconds,
@@ -207,9 +213,11 @@ class Worker:
         return self._stopping.is_set()
 
     def run(self) -> None:
-        """Run until `request_stop`. Refuses to start while migrations are pending."""
+        """Run until `request_stop`. Refuses to start when the host's `start_check` raises (the CLI's:
+        migrations pending)."""
         with self.pool.connection() as conn:
-            ensure_migrated(conn)
+            if self.start_check is not None:
+                self.start_check(conn)
             conn.execute(jobs.QUERIES["worker_register"], {
                 "id": self.id, "host": socket.gethostname(), "pid": os.getpid(),
                 "pools": list(self.config.types), "threads": self.config.threads,
