@@ -172,7 +172,7 @@ bench: system-deps install bench-deps
 chaos: system-deps install
 	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
 
-# tenderflow/migrations/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
+# docs/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
 schema: install
 	$(BIN)/python -m tests.support.schema
 
