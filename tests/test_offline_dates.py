@@ -16,7 +16,7 @@ from tenderflow.extraction.offline.dates import parse_dates, parse_times, questi
 from tenderflow.extraction.offline.document import fold
 from tenderflow.extraction.schema import Sourced, TenderFields
 from tenderflow.extraction.validation import validate_fields
-from tests.support.offline_readers import document, kept, read, value
+from tests.support.offline_readers import document, kept_by, read, value
 
 
 def submission(*pages: str) -> str | None:
@@ -29,7 +29,7 @@ def questions(*pages: str) -> str | None:
 
 def kept_submission(*pages: str) -> str | None:
     """The submission deadline, after asserting the pipeline's validation keeps it (its quote on its page)."""
-    return value(kept(submission_deadline(document(*pages)), "submission_deadline", *pages))
+    return value(kept_by(submission_deadline, "submission_deadline")(*pages))
 
 
 def dates_in(text: str, *, month_first: bool = False) -> list[date]:

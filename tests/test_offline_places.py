@@ -10,13 +10,10 @@ from __future__ import annotations
 import pytest
 
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.schema import Sourced
-from tests.support.offline_readers import document, kept, value
+from tests.support.offline_readers import kept_by, value
 
-
-def _place(*pages: str) -> Sourced[str] | None:
-    """The place, as the pipeline's validation keeps it (its quote on its page, the value in its quote)."""
-    return kept(identity.place_of_performance(document(*pages)), "place_of_performance", *pages)
+# the place, as the pipeline's validation keeps it (its quote on its page, the value in its quote)
+_place = kept_by(identity.place_of_performance, "place_of_performance")
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,10 @@ from __future__ import annotations
 import pytest
 
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.schema import Sourced
-from tests.support.offline_readers import document, kept, value
+from tests.support.offline_readers import kept_by, value
 
-
-def _reference(*pages: str) -> Sourced[str] | None:
-    """The reference, as the pipeline's validation keeps it (its quote on its page, the value in its quote)."""
-    return kept(identity.reference_number(document(*pages)), "reference_number", *pages)
+# the reference, as the pipeline's validation keeps it (its quote on its page, the value in its quote)
+_reference = kept_by(identity.reference_number, "reference_number")
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,10 @@ from __future__ import annotations
 import pytest
 
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.schema import Sourced
-from tests.support.offline_readers import document, kept, value
+from tests.support.offline_readers import document, kept_by, value
 
-
-def _title(*pages: str) -> Sourced[str] | None:
-    """The title, as the pipeline's validation keeps it (its quote on its page, the value in its quote)."""
-    return kept(identity.title(document(*pages)), "title", *pages)
+# the title, as the pipeline's validation keeps it (its quote on its page, the value in its quote)
+_title = kept_by(identity.title, "title")
 
 
 @pytest.mark.parametrize(

@@ -40,3 +40,13 @@ def kept(found: Sourced[Any] | None, field: str, *texts: str) -> Any:
         checked, flags = validate_fields(TenderFields(**{field: found}), pages(*texts))
         assert getattr(checked, field) == found, flags
     return found
+
+
+def kept_by(reader: Callable[[Document], Sourced[T] | None], field: str) -> Callable[..., Sourced[T] | None]:
+    """`reader` on page texts, its answer asserted kept by the pipeline's validation as `field` (see `kept`)."""
+
+    def read_kept(*texts: str) -> Sourced[T] | None:
+        found: Sourced[T] | None = kept(reader(document(*texts)), field, *texts)
+        return found
+
+    return read_kept
