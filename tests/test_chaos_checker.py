@@ -264,16 +264,19 @@ ORPHANING_SCRIPT = """
 import json, os, subprocess, sys, time
 from bench.chaos_checker import become_subreaper, leaked_tool_processes, processes, reap_orphans, TOOL_NAMES
 assert become_subreaper()
+def polled(probe):  # what probe() finds within 10 s, or the empty list
+    for _ in range(200):
+        found = probe()
+        if found:
+            return found
+        time.sleep(0.05)
+    return []
 # a "worker" that starts a tool in its own process group, then dies by SIGKILL
 worker = subprocess.Popen([sys.executable, "-c",
     "import os, subprocess, signal; subprocess.Popen(['pdftotext', __FIFO__, '-'], start_new_session=True);"
     " os.kill(os.getpid(), signal.SIGKILL)"])
 worker.wait()
-for _ in range(200):
-    leaks = leaked_tool_processes(os.getpid())
-    if leaks:
-        break
-    time.sleep(0.05)
+leaks = polled(lambda: leaked_tool_processes(os.getpid()))
 for leak in leaks:
     os.kill(leak["pid"], 9)
 time.sleep(0.2)
@@ -283,19 +286,11 @@ sandbox = "import time; time.sleep(60)  # tenderflow.pdf.sandbox"  # named as a 
 worker = subprocess.Popen([sys.executable, "-c", "import os, subprocess, sys, time;"
     " subprocess.Popen([sys.executable, '-c', os.environ['SANDBOX']]); time.sleep(60)"],
     env={**os.environ, "SANDBOX": sandbox})
-for _ in range(200):
-    children = [p for p in processes().values() if p.ppid == worker.pid]
-    if children:
-        break
-    time.sleep(0.05)
+polled(lambda: [p for p in processes().values() if p.ppid == worker.pid])
 with_worker = leaked_tool_processes(os.getpid())
 worker.kill()
 worker.wait()
-for _ in range(200):
-    orphaned = leaked_tool_processes(os.getpid())
-    if orphaned:
-        break
-    time.sleep(0.05)
+orphaned = polled(lambda: leaked_tool_processes(os.getpid()))
 for leak in orphaned:
     os.kill(leak["pid"], 9)
 print(json.dumps({"leaks": leaks, "reaped": reaped, "after": with_worker, "sandbox_orphaned": orphaned}))

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 from openpyxl import load_workbook
 from psycopg import sql
@@ -76,13 +77,20 @@ def test_jsonl_keeps_every_field_with_its_page_and_quote(
     assert refused.exit_code == 2 and "--output" in refused.output
 
 
+def api_download(api: RunningApi, conn: psycopg.Connection[Any], tenant: str, file_format: str,
+                 filename: str) -> tuple[str, httpx.Response]:
+    """A new API key of `tenant`, and its GET /v1/export in `file_format`: asserted a download named `filename`."""
+    key = create_api_key(conn, tenant, name=file_format).key
+    answer = api.client.get("/v1/export", params={"format": file_format}, headers=bearer(key))
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-disposition"] == f'attachment; filename="{filename}"'
+    return key, answer
+
+
 def test_the_api_exports_a_tenants_own_documents_as_xlsx_and_csv(
     api: RunningApi, conn: psycopg.Connection[Any], exported: dict[str, int]
 ) -> None:
-    key = create_api_key(conn, "globex", name="export").key
-    workbook = api.client.get("/v1/export", params={"format": "xlsx"}, headers=bearer(key))
-    assert workbook.status_code == 200, workbook.text
-    assert workbook.headers["content-disposition"] == 'attachment; filename="tenderflow-export.xlsx"'
+    key, workbook = api_download(api, conn, "globex", "xlsx", "tenderflow-export.xlsx")
     sheet = load_workbook(io.BytesIO(workbook.content))["documents"]
     rows = [list(row) for row in sheet.iter_rows(values_only=True)]
     assert rows[0] == list(HEADER)
@@ -158,10 +166,7 @@ def test_the_api_exports_since_a_time_read_as_utc_whatever_the_database_zone(
 def test_the_api_exports_jsonl_with_every_field_and_its_page(
     api: RunningApi, conn: psycopg.Connection[Any], exported: dict[str, int]
 ) -> None:
-    key = create_api_key(conn, "acme", name="jsonl").key
-    answer = api.client.get("/v1/export", params={"format": "jsonl"}, headers=bearer(key))
-    assert answer.status_code == 200, answer.text
-    assert answer.headers["content-disposition"] == 'attachment; filename="tenderflow-export.jsonl"'
+    _, answer = api_download(api, conn, "acme", "jsonl", "tenderflow-export.jsonl")
     lines = [json.loads(line) for line in answer.text.splitlines()]
     assert [line["document_id"] for line in lines] == [exported["notice"], exported["formula"]]  # acme's only
     reference = lines[0]["fields"]["reference_number"]
@@ -318,11 +323,8 @@ def test_ocds_export_is_a_release_package_valid_against_its_schema(
 def test_the_api_exports_a_tenants_own_documents_as_an_ocds_package(
     api: RunningApi, conn: psycopg.Connection[Any], exported: dict[str, int]
 ) -> None:
-    key = create_api_key(conn, "globex", name="ocds").key
-    answer = api.client.get("/v1/export", params={"format": "ocds"}, headers=bearer(key))
-    assert answer.status_code == 200, answer.text
+    key, answer = api_download(api, conn, "globex", "ocds", "tenderflow-export.ocds.json")
     assert answer.headers["content-type"].startswith("application/json")
-    assert answer.headers["content-disposition"] == 'attachment; filename="tenderflow-export.ocds.json"'
     package = valid_package(answer.text)
     assert [release["ocid"] for release in package["releases"]] == [f"ocds-unregistered-{exported['other']}"]
     failed_only = api.client.get("/v1/export", params={"format": "ocds", "state": "failed"}, headers=bearer(key))

@@ -350,24 +350,23 @@ def test_timeouts_are_retried_then_retryable() -> None:
 # --- unusable answers ------------------------------------------------------------------------------------
 
 
-def test_refusal_is_a_clear_permanent_error() -> None:
-    with run_openai_server(lambda request: completion(None, refusal="I can't help with that.")) as server:
-        with pytest.raises(ExtractionRefusedError, match="refused to extract: I can't help with that") as raised:
-            make_backend(server.base_url).extract(DOCUMENT)
-    assert isinstance(raised.value, PermanentError)
-    assert len(server.requests) == 1
-
-
-def test_content_filter_stop_is_a_refusal() -> None:
-    with run_openai_server(lambda request: completion("{", finish_reason="content_filter")) as server:
-        with pytest.raises(ExtractionRefusedError, match="content filter"):
-            make_backend(server.base_url).extract(DOCUMENT)
-
-
-def test_truncated_answer_that_was_not_yet_json_is_a_clear_permanent_error() -> None:
-    with run_openai_server(lambda request: completion("Sure! The fields of this tender are", finish_reason="length")
-                           ) as server:
-        with pytest.raises(ExtractionTruncatedError, match="cut off at the output token limit") as raised:
+@pytest.mark.parametrize(
+    ("reply", "error", "message"),
+    [
+        pytest.param(completion(None, refusal="I can't help with that."), ExtractionRefusedError,
+                     "refused to extract: I can't help with that", id="a_refusal"),
+        pytest.param(completion("{", finish_reason="content_filter"), ExtractionRefusedError, "content filter",
+                     id="a_content_filter_stop_is_a_refusal"),
+        pytest.param(completion("Sure! The fields of this tender are", finish_reason="length"),
+                     ExtractionTruncatedError, "cut off at the output token limit",
+                     id="a_truncated_answer_that_was_not_yet_json"),
+    ],
+)
+def test_an_unusable_answer_is_a_clear_permanent_error(
+    reply: Reply, error: type[ExtractionError], message: str
+) -> None:
+    with run_openai_server(lambda request: reply) as server:
+        with pytest.raises(error, match=message) as raised:
             make_backend(server.base_url).extract(DOCUMENT)
     assert isinstance(raised.value, PermanentError)
     assert len(server.requests) == 1

@@ -35,6 +35,21 @@ def _register(conn: psycopg.Connection[Any], name: str, *, pools: list[str], thr
                  " VALUES (%s, 'test', 1, %s, %s, now() - %s::interval)", (name, pools, threads, seen))
 
 
+def _upload_scan(conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path, pages: int) -> int:
+    """A scanned PDF of `pages` numbered pages, uploaded: its document id."""
+    outcome = upload_file(conn, storage, scanned_pdf(tmp_path / f"scan-{pages}.pdf", numbered_pages(pages)),
+                          max_bytes=10**7)
+    assert outcome.document_id is not None
+    return outcome.document_id
+
+
+def _ocr_page_jobs(conn: psycopg.Connection[Any], document_id: int) -> list[tuple[list[int], bool | None]]:
+    """The document's ocr.pages jobs in order: the pages of each and its look_first (None when unset)."""
+    rows = conn.execute("SELECT payload->'pages', (payload->'look_first')::boolean FROM jobs WHERE type = 'ocr.pages'"
+                        " AND (payload->>'document_id')::bigint = %s ORDER BY id", (document_id,)).fetchall()
+    return [(pages, look_first) for pages, look_first in rows]
+
+
 def test_a_short_scan_is_cut_into_one_job_per_page_for_two_live_ocr_workers(
     pool: ConnectionPool, database_url: str, tmp_path: Path
 ) -> None:
@@ -46,17 +61,12 @@ def test_a_short_scan_is_cut_into_one_job_per_page_for_two_live_ocr_workers(
         _register(conn, "extract-only", pools=["extract"], threads=16, seen="1 second")  # no OCR slots
         _register(conn, "long-gone", pools=["ocr.pages"], threads=8, seen="1 hour")  # not counted either
         assert documents.ocr_slots(conn, live_within_seconds=60) == 2
-        short = upload_file(conn, storage, scanned_pdf(tmp_path / "short.pdf", numbered_pages(4)),
-                            max_bytes=10**7).document_id
+        short = _upload_scan(conn, storage, tmp_path, 4)
     drain(pool, settings, storage)
     with pool.connection() as conn:
-        batches = conn.execute("SELECT payload->'pages' FROM jobs WHERE type = 'ocr.pages'"
-                               " AND (payload->>'document_id')::bigint = %s ORDER BY id", (short,)).fetchall()
-        assert [row[0] for row in batches] == [[1], [2], [3], [4]]
-        assert documents.get_document(conn, short)["state"] == "done"
         # a job per page: each page looks at its orientation before it is read
-        assert conn.execute("SELECT bool_and(payload->'look_first' = 'true') FROM jobs WHERE type = 'ocr.pages'"
-                            " AND (payload->>'document_id')::bigint = %s", (short,)).fetchone() == (True,)
+        assert _ocr_page_jobs(conn, short) == [([1], True), ([2], True), ([3], True), ([4], True)]
+        assert documents.get_document(conn, short)["state"] == "done"
 
 
 def test_a_document_longer_than_a_job_per_page_reads_first_and_looks_only_at_bad_reads(
@@ -68,11 +78,8 @@ def test_a_document_longer_than_a_job_per_page_reads_first_and_looks_only_at_bad
     storage: ObjectStorage = open_storage(settings.resolved_storage_url)
     with pool.connection() as conn:
         _register(conn, "ocr-1", pools=["ocr.plan", "ocr.pages"], threads=1, seen="1 second")
-        longer = upload_file(conn, storage, scanned_pdf(tmp_path / "longer.pdf", numbered_pages(5)),
-                             max_bytes=10**7).document_id
+        longer = _upload_scan(conn, storage, tmp_path, 5)
     drain(pool, settings, storage)
     with pool.connection() as conn:
-        jobs = conn.execute("SELECT payload->'pages', payload ? 'look_first' FROM jobs WHERE type = 'ocr.pages'"
-                            " AND (payload->>'document_id')::bigint = %s ORDER BY id", (longer,)).fetchall()
-        assert [(pages, looks) for pages, looks in jobs] == [([1, 2, 3], False), ([4, 5], False)]
+        assert _ocr_page_jobs(conn, longer) == [([1, 2, 3], None), ([4, 5], None)]  # no look_first
         assert documents.get_document(conn, longer)["state"] == "done"

@@ -2,31 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import pytest
 
+from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline import codes
 from tenderflow.extraction.offline.document import Document
 from tenderflow.extraction.schema import Sourced, TenderFields
 from tenderflow.extraction.validation import validate_fields
+from tests.support.offline_readers import document as doc
+from tests.support.offline_readers import value
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Page:
-    number: int
-    text: str
-
-
-def doc(*texts: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(texts, start=1)])
-
-
-def value(sourced: Sourced[T] | None) -> T | None:
-    return None if sourced is None else sourced.value
 
 
 def on_page(document: Document, sourced: Sourced[T]) -> bool:

@@ -13,23 +13,23 @@ import pytest
 from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline import date_parsing
 from tenderflow.extraction.offline.dates import parse_dates, parse_times, questions_deadline, submission_deadline
-from tenderflow.extraction.offline.document import Document, fold
+from tenderflow.extraction.offline.document import fold
 from tenderflow.extraction.schema import Sourced, TenderFields
 from tenderflow.extraction.validation import validate_fields
-
-
-def document(*pages: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
+from tests.support.offline_readers import document, kept_by, read, value
 
 
 def submission(*pages: str) -> str | None:
-    found = submission_deadline(document(*pages))
-    return found.value if found is not None else None
+    return read(submission_deadline, *pages)
 
 
 def questions(*pages: str) -> str | None:
-    found = questions_deadline(document(*pages))
-    return found.value if found is not None else None
+    return read(questions_deadline, *pages)
+
+
+def kept_submission(*pages: str) -> str | None:
+    """The submission deadline, after asserting the pipeline's validation keeps it (its quote on its page)."""
+    return value(kept_by(submission_deadline, "submission_deadline")(*pages))
 
 
 def dates_in(text: str, *, month_first: bool = False) -> list[date]:
@@ -276,10 +276,7 @@ def test_date_broken_across_two_lines() -> None:
 
 def test_quote_holds_the_value_and_validates() -> None:
     page = "Ablauf der Angebotsfrist\n    14.07.2022 - 11:00 Uhr\n"
-    found = submission_deadline(document(page))
-    assert found is not None
-    fields, flags = validate_fields(TenderFields(submission_deadline=found), [Page(1, page)])
-    assert fields.submission_deadline == found, flags
+    assert kept_submission(page) is not None
 
 
 def test_us_documents_read_numeric_dates_month_first() -> None:
@@ -678,10 +675,7 @@ def test_label_cell_going_on_below_the_value_row() -> None:
         " tenders\n"
         " Duration of the contract             48 months\n"
     )
-    found = submission_deadline(document(page))
-    assert found is not None and found.value == "2025-06-10T12:00"
-    fields, flags = validate_fields(TenderFields(submission_deadline=found), [Page(1, page)])
-    assert fields.submission_deadline == found, flags
+    assert kept_submission(page) == "2025-06-10T12:00"
 
 
 def test_wrapped_label_below_still_reads_a_negative_context() -> None:
@@ -705,10 +699,7 @@ def test_label_wrapped_onto_the_value_line() -> None:
         " Schlusstermin für den Eingang der\n"
         " Angebote: 14.05.2025 – 11:00 Uhr\n"
     )
-    found = submission_deadline(document(page))
-    assert found is not None and found.value == "2025-05-14T11:00"
-    fields, flags = validate_fields(TenderFields(submission_deadline=found), [Page(1, page)])
-    assert fields.submission_deadline == found, flags
+    assert kept_submission(page) == "2025-05-14T11:00"
 
 
 def test_label_start_above_must_stand_in_the_same_column() -> None:

@@ -7,25 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.schema import Sourced, TenderFields
-from tenderflow.extraction.validation import validate_fields
-
-
-def _document(*pages: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
+from tenderflow.extraction.schema import Sourced
+from tests.support.offline_readers import document, kept
 
 
 def _grounded(found: Sourced[str] | None, *pages: str) -> Sourced[str]:
     """The value, after the pipeline's validation kept it: its quote is on its page, the value in its quote."""
     assert found is not None
-    checked, flags = validate_fields(
-        TenderFields(title=found), [Page(number, text) for number, text in enumerate(pages, start=1)]
-    )
-    assert checked.title == found, flags
-    return found
+    return kept(found, "title", *pages)
 
 
 # --- reference number ------------------------------------------------------------------------------------
@@ -47,7 +37,7 @@ def _grounded(found: Sourced[str] | None, *pages: str) -> Sourced[str]:
     ],
 )
 def test_reference_after_its_label(text: str, expected: str) -> None:
-    assert _grounded(identity.reference_number(_document(text)), text).value == expected
+    assert _grounded(identity.reference_number(document(text)), text).value == expected
 
 
 def test_reference_in_the_cell_below_a_form_header() -> None:
@@ -55,7 +45,7 @@ def test_reference_in_the_cell_below_a_form_header() -> None:
         "Ihre Anfrage vom             Vergabenummer                                   Telefon       Datum\n"
         "                             VA-2026-0239-OE6404                                           30.03.2026\n"
     )
-    found = _grounded(identity.reference_number(_document(page)), page)
+    found = _grounded(identity.reference_number(document(page)), page)
     assert (found.value, found.quote) == (
         "VA-2026-0239-OE6404",
         "VA-2026-0239-OE6404                                           30.03.2026",
@@ -64,12 +54,12 @@ def test_reference_in_the_cell_below_a_form_header() -> None:
 
 def test_reference_of_several_tokens_on_the_next_line() -> None:
     page = "    c) Geschäftszeichen\n       173087_75 112/0012\n\n 3. Angaben zu Angeboten\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "173087_75 112/0012"
+    assert _grounded(identity.reference_number(document(page)), page).value == "173087_75 112/0012"
 
 
 def test_reference_after_the_last_colon_of_a_long_label() -> None:
     page = "Numéro de référence attribué au marché par le pouvoir adjudicateur / l'entité adjudicatrice : 20F015PA.\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "20F015PA"
+    assert _grounded(identity.reference_number(document(page)), page).value == "20F015PA"
 
 
 def test_buyer_reference_beats_the_notice_number() -> None:
@@ -78,12 +68,12 @@ def test_buyer_reference_beats_the_notice_number() -> None:
         "Numéro de référence attribué au marché par le pouvoir adjudicateur / l'entité adjudicatrice :\n"
         "2020_05.06.07.\n"
     )
-    assert _grounded(identity.reference_number(_document(first, second)), first, second).value == "2020_05.06.07"
+    assert _grounded(identity.reference_number(document(first, second)), first, second).value == "2020_05.06.07"
 
 
 def test_notice_number_when_the_buyer_gives_none() -> None:
     page = "Avis n°20-100260\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "20-100260"
+    assert _grounded(identity.reference_number(document(page)), page).value == "20-100260"
 
 
 @pytest.mark.parametrize(
@@ -103,7 +93,7 @@ def test_notice_number_when_the_buyer_gives_none() -> None:
     ],
 )
 def test_no_reference_from_what_is_no_identifier(text: str) -> None:
-    assert identity.reference_number(_document(text)) is None
+    assert identity.reference_number(document(text)) is None
 
 
 # --- title -----------------------------------------------------------------------------------------------
@@ -115,7 +105,7 @@ def test_title_after_its_label_wrapped_onto_the_next_line() -> None:
         "niveau R+4 et Terrasse technique du Complexe World Trade Center de Jarry.\n"
         "Type de marché de travaux : exécution.\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == (
         "climatisation par système VRV des niveaux R+1 et R+2 et remise en état du niveau R+4 et Terrasse "
         "technique du Complexe World Trade Center de Jarry"
@@ -125,7 +115,7 @@ def test_title_after_its_label_wrapped_onto_the_next_line() -> None:
 
 def test_title_stops_at_a_closed_sentence() -> None:
     page = "Objet du marché : achat de deux véhicules électriques.\nLe présent marché concerne la police.\n"
-    assert _grounded(identity.title(_document(page)), page).value == "achat de deux véhicules électriques"
+    assert _grounded(identity.title(document(page)), page).value == "achat de deux véhicules électriques"
 
 
 def test_title_in_the_lines_under_a_form_label() -> None:
@@ -136,7 +126,7 @@ def test_title_in_the_lines_under_a_form_label() -> None:
         "\n"
         "Etapa y Alcance\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == (
         "Sistema de almacenamiento AllFlash NVMe compuesto por 2 (dos) subsistemas que trabajen en modalidad "
         "activo-activo"
@@ -150,7 +140,7 @@ def test_title_label_with_sharp_s_and_hyphenated_wrap() -> None:
         "\n"
         " Vergabenummer: ZV-A1-23-0161000-4122.3\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == (
         "Ausschreibung für eine Design-Agentur zur Entwicklung interaktiver Visualisierungen zur Darstellung "
         "von wissenschaftlichen Themen"
@@ -164,13 +154,13 @@ def test_title_continues_the_cover_heading() -> None:
         "SCOLASTICO E ASSISTENZA ALUNNI\n"
         "CIG B83739B096\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == "AFFIDAMENTO SERVIZIO TRASPORTO SCOLASTICO E ASSISTENZA ALUNNI"
 
 
 def test_title_after_a_connector_stops_at_the_reference() -> None:
     page = "\nTENDER FOR THE SUPPLY OF WATER METERS TO THE NORTH DISTRICT. TENDER NO. 45/2025\n"
-    assert _grounded(identity.title(_document(page)), page).value == ("SUPPLY OF WATER METERS TO THE NORTH DISTRICT")
+    assert _grounded(identity.title(document(page)), page).value == ("SUPPLY OF WATER METERS TO THE NORTH DISTRICT")
 
 
 def test_title_under_a_document_type_heading() -> None:
@@ -183,7 +173,7 @@ def test_title_under_a_document_type_heading() -> None:
         "       Sanitary Sewer Evaluation Survey SSES – Phase 1\n"
         "                        Deadline for Sealed Proposal Submissions:\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == (
         "Professional Engineering Services for LaSalle Area Sanitary Sewer Evaluation Survey SSES – Phase 1"
     )
@@ -203,7 +193,7 @@ def test_title_under_a_heading_past_the_number_and_publication() -> None:
         "\n"
         "Contrato Sujeto a regulación armonizada No\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == "Suministro de plantas y servicio de decoración con adornos de navidad para el centro de Jaén"
 
 
@@ -213,7 +203,7 @@ def test_title_without_its_connector() -> None:
         "\n"
         " na zakup sprzętu medycznego do rehabilitacji onkologicznej\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == (
+    assert _grounded(identity.title(document(page)), page).value == (
         "zakup sprzętu medycznego do rehabilitacji onkologicznej"
     )
 
@@ -226,7 +216,7 @@ def test_title_above_a_heading_followed_by_a_salutation() -> None:
         "\n"
         "Sehr geehrte Damen und Herren,\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == "Website und Logo Entwicklung - ZeStuR"
+    assert _grounded(identity.title(document(page)), page).value == "Website und Logo Entwicklung - ZeStuR"
 
 
 def test_title_under_a_reference_line() -> None:
@@ -239,7 +229,7 @@ def test_title_under_a_reference_line() -> None:
         "\n"
         "hier: Öffentliche Ausschreibung\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == (
+    assert _grounded(identity.title(document(page)), page).value == (
         "Erstellung von sechs innovativen Datenvisualisierungen"
     )
 
@@ -259,12 +249,12 @@ def test_title_under_a_reference_line() -> None:
     ],
 )
 def test_no_title_from_headings_placeholders_or_prose(text: str) -> None:
-    assert identity.title(_document(text)) is None
+    assert identity.title(document(text)) is None
 
 
 def test_label_title_beats_heading_title() -> None:
     page = "Request\nRequest Title:\nProvision of a Digital Wallet\n\nRequest Number:\nDPC2142\n"
-    assert _grounded(identity.title(_document(page)), page).value == "Provision of a Digital Wallet"
+    assert _grounded(identity.title(document(page)), page).value == "Provision of a Digital Wallet"
 
 
 # --- place of performance --------------------------------------------------------------------------------
@@ -277,34 +267,34 @@ def test_place_block_in_the_value_column_stops_at_the_next_row() -> None:
         "                            Annapolis MD 21401\n"
         "Special Instructions:       LIMITED TO MASTER CONTRACTORS\n"
     )
-    found = _grounded(identity.place_of_performance(_document(page)), page)
+    found = _grounded(identity.place_of_performance(document(page)), page)
     assert found.value == "MD State Treasurer's Office 80 Calvert Street Annapolis MD 21401"
 
 
 def test_place_without_its_nuts_note() -> None:
     page = "II.1.3) Luogo di esecuzione: Comune di Turi (Ba) [codice NUTS ITF48]\nII.1.4) Breve descrizione: x\n"
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "Comune di Turi (Ba)"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "Comune di Turi (Ba)"
 
 
 def test_place_on_the_line_under_a_numbered_label() -> None:
     page = "    c) Ort der Leistungserbringung\n       Dessau-Roßlau\n"
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "Dessau-Roßlau"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "Dessau-Roßlau"
 
 
 def test_place_town_from_a_block_of_sub_fields() -> None:
     page = "Lugar de ejecución\n Subentidad Nacional Jaén\n Código de Subentidad Territorial ES616\n"
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "Jaén"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "Jaén"
 
 
 def test_place_in_a_sentence() -> None:
     page = "Il luogo di svolgimento dell’appalto è nel Comune di SERINO - provincia di Avellino codice NUTS ITF34.\n"
-    found = _grounded(identity.place_of_performance(_document(page)), page)
+    found = _grounded(identity.place_of_performance(document(page)), page)
     assert found.value == "Comune di SERINO - provincia di Avellino"
 
 
 def test_place_falls_back_to_the_nuts_code() -> None:
     page = "Lieu d'exécution : .\nCode NUTS : -FRE11.\n"
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "FRE11"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "FRE11"
 
 
 def test_place_under_a_form_header_with_other_columns() -> None:
@@ -314,7 +304,7 @@ def test_place_under_a_form_header_with_other_columns() -> None:
         "PROCESAMIENTO DE DATOS | SAN\n"
         "MARTIN 1339\n"
     )
-    found = _grounded(identity.place_of_performance(_document(page)), page)
+    found = _grounded(identity.place_of_performance(document(page)), page)
     assert found.value == "NUEVO CENTRO DE PROCESAMIENTO DE DATOS | SAN MARTIN 1339"
 
 
@@ -330,7 +320,7 @@ def test_place_under_a_form_header_with_other_columns() -> None:
     ],
 )
 def test_no_place_from_contents_headings_or_pointers(text: str) -> None:
-    assert identity.place_of_performance(_document(text)) is None
+    assert identity.place_of_performance(document(text)) is None
 
 
 # --- eForms notices, right-to-left labels, sentences that run on ---------------------------------------------
@@ -350,16 +340,16 @@ Country: United Kingdom
 
 
 def test_eforms_notice() -> None:
-    document = _document(EFORMS_PAGE)
-    assert _grounded(identity.title(document), EFORMS_PAGE).value == "Cleaning of council offices"
-    assert _grounded(identity.reference_number(document), EFORMS_PAGE).value == "CC-2024-55"
-    place = _grounded(identity.place_of_performance(document), EFORMS_PAGE)
+    read_from = document(EFORMS_PAGE)
+    assert _grounded(identity.title(read_from), EFORMS_PAGE).value == "Cleaning of council offices"
+    assert _grounded(identity.reference_number(read_from), EFORMS_PAGE).value == "CC-2024-55"
+    place = _grounded(identity.place_of_performance(read_from), EFORMS_PAGE)
     assert (place.value, place.quote) == ("Leeds", "Town: Leeds")
 
 
 def test_right_to_left_label_with_its_value_on_its_left() -> None:
     page = "        240439012345          رقم المنافسة\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "240439012345"
+    assert _grounded(identity.reference_number(document(page)), page).value == "240439012345"
 
 
 @pytest.mark.parametrize(
@@ -372,7 +362,7 @@ def test_right_to_left_label_with_its_value_on_its_left() -> None:
     ],
 )
 def test_no_title_from_sentences_sections_or_countries(text: str) -> None:
-    assert identity.title(_document(text)) is None
+    assert identity.title(document(text)) is None
 
 
 @pytest.mark.parametrize(
@@ -395,7 +385,7 @@ def test_no_title_from_sentences_sections_or_countries(text: str) -> None:
     ],
 )
 def test_title_on_a_cover_page(text: str, expected: str) -> None:
-    assert _grounded(identity.title(_document(text)), text).value == expected
+    assert _grounded(identity.title(document(text)), text).value == expected
 
 
 def test_place_from_a_delivery_sentence_wrapped_over_two_lines() -> None:
@@ -403,14 +393,14 @@ def test_place_from_a_delivery_sentence_wrapped_over_two_lines() -> None:
         "El plazo de entrega será de noventa (90) días. Las entregas se realizarán en el 3er piso del Palacio\n"
         "Municipal ubicado en calle Buenos Aires 711.\n"
     )
-    found = _grounded(identity.place_of_performance(_document(page)), page)
+    found = _grounded(identity.place_of_performance(document(page)), page)
     assert found.value == "el 3er piso del Palacio Municipal ubicado en calle Buenos Aires 711"
     assert found.quote.count("\n") == 1
 
 
 def test_labelled_place_beats_a_delivery_sentence() -> None:
     page = "Place of delivery: Central Medical Stores, Nairobi\n\nDeliveries shall be made at the Kisumu Depot.\n"
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == ("Central Medical Stores, Nairobi")
+    assert _grounded(identity.place_of_performance(document(page)), page).value == ("Central Medical Stores, Nairobi")
 
 
 @pytest.mark.parametrize(
@@ -423,7 +413,7 @@ def test_labelled_place_beats_a_delivery_sentence() -> None:
     ],
 )
 def test_no_place_from_delivery_sentences_without_a_place(text: str) -> None:
-    assert identity.place_of_performance(_document(text)) is None
+    assert identity.place_of_performance(document(text)) is None
 
 
 @pytest.mark.parametrize(
@@ -434,11 +424,11 @@ def test_no_place_from_delivery_sentences_without_a_place(text: str) -> None:
     ],
 )
 def test_title_words_that_look_like_negative_contexts(text: str, expected: str) -> None:
-    assert _grounded(identity.title(_document(text)), text).value == expected
+    assert _grounded(identity.title(document(text)), text).value == expected
 
 
 def test_no_title_from_a_subtotal() -> None:
-    assert identity.title(_document("Sub-total amount of the bid in words\n")) is None
+    assert identity.title(document("Sub-total amount of the bid in words\n")) is None
 
 
 # --- cover pages and portal layouts (GeM, CPPP, Etimad, development banks) ----------------------------------
@@ -456,7 +446,7 @@ def test_no_title_from_a_subtotal() -> None:
     ],
 )
 def test_reference_forms_of_cover_pages(text: str, expected: str) -> None:
-    assert _grounded(identity.reference_number(_document(text)), text).value == expected
+    assert _grounded(identity.reference_number(document(text)), text).value == expected
 
 
 @pytest.mark.parametrize(
@@ -468,12 +458,12 @@ def test_reference_forms_of_cover_pages(text: str, expected: str) -> None:
     ],
 )
 def test_no_reference_from_times_broken_codes_or_words(text: str) -> None:
-    assert identity.reference_number(_document(text)) is None
+    assert identity.reference_number(document(text)) is None
 
 
 def test_tender_number_beats_project_number() -> None:
     page = "eMMA Project Number: BPM044557\nPORFP Number:               #E20P4600040\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "E20P4600040"
+    assert _grounded(identity.reference_number(document(page)), page).value == "E20P4600040"
 
 
 def test_title_of_the_contract_beats_the_project() -> None:
@@ -486,7 +476,7 @@ def test_title_of_the_contract_beats_the_project() -> None:
         "Contract Title: Supply and Installation of Laboratory Equipment\n"
         "RFB Reference No.: ET-AUC-441389-GO-RFB\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == "Supply and Installation of Laboratory Equipment"
+    assert _grounded(identity.title(document(page)), page).value == "Supply and Installation of Laboratory Equipment"
 
 
 def test_title_past_the_procedure_line_of_a_cover() -> None:
@@ -498,7 +488,7 @@ def test_title_past_the_procedure_line_of_a_cover() -> None:
         "\n"
         "I. DESCRIPTION DU PROJET\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == (
+    assert _grounded(identity.title(document(page)), page).value == (
         "Recrutement d'un prestataire pour les audits internes du SMSI"
     )
 
@@ -510,7 +500,7 @@ def test_title_under_a_decorated_centred_label() -> None:
         "Supply and application of mineral wool insulation on various pipes, bends,\n"
         "vessels of Turbine and its auxiliaries.\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == (
+    assert _grounded(identity.title(document(page)), page).value == (
         "Supply and application of mineral wool insulation on various pipes, bends, vessels of Turbine and its "
         "auxiliaries"
     )
@@ -522,7 +512,7 @@ def test_no_title_from_a_table_header_row() -> None:
         "        No/           Name of Work                                      Name of Section\n"
         "No                                                    [Rs.]\n"
     )
-    assert identity.title(_document(page)) is None
+    assert identity.title(document(page)) is None
 
 
 GEM_PAGE = """                                                  Bharat Heavy Electricals Limited (bhel)
@@ -541,7 +531,7 @@ GeMARPTS म खोजी गई    ं स / Searched
 
 
 def test_gem_item_category_centred_on_its_value() -> None:
-    found = _grounded(identity.title(_document(GEM_PAGE)), GEM_PAGE)
+    found = _grounded(identity.title(document(GEM_PAGE)), GEM_PAGE)
     assert found.value == (
         "MAPLITHO PAPER 80GSM SIZE 0.841X100MTS , MAPLITHO PAPER 80 GSM SIZE-0.457X100 M , MAPLITHO PAPER 80GSM "
         "SIZE. 297X100MTS , MAPLITHO PAPER 80GSM SIZE. 594X100 MTS"
@@ -550,12 +540,12 @@ def test_gem_item_category_centred_on_its_value() -> None:
 
 def test_gem_boq_title_beats_the_item_category() -> None:
     page = GEM_PAGE + "\nबीओ यू शीषक /BOQ Title                            YADADRI THERMAL INSULATION MATTRESSES\n"
-    assert _grounded(identity.title(_document(page)), page).value == "YADADRI THERMAL INSULATION MATTRESSES"
+    assert _grounded(identity.title(document(page)), page).value == "YADADRI THERMAL INSULATION MATTRESSES"
 
 
 def test_no_centred_value_taken_from_the_row_above() -> None:
     page = "Address:        12 Main Street\n                Springfield\nTitle:\n"
-    assert identity.title(_document(page)) is None
+    assert identity.title(document(page)) is None
 
 
 def test_place_from_a_consignee_table() -> None:
@@ -571,17 +561,17 @@ def test_place_from_a_consignee_table() -> None:
         "                                      COMPLEX\n"
         "\n"
     )
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "632406,INDIRA GANDHI COMPLEX"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "632406,INDIRA GANDHI COMPLEX"
 
 
 def test_place_region_under_the_scope_line() -> None:
     page = "5 - مكان تنفيذ الأعمال\n\nداخل المملكة\n\nه منطقة الرياض\n0 الرياض\n"
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "منطقة الرياض"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "منطقة الرياض"
 
 
 def test_no_place_from_a_numbered_contents_list() -> None:
     page = "5 مكان تنفيذ الأعمال\n6 جدول الكميات والأسعار\n7 فريق العمل\n"
-    assert identity.place_of_performance(_document(page)) is None
+    assert identity.place_of_performance(document(page)) is None
 
 
 OCR_FORM = (
@@ -592,20 +582,20 @@ OCR_FORM = (
 
 
 def test_values_run_on_after_their_labels_on_an_ocr_page() -> None:
-    document = _document(OCR_FORM)
-    assert _grounded(identity.title(document), OCR_FORM).value == "Fourier Transform Infrared Spectroscopy(FTIR)"
-    assert _grounded(identity.place_of_performance(document), OCR_FORM).value == "Department of Textile"
+    read_from = document(OCR_FORM)
+    assert _grounded(identity.title(read_from), OCR_FORM).value == "Fourier Transform Infrared Spectroscopy(FTIR)"
+    assert _grounded(identity.place_of_performance(read_from), OCR_FORM).value == "Department of Textile"
 
 
 def test_no_run_on_values_on_a_laid_out_page() -> None:
     page = OCR_FORM + "Tender Value in Rs       NA\n"
-    document = _document(page)
-    assert identity.title(document) is None
-    assert identity.place_of_performance(document) is None
+    read_from = document(page)
+    assert identity.title(read_from) is None
+    assert identity.place_of_performance(read_from) is None
 
 
 def test_no_place_from_the_location_of_something_else() -> None:
-    assert identity.place_of_performance(_document("Location of bid opening: Room 12, Head Office\n")) is None
+    assert identity.place_of_performance(document("Location of bid opening: Room 12, Head Office\n")) is None
 
 
 def test_place_named_at_the_end_of_the_title() -> None:
@@ -614,7 +604,7 @@ def test_place_named_at_the_end_of_the_title() -> None:
         "REMOVAL AND DISPOSAL OF ASBESTOS, RE-ROOFING, AND ASSOCIATED WORKS\n"
         "                        AT NCPB GCP DEPOT\n"
     )
-    assert _grounded(identity.place_of_performance(_document(page)), page).value == "NCPB GCP DEPOT"
+    assert _grounded(identity.place_of_performance(document(page)), page).value == "NCPB GCP DEPOT"
 
 
 @pytest.mark.parametrize(
@@ -625,7 +615,7 @@ def test_place_named_at_the_end_of_the_title() -> None:
     ],
 )
 def test_no_place_from_a_title_without_one(text: str) -> None:
-    assert identity.place_of_performance(_document(text)) is None
+    assert identity.place_of_performance(document(text)) is None
 
 
 # --- documents nobody tuned for: notice numbers, label words, headings over body text -----------------------
@@ -638,12 +628,12 @@ def test_no_place_from_a_title_without_one(text: str) -> None:
 def test_labelled_reference_beats_a_notice_number_heading(heading: str) -> None:
     """'Avis de marché n°' uses a reference label's words ('marché n°') but numbers the published notice."""
     page = f"{heading}\n\nObjet : Entretien des voiries\nNuméro de référence : VDX-2024-031\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "VDX-2024-031"
+    assert _grounded(identity.reference_number(document(page)), page).value == "VDX-2024-031"
 
 
 def test_notice_number_heading_still_serves_when_nothing_else_does() -> None:
     page = "Avis de marché n° 24-50113\n\nObjet : Entretien des voiries\n"
-    assert _grounded(identity.reference_number(_document(page)), page).value == "24-50113"
+    assert _grounded(identity.reference_number(document(page)), page).value == "24-50113"
 
 
 @pytest.mark.parametrize(
@@ -655,14 +645,14 @@ def test_notice_number_heading_still_serves_when_nothing_else_does() -> None:
     ],
 )
 def test_place_opening_with_its_nuts_label_is_kept_whole(text: str, expected: str) -> None:
-    assert _grounded(identity.place_of_performance(_document(text)), text).value == expected
+    assert _grounded(identity.place_of_performance(document(text)), text).value == expected
 
 
 @pytest.mark.parametrize(
     "text", ["Lieu d'exécution : Code\n", "Place of performance: Town:\n", "Erfüllungsort: NUTS\n"]
 )
 def test_no_place_made_only_of_label_words(text: str) -> None:
-    assert identity.place_of_performance(_document(text)) is None
+    assert identity.place_of_performance(document(text)) is None
 
 
 def test_title_heading_stops_before_the_wider_body_text() -> None:
@@ -675,7 +665,7 @@ def test_title_heading_stops_before_the_wider_body_text() -> None:
         " Framework agreement for the daily cleaning of offices, schools and sports halls, divided\n"
         " into three lots. Tenderers may bid for one or more lots.\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == "Cleaning of municipal buildings and sports halls"
     assert found.quote == "Cleaning of municipal buildings and\nsports halls"
 
@@ -689,29 +679,29 @@ def test_title_heading_paragraph_of_even_lines_is_not_cut() -> None:
         "\n"
         " Framework agreement for the daily cleaning of offices, schools and sports halls.\n"
     )
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == "Cleaning of the municipal buildings, the sports halls and the public libraries of the town"
 
 
 def test_title_without_the_specks_of_a_scan() -> None:
     page = "II.1.1) Bezeichnung des Auftrags: Sanierung der Turnhalle Nord,\nDacharbeiten \\ ;\n"
-    assert _grounded(identity.title(_document(page)), page).value == "Sanierung der Turnhalle Nord, Dacharbeiten"
+    assert _grounded(identity.title(document(page)), page).value == "Sanierung der Turnhalle Nord, Dacharbeiten"
 
 
 @pytest.mark.parametrize("text", ["Subject: Invitation to\n", "Title: Supply of\n", "Objet : Fourniture des\n"])
 def test_no_title_cut_after_a_linking_word(text: str) -> None:
-    assert identity.title(_document(text)) is None
+    assert identity.title(document(text)) is None
 
 
 def test_no_title_from_another_fields_label_run_into_the_value() -> None:
     """A scan ran two columns into one line: 'Title: Date of dispatch of this notice:' is no title."""
     page = "Title: Date of dispatch of this notice:\nCleaning of schools        17.02.2025\n"
-    assert identity.title(_document(page)) is None
+    assert identity.title(document(page)) is None
 
 
 def test_long_title_with_a_speck_of_a_scan_after_it() -> None:
     page = "II.1.1) Intitulé : Fourniture de repas en liaison froide pour les restaurants scolaires :\n"
-    found = _grounded(identity.title(_document(page)), page)
+    found = _grounded(identity.title(document(page)), page)
     assert found.value == "Fourniture de repas en liaison froide pour les restaurants scolaires"
 
 
@@ -723,4 +713,4 @@ def test_document_type_heading_with_specks_of_a_scan() -> None:
         "\n"
         "Framework agreement for the daily cleaning of offices, schools and sports halls.\n"
     )
-    assert _grounded(identity.title(_document(page)), page).value == "Cleaning of municipal buildings and sports halls"
+    assert _grounded(identity.title(document(page)), page).value == "Cleaning of municipal buildings and sports halls"

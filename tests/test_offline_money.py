@@ -8,26 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline.currencies import amounts_in
-from tenderflow.extraction.offline.document import Document
 from tenderflow.extraction.offline.durations import contract_duration
 from tenderflow.extraction.offline.money import estimated_value
 from tenderflow.extraction.schema import ContractDuration, Money
-
-
-def document(*pages: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
+from tests.support.offline_readers import document, read
 
 
 def value_of(*pages: str) -> Money | None:
-    found = estimated_value(document(*pages))
-    return found.value if found is not None else None
+    return read(estimated_value, *pages)
 
 
 def duration_of(*pages: str) -> ContractDuration | None:
-    found = contract_duration(document(*pages))
-    return found.value if found is not None else None
+    return read(contract_duration, *pages)
 
 
 # --- the amount parser ---------------------------------------------------------------------------------

@@ -9,22 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.schema import Sourced, TenderFields
-from tenderflow.extraction.validation import validate_fields
+from tests.support.offline_readers import kept_by, value
 
-
-def _place(*pages: str) -> Sourced[str] | None:
-    """The place, as the pipeline's validation keeps it (its quote on its page, the value in its quote)."""
-    found = identity.place_of_performance(Document.of([Page(number, text) for number, text in enumerate(pages, 1)]))
-    if found is not None:
-        checked, flags = validate_fields(
-            TenderFields(place_of_performance=found), [Page(number, text) for number, text in enumerate(pages, 1)]
-        )
-        assert checked.place_of_performance == found, flags
-    return found
+# the place, as the pipeline's validation keeps it (its quote on its page, the value in its quote)
+_place = kept_by(identity.place_of_performance, "place_of_performance")
 
 
 @pytest.mark.parametrize(
@@ -45,8 +34,7 @@ def _place(*pages: str) -> Sourced[str] | None:
     ],
 )
 def test_place_after_the_label_of_its_language(page: str, expected: str) -> None:
-    found = _place(page)
-    assert found is not None and found.value == expected
+    assert value(_place(page)) == expected
 
 
 def test_the_town_under_a_seap_place_block() -> None:
@@ -57,8 +45,7 @@ def test_the_town_under_a_seap_place_block() -> None:
         "          Oradea\n\n"
         "          II.2.4 Descrierea achizitiei publice\n"
     )
-    found = _place(page)
-    assert found is not None and found.value == "Oradea"
+    assert value(_place(page)) == "Oradea"
 
 
 def test_a_label_that_enumerates_over_two_lines_of_a_two_column_form() -> None:
@@ -69,8 +56,7 @@ def test_a_label_that_enumerates_over_two_lines_of_a_two_column_form() -> None:
         "      работы или оказания услуги\n\n"
         "      Предусмотрена возможность одностороннего отказа         Да\n"
     )
-    found = _place(page)
-    assert found is not None and found.value == "Российская Федерация, г. Казань ул. Баумана, д. 12"
+    assert value(_place(page)) == "Российская Федерация, г. Казань ул. Баумана, д. 12"
 
 
 def test_a_place_the_buyer_will_designate_names_none() -> None:

@@ -9,22 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.schema import Sourced, TenderFields
-from tenderflow.extraction.validation import validate_fields
+from tests.support.offline_readers import kept_by, value
 
-
-def _reference(*pages: str) -> Sourced[str] | None:
-    """The reference, as the pipeline's validation keeps it (its quote on its page, the value in its quote)."""
-    found = identity.reference_number(Document.of([Page(number, text) for number, text in enumerate(pages, 1)]))
-    if found is not None:
-        checked, flags = validate_fields(
-            TenderFields(reference_number=found), [Page(number, text) for number, text in enumerate(pages, 1)]
-        )
-        assert checked.reference_number == found, flags
-    return found
+# the reference, as the pipeline's validation keeps it (its quote on its page, the value in its quote)
+_reference = kept_by(identity.reference_number, "reference_number")
 
 
 @pytest.mark.parametrize(
@@ -47,8 +36,7 @@ def _reference(*pages: str) -> Sourced[str] | None:
     ],
 )
 def test_reference_after_the_label_of_its_language(page: str, expected: str) -> None:
-    found = _reference(page)
-    assert found is not None and found.value == expected
+    assert value(_reference(page)) == expected
 
 
 @pytest.mark.parametrize(
@@ -60,8 +48,7 @@ def test_reference_after_the_label_of_its_language(page: str, expected: str) -> 
     ],
 )
 def test_a_cjk_notices_number_after_its_name(page: str, expected: str) -> None:
-    found = _reference(page)
-    assert found is not None and found.value == expected
+    assert value(_reference(page)) == expected
 
 
 def test_a_law_cited_by_number_is_no_reference() -> None:
@@ -71,26 +58,22 @@ def test_a_law_cited_by_number_is_no_reference() -> None:
 
 def test_a_package_number_under_the_title() -> None:
     page = "        Tư vấn thiết kế hệ thống thông tin\n                (Gói thầu TV-02)\n"
-    found = _reference(page)
-    assert found is not None and found.value == "TV-02"
+    assert value(_reference(page)) == "TV-02"
 
 
 def test_the_tenders_own_number_outranks_the_buyers_file_number() -> None:
     page = "Aktenzeichen: ZV-2025-0012\nVergabenummer: VG-2025-17\n"
-    found = _reference(page)
-    assert found is not None and found.value == "VG-2025-17"
+    assert value(_reference(page)) == "VG-2025-17"
 
 
 def test_a_file_number_is_the_reference_when_nothing_else_is_printed() -> None:
     page = "Αριθ. Πρωτ: 4381/2016\n"
-    found = _reference(page)
-    assert found is not None and found.value == "4381/2016"
+    assert value(_reference(page)) == "4381/2016"
 
 
 def test_a_lots_number_is_not_the_tenders() -> None:
     page = "Lot 2 tender no.: L2-77/2025\nTender No.: T-2025-9\n"
-    found = _reference(page)
-    assert found is not None and found.value == "T-2025-9"
+    assert value(_reference(page)) == "T-2025-9"
 
 
 def test_a_reference_under_a_lots_heading_is_the_lots() -> None:
@@ -99,5 +82,4 @@ def test_a_reference_under_a_lots_heading_is_the_lots() -> None:
 
 
 def test_a_hebrew_tender_number_after_its_geresh() -> None:
-    found = _reference("                                  מכרז פומבי מס' 12/2025\n")
-    assert found is not None and found.value == "12/2025"
+    assert value(_reference("                                  מכרז פומבי מס' 12/2025\n")) == "12/2025"

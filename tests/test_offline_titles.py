@@ -9,26 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline import identity
-from tenderflow.extraction.offline.document import Document
-from tenderflow.extraction.schema import Sourced, TenderFields
-from tenderflow.extraction.validation import validate_fields
+from tests.support.offline_readers import document, kept_by, value
 
-
-def _document(*pages: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
-
-
-def _title(*pages: str) -> Sourced[str] | None:
-    """The title, as the pipeline's validation keeps it (its quote on its page, the value in its quote)."""
-    found = identity.title(_document(*pages))
-    if found is not None:
-        checked, flags = validate_fields(
-            TenderFields(title=found), [Page(number, text) for number, text in enumerate(pages, start=1)]
-        )
-        assert checked.title == found, flags
-    return found
+# the title, as the pipeline's validation keeps it (its quote on its page, the value in its quote)
+_title = kept_by(identity.title, "title")
 
 
 @pytest.mark.parametrize(
@@ -55,8 +40,7 @@ def _title(*pages: str) -> Sourced[str] | None:
     ],
 )
 def test_title_after_the_label_of_its_language(page: str, expected: str) -> None:
-    found = _title(page)
-    assert found is not None and found.value == expected
+    assert value(_title(page)) == expected
 
 
 def test_title_in_a_tall_cell_beside_its_label() -> None:
@@ -67,8 +51,7 @@ def test_title_in_a_tall_cell_beside_its_label() -> None:
         "１   件名\n\n"
         "２   履行場所      本町２－３\n"
     )
-    found = _title(page)
-    assert found is not None and found.value == "旧第二庁舎解体工事【総合評価方式】"
+    assert value(_title(page)) == "旧第二庁舎解体工事【総合評価方式】"
 
 
 def test_a_two_column_form_value_wrapped_around_its_label() -> None:
@@ -79,8 +62,7 @@ def test_a_two_column_form_value_wrapped_around_its_label() -> None:
         "                                                             здания школы № 5\n\n\n"
         "      Способ определения поставщика                          Электронный аукцион\n"
     )
-    found = _title(page)
-    assert found is not None and found.value == "Выполнение работ по ремонту кровли здания школы № 5"
+    assert value(_title(page)) == "Выполнение работ по ремонту кровли здания школы № 5"
 
 
 def test_a_quoted_name_after_the_word_for_what_is_bought() -> None:
@@ -89,8 +71,7 @@ def test_a_quoted_name_after_the_word_for_what_is_bought() -> None:
         "  Α] Κατακυρώνει την ανάθεση του έργου: «ΚΑΘΑΡΙΣΜΟΣ ΚΤΙΡΙΩΝ ΤΟΥ\n"
         "ΔΗΜΟΥ ΠΑΤΡΕΩΝ» στην εταιρεία με την επωνυμία ΑΛΦΑ Ε.Π.Ε.\n"
     )
-    found = _title(page)
-    assert found is not None and found.value == "ΚΑΘΑΡΙΣΜΟΣ ΚΤΙΡΙΩΝ ΤΟΥ ΔΗΜΟΥ ΠΑΤΡΕΩΝ"
+    assert value(_title(page)) == "ΚΑΘΑΡΙΣΜΟΣ ΚΤΙΡΙΩΝ ΤΟΥ ΔΗΜΟΥ ΠΑΤΡΕΩΝ"
 
 
 def test_a_quoted_law_is_no_title() -> None:
@@ -108,8 +89,7 @@ def test_a_quoted_law_is_no_title() -> None:
     ],
 )
 def test_the_subject_a_head_final_language_prints_before_the_documents_name(page: str, expected: str) -> None:
-    found = _title(page)
-    assert found is not None and found.value == expected
+    assert value(_title(page)) == expected
 
 
 def test_the_project_name_of_chinas_model_first_clause() -> None:
@@ -118,8 +98,7 @@ def test_the_project_name_of_chinas_model_first_clause() -> None:
         "  1．招标条件\n"
         "  本招标项目市第一医院门诊楼改造工程已由市发展和改革委员会批准建设，项目业主为市第一医院。\n"
     )
-    found = _title(page)
-    assert found is not None and found.value == "市第一医院门诊楼改造工程"
+    assert value(_title(page)) == "市第一医院门诊楼改造工程"
 
 
 def test_a_cover_title_wrapped_in_a_script_without_spaces_runs_on_without_one() -> None:
@@ -127,8 +106,7 @@ def test_a_cover_title_wrapped_in_a_script_without_spaces_runs_on_without_one() 
         "市交通投资集团有限公司 2026 年度办公\n     用品采购项目\n\n\n\n"
         "          招标文件\n\n招标人：市交通投资集团有限公司\n"
     )
-    found = _title(page)
-    assert found is not None and found.value == "市交通投资集团有限公司 2026 年度办公用品采购项目"
+    assert value(_title(page)) == "市交通投资集团有限公司 2026 年度办公用品采购项目"
 
 
 def test_the_paragraph_above_a_line_that_only_gives_the_number() -> None:
@@ -139,8 +117,7 @@ def test_the_paragraph_above_a_line_that_only_gives_the_number() -> None:
         "                                (Gói thầu TV-02)\n\n"
         "I. BỐI CẢNH\n"
     )
-    found = _title(page)
-    assert found is not None and found.value == "Tư vấn thiết kế hệ thống thông tin quản lý cho các chi nhánh ngân hàng"
+    assert value(_title(page)) == "Tư vấn thiết kế hệ thống thông tin quản lý cho các chi nhánh ngân hàng"
 
 
 def test_a_digital_signature_stamp_is_no_title() -> None:
@@ -186,16 +163,14 @@ _EKAP = (
 
 
 def test_the_name_in_the_subject_section_of_a_turkish_notice() -> None:
-    found = _title(_EKAP)
-    assert found is not None and found.value == "Park ve bahçelerin bakım hizmeti alımı"
-    place = identity.place_of_performance(_document(_EKAP))
+    assert value(_title(_EKAP)) == "Park ve bahçelerin bakım hizmeti alımı"
+    place = identity.place_of_performance(document(_EKAP))
     assert place is not None and place.value == "İlçe merkezindeki parklar"
 
 
 def test_a_label_in_a_script_without_spaces_set_off_by_a_space() -> None:
     page = "ประกาศเทศบาลตำบลหนองบัว\nเรื่อง ประกวดราคาจ้างก่อสร้างถนนคอนกรีต\n------------------------------\n"
-    found = _title(page)
-    assert found is not None and found.value == "ประกวดราคาจ้างก่อสร้างถนนคอนกรีต"
+    assert value(_title(page)) == "ประกวดราคาจ้างก่อสร้างถนนคอนกรีต"
 
 
 def test_a_lots_name_is_no_title() -> None:

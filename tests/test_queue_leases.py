@@ -56,6 +56,23 @@ def result_rows(conn: Conn) -> list[tuple[int, int]]:
     return [(job_id, attempt) for job_id, attempt in conn.execute("SELECT job_id, attempt FROM test_results")]
 
 
+def claimed_by_w1(conn: Conn, max_attempts: int = 3) -> tuple[ClaimedJob, datetime]:
+    """A new ocr job claimed by worker w1 at the database's now: the claim, and that now."""
+    job_id = enqueue(conn, JobSpec("ocr", max_attempts=max_attempts))
+    start = db_now(conn)
+    job = claim_one(conn, "w1", start)
+    assert job.id == job_id
+    return job, start
+
+
+def assert_writes_nothing(conn: Conn, job: ClaimedJob) -> None:
+    """A claim that is no longer the job's: its heartbeat, results, failure and release all refused."""
+    assert heartbeat(conn, [job], lease_seconds=LEASE) == set()
+    assert commit_results_as_a_handler_would(conn, job) == (set(), set())
+    assert fail(conn, [Failure(job, "from a claim no longer the job's", permanent=True, retry_seconds=0)]) == []
+    assert release(conn, [job]) == set()
+
+
 def commit_results_as_a_handler_would(conn: Conn, job: ClaimedJob) -> tuple[set[int], set[int]]:
     """A completion transaction: lock the jobs still owned, write their results, mark them succeeded.
     Returns (owned, completed)."""
@@ -106,19 +123,15 @@ def test_heartbeat_after_cancel_reports_the_job_as_no_longer_owned(conn: Conn) -
 def test_stale_worker_is_refused_every_write_after_its_job_was_reclaimed_and_claimed_again(
     conn: Conn, results_table: str
 ) -> None:
-    job_id = enqueue(conn, JobSpec("ocr", max_attempts=3))
-    start = db_now(conn)
-    stale = claim_one(conn, "w1", start)
+    stale, start = claimed_by_w1(conn)
+    job_id = stale.id
     [requeued] = Reclaimer(JobTypes()).run_once(conn, now=start + PAST_LEASE)
     assert (requeued.id, requeued.state) == (job_id, "queued")
     current = claim_one(conn, "w2", start + PAST_LEASE)
     assert (current.id, current.attempts) == (job_id, 2)
     row_before = get(conn, job_id)
 
-    assert heartbeat(conn, [stale], lease_seconds=LEASE) == set()
-    assert commit_results_as_a_handler_would(conn, stale) == (set(), set())
-    assert fail(conn, [Failure(stale, "stale failure", permanent=True, retry_seconds=0)]) == []
-    assert release(conn, [stale]) == set()
+    assert_writes_nothing(conn, stale)
 
     assert get(conn, job_id) == row_before  # W2's claim untouched: lease, worker, attempts, state
     assert row_before["worker_id"] == "w2" and row_before["state"] == "running"
@@ -134,19 +147,15 @@ def test_a_claim_lost_in_a_server_crash_leaves_its_worker_nothing_to_write(
     # Claims commit without waiting for their WAL flush: a server crash can undo one, putting the job
     # back with its old attempts, and the next claim then reaches the same attempts number again. The
     # worker id in the token is what still tells the two claims apart.
-    job_id = enqueue(conn, JobSpec("ocr", max_attempts=3))
-    start = db_now(conn)
-    lost = claim_one(conn, "w1", start)
+    lost, start = claimed_by_w1(conn)
+    job_id = lost.id
     conn.execute(  # what crash recovery leaves behind when the claim's commit never reached the disk
         "UPDATE jobs SET state = 'queued', attempts = attempts - 1, worker_id = NULL, leased_until = NULL,"
         " started_at = NULL WHERE id = %s", (job_id,))
     current = claim_one(conn, "w2", start)
     assert (current.id, current.attempts) == (lost.id, lost.attempts)
 
-    assert heartbeat(conn, [lost], lease_seconds=LEASE) == set()
-    assert commit_results_as_a_handler_would(conn, lost) == (set(), set())
-    assert fail(conn, [Failure(lost, "from the lost claim", permanent=True, retry_seconds=0)]) == []
-    assert release(conn, [lost]) == set()
+    assert_writes_nothing(conn, lost)
     assert result_rows(conn) == []
     assert commit_results_as_a_handler_would(conn, current) == ({job_id}, {job_id})
 
@@ -157,9 +166,8 @@ def test_a_claim_lost_in_a_server_crash_leaves_its_worker_nothing_to_write(
 def test_reclaim_skips_a_job_whose_completion_holds_its_lock_and_the_job_succeeds(
     conn: Conn, other_conn: Conn, results_table: str
 ) -> None:
-    job_id = enqueue(conn, JobSpec("ocr", max_attempts=3))
-    start = db_now(conn)
-    job = claim_one(conn, "w1", start)
+    job, start = claimed_by_w1(conn)
+    job_id = job.id
     reclaimer = Reclaimer(JobTypes())
 
     with conn.transaction():  # the completion, lease already over by the reclaimer's clock
@@ -177,9 +185,8 @@ def test_reclaim_skips_a_job_whose_completion_holds_its_lock_and_the_job_succeed
 def test_completion_after_reclaim_writes_nothing(
     conn: Conn, other_conn: Conn, results_table: str, max_attempts: int
 ) -> None:
-    job_id = enqueue(conn, JobSpec("ocr", max_attempts=max_attempts))
-    start = db_now(conn)
-    job = claim_one(conn, "w1", start)
+    job, start = claimed_by_w1(conn, max_attempts)
+    job_id = job.id
     [moved] = Reclaimer(JobTypes()).run_once(other_conn, now=start + PAST_LEASE)
 
     assert commit_results_as_a_handler_would(conn, job) == (set(), set())
@@ -193,9 +200,8 @@ def test_completion_after_reclaim_writes_nothing(
 def test_completion_blocked_behind_an_uncommitted_reclaim_finds_the_job_gone(
     database_url: str, conn: Conn, other_conn: Conn, results_table: str
 ) -> None:
-    job_id = enqueue(conn, JobSpec("ocr", max_attempts=3))
-    start = db_now(conn)
-    job = claim_one(conn, "w1", start)
+    job, start = claimed_by_w1(conn)
+    job_id = job.id
     outcome: list[tuple[set[int], set[int]]] = []
     errors: list[BaseException] = []
 
@@ -225,9 +231,8 @@ def test_completion_blocked_behind_an_uncommitted_reclaim_finds_the_job_gone(
 
 
 def test_reclaim_requeues_an_expired_job_while_attempts_remain(conn: Conn) -> None:
-    job_id = enqueue(conn, JobSpec("ocr", max_attempts=3))
-    start = db_now(conn)
-    claim_one(conn, "w1", start)
+    job, start = claimed_by_w1(conn)
+    job_id = job.id
     reclaimed_at = start + PAST_LEASE
     moved = Reclaimer(JobTypes()).run_once(conn, now=reclaimed_at)
     assert [(job.id, job.state, job.attempts) for job in moved] == [(job_id, "queued", 1)]

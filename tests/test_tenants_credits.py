@@ -25,7 +25,7 @@ from tenderflow.pipeline import documents
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.pipeline.uploads import upload_file, upload_paths
-from tenderflow.queue import Failure, JobContext, Reclaimer, claim, retry
+from tenderflow.queue import Failure, JobContext, JobTypes, Reclaimer, claim, retry
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PLAN
@@ -60,6 +60,28 @@ def acme_document(conn: Conn, storage: ObjectStorage, tmp_path: Path, *, credits
                           max_bytes=MAX_BYTES, prices=prices)
     assert outcome.document_id is not None
     return outcome.document_id
+
+
+def drained_acme_document(
+    pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path, *, credits: int, pages: int,
+    prompt_tokens: int, completion_tokens: int = 0,
+) -> tuple[int, JobTypes]:
+    """`acme_document` of `pages` numbered pages at LLM_PRICES, run through the pipeline with an LLM that
+    reports those tokens: its id, and the job types that ran it (to run it again)."""
+    with pool.connection() as conn:
+        doc = acme_document(conn, storage, tmp_path, credits=credits, pages=numbered_pages(pages), prices=LLM_PRICES)
+    job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=prompt_tokens,
+                                completion_tokens=completion_tokens)
+    drain_jobs(pool, job_types)
+    return doc, job_types
+
+
+def assert_refunded(conn: Conn, doc: int, reserved: int = 3) -> None:
+    """Every reservation of the version given back: `reserved` (the document's price, 3, and the pages a
+    plan reserved) refunded whole, acme back at its 10 credits, nothing left reserved."""
+    assert ledger_kinds(conn, doc) == {"reserve": reserved, "refund": reserved}
+    assert balance_of(conn, "acme") == 10
+    assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
 
 
 def balance_of(conn: Conn, tenant: str) -> int:
@@ -203,10 +225,8 @@ def test_default_tenant_is_unlimited_until_its_credits_are_set(
 def test_done_version_is_charged_pages_and_tokens_once_even_when_every_job_is_rerun(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
-    with pool.connection() as conn:
-        doc = acme_document(conn, storage, tmp_path, credits=100, pages=numbered_pages(3), prices=LLM_PRICES)
-    job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=2000, completion_tokens=500)
-    drain_jobs(pool, job_types)
+    doc, job_types = drained_acme_document(pool, settings, storage, tmp_path, credits=100, pages=3,
+                                           prompt_tokens=2000, completion_tokens=500)
     with pool.connection() as conn:
         assert document_state(conn, doc) == ("done", None)
         # reserved: 3 at upload; at the plan 3 pages × 2; the LLM estimate of the pages' text
@@ -357,9 +377,8 @@ def test_tenant_that_cannot_pay_for_the_extraction_is_charged_the_pages_it_read(
 ) -> None:
     """D6/D7: the extraction's LLM estimate is reserved once the text is known; a tenant that cannot
     pay it has the version stopped before any LLM call, charged the document and its pages."""
-    with pool.connection() as conn:
-        doc = acme_document(conn, storage, tmp_path, credits=3 + 2 * 2 + 1, pages=numbered_pages(2), prices=LLM_PRICES)
-    drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=1000))
+    doc, _ = drained_acme_document(pool, settings, storage, tmp_path, credits=3 + 2 * 2 + 1, pages=2,
+                                   prompt_tokens=1000)
     with pool.connection() as conn:
         state, error = document_state(conn, doc)
         assert state == "failed" and error is not None and "not enough credits to extract the fields" in error
@@ -421,9 +440,7 @@ def test_failures_of_the_service_are_refunded_in_full(
         [committed] = commit_attempts(conn, job_types, [FinishedAttempt(job, failure=refused)], backoff=Backoff())
     assert committed.outcome == "failed"
     assert document_state(conn, doc)[0] == "failed"
-    assert set(ledger_kinds(conn, doc)) == {"reserve", "refund"}
-    assert balance_of(conn, "acme") == 10
-    assert_ledger_balanced(conn)
+    assert_refunded(conn, doc, reserved=3 + 2 if how == "extraction_refused" else 3)  # the plan reserved its page
 
 
 def test_failure_refunds_in_the_transaction_that_fails_the_job(
@@ -450,9 +467,7 @@ def test_failure_refunds_in_the_transaction_that_fails_the_job(
     [result] = commit_attempts(conn, job_types, [failure], backoff=Backoff())
     assert result.outcome == "failed"
     assert document_state(conn, doc) == ("failed", "storage unreachable")
-    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
-    assert balance_of(conn, "acme") == 10
-    assert_ledger_balanced(conn)
+    assert_refunded(conn, doc)
 
 
 def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
@@ -476,9 +491,7 @@ def test_retryable_failure_keeps_the_reservation_and_the_final_reap_refunds_it(
     assert reaped.state == "failed"
     state, error = document_state(conn, doc)
     assert state == "failed" and error is not None and "final attempt" in error
-    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
-    assert balance_of(conn, "acme") == 10
-    assert assert_ledger_balanced(conn)["acme"]["open_reserved"] == 0
+    assert_refunded(conn, doc)
 
 
 def test_cancelling_a_job_from_the_cli_refunds_its_version(
@@ -495,9 +508,7 @@ def test_cancelling_a_job_from_the_cli_refunds_its_version(
     retry(conn, plan_job)
     drain_jobs(pool, money_job_types(settings, storage, pool=pool))
     assert conn.execute("SELECT state::text FROM jobs").fetchall() == [("succeeded",)]
-    assert ledger_kinds(conn, doc) == {"reserve": 3, "refund": 3}
-    assert balance_of(conn, "acme") == 10
-    assert_ledger_balanced(conn)
+    assert_refunded(conn, doc)
 
 
 def test_refund_and_charge_are_written_once_per_version(conn: Conn, storage: ObjectStorage, tmp_path: Path) -> None:
@@ -520,10 +531,7 @@ def test_refund_and_charge_are_written_once_per_version(conn: Conn, storage: Obj
 def test_reprocess_reserves_and_is_refused_without_credits(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
-    with pool.connection() as conn:
-        doc = acme_document(conn, storage, tmp_path, credits=100, pages=numbered_pages(2), prices=LLM_PRICES)
-    job_types = money_job_types(settings, storage, pool=pool, prompt_tokens=1000, completion_tokens=0)
-    drain_jobs(pool, job_types)
+    doc, job_types = drained_acme_document(pool, settings, storage, tmp_path, credits=100, pages=2, prompt_tokens=1000)
     with pool.connection() as conn:
         charged_v1 = 3 + 2 * 2 + 5
         assert balance_of(conn, "acme") == 100 - charged_v1

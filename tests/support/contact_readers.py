@@ -5,28 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tenderflow.extraction.backend import Page
 from tenderflow.extraction.offline.document import Document
 from tenderflow.extraction.schema import Buyer, Sourced, TenderFields
 from tenderflow.extraction.validation import validate_fields
+from tests.support.offline_readers import document, pages, read
+
+__all__ = ["Reader", "grounded", "read"]  # read: the reader's value, unchecked
 
 Reader = Callable[[Document], Sourced[str] | None]
 
 
-def document(*pages: str) -> Document:
-    return Document.of([Page(number, text) for number, text in enumerate(pages, start=1)])
-
-
-def read(reader: Reader, *pages: str) -> str | None:
-    found = reader(document(*pages))
-    return found.value if found is not None else None
-
-
-def grounded(reader: Reader, *pages: str) -> Sourced[str] | None:
+def grounded(reader: Reader, *texts: str) -> Sourced[str] | None:
     """The value after the validator's provenance and grounding checks (None when it drops it)."""
-    found = reader(document(*pages))
+    found = reader(document(*texts))
     assert found is not None
-    page_list = [Page(number, text) for number, text in enumerate(pages, start=1)]
-    fields, flags = validate_fields(TenderFields(buyer=Buyer(name=found), submission_url=found), page_list)
+    fields, flags = validate_fields(TenderFields(buyer=Buyer(name=found), submission_url=found), pages(*texts))
     assert fields.buyer.name == fields.submission_url, flags
     return fields.buyer.name
