@@ -1,14 +1,17 @@
 """The layers of docs/architecture.md hold: import-linter's contracts in pyproject.toml (layers, a
 generic queue, remote workers and the stages with no database code, no import circles) are checked
-on the real tree."""
+on the real tree, and so are the sizes issue 25 set for modules and functions."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MAX_MODULE_LINES = 800
+MAX_FUNCTION_LINES = 80
 
 
 def test_the_import_contracts_are_kept() -> None:
@@ -53,3 +56,21 @@ def test_the_command_line_imports_no_heavy_part_it_does_not_need_to_start() -> N
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_no_module_or_function_in_the_package_is_too_long_to_read_whole() -> None:
+    """Issue 25: no module over 800 lines and no function over 80 in tenderflow/. A function's length
+    runs from its `def` line to its last line (decorators not counted), nested functions counted apart."""
+    too_long: list[str] = []
+    for path in sorted((ROOT / "tenderflow").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        name = path.relative_to(ROOT).as_posix()
+        lines = len(source.splitlines())
+        if lines > MAX_MODULE_LINES:
+            too_long.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(source, filename=name)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{name}:{node.lineno} {node.name}: {length} lines")
+    assert not too_long, f"over {MAX_MODULE_LINES} lines a module or {MAX_FUNCTION_LINES} a function: {too_long}"

@@ -10,9 +10,9 @@
     /v1/tenants/…    operators: a tenant's upload limits and retention period (tenderflow.api.tenant_limits)
     /v1/worker/…     remote pull workers (tenderflow.api.remote_workers)
     /dashboard…      operators (tenderflow.api.dashboard; its tenders' pages tenderflow.api.dashboard_tenders)
-    /metrics         Prometheus (tenderflow.api.metrics)
-    /healthz         liveness + database reachability, for load balancers and compose
-    /readyz          readiness: the database and the object storage both answer
+    /metrics         Prometheus (tenderflow.api.metrics; the route in tenderflow.api.operations)
+    /healthz         liveness + database reachability, for load balancers and compose (tenderflow.api.operations)
+    /readyz          readiness: the database and the object storage both answer (tenderflow.api.operations)
     /docs            OpenAPI
 
 Endpoints are synchronous and run on the thread pool, borrowing connections from the one psycopg
@@ -32,12 +32,11 @@ from typing import Any
 import anyio.to_thread
 import psycopg
 import structlog
-from fastapi import Depends, FastAPI, Request, status
+from fastapi import FastAPI, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from psycopg_pool import PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
@@ -48,6 +47,7 @@ from tenderflow.api import (
     document_pdfs,
     documents,
     export,
+    operations,
     remote_workers,
     search,
     tenant_limits,
@@ -57,7 +57,7 @@ from tenderflow.api import schedules as schedule_routes
 from tenderflow.api import watches as watch_routes
 from tenderflow.api import webhooks as webhook_routes
 from tenderflow.api.access_log import AccessLog
-from tenderflow.api.auth import LoginRequiredError, Services, operator_or_scraper
+from tenderflow.api.auth import LoginRequiredError
 from tenderflow.api.http_metrics import http_registry
 from tenderflow.api.limits import BodySizeLimit
 from tenderflow.api.metrics import metrics_registry
@@ -131,6 +131,15 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
     # /docs and /redoc from assets the package ships (fastapi-offline), not from a CDN: they work on
     # an offline or air-gapped network, which the embedded, no-services setup invites.
     app = FastAPIOffline(title="tenderflow", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
+    _add_middleware(app, settings)
+    _include_routes(app)
+    _install_error_handlers(app)
+    return app
+
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    """Each route's body cap, the access log and request metrics (the outermost), and the operator
+    pages' security headers."""
     app.add_middleware(BodySizeLimit, limit_for=body_limit_for(settings))
     http_metrics, requests, durations = http_registry()
     app.state.http_metrics = http_metrics
@@ -142,6 +151,10 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
         if request.url.path.startswith(("/dashboard", "/metrics")):
             response.headers.update(OPERATOR_PAGE_HEADERS)
         return response
+
+
+def _include_routes(app: FastAPI) -> None:
+    """The routers of the module docstring's table, the dashboard's stylesheet, the operations routes."""
     app.include_router(documents.router)
     app.include_router(tenders.router)
     app.include_router(account.router)
@@ -156,7 +169,13 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
     app.include_router(dashboard_tenders.router)
     app.include_router(dashboard.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
+    app.include_router(operations.router)
 
+
+def _install_error_handlers(app: FastAPI) -> None:
+    """Errors as JSON with a `detail` in words: a request that does not fit its route 422 (and the
+    OpenAPI schema says so), tenderflow's own errors their status (errors.py), the database's 503 or
+    500 without its SQL; a dashboard page without a session leads to the login."""
     # A parameter or body that does not fit: 422 in plain words, naming the choices (not pydantic's dump).
     app.add_exception_handler(RequestValidationError, validation_error)
     default_openapi = app.openapi
@@ -195,50 +214,3 @@ def create_app(settings: Settings, *, opened: ApiServices | None = None) -> Fast
     @app.exception_handler(LoginRequiredError)
     def login_required(request: Request, exc: LoginRequiredError) -> RedirectResponse:
         return RedirectResponse("/dashboard/login", status_code=status.HTTP_303_SEE_OTHER)
-
-    @app.get("/healthz", tags=["operations"], summary="Liveness and database reachability")
-    def healthz(services: Services) -> JSONResponse:
-        try:
-            with services.pool.connection(timeout=5) as conn:
-                conn.execute("SELECT 1")
-        except (psycopg.Error, PoolTimeout) as exc:
-            return JSONResponse({"status": "unavailable", "detail": f"database: {exc}"},
-                                status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
-        return JSONResponse({"status": "ok"})
-
-    @app.get("/readyz", tags=["operations"], summary="Readiness: the database and the object storage answer")
-    def readyz(services: Services) -> JSONResponse:
-        """200 when an upload could be taken now: the database answers a query and the storage a
-        lookup; else 503 naming which does not (the reasons go to the log, not to the caller: they
-        name hosts and buckets)."""
-        from tenderflow.handlers.preflight import check_storage
-
-        checks: dict[str, str] = {}
-        try:
-            with services.pool.connection(timeout=5) as conn:
-                conn.execute("SELECT 1")
-            checks["database"] = "ok"
-        except (psycopg.Error, PoolTimeout) as exc:
-            log.warning("api.not_ready", part="database", error=f"{type(exc).__name__}: {exc}")
-            checks["database"] = "unavailable"
-        storage = check_storage(services.storage)
-        if not storage.ok:
-            log.warning("api.not_ready", part="storage", error=storage.detail)
-        checks["storage"] = "ok" if storage.ok else "unavailable"
-        ready = all(value == "ok" for value in checks.values())
-        return JSONResponse({"status": "ok" if ready else "unavailable", **checks},
-                            status_code=status.HTTP_200_OK if ready else status.HTTP_503_SERVICE_UNAVAILABLE,
-                            headers=None if ready else {"Retry-After": "5"})
-
-    @app.get("/metrics", tags=["operations"], summary="Prometheus metrics (admin token as Bearer)",
-             dependencies=[Depends(operator_or_scraper)])
-    def metrics(request: Request) -> Response:
-        body = generate_latest(request.app.state.metrics) + generate_latest(request.app.state.http_metrics)
-        return Response(body, media_type=CONTENT_TYPE_LATEST)
-
-    @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
-        return RedirectResponse("/docs")
-
-    return app
-

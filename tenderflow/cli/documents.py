@@ -10,8 +10,9 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -43,8 +44,13 @@ from tenderflow.pipeline.documents import (
     get_document,
     read_document,
 )
-from tenderflow.queue.stats import queue_stats
+from tenderflow.queue.stats import QueueStats, queue_stats
 from tenderflow.tenants.credits import Prices
+
+if TYPE_CHECKING:
+    from rich.console import Group
+
+    from tenderflow.pipeline.uploads import UploadOutcome
 
 documents_app = typer.Typer(help="Uploaded documents.", no_args_is_help=True)
 
@@ -73,9 +79,6 @@ def upload(
     Exit code: 0 when every file was taken, 2 when a file was refused (not a PDF, empty, too large),
     1 when the tenant cannot take uploads (unknown, no credits) or, with --wait, a document failed.
     """
-    from rich.progress import Progress
-
-    from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
     from tenderflow.tenders.packages import is_zip
 
     packages = [path for path in paths if path.is_file() and is_zip(path)]
@@ -86,21 +89,61 @@ def upload(
                             languages=languages, wait=wait, as_json=as_json, reprocess_existing=reprocess_existing,
                             wait_for_rows=wait_for_rows)
         return
+    languages, files = _pdfs_to_upload(paths, languages)
+    rt = runtime(ctx)
+    outcomes = _upload_files(rt, files, tenant=tenant, priority=priority, reprocess_existing=reprocess_existing,
+                             languages=languages, quiet=as_json)
+    rows = [dict(vars(o)) for o in outcomes]
+    rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
+    finished: dict[tuple[int, int], VersionProgress] = {}
+    interrupted = False
+    if wait:
+        finished, interrupted = wait_for_rows(rt, rows, quiet=as_json)
+    if as_json:
+        print_json(rows)
+    elif wait:
+        _print_waited_upload(rows, finished, interrupted=interrupted, rejected=rejected)
+    else:
+        _print_upload(rows, outcomes)
+    if interrupted:
+        print_note("stopped waiting (Ctrl-C); the documents above go on: `tenderflow status`")
+        raise typer.Exit(130)
+    if any(p.state == VersionState.FAILED for p in finished.values()):
+        raise typer.Exit(1)
+    if rejected:
+        raise typer.Exit(2)
+
+
+def _pdfs_to_upload(paths: list[Path], languages: str | None) -> tuple[str | None, list[Path]]:
+    """The OCR languages asked for, checked, and the PDFs `paths` name (folders walked for *.pdf).
+    Exits with code 2 (a usage error: nothing was read or stored) on bad languages or no PDF."""
+    from tenderflow.pipeline.uploads import check_languages, find_pdfs
+
     try:
         languages = check_languages(languages)
         files = list(find_pdfs(paths))
     except TenderflowError as exc:
-        raise fail(str(exc), code=2) from exc  # a usage error: nothing was read or stored
+        raise fail(str(exc), code=2) from exc
     if not files:
         raise fail(f"no PDF found in {', '.join(map(str, paths))} (folders are searched for *.pdf)", code=2)
-    rt = runtime(ctx)
+    return languages, files
+
+
+def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int, reprocess_existing: bool,
+                  languages: str | None, quiet: bool) -> list[UploadOutcome]:
+    """Upload `files` one by one (each stored, recorded and queued in its own transaction) under a
+    progress bar; exits with code 1 when the tenant cannot take uploads (unknown, no credits)."""
+    from rich.progress import Progress
+
+    from tenderflow.pipeline.uploads import upload_paths
+
     storage = storage_of(rt)
     outcomes = []
     try:
         # A bar only on a terminal: piped, even a finished transient bar would leave a blank line
         # ahead of the TSV.
         with rt.connection() as conn, Progress(console=console, transient=True,
-                                               disable=as_json or not console.is_terminal) as progress:
+                                               disable=quiet or not console.is_terminal) as progress:
             task = progress.add_task("uploading", total=len(files))
             for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                         max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
@@ -111,36 +154,28 @@ def upload(
                 progress.advance(task)
     except TenderflowError as exc:  # the tenant, checked once for the whole batch
         raise fail(str(exc)) from exc
-    rows = [dict(vars(o)) for o in outcomes]
-    rejected = sum(o.status in ("rejected", "skipped") for o in outcomes)
-    failed = False
-    interrupted = False
-    if wait:
-        finished, interrupted = wait_for_rows(rt, rows, quiet=as_json)
-        failed = any(p.state == VersionState.FAILED for p in finished.values())
-    if as_json:
-        print_json(rows)
-    elif wait:
-        print_table("upload", rows, ["source", "status", "document_id", "version", "state", "pages", "error"])
-        done = sum(p.state == VersionState.DONE for p in finished.values())
-        failures = sum(p.state == VersionState.FAILED for p in finished.values())
-        print_note(f"{done} done, {failures} failed" + (f", {len(finished) - done - failures} still at work"
-                                                         if interrupted else "")
-                   + (f", {rejected} not uploaded" if rejected else ""))
-    else:
-        print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
-        counted = Counter(o.status for o in outcomes)
-        print_note(", ".join(f"{counted[status]} {status}" for status in
-                             ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
-                   + (f"; {format_size(sum(o.size_bytes for o in outcomes if o.status == 'created'))} stored"
-                      if counted["created"] else ""))
-    if interrupted:
-        print_note("stopped waiting (Ctrl-C); the documents above go on: `tenderflow status`")
-        raise typer.Exit(130)
-    if failed:
-        raise typer.Exit(1)
-    if rejected:
-        raise typer.Exit(2)
+    return outcomes
+
+
+def _print_waited_upload(rows: list[dict[str, Any]], finished: dict[tuple[int, int], VersionProgress], *,
+                         interrupted: bool, rejected: int) -> None:
+    """`upload --wait`'s table: each file's end (state, pages, error), then how many were done and failed."""
+    print_table("upload", rows, ["source", "status", "document_id", "version", "state", "pages", "error"])
+    done = sum(p.state == VersionState.DONE for p in finished.values())
+    failures = sum(p.state == VersionState.FAILED for p in finished.values())
+    print_note(f"{done} done, {failures} failed" + (f", {len(finished) - done - failures} still at work"
+                                                     if interrupted else "")
+               + (f", {rejected} not uploaded" if rejected else ""))
+
+
+def _print_upload(rows: list[dict[str, Any]], outcomes: list[UploadOutcome]) -> None:
+    """`upload`'s table: each file's outcome, then how many of each and the bytes stored."""
+    print_table("upload", rows, ["source", "status", "document_id", "version", "size_bytes", "error"])
+    counted = Counter(o.status for o in outcomes)
+    print_note(", ".join(f"{counted[status]} {status}" for status in
+                         ("created", "existing", "reprocessing", "rejected", "skipped") if counted[status])
+               + (f"; {format_size(sum(o.size_bytes for o in outcomes if o.status == 'created'))} stored"
+                  if counted["created"] else ""))
 
 
 def wait_for_rows(rt: Runtime, rows: list[dict[str, Any]], *, quiet: bool
@@ -259,81 +294,103 @@ def status(
 
     Piped or redirected, the tables are TSV (with --watch, one snapshot after another, a blank line
     between them) and the summary lines go to stderr."""
-
-    from rich.console import Group
-    from rich.live import Live
-
-    from tenderflow.pipeline.documents import document_counts, pipeline_progress
-
     rt = runtime(ctx)
-
-    waiting: list[Unserved] = []
-
-    def snapshot() -> tuple[dict[str, int], PipelineProgress, Any]:
-        with rt.connection() as conn:
-            stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
-            # what waits with no worker to run it (the tasks, when only remote workers run): said below
-            waiting[:] = unserved(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds,
-                                  job_types=[row["type"] for row in stats.by_type if row["queued"]])
-            return document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN), stats
-
-    def tables(counts: dict[str, int], progress: PipelineProgress,
-               stats: Any) -> list[tuple[str, list[dict[str, Any]], list[str], dict[str, str]]]:
-        unfinished = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}"} for row in progress.shown]
-        return [("documents", [{"state": k, "documents": v} for k, v in counts.items()], ["state", "documents"], {}),
-                *([("in progress", unfinished, ["document_id", "version", "tenant", "filename", "state", "pages"],
-                    {"filename": "file"})] if unfinished else []),
-                ("jobs", stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"],
-                 {})]
-
-    def lines(progress: PipelineProgress, stats: Any) -> list[str]:
-        return [*progress_lines(progress), f"workers: {stats.live_workers} live, {stats.dead_workers} dead",
-                *(f"waiting: {unrun.sentence()}" for unrun in waiting)]
-
-    def view() -> Group:
-        counts, progress, stats = snapshot()
-        return Group(*(make_table(title, rows, columns, labels)
-                       for title, rows, columns, labels in tables(counts, progress, stats)),
-                     *(Text(line) for line in lines(progress, stats)),
-                     *([Text(f"(every {interval:g} s, Ctrl-C to stop)")] if watch else []))
-
-    def print_snapshot() -> None:
-        counts, progress, stats = snapshot()
-        for title, rows, columns, labels in tables(counts, progress, stats):
-            print_table(title, rows, columns, labels)
-        for line in lines(progress, stats):
-            print_note(line)
-
     if as_json:
         if watch:
             raise fail("--watch draws tables; without it, --json prints one snapshot", code=2)
-        counts, progress, stats = snapshot()
-        print_json({"documents": counts, "progress": {
-            "unfinished": progress.unfinished, "pages_left": progress.pages_left, "unplanned": progress.unplanned,
-            "pages_per_minute": progress.pages_per_minute, "eta_seconds": progress.eta_seconds,
-            "window_seconds": progress.window_seconds, "shown": progress.shown,
-        }, "queue": stats.as_dict(), "unserved": [
-            {"pool": unrun.pool, "job_types": list(unrun.job_types), "local_only": unrun.local,
-             "hint": unrun.sentence()} for unrun in waiting]})
+        print_json(_StatusSnapshot.take(rt).as_json())
         return
     # Ctrl-C sets a flag the loops check between snapshots (never a KeyboardInterrupt inside a query
     # or the pool's lock: under load `status --watch` hung at its exit, as `upload --wait` had).
     with ctrl_c_sets() as stop:
         if not console.is_terminal:  # a pipe or a file: TSV, a snapshot per --interval with --watch
-            print_snapshot()
+            _StatusSnapshot.take(rt).print()
             while watch and not stop.is_set():
                 sys.stdout.flush()
                 if stop.wait(interval):
                     break
                 sys.stdout.write("\n")
-                print_snapshot()
+                _StatusSnapshot.take(rt).print()
             return
         if not watch:
-            console.print(view())
+            console.print(_StatusSnapshot.take(rt).view())
             return
-        with Live(view(), console=console, auto_refresh=False) as live:
-            while not stop.wait(interval):
-                live.update(view(), refresh=True)
+        _watch_status(rt, interval, stop)
+
+
+def _watch_status(rt: Runtime, interval: float, stop: threading.Event) -> None:
+    """`status --watch` on a terminal: the snapshot redrawn in place every `interval` seconds until
+    `stop` is set (Ctrl-C)."""
+    from rich.live import Live
+
+    every = f"(every {interval:g} s, Ctrl-C to stop)"
+    with Live(_StatusSnapshot.take(rt).view(every), console=console, auto_refresh=False) as live:
+        while not stop.wait(interval):
+            live.update(_StatusSnapshot.take(rt).view(every), refresh=True)
+
+
+@dataclass(frozen=True)
+class _StatusSnapshot:
+    """What `status` shows at one moment: documents by state, the unfinished versions' progress, the
+    queue's health, and what waits with no worker to run it."""
+
+    counts: dict[str, int]
+    progress: PipelineProgress
+    stats: QueueStats
+    waiting: list[Unserved]
+
+    @classmethod
+    def take(cls, rt: Runtime) -> _StatusSnapshot:
+        from tenderflow.pipeline.documents import document_counts, pipeline_progress
+
+        with rt.connection() as conn:
+            stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
+            # what waits with no worker to run it (the tasks, when only remote workers run): said below
+            waiting = unserved(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds,
+                               job_types=[row["type"] for row in stats.by_type if row["queued"]])
+            return cls(document_counts(conn), pipeline_progress(conn, shown=STATUS_SHOWN), stats, waiting)
+
+    def tables(self) -> list[tuple[str, list[dict[str, Any]], list[str], dict[str, str]]]:
+        """Each table's title, rows, columns and column labels."""
+        unfinished = [{**row, "pages": f"{row['pages_done']}/{row['page_count'] or '?'}"}
+                      for row in self.progress.shown]
+        return [("documents", [{"state": k, "documents": v} for k, v in self.counts.items()], ["state", "documents"],
+                 {}),
+                *([("in progress", unfinished, ["document_id", "version", "tenant", "filename", "state", "pages"],
+                    {"filename": "file"})] if unfinished else []),
+                ("jobs", self.stats.by_type, ["type", "queued", "running", "failed_last_hour", "oldest_queued_seconds"],
+                 {})]
+
+    def lines(self) -> list[str]:
+        """What is said under the tables: the pace and pages left, the workers, what waits unserved."""
+        return [*progress_lines(self.progress),
+                f"workers: {self.stats.live_workers} live, {self.stats.dead_workers} dead",
+                *(f"waiting: {unrun.sentence()}" for unrun in self.waiting)]
+
+    def view(self, footer: str | None = None) -> Group:
+        """The tables and lines for a terminal, with `footer` under them."""
+        from rich.console import Group
+
+        return Group(*(make_table(title, rows, columns, labels) for title, rows, columns, labels in self.tables()),
+                     *(Text(line) for line in self.lines()), *([Text(footer)] if footer else []))
+
+    def print(self) -> None:
+        """The tables (TSV when piped) on stdout, the lines on stderr when piped."""
+        for title, rows, columns, labels in self.tables():
+            print_table(title, rows, columns, labels)
+        for line in self.lines():
+            print_note(line)
+
+    def as_json(self) -> dict[str, Any]:
+        """What `status --json` prints."""
+        progress = self.progress
+        return {"documents": self.counts, "progress": {
+            "unfinished": progress.unfinished, "pages_left": progress.pages_left, "unplanned": progress.unplanned,
+            "pages_per_minute": progress.pages_per_minute, "eta_seconds": progress.eta_seconds,
+            "window_seconds": progress.window_seconds, "shown": progress.shown,
+        }, "queue": self.stats.as_dict(), "unserved": [
+            {"pool": unrun.pool, "job_types": list(unrun.job_types), "local_only": unrun.local,
+             "hint": unrun.sentence()} for unrun in self.waiting]}
 
 
 def progress_lines(progress: PipelineProgress) -> list[str]:

@@ -19,25 +19,32 @@ the value's and wrapped lines). The first occurrence in page order wins.
 Lots: a line such as "Lot No: 2", "Los 2", "Lot n° 2" opens a lot; title, CPV codes, estimated value
 and award criteria found until the next lot, a section heading ("Section IV", "IV.") or a
 procedure-level label belong to that lot.
+
+The words it knows (labels, notice titles, words for codes) are in notice_words.py, the date and
+money parsers in notice_values.py.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any, Final, TypeVar
 
-from tenderflow.extraction.amounts import MULTIPLIER, NUMBER, parse_number
 from tenderflow.extraction.backend import Interrupt, PageLike, Usage
-from tenderflow.extraction.codelists import CURRENCY_CODES
+from tenderflow.extraction.notice_values import fold, parse_date, parse_money
+from tenderflow.extraction.notice_words import (
+    CATEGORY_WORDS,
+    COUNTRY_NAMES,
+    DURATION_UNITS,
+    LABEL_TEXTS,
+    NOTICE_TYPE_TEXTS,
+    PROCEDURE_WORDS,
+)
 from tenderflow.extraction.schema import (
     AwardCriterion,
     Buyer,
     ContractDuration,
-    DurationUnit,
     Lot,
     MainCategory,
     Money,
@@ -50,146 +57,6 @@ from tenderflow.extraction.validation import normalize_country_code
 
 V = TypeVar("V")
 C = TypeVar("C")
-
-# --- parsing values out of text --------------------------------------------------------------------
-
-
-def fold(text: str) -> str:
-    """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier'), for word matching."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss"))
-    return "".join(character for character in decomposed if not unicodedata.combining(character)).casefold()
-
-
-_MONTHS: Final = {
-    # English
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
-    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
-    "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
-    # German (folded: März → marz, Jänner → janner)
-    "januar": 1, "janner": 1, "februar": 2, "feber": 2, "marz": 3, "maerz": 3, "mai": 5, "juni": 6,
-    "juli": 7, "oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
-    # French (folded: février → fevrier, août → aout)
-    "janvier": 1, "janv": 1, "fevrier": 2, "fevr": 2, "fev": 2, "mars": 3, "avril": 4, "avr": 4,
-    "juin": 6, "juillet": 7, "juil": 7, "aout": 8, "septembre": 9, "octobre": 10, "novembre": 11,
-    "decembre": 12,
-}  # fmt: skip
-_MONTH: Final = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DATE_PATTERNS: Final = (
-    ("ymd", re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")),
-    ("dmy", re.compile(r"(?<![\d.])(\d{1,2})\s?[./-]\s?(\d{1,2})\s?[./-]\s?(\d{4}|\d{2})(?![\d])")),
-    (
-        "d_month_y",
-        re.compile(
-            rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er)?\.?\s*(?:of\s+)?({_MONTH})(?![^\W\d_])\.?,?\s*(\d{{4}})(?!\d)"
-        ),
-    ),
-    ("month_d_y", re.compile(rf"\b({_MONTH})(?![^\W\d_])\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")),
-)
-# A time right after a date: 12:00, 12h00, 10.00 Uhr, 10 Uhr, 2 pm. A '.' separator is accepted only
-# when no digit or dot follows, so the next date ("20.03.2026") is never read as a time.
-_TIME: Final = re.compile(
-    r"(?<![\d.,])([01]?\d|2[0-3])(?:\s?(?:[:h]|\.(?![\d.]{3}))\s?([0-5]\d)(?!\d|\.\d))?\s?(uhr|h\b|am\b|pm\b)?"
-)
-_TIME_WINDOW_CHARS: Final = 40
-
-
-def parse_date(text: str) -> str | None:
-    """The first date in `text` as ISO 8601 ('2026-03-15', or '2026-03-15T12:00' with a time).
-
-    Reads 2026-03-15, 15.03.2026, 15/03/2026 (03/15/2026 when the middle number cannot be a
-    month), 15 March 2026, 15 mars 2026, 15. März 2026, March 15, 2026, each with an optional time.
-    """
-    folded = fold(text)
-    found: list[tuple[int, int, date]] = []
-    for kind, pattern in _DATE_PATTERNS:
-        for match in pattern.finditer(folded):
-            parsed = _date_from(kind, match.groups())
-            if parsed is not None:
-                found.append((match.start(), match.end(), parsed))
-                break
-    if not found:
-        return None
-    _, end, day = min(found, key=lambda candidate: candidate[0])
-    window = folded[end : end + _TIME_WINDOW_CHARS]
-    next_date = min((m.start() for _, p in _DATE_PATTERNS if (m := p.search(window))), default=len(window))
-    time = _time_from(window[:next_date])
-    return f"{day.isoformat()}T{time}" if time else day.isoformat()
-
-
-def _date_from(kind: str, groups: tuple[str, ...]) -> date | None:
-    if kind == "ymd":
-        year, month, day = (int(group) for group in groups)
-    elif kind == "dmy":
-        day, month, year = (int(group) for group in groups)
-        if month > 12 >= day:  # 03/15/2026: the US order
-            day, month = month, day
-    elif kind == "d_month_y":
-        day, month, year = int(groups[0]), _MONTHS[groups[1]], int(groups[2])
-    else:
-        month, day, year = _MONTHS[groups[0]], int(groups[1]), int(groups[2])
-    if year < 100:
-        year += 2000
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _time_from(window: str) -> str | None:
-    for match in _TIME.finditer(window):
-        hour_text, minute_text, suffix = match.groups()
-        if minute_text is None and suffix is None:
-            continue
-        hour, minute = int(hour_text), int(minute_text or 0)
-        if suffix == "pm" and hour < 12:
-            hour += 12
-        elif suffix == "am" and hour == 12:
-            hour = 0
-        return f"{hour:02d}:{minute:02d}"
-    return None
-
-
-_CURRENCY_SYMBOLS: Final = {"€": "EUR", "£": "GBP", "$": "USD", "Fr.": "CHF", "SFr.": "CHF", "Euro": "EUR"}
-_CURRENCY: Final = r"(?:SFr\.|Fr\.|€|£|\$|(?i:euros?)(?![^\W\d_])|[A-Z]{3}(?![^\W\d_]))"
-_MONEY: Final = re.compile(
-    rf"(?P<before>{_CURRENCY})?\s?(?<![\d.,])(?P<number>{NUMBER})(?![\d])"
-    rf"(?:\s?(?P<multiplier>{MULTIPLIER})\.?)?(?:,-)?\s?(?P<after>{_CURRENCY})?"
-)
-_CURRENCY_LABEL: Final = re.compile(r"(?i:currency|w[aä]hrung|monnaie|devise)\s*[:.]?\s*(?P<code>[A-Z]{3})\b")
-
-
-def parse_money(text: str) -> Money | None:
-    """The first amount with a currency in `text`: 'EUR 1 250 000,00', '1.250.000 EUR', '€1,250,000',
-    "CHF 450'000", '1,5 Mio. EUR', or '1 250 000.00 … Currency: EUR' (TED's layout)."""
-    uncurrencied: float | None = None
-    position = 0
-    while (match := _MONEY.search(text, position)) is not None:
-        position = match.end()
-        amount = parse_number(match["number"], match["multiplier"])
-        before, after = _currency(match["before"]), _currency(match["after"])
-        if after and not before and re.match(r"\s?\d", text[match.end() :]):
-            position = match.start("after")  # "Lot 2 EUR 450 000": EUR belongs to the next number
-            continue
-        currency = before or after
-        if currency:
-            return Money(amount=amount, currency=currency)
-        if uncurrencied is None and amount >= 1:
-            uncurrencied = amount
-    labelled = _CURRENCY_LABEL.search(text)
-    if uncurrencied is not None and labelled and labelled["code"] in CURRENCY_CODES:
-        return Money(amount=uncurrencied, currency=labelled["code"])
-    return None
-
-
-def _currency(token: str | None) -> str | None:
-    if token is None:
-        return None
-    if token in _CURRENCY_SYMBOLS:
-        return _CURRENCY_SYMBOLS[token]
-    if token.casefold().startswith("euro"):
-        return "EUR"
-    return token if token in CURRENCY_CODES else None
-
 
 # --- labels -----------------------------------------------------------------------------------------
 
@@ -248,97 +115,18 @@ def _label_regex(*labels: str) -> re.Pattern[str]:
     return re.compile(f"{_LABEL_START}(?:{alternatives}){_LABEL_END}", re.IGNORECASE)
 
 
-_LABEL_TEXTS: Final[dict[str, tuple[str, ...]]] = {
-    "buyer.name": (
-        "Official name", "Name of the contracting authority", "Name of the buyer", "Contracting authority",
-        "Offizielle Bezeichnung", "Öffentlicher Auftraggeber", "Name des Auftraggebers", "Vergabestelle",
-        "Nom officiel", "Pouvoir adjudicateur", "Nom de l'acheteur", "Acheteur",
-    ),
-    "buyer.country": ("Country", "Land", "Staat", "Pays"),
-    "buyer.email": (
-        "E-mail", "Email address", "E-Mail-Adresse", "Courriel", "Adresse électronique", "Adresse e-mail"
-    ),
-    "buyer.phone": ("Telephone", "Phone", "Tel.", "Telefon", "Téléphone", "Tél."),
-    "buyer.address": (
-        "Postal address", "Address", "Postanschrift", "Anschrift", "Adresse postale", "Adresse"
-    ),
-    "title": (
-        "Title", "Title of the contract", "Contract title", "Titel", "Bezeichnung des Auftrags", "Bezeichnung",
-        "Titre", "Intitulé", "Intitulé du marché", "Objet du marché",
-    ),
-    "reference_number": (
-        "Reference number", "Reference No.", "Reference", "File reference", "Aktenzeichen", "Vergabenummer",
-        "Vergabe-Nr.", "Referenznummer", "Numéro de référence", "Référence du marché", "Référence",
-    ),
-    "procedure_type": ("Type of procedure", "Procedure type", "Verfahrensart", "Art des Verfahrens",
-                       "Type de procédure"),
-    "main_category": (
-        "Type of contract", "Main nature of the contract", "Art des Auftrags", "Auftragsart", "Type de marché",
-        "Nature du marché",
-    ),
-    "estimated_value": (
-        "Estimated total value", "Estimated value", "Estimated contract value", "Total value of the procurement",
-        "Geschätzter Gesamtwert", "Geschätzter Wert", "Geschätzter Auftragswert", "Valeur totale estimée",
-        "Valeur estimée", "Montant estimé",
-    ),
-    "submission_deadline": (
-        "Time limit for receipt of tenders or requests to participate", "Time limit for receipt of tenders",
-        "Deadline for receipt of tenders", "Deadline for submission of tenders", "Tender submission deadline",
-        "Submission deadline", "Schlusstermin für den Eingang der Angebote oder Teilnahmeanträge",
-        "Schlusstermin für den Eingang der Angebote", "Frist für den Eingang der Angebote", "Ablauf der Angebotsfrist",
-        "Angebotsfrist", "Date limite de réception des offres ou des demandes de participation",
-        "Date limite de réception des offres", "Date limite de remise des offres", "Date limite de dépôt des offres",
-    ),
-    "questions_deadline": (
-        "Time limit for questions", "Deadline for questions", "Deadline for clarification requests",
-        "Time limit for requests for additional information", "Questions must be submitted by",
-        "Frist für Rückfragen", "Frist für Fragen", "Fragen sind bis", "Bieterfragen bis", "Rückfragen bis",
-        "Date limite pour les questions", "Date limite de réception des questions",
-        "Date limite des demandes de renseignements", "Questions jusqu'au",
-    ),
-    "place_of_performance": (
-        "Main site or place of performance", "Place of performance", "NUTS code", "Erfüllungsort",
-        "Hauptort der Ausführung", "Ort der Leistungserbringung", "NUTS-Code", "Lieu principal d'exécution",
-        "Lieu d'exécution", "Code NUTS",
-    ),
-    "contract_duration": (
-        "Duration in months", "Duration in days", "Duration of the contract", "Contract duration",
-        "Laufzeit in Monaten", "Laufzeit in Tagen", "Laufzeit des Vertrags", "Vertragslaufzeit",
-        "Durée en mois", "Durée en jours", "Durée du marché", "Durée du contrat",
-    ),
-    "award_criteria": ("Award criteria", "Criteria for the award", "Zuschlagskriterien", "Critères d'attribution"),
-    "submission_url": (
-        "Tenders or requests to participate must be submitted electronically via", "Tenders must be submitted",
-        "Electronic submission", "Submission URL", "Address for submission", "Angebote sind elektronisch einzureichen",
-        "Elektronische Angebotsabgabe", "Einreichung der Angebote", "Die Angebote sind", "Remise des offres",
-        "Dépôt des offres", "Adresse de dépôt", "Les offres doivent être déposées",
-    ),
-    # Labels read only so that a longer label wins over a shorter one above ("Adresse internet" is
-    # not the postal "Adresse"); nothing is extracted from them.
-    "ignored": (
-        "Internet address", "Main address", "Address of the buyer profile", "Internet-Adresse", "Hauptadresse",
-        "Adresse internet", "Adresse URL", "Adresse du profil d'acheteur", "Reference to the",
-    ),
-}  # fmt: skip
-_LABELS: Final[dict[str, re.Pattern[str]]] = {key: _label_regex(*texts) for key, texts in _LABEL_TEXTS.items()}
-_ANY_LABEL: Final = _any_label_regex(label for texts in _LABEL_TEXTS.values() for label in texts)
+_LABELS: Final[dict[str, re.Pattern[str]]] = {key: _label_regex(*texts) for key, texts in LABEL_TEXTS.items()}
+_ANY_LABEL: Final = _any_label_regex(label for texts in LABEL_TEXTS.values() for label in texts)
 _LOT_FIELDS: Final = frozenset({"title", "estimated_value", "award_criteria"})
 # Labels that only occur outside a lot's description: meeting one ends the current lot.
 _PROCEDURE_FIELDS: Final = frozenset(
     {"procedure_type", "submission_deadline", "questions_deadline", "submission_url", "buyer.name", "buyer.email"}
 )
 
-_NOTICE_TYPE_TEXTS: Final[dict[NoticeType, tuple[str, ...]]] = {
-    "prior_information_notice": ("Prior information notice", "Vorinformation", "Avis de préinformation"),
-    "contract_award_notice": ("Contract award notice", "Bekanntmachung vergebener Aufträge", "Vergebener Auftrag",
-                              "Avis d'attribution"),
-    "corrigendum": ("Corrigendum", "Berichtigung", "Änderungsbekanntmachung", "Avis rectificatif"),
-    "contract_notice": ("Contract notice", "Auftragsbekanntmachung", "Avis de marché"),
-}  # fmt: skip
 _NOTICE_TYPES: Final[tuple[tuple[NoticeType, re.Pattern[str]], ...]] = tuple(
-    (notice_type, _label_regex(*texts)) for notice_type, texts in _NOTICE_TYPE_TEXTS.items()
+    (notice_type, _label_regex(*texts)) for notice_type, texts in NOTICE_TYPE_TEXTS.items()
 )
-_ANY_NOTICE_TYPE: Final = _any_label_regex(label for texts in _NOTICE_TYPE_TEXTS.values() for label in texts)
+_ANY_NOTICE_TYPE: Final = _any_label_regex(label for texts in NOTICE_TYPE_TEXTS.values() for label in texts)
 _NOTICE_TITLE_REST_CHARS: Final = 30
 
 _LOT_HEADER: Final = re.compile(
@@ -381,51 +169,9 @@ _DEPARTMENT_WORDS: Final = re.compile(
 )
 
 
-# --- mapping words to codes ------------------------------------------------------------------------
+# --- durations and award criteria (the words that map to codes: notice_words.py) -------------------
 
-_PROCEDURE_WORDS: Final[tuple[tuple[ProcedureType, tuple[str, ...]], ...]] = (
-    ("neg-wo-call", ("without prior publication", "without publication", "without a call",
-                                 "ohne teilnahmewettbewerb", "ohne vorherige", "sans publication",
-                                 "sans mise en concurrence")),
-    ("comp-dial", ("competitive dialogue", "wettbewerblicher dialog", "dialogue competitif")),
-    ("innovation", ("innovation partnership", "innovationspartnerschaft", "partenariat d'innovation")),
-    ("neg-w-call", ("negotiat", "verhandlungsverfahren", "procedure negociee", "avec negociation")),
-    ("restricted", ("restricted", "nicht offen", "nichtoffen", "beschrankt", "restreint")),
-    ("open", ("open", "offen", "ouvert")),
-)  # fmt: skip
-_CATEGORY_WORDS: Final[tuple[tuple[MainCategory, tuple[str, ...]], ...]] = (
-    ("works", ("works", "bauauftrag", "bauleistung", "travaux")),
-    ("goods", ("supplies", "supply", "goods", "lieferauftrag", "lieferleistung", "lieferung", "fournitures")),
-    ("services", ("services", "service", "dienstleistung", "prestations")),
-)
-_DURATION_UNITS: Final[dict[str, DurationUnit]] = {
-    "day": "days", "days": "days", "tag": "days", "tage": "days", "tagen": "days", "jour": "days",
-    "jours": "days", "week": "weeks", "weeks": "weeks", "woche": "weeks", "wochen": "weeks",
-    "semaine": "weeks", "semaines": "weeks", "month": "months", "months": "months", "monat": "months",
-    "monate": "months", "monaten": "months", "mois": "months", "year": "years", "years": "years",
-    "jahr": "years", "jahre": "years", "jahren": "years", "an": "years", "ans": "years", "annee": "years",
-    "annees": "years",
-}  # fmt: skip
 _DURATION: Final = re.compile(r"(?<![\d.,])(\d{1,4})(?![\d.,])\s*(?P<unit>[^\W\d_]+)?")
-_COUNTRY_NAMES: Final = {
-    "austria": "AT", "osterreich": "AT", "autriche": "AT", "belgium": "BE", "belgien": "BE", "belgique": "BE",
-    "bulgaria": "BG", "bulgarien": "BG", "bulgarie": "BG", "croatia": "HR", "kroatien": "HR", "croatie": "HR",
-    "cyprus": "CY", "zypern": "CY", "chypre": "CY", "czechia": "CZ", "czech republic": "CZ", "tschechien": "CZ",
-    "tchequie": "CZ", "republique tcheque": "CZ", "denmark": "DK", "danemark": "DK", "estonia": "EE",
-    "estland": "EE", "estonie": "EE", "finland": "FI", "finnland": "FI", "finlande": "FI", "france": "FR",
-    "frankreich": "FR", "germany": "DE", "deutschland": "DE", "allemagne": "DE", "greece": "GR",
-    "griechenland": "GR", "grece": "GR", "hungary": "HU", "ungarn": "HU", "hongrie": "HU", "ireland": "IE",
-    "irland": "IE", "irlande": "IE", "italy": "IT", "italien": "IT", "italie": "IT", "latvia": "LV",
-    "lettland": "LV", "lettonie": "LV", "lithuania": "LT", "litauen": "LT", "lituanie": "LT",
-    "luxembourg": "LU", "luxemburg": "LU", "malta": "MT", "malte": "MT", "netherlands": "NL",
-    "niederlande": "NL", "pays-bas": "NL", "poland": "PL", "polen": "PL", "pologne": "PL", "portugal": "PT",
-    "romania": "RO", "rumanien": "RO", "roumanie": "RO", "slovakia": "SK", "slowakei": "SK",
-    "slovaquie": "SK", "slovenia": "SI", "slowenien": "SI", "slovenie": "SI", "spain": "ES", "spanien": "ES",
-    "espagne": "ES", "sweden": "SE", "schweden": "SE", "suede": "SE", "switzerland": "CH", "schweiz": "CH",
-    "suisse": "CH", "norway": "NO", "norwegen": "NO", "norvege": "NO", "iceland": "IS", "island": "IS",
-    "islande": "IS", "liechtenstein": "LI", "united kingdom": "GB", "vereinigtes konigreich": "GB",
-    "royaume-uni": "GB", "united states": "US", "vereinigte staaten": "US", "etats-unis": "US",
-}  # fmt: skip
 _CRITERION_TED: Final = re.compile(
     r"name\s*:\s*(?P<name>.+?)\s*/\s*(?:weighting|gewichtung|pond[ée]ration)\s*:\s*(?P<weight>\d+(?:[.,]\d+)?)",
     re.IGNORECASE,
@@ -777,11 +523,11 @@ def _pattern_value(pattern: re.Pattern[str]) -> Callable[[str], str | None]:
 
 
 def _parse_procedure(text: str) -> ProcedureType | None:
-    return _first_word_match(text, _PROCEDURE_WORDS)
+    return _first_word_match(text, PROCEDURE_WORDS)
 
 
 def _parse_category(text: str) -> MainCategory | None:
-    return _first_word_match(text, _CATEGORY_WORDS)
+    return _first_word_match(text, CATEGORY_WORDS)
 
 
 def _first_word_match(text: str, table: tuple[tuple[C, tuple[str, ...]], ...]) -> C | None:
@@ -799,7 +545,7 @@ def _parse_country(text: str) -> str | None:
     if len(value) == 2:
         return normalize_country_code(value)
     folded = fold(value)
-    for name, code in _COUNTRY_NAMES.items():
+    for name, code in COUNTRY_NAMES.items():
         if re.search(rf"(?<![^\W\d_]){re.escape(name)}(?![^\W\d_])", folded):
             return code
     return None
@@ -807,11 +553,11 @@ def _parse_country(text: str) -> str | None:
 
 def _duration_parser(label: str) -> Callable[[str], ContractDuration | None]:
     """Reads "36 months", "24 Monate", "48 mois", or a bare "36" after "Duration in months"."""
-    label_unit = next((_DURATION_UNITS[word] for word in fold(label).split() if word in _DURATION_UNITS), None)
+    label_unit = next((DURATION_UNITS[word] for word in fold(label).split() if word in DURATION_UNITS), None)
 
     def parse(text: str) -> ContractDuration | None:
         for match in _DURATION.finditer(fold(text)):
-            unit = _DURATION_UNITS.get(match["unit"] or "") or label_unit
+            unit = DURATION_UNITS.get(match["unit"] or "") or label_unit
             if unit is not None and int(match.group(1)) > 0:
                 return ContractDuration(amount=int(match.group(1)), unit=unit)
         return None

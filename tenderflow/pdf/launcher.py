@@ -221,6 +221,28 @@ def run(
     the run is reaped. Raises SandboxUnavailableError when the server cannot be started or stops
     answering.
     """
+    ours, out_read, err_read = _hand_over()
+    watch = _RunWatch(ours, timeout_seconds=timeout_seconds, max_output_bytes=max_output_bytes,
+                      stderr_tail_bytes=stderr_tail_bytes, on_line=on_line, drain_seconds=drain_seconds)
+    try:
+        ours.sendall(json.dumps(request).encode() + b"\n")
+        watch.follow(out_read, err_read)
+    except SandboxUnavailableError:
+        _kill_unwatched(watch.outcome)
+        _SERVER.restart()
+        raise
+    finally:
+        ours.close()  # a run still going is killed by the server when its socket closes
+        os.close(out_read)
+        os.close(err_read)
+    if watch.raised is not None:
+        raise watch.raised
+    return watch.outcome
+
+
+def _hand_over() -> tuple[socket.socket, int, int]:
+    """A new run's socket and the read ends of its stdout and stderr pipes; the other end of the socket
+    and the pipes' write ends are the server's now (closed here once handed over, or on failure)."""
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -235,109 +257,144 @@ def run(
         theirs.close()
         os.close(out_write)
         os.close(err_write)
-    outcome = Outcome()
-    raised: BaseException | None = None
-    killed = False
-    exited = False
-    replies = bytearray()
-    pending = bytearray()  # stdout not yet ended by a newline (on_line)
-    deadline = time.monotonic() + timeout_seconds
-    kill_deadline: float | None = None
+    return ours, out_read, err_read
 
-    def kill() -> None:
-        nonlocal killed, kill_deadline
-        if not killed:
-            killed = True
-            kill_deadline = time.monotonic() + KILL_GRACE_SECONDS
+
+def _kill_unwatched(outcome: Outcome) -> None:
+    """Kill the group of a run that started and was not reported reaped: nobody watches it any more
+    (its leader is orphaned, so the group still holds its id while anything in it runs)."""
+    if outcome.pid is not None and outcome.status is None:
+        try:
+            os.killpg(outcome.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+class _RunWatch:
+    """One run followed from the worker's side: the server's replies on the run's socket, the run's
+    stdout and stderr, its deadline, and the kill asked for past it (or past the output cap, or when
+    ``on_line`` raised)."""
+
+    def __init__(self, server: socket.socket, *, timeout_seconds: float, max_output_bytes: int,
+                 stderr_tail_bytes: int, on_line: Callable[[bytes], None] | None, drain_seconds: float) -> None:
+        self.outcome = Outcome()
+        self.raised: BaseException | None = None
+        """What ``on_line`` raised, to raise again once the run is reaped."""
+        self._server = server
+        self._timeout_seconds = timeout_seconds
+        self._max_output_bytes = max_output_bytes
+        self._stderr_tail_bytes = stderr_tail_bytes
+        self._on_line = on_line
+        self._drain_seconds = drain_seconds
+        self._killed = False
+        self._exited = False
+        self._replies = bytearray()
+        self._pending = bytearray()  # stdout not yet ended by a newline (on_line)
+        self._deadline = time.monotonic() + timeout_seconds
+        self._kill_deadline: float | None = None
+
+    def follow(self, out_read: int, err_read: int) -> None:
+        """Read until the server reported the run's exit AND both pipes closed: the last output may still
+        be in a pipe when the exit is reported. Raises SandboxUnavailableError when the server stops
+        answering, or does not report a killed run's end in KILL_GRACE_SECONDS."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(out_read, selectors.EVENT_READ, self.outcome.stdout)
+            selector.register(err_read, selectors.EVENT_READ, self.outcome.stderr)
+            selector.register(self._server, selectors.EVENT_READ, None)
+            while not (self._exited and len(selector.get_map()) == 0):
+                wait = self._seconds_to_wait()
+                if wait is None:
+                    break
+                for key, _ in selector.select(wait):
+                    if key.data is None:
+                        self._read_replies(selector)
+                    else:
+                        self._read_output(selector, key)
+
+    def _seconds_to_wait(self) -> float | None:
+        """How long the next select may wait, or None when there is nothing left to wait for; kills the
+        run past its deadline (``timed_out``)."""
+        now = time.monotonic()
+        if self._kill_deadline is not None and now > self._kill_deadline:
+            raise SandboxUnavailableError("the tool sandbox did not report a killed run's end")
+        if self._exited and now > self._deadline:
+            return None  # only a process that left the run's group can still hold a pipe
+        if not self._exited and now > self._deadline:
+            self.outcome.timed_out = True
+            self._kill()
+        wait = (self._kill_deadline if self._kill_deadline is not None else self._deadline) - now
+        return max(wait, 0.0)
+
+    def _kill(self) -> None:
+        """Ask the server, once, to kill the run's whole group; it has KILL_GRACE_SECONDS to report it."""
+        if not self._killed:
+            self._killed = True
+            self._kill_deadline = time.monotonic() + KILL_GRACE_SECONDS
             try:
-                ours.sendall(b'{"kill": true}\n')
+                self._server.sendall(b'{"kill": true}\n')
             except OSError:
                 pass  # the server is gone, or already closed the run: either way it ends
 
-    try:
-        ours.sendall(json.dumps(request).encode() + b"\n")
-        with selectors.DefaultSelector() as selector:
-            selector.register(out_read, selectors.EVENT_READ, outcome.stdout)
-            selector.register(err_read, selectors.EVENT_READ, outcome.stderr)
-            selector.register(ours, selectors.EVENT_READ, None)
-            # Until the server reported the exit AND both pipes closed: the last output may still be
-            # in a pipe when the exit is reported.
-            while not (exited and len(selector.get_map()) == 0):
-                now = time.monotonic()
-                if kill_deadline is not None and now > kill_deadline:
-                    raise SandboxUnavailableError("the tool sandbox did not report a killed run's end")
-                if exited and now > deadline:
-                    break  # only a process that left the run's group can still hold a pipe
-                if not exited and now > deadline:
-                    outcome.timed_out = True
-                    kill()
-                wait = (kill_deadline if kill_deadline is not None else deadline) - now
-                for key, _ in selector.select(max(wait, 0.0)):
-                    if key.data is None:
-                        chunk = ours.recv(_READ_CHUNK)
-                        if not chunk:
-                            selector.unregister(ours)
-                            if not exited:
-                                raise SandboxUnavailableError("the tool sandbox stopped during a run")
-                            continue
-                        replies += chunk
-                        while b"\n" in replies:
-                            line, _, rest = bytes(replies).partition(b"\n")
-                            replies[:] = rest
-                            message = json.loads(line)
-                            if "started" in message:
-                                outcome.pid = int(message["started"])
-                            elif "failed" in message:
-                                outcome.failed = str(message["failed"])
-                                outcome.failed_errno = message.get("errno")
-                                exited = True
-                            elif "exited" in message:
-                                outcome.status = int(message["exited"])
-                                outcome.cpu_seconds = float(message["cpu"])
-                                exited = True
-                                deadline = min(deadline, time.monotonic() + drain_seconds)
-                        continue
-                    chunk = os.read(key.fd, _READ_CHUNK)
-                    if not chunk:
-                        selector.unregister(key.fd)
-                        continue
-                    buffer: bytearray = key.data
-                    if buffer is outcome.stderr:
-                        buffer += chunk
-                        if len(buffer) > stderr_tail_bytes:
-                            del buffer[: len(buffer) - stderr_tail_bytes]
-                        continue
-                    outcome.stdout += chunk
-                    if len(outcome.stdout) > max_output_bytes:
-                        outcome.too_large = True
-                        kill()
-                    if on_line is None or killed:
-                        continue
-                    pending += chunk
-                    while b"\n" in pending:
-                        line, _, rest = bytes(pending).partition(b"\n")
-                        pending[:] = rest
-                        try:
-                            on_line(line)
-                        except BaseException as error:  # raised again once the run is reaped
-                            raised = error
-                            kill()
-                            break
-                        deadline = time.monotonic() + timeout_seconds
-    except SandboxUnavailableError:
-        if outcome.pid is not None and outcome.status is None:
-            # Nobody watches the run any more: kill its group ourselves (its leader is orphaned, so
-            # the group still holds its id while anything in it runs).
+    def _read_replies(self, selector: selectors.BaseSelector) -> None:
+        """Take the server's replies (one JSON line each) as they arrive."""
+        chunk = self._server.recv(_READ_CHUNK)
+        if not chunk:
+            selector.unregister(self._server)
+            if not self._exited:
+                raise SandboxUnavailableError("the tool sandbox stopped during a run")
+            return
+        self._replies += chunk
+        while b"\n" in self._replies:
+            line, _, rest = bytes(self._replies).partition(b"\n")
+            self._replies[:] = rest
+            self._take_reply(json.loads(line))
+
+    def _take_reply(self, message: dict[str, Any]) -> None:
+        """The run started (its pid), could not start, or exited (its status and CPU time); after the
+        exit its pipes have ``drain_seconds`` left to close."""
+        if "started" in message:
+            self.outcome.pid = int(message["started"])
+        elif "failed" in message:
+            self.outcome.failed = str(message["failed"])
+            self.outcome.failed_errno = message.get("errno")
+            self._exited = True
+        elif "exited" in message:
+            self.outcome.status = int(message["exited"])
+            self.outcome.cpu_seconds = float(message["cpu"])
+            self._exited = True
+            self._deadline = min(self._deadline, time.monotonic() + self._drain_seconds)
+
+    def _read_output(self, selector: selectors.BaseSelector, key: selectors.SelectorKey) -> None:
+        """Keep what the run wrote: the tail of stderr, stdout up to the cap (past it the run is killed:
+        ``too_large``), handed to ``on_line`` line by line when there is one."""
+        chunk = os.read(key.fd, _READ_CHUNK)
+        if not chunk:
+            selector.unregister(key.fd)
+            return
+        buffer: bytearray = key.data
+        if buffer is self.outcome.stderr:
+            buffer += chunk
+            if len(buffer) > self._stderr_tail_bytes:
+                del buffer[: len(buffer) - self._stderr_tail_bytes]
+            return
+        self.outcome.stdout += chunk
+        if len(self.outcome.stdout) > self._max_output_bytes:
+            self.outcome.too_large = True
+            self._kill()
+        if self._on_line is not None and not self._killed:
+            self._hand_lines(self._on_line, chunk)
+
+    def _hand_lines(self, on_line: Callable[[bytes], None], chunk: bytes) -> None:
+        """Hand ``on_line`` each line ``chunk`` ends; its deadline starts again after each. Whatever it
+        raises kills the run and is kept in ``raised``."""
+        self._pending += chunk
+        while b"\n" in self._pending:
+            line, _, rest = bytes(self._pending).partition(b"\n")
+            self._pending[:] = rest
             try:
-                os.killpg(outcome.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        _SERVER.restart()
-        raise
-    finally:
-        ours.close()  # a run still going is killed by the server when its socket closes
-        os.close(out_read)
-        os.close(err_read)
-    if raised is not None:
-        raise raised
-    return outcome
+                on_line(line)
+            except BaseException as error:  # raised again once the run is reaped
+                self.raised = error
+                self._kill()
+                return
+            self._deadline = time.monotonic() + self._timeout_seconds

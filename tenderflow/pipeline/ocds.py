@@ -197,51 +197,42 @@ def release(document: dict[str, Any], *, prefix: str, public_url: str | None = N
     found_buyer = fields.get("buyer")
     buyer: dict[str, Any] = found_buyer if isinstance(found_buyer, dict) else {}
     placed = buyer_country(document.get("country"), fields)
-    country = placed.code if placed else None
-    zone = placed.time_zone if placed else None
     buyer_name = _text(buyer.get("name"))
-    parties: list[dict[str, Any]] = []
-    buyer_reference: dict[str, Any] | None = None
-    if buyer_name:
-        buyer_reference = {"id": "buyer", "name": buyer_name}
-        parties.append(_compact({
-            "id": "buyer", "name": buyer_name, "roles": ["buyer"],
-            "address": _compact({"streetAddress": _text(buyer.get("address")), "countryName": _country_name(country)}),
-            "contactPoint": _compact({"email": _text(buyer.get("email")), "telephone": _text(buyer.get("phone"))}),
-        }))
+    parties = [_buyer_party(buyer_name, buyer, placed.code if placed else None)] if buyer_name else []
+    language = _ISO_639_1.get(str(document.get("language") or ""))
+    tender = _tender(document, fields, zone=placed.time_zone if placed else None, language=language,
+                     public_url=public_url)
+    notice = _text(fields.get("notice_type"))
+    return _compact({
+        "ocid": f"{prefix}-{document_id}", "id": f"{document_id}-{version}",
+        "date": timestamp(document.get("finished_at") or document["created_at"]),
+        "tag": [_TAGS.get(notice or "", "tender")], "initiationType": "tender", "language": language,
+        "parties": parties, "buyer": {"id": "buyer", "name": buyer_name} if buyer_name else None, "tender": tender,
+    })
 
-    items: list[dict[str, Any]] = []
-    main = _classifications(_values(fields.get("cpv_codes")))
-    if main:
-        items.append(_compact({"id": "1", "classification": main[0], "additionalClassifications": main[1:]}))
-    lots: list[dict[str, Any]] = []
-    criteria = _criteria(fields.get("award_criteria"))
-    details = [_criteria_text(criteria)] if criteria else []
-    for position, lot in enumerate(fields.get("lots") or [], start=1):
-        if not isinstance(lot, dict):
-            continue
-        lot_id = _text(lot.get("number")) or str(position)
-        if any(seen["id"] == lot_id for seen in lots):
-            continue  # a lot read twice: its first reading
-        lots.append(_compact({"id": lot_id, "title": _text(lot.get("title")),
-                              "value": _money(lot.get("estimated_value"))}))
-        lot_codes = _classifications(_values(lot.get("cpv_codes")))
-        if lot_codes:
-            items.append(_compact({"id": f"lot-{lot_id}", "classification": lot_codes[0],
-                                   "additionalClassifications": lot_codes[1:], "relatedLot": lot_id}))
-        lot_criteria = _criteria(lot.get("award_criteria"))
-        if lot_criteria:
-            details.append(f"Lot {lot_id}: {_criteria_text(lot_criteria)}")
-            criteria = criteria or lot_criteria
 
+def _buyer_party(name: str, buyer: dict[str, Any], country: str | None) -> dict[str, Any]:
+    """The buyer as an OCDS party: its name, address and contact point."""
+    return _compact({
+        "id": "buyer", "name": name, "roles": ["buyer"],
+        "address": _compact({"streetAddress": _text(buyer.get("address")), "countryName": _country_name(country)}),
+        "contactPoint": _compact({"email": _text(buyer.get("email")), "telephone": _text(buyer.get("phone"))}),
+    })
+
+
+def _tender(document: dict[str, Any], fields: dict[str, Any], *, zone: str | None, language: str | None,
+            public_url: str | None) -> dict[str, Any]:
+    """The release's `tender` block: what is bought (items, lots, value), how (procedure, award
+    criteria, submission), when (periods in the buyer's time `zone`) and the notice document itself."""
+    document_id = int(document["id"])
+    items, lots, criteria, details = _items_and_lots(fields)
     procedure = _text(fields.get("procedure_type"))
     duration = _value(fields.get("contract_duration"))
     days = None
     if isinstance(duration, dict) and isinstance(duration.get("amount"), int) and duration.get("unit") in _DAYS:
         days = duration["amount"] * _DAYS[duration["unit"]]
     submission_url = _text(fields.get("submission_url"))
-    language = _ISO_639_1.get(str(document.get("language") or ""))
-    tender = _compact({
+    return _compact({
         "id": _text(fields.get("reference_number")) or str(document_id),
         "title": _text(fields.get("title")),
         "items": items,
@@ -263,13 +254,37 @@ def release(document: dict[str, Any], *, prefix: str, public_url: str | None = N
             "url": f"{public_url.rstrip('/')}/v1/documents/{document_id}" if public_url else None,
         })],
     })
-    notice = _text(fields.get("notice_type"))
-    return _compact({
-        "ocid": f"{prefix}-{document_id}", "id": f"{document_id}-{version}",
-        "date": timestamp(document.get("finished_at") or document["created_at"]),
-        "tag": [_TAGS.get(notice or "", "tender")], "initiationType": "tender", "language": language,
-        "parties": parties, "buyer": buyer_reference, "tender": tender,
-    })
+
+
+def _items_and_lots(fields: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                     list[tuple[str, float | None]], list[str]]:
+    """The tender's items (its main CPV classification, then each lot's), its lots (a lot read twice:
+    its first reading), the award criteria (the notice's, else the first lot's that has some) and
+    their details in words, the notice's then each lot's."""
+    items: list[dict[str, Any]] = []
+    main = _classifications(_values(fields.get("cpv_codes")))
+    if main:
+        items.append(_compact({"id": "1", "classification": main[0], "additionalClassifications": main[1:]}))
+    lots: list[dict[str, Any]] = []
+    criteria = _criteria(fields.get("award_criteria"))
+    details = [_criteria_text(criteria)] if criteria else []
+    for position, lot in enumerate(fields.get("lots") or [], start=1):
+        if not isinstance(lot, dict):
+            continue
+        lot_id = _text(lot.get("number")) or str(position)
+        if any(seen["id"] == lot_id for seen in lots):
+            continue
+        lots.append(_compact({"id": lot_id, "title": _text(lot.get("title")),
+                              "value": _money(lot.get("estimated_value"))}))
+        lot_codes = _classifications(_values(lot.get("cpv_codes")))
+        if lot_codes:
+            items.append(_compact({"id": f"lot-{lot_id}", "classification": lot_codes[0],
+                                   "additionalClassifications": lot_codes[1:], "relatedLot": lot_id}))
+        lot_criteria = _criteria(lot.get("award_criteria"))
+        if lot_criteria:
+            details.append(f"Lot {lot_id}: {_criteria_text(lot_criteria)}")
+            criteria = criteria or lot_criteria
+    return items, lots, criteria, details
 
 
 def write_ocds(

@@ -278,14 +278,28 @@ def render_eforms_notice(facts: TenderFacts, path: Path, rng: random.Random) -> 
 # --- municipal letter --------------------------------------------------------------------------
 
 
+_LETTERHEAD_HEIGHT = 3.2 * cm
+
+
 def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) -> int:
     """A letter on the buyer's letterhead announcing the tender, with the facts as a list."""
     wording = WORDING[facts.language]
-    styles = _styles()
-    fonts = _fonts()
-    letterhead_height = 3.2 * cm
+    frame = Frame(
+        _MARGIN,
+        _MARGIN,
+        _PAGE_WIDTH - 2 * _MARGIN,
+        _PAGE_HEIGHT - 2 * _MARGIN - _LETTERHEAD_HEIGHT,
+        id="letter",
+    )
+    template = PageTemplate("letter", [frame], onPage=_letterhead(facts, _fonts()))
+    return _build(_document(path, facts, [template]), _letter_story(facts, wording, _styles()))
 
-    def draw_letterhead(canvas: Any, document: Any) -> None:
+
+def _letterhead(facts: TenderFacts, fonts: _Fonts) -> Callable[[Any, Any], None]:
+    """An onPage callback drawing the buyer's letterhead (name and department left, address and contacts
+    right, a rule under them) and the page footer."""
+
+    def draw(canvas: Any, document: Any) -> None:
         top = _PAGE_HEIGHT - _MARGIN
         canvas.saveState()
         canvas.setFillColor(_DARK)
@@ -300,20 +314,15 @@ def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) 
             canvas.drawRightString(right, top - 0.3 * cm - line_number * 0.36 * cm, line)
         canvas.setStrokeColor(_DARK)
         canvas.setLineWidth(1.2)
-        canvas.line(_MARGIN, top - letterhead_height + 0.6 * cm, right, top - letterhead_height + 0.6 * cm)
+        canvas.line(_MARGIN, top - _LETTERHEAD_HEIGHT + 0.6 * cm, right, top - _LETTERHEAD_HEIGHT + 0.6 * cm)
         canvas.restoreState()
         _page_footer(f"{facts.buyer_name} · {_address_line(facts)}")(canvas, document)
 
-    frame = Frame(
-        _MARGIN,
-        _MARGIN,
-        _PAGE_WIDTH - 2 * _MARGIN,
-        _PAGE_HEIGHT - 2 * _MARGIN - letterhead_height,
-        id="letter",
-    )
-    place_and_date = wording.letter_place_date_format.format(
-        place=_place(facts), date=wording.long_date(facts.published)
-    )
+    return draw
+
+
+def _letter_facts_table(facts: TenderFacts, wording: NoticeWording, styles: _Styles) -> Table:
+    """The tender's facts as a two-column list of label and value."""
     facts_rows = [
         (wording.contracting_authority, f"{facts.buyer_name}, {facts.buyer_department}"),
         (wording.reference_number, facts.reference_number),
@@ -336,7 +345,15 @@ def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) 
         colWidths=[6.2 * cm, _PAGE_WIDTH - 2 * _MARGIN - 6.2 * cm],
     )
     facts_table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP")]))
-    story: list[Flowable] = [
+    return facts_table
+
+
+def _letter_story(facts: TenderFacts, wording: NoticeWording, styles: _Styles) -> list[Flowable]:
+    """The letter: recipient, place and date, subject, the facts, the description, closing and signature."""
+    place_and_date = wording.letter_place_date_format.format(
+        place=_place(facts), date=wording.long_date(facts.published)
+    )
+    return [
         _p(wording.letter_recipient, styles.body),
         Spacer(1, 0.6 * cm),
         _p(place_and_date, styles.right),
@@ -349,7 +366,7 @@ def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) 
         _p(wording.letter_salutation, styles.body),
         _p(wording.letter_intro, styles.body),
         Spacer(1, 0.2 * cm),
-        facts_table,
+        _letter_facts_table(facts, wording, styles),
         Spacer(1, 0.2 * cm),
         _p(facts.description, styles.body),
         _p(wording.letter_documents, styles.body),
@@ -358,8 +375,6 @@ def render_municipal_letter(facts: TenderFacts, path: Path, rng: random.Random) 
         Spacer(1, 1.0 * cm),
         *(_p(line, styles.body) for line in wording.letter_signature),
     ]
-    template = PageTemplate("letter", [frame], onPage=draw_letterhead)
-    return _build(_document(path, facts, [template]), story)
 
 
 # --- two-column gazette page -------------------------------------------------------------------
