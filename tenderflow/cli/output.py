@@ -175,7 +175,8 @@ def errors_reported(code: int = 1, *, also: tuple[type[Exception], ...] = ()) ->
     and `code`."""
     from tenderflow.errors import TenderflowError
 
+    kinds: tuple[type[Exception], ...] = (TenderflowError, *also)
     try:
         yield
-    except (TenderflowError, *also) as exc:
+    except kinds as exc:
         raise fail(str(exc), code=code) from exc
