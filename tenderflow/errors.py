@@ -31,14 +31,15 @@ answers it with (`http_status`; the API's error handler reads it, nothing else m
     ├── WordsNotKeptError                409  OCRed before word boxes were kept: reprocess (pipeline.pdfs)
     ├── InsufficientCreditsError         402  the tenant cannot pay for the work asked for
     ├── StorageQuotaExceededError        413  the upload would take the tenant past its stored bytes
-    ├── UploadRateLimitedError           429  the tenant sent more uploads this minute than it may
+    ├── RateLimitedError                 429  the tenant asked more often than it may; `retry_after` seconds to wait
+    │   ├── UploadRateLimitedError            more uploads this minute than its limit
+    │   └── PingRateLimitedError              as many webhook pings under way, or sent this minute, as it may
     ├── ExtractionError                  502  the LLM answer cannot be used (also one of the two above)
     ├── TenantNotFoundError              404  no tenant with that name
     ├── TenantExistsError                409  a tenant with that name exists
     ├── WebhookError                     400  a webhook endpoint that cannot be made or changed as asked
     │   └── WebhookUrlError              400  a webhook URL that is refused: not http(s), or a private address
     ├── WebhookNotFoundError             404  no webhook endpoint or delivery with that id (for this tenant)
-    ├── PingRateLimitedError             429  the tenant has sent as many webhook pings as it may for now
     ├── WatchError                       400  a watched folder or S3 prefix that cannot be watched
     │   └── WatchForbiddenError          403  a tenant's watch outside the operator's TENDERFLOW_WATCH_ROOTS
     ├── WatchNotFoundError               404  no watch with that id (for this tenant)
@@ -180,15 +181,25 @@ class StorageQuotaExceededError(TenderflowError):
     http_status: ClassVar[int] = 413
 
 
-class UploadRateLimitedError(TenderflowError):
-    """The tenant sent more uploads in the last minute than its limit; `retry_after` seconds until
-    the next one is accepted (the API sends it as Retry-After)."""
+class RateLimitedError(TenderflowError):
+    """The tenant asked for something more often than it may; `retry_after` seconds until it may
+    again (the API sends it as Retry-After)."""
 
     http_status: ClassVar[int] = 429
 
     def __init__(self, message: str, *, retry_after: float) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class UploadRateLimitedError(RateLimitedError):
+    """The tenant sent more uploads in the last minute than its limit; `retry_after` seconds until
+    the next one is accepted."""
+
+
+class PingRateLimitedError(RateLimitedError):
+    """The tenant has as many webhook pings under way, or sent this minute, as it may (review
+    security-2, D-N2); `retry_after` seconds until the next one may go."""
 
 
 class ExtractionError(TenderflowError):
@@ -235,17 +246,6 @@ class WebhookUrlError(WebhookError):
     private, loopback or link-local address the operator has not allowed. The message says which."""
 
     http_status: ClassVar[int] = 400
-
-
-class PingRateLimitedError(TenderflowError):
-    """The tenant has as many webhook pings under way, or sent this minute, as it may (review
-    security-2, D-N2); `retry_after` seconds until the next one may go (the API's Retry-After)."""
-
-    http_status: ClassVar[int] = 429
-
-    def __init__(self, message: str, *, retry_after: float) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 class WebhookNotFoundError(TenderflowError):

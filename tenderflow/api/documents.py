@@ -318,7 +318,15 @@ NOT_READY_RETRY_SECONDS = 5
 """Retry-After of a 409 for a document still being processed: a page batch or an extraction takes seconds."""
 
 
-def _readable_version(row: dict[str, Any]) -> int:
+_NOT_READY: dict[int | str, dict[str, Any]] = {
+    409: {"description": "No finished version yet (with Retry-After while it is being processed)"}}
+
+
+def _readable_version(conn: psycopg.Connection[Any], document_id: int, tenant: str) -> int:
+    """The document's newest finished version, what its text and fields are read from; raises
+    DocumentNotFoundError (the API's 404), or a 409 while there is none (with Retry-After while one
+    is on its way)."""
+    row = documents.get_document(conn, document_id, tenant=tenant)
     version = documents.readable_version(row)
     if version is None:
         detail = (f"document {row['id']} has no finished version yet (state: {row['state']})"
@@ -331,12 +339,11 @@ def _readable_version(row: dict[str, Any]) -> int:
 
 
 @router.get("/{document_id}/text", response_model=DocumentText,
-            responses={409: {"description": "No finished version yet (with Retry-After while it is being processed)"}},
+            responses=_NOT_READY,
             summary="The text of every page of the newest finished version")
 def get_document_text(document_id: int, tenant: Tenant, services: Services) -> DocumentText:
     with services.pool.connection() as conn:
-        row = documents.get_document(conn, document_id, tenant=tenant)
-        version = _readable_version(row)
+        version = _readable_version(conn, document_id, tenant)
         pages = documents.document_pages(conn, document_id, version)
     return DocumentText(id=document_id, version=version, pages=[
         PageText(number=p["page_number"], text=p["text"], source=p["source"], confidence=p["confidence"])
@@ -345,12 +352,11 @@ def get_document_text(document_id: int, tenant: Tenant, services: Services) -> D
 
 
 @router.get("/{document_id}/fields", response_model=DocumentFields,
-            responses={409: {"description": "No finished version yet (with Retry-After while it is being processed)"}},
+            responses=_NOT_READY,
             summary="The structured fields of the newest finished version")
 def get_document_fields(document_id: int, tenant: Tenant, services: Services) -> DocumentFields:
     with services.pool.connection() as conn:
-        row = documents.get_document(conn, document_id, tenant=tenant)
-        version = _readable_version(row)
+        version = _readable_version(conn, document_id, tenant)
         extraction = documents.document_fields(conn, document_id, version)
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")

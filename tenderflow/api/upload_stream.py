@@ -198,29 +198,26 @@ async def spool_pdf_upload(
     declared = declared_length(content_length)
     if declared is not None and declared > body_cap:
         raise too_large(max_bytes)  # refused before reading a byte
-    fd, name = tempfile.mkstemp(prefix="tenderflow-upload-", suffix=".pdf", dir=directory)
-    path = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as sink:
-            writer = _FilePartWriter(sink, max_bytes, zip_too=zip_too)
-            parser = MultipartParser(boundary, {
-                "on_part_begin": writer.on_part_begin, "on_part_data": writer.on_part_data,
-                "on_part_end": writer.on_part_end, "on_header_field": writer.on_header_field,
-                "on_header_value": writer.on_header_value, "on_header_end": writer.on_header_end,
-                "on_headers_finished": writer.on_headers_finished, "on_end": writer.on_end,
-            })
-            received = 0
-            try:
-                async for chunk in body:
-                    received += len(chunk)
-                    if received > body_cap:
-                        raise too_large(max_bytes)
-                    # Writes go to the page cache in chunks of at most a socket read: short enough
-                    # to do on the event loop without stalling it.
-                    parser.write(chunk)
-                parser.finalize()
-            except MultipartParseError as exc:
-                raise _bad_request(f"malformed multipart body: {exc}") from exc
+    with _spool_file(directory) as (path, sink):
+        writer = _FilePartWriter(sink, max_bytes, zip_too=zip_too)
+        parser = MultipartParser(boundary, {
+            "on_part_begin": writer.on_part_begin, "on_part_data": writer.on_part_data,
+            "on_part_end": writer.on_part_end, "on_header_field": writer.on_header_field,
+            "on_header_value": writer.on_header_value, "on_header_end": writer.on_header_end,
+            "on_headers_finished": writer.on_headers_finished, "on_end": writer.on_end,
+        })
+        received = 0
+        try:
+            async for chunk in body:
+                received += len(chunk)
+                if received > body_cap:
+                    raise too_large(max_bytes)
+                # Writes go to the page cache in chunks of at most a socket read: short enough
+                # to do on the event loop without stalling it.
+                parser.write(chunk)
+            parser.finalize()
+        except MultipartParseError as exc:
+            raise _bad_request(f"malformed multipart body: {exc}") from exc
         if not writer.finished:
             raise _bad_request("the multipart body ended early (truncated upload, or a wrong Content-Length)")
         if writer.file_parts == 0 or writer.filename is None:
@@ -228,9 +225,6 @@ async def spool_pdf_upload(
         if writer.size == 0:
             raise _bad_request(f"{writer.filename}: the file is empty")
         return SpooledUpload(path, writer.filename, writer.size, writer.fields)
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
 
 
 async def _spool_raw_pdf(
@@ -239,20 +233,17 @@ async def _spool_raw_pdf(
 ) -> SpooledUpload:
     if declared is not None and declared > max_bytes:
         raise too_large(max_bytes)  # refused before reading a byte
-    fd, name = tempfile.mkstemp(prefix="tenderflow-upload-", suffix=".pdf", dir=directory)
-    path = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as sink:
-            size, head = 0, b""
-            async for chunk in body:
-                size += len(chunk)
-                if size > max_bytes:
-                    raise too_large(max_bytes)
-                if len(head) < SNIFF_BYTES:
-                    head += chunk[:SNIFF_BYTES]
-                    if len(head) >= SNIFF_BYTES and not _accepted(head, zip_too=zip_too):
-                        raise _not_a_pdf(zip_too=zip_too)
-                sink.write(chunk)
+    with _spool_file(directory) as (path, sink):
+        size, head = 0, b""
+        async for chunk in body:
+            size += len(chunk)
+            if size > max_bytes:
+                raise too_large(max_bytes)
+            if len(head) < SNIFF_BYTES:
+                head += chunk[:SNIFF_BYTES]
+                if len(head) >= SNIFF_BYTES and not _accepted(head, zip_too=zip_too):
+                    raise _not_a_pdf(zip_too=zip_too)
+            sink.write(chunk)
         if size == 0:
             raise _bad_request(f"{filename}: the file is empty")
         if not _accepted(head, zip_too=zip_too):
@@ -260,6 +251,18 @@ async def _spool_raw_pdf(
         if declared is not None and size != declared:
             raise _bad_request("the body ended early (truncated upload, or a wrong Content-Length)")
         return SpooledUpload(path, filename, size)
+
+
+@contextlib.contextmanager
+def _spool_file(directory: Path | None) -> Iterator[tuple[Path, IO[bytes]]]:
+    """A new temporary file for an upload's bytes, open for writing: closed when the block ends, and
+    removed when an exception (a refusal, a cancelled request) leaves it; kept for the caller when
+    the block returns."""
+    fd, name = tempfile.mkstemp(prefix="tenderflow-upload-", suffix=".pdf", dir=directory)
+    path = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as sink:
+            yield path, sink
     except BaseException:
         path.unlink(missing_ok=True)
         raise

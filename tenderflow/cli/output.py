@@ -169,11 +169,14 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 
 @contextlib.contextmanager
-def errors_reported(code: int = 1) -> Iterator[None]:
-    """Inside the block, tenderflow's own errors end the command with their one line and `code`."""
+def errors_reported(code: int = 1, *, also: tuple[type[Exception], ...] = ()) -> Iterator[None]:
+    """Inside the block, tenderflow's own errors, and those of the kinds in `also` (a ValueError for
+    an argument refused below the CLI: a tenant's languages), end the command with their one line
+    and `code`."""
     from tenderflow.errors import TenderflowError
 
+    kinds: tuple[type[Exception], ...] = (TenderflowError, *also)
     try:
         yield
-    except TenderflowError as exc:
+    except kinds as exc:
         raise fail(str(exc), code=code) from exc

@@ -13,9 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_note, print_table
+from tenderflow.cli.output import JsonOption, cell, console, errors_reported, fail, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
-from tenderflow.errors import TenderflowError
 from tenderflow.tenants import credits as ledger
 from tenderflow.tenants import keys as api_keys
 from tenderflow.tenants import limits, tenants
@@ -69,12 +68,9 @@ def tenants_create(
 ) -> None:
     """Create a tenant (its name is what `upload --tenant` and the API keys refer to)."""
     rt = runtime(ctx)
-    try:
-        with rt.connection() as conn:
-            tenant = tenants.create_tenant(conn, name, credits=credits, unlimited=unlimited,
-                                           max_running=max_running, languages=languages)
-    except (TenderflowError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(also=(ValueError,)), rt.connection() as conn:
+        tenant = tenants.create_tenant(conn, name, credits=credits, unlimited=unlimited,
+                                       max_running=max_running, languages=languages)
     if as_json:
         print_json(tenant.as_dict())
         return
@@ -104,11 +100,8 @@ def tenants_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
 def tenants_show(ctx: typer.Context, name: TenantArgument, as_json: JsonOption = False) -> None:
     """One tenant."""
     rt = runtime(ctx)
-    try:
-        with rt.connection() as conn:
-            tenant = tenants.get_tenant(conn, name)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(), rt.connection() as conn:
+        tenant = tenants.get_tenant(conn, name)
     if as_json:
         print_json(tenant.as_dict())
         return
@@ -126,11 +119,8 @@ def tenants_max_running(
         metavar="MAX_RUNNING", min=0, help="Most jobs running at once (0 = no cap).")],
 ) -> None:
     """Set a tenant's cap on running jobs across all pools; workers apply it at their next claim."""
-    try:
-        with runtime(ctx).connection() as conn:
-            tenants.set_max_running(conn, name, max_running)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(), runtime(ctx).connection() as conn:
+        tenants.set_max_running(conn, name, max_running)
     console.print(f"tenant {name}: at most {max_running or 'any number of'} running job(s)", highlight=False)
 
 
@@ -142,11 +132,8 @@ def tenants_priority(
 ) -> None:
     """Set the priority of a tenant's jobs over other tenants' (the operator's call: an upload's own
     priority only orders that tenant's jobs)."""
-    try:
-        with runtime(ctx).connection() as conn:
-            tenants.set_priority(conn, name, priority)
-    except (TenderflowError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(also=(ValueError,)), runtime(ctx).connection() as conn:
+        tenants.set_priority(conn, name, priority)
     console.print(f"tenant {name}: priority {priority}", highlight=False)
 
 
@@ -194,16 +181,13 @@ def tenants_limits(
         changes["uploads_per_minute"] = parse_limit(uploads_per_minute)
     if max_stored_bytes is not None:
         changes["max_stored_bytes"] = parse_limit(max_stored_bytes, sizes=True)
-    try:
-        with rt.connection() as conn:
-            if changes:
-                limits.set_limits(conn, name, **changes)
-            current = limits.limits_of(conn, name, default_per_minute=rt.settings.tenant_uploads_per_minute,
-                                       default_max_stored_bytes=rt.settings.tenant_max_stored_bytes,
-                                       default_retention_days=rt.settings.document_retention_days)
-            stored = limits.stored_bytes(conn, name)
-    except (TenderflowError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(also=(ValueError,)), rt.connection() as conn:
+        if changes:
+            limits.set_limits(conn, name, **changes)
+        current = limits.limits_of(conn, name, default_per_minute=rt.settings.tenant_uploads_per_minute,
+                                   default_max_stored_bytes=rt.settings.tenant_max_stored_bytes,
+                                   default_retention_days=rt.settings.document_retention_days)
+        stored = limits.stored_bytes(conn, name)
     if as_json:
         print_json({"tenant": name, **vars(current), "stored_bytes": stored})
         return
@@ -222,11 +206,8 @@ def tenants_languages(
         help="Tesseract languages joined by '+', e.g. fra+eng, or 'auto' to detect each document's language.")],
 ) -> None:
     """Set the OCR languages of a tenant's uploads that name none; versions started from then on use them."""
-    try:
-        with runtime(ctx).connection() as conn:
-            tenant = tenants.set_languages(conn, name, languages)
-    except (TenderflowError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(also=(ValueError,)), runtime(ctx).connection() as conn:
+        tenant = tenants.set_languages(conn, name, languages)
     languages = tenant.ocr_languages or "auto (detected per document)"
     console.print(f"tenant {name}: OCR languages {languages}", highlight=False)
 
@@ -247,11 +228,8 @@ def tenants_usage(
     as_json: JsonOption = False,
 ) -> None:
     """Credits reserved, charged and refunded (since a date), and the balance now."""
-    try:
-        with runtime(ctx).connection() as conn:
-            used = ledger.usage(conn, name, since=_utc(since))
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(), runtime(ctx).connection() as conn:
+        used = ledger.usage(conn, name, since=_utc(since))
     if as_json:
         print_json(used.as_dict())
         return
@@ -276,11 +254,8 @@ def credits_add(
     amount: Annotated[int, typer.Argument(metavar="AMOUNT", min=1, help="Credits to add.")],
 ) -> None:
     """Add credits to a tenant's balance."""
-    try:
-        with runtime(ctx).connection() as conn:
-            balance = ledger.grant(conn, name, amount)
-    except (TenderflowError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(also=(ValueError,)), runtime(ctx).connection() as conn:
+        balance = ledger.grant(conn, name, amount)
     console.print(f"tenant {name}: {amount} credits added, balance {balance}", highlight=False)
 
 
@@ -295,14 +270,11 @@ def credits_set(
     """Set a tenant's available balance, or make it unlimited; the ledger records the difference."""
     if (amount is None) == (not unlimited):
         raise fail("give either a balance or --unlimited")
-    try:
-        with runtime(ctx).connection() as conn:
-            if amount is None:
-                ledger.set_unlimited(conn, name)
-            else:
-                ledger.set_balance(conn, name, amount)
-    except (TenderflowError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(also=(ValueError,)), runtime(ctx).connection() as conn:
+        if amount is None:
+            ledger.set_unlimited(conn, name)
+        else:
+            ledger.set_balance(conn, name, amount)
     console.print(f"tenant {name}: credits {'unlimited' if amount is None else amount}", highlight=False)
 
 
@@ -325,12 +297,9 @@ def keys_create(
     as_json: JsonOption = False,
 ) -> None:
     """Create an API key. It is printed once: store it now, it cannot be shown again."""
-    try:
-        with runtime(ctx).connection() as conn:
-            created = api_keys.create_api_key(conn, tenant, name=name, scope=scope.value,
-                                              expires_after_days=expires_after_days)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(), runtime(ctx).connection() as conn:
+        created = api_keys.create_api_key(conn, tenant, name=name, scope=scope.value,
+                                          expires_after_days=expires_after_days)
     if as_json:
         print_json({"id": created.id, "tenant": created.tenant, "name": created.name, "key": created.key,
                      "scope": created.scope, "created_at": created.created_at, "expires_at": created.expires_at})
@@ -361,9 +330,6 @@ def keys_list(
 def keys_revoke(ctx: typer.Context, key_id: Annotated[str, typer.Argument(
     metavar="KEY_ID", help="The key's id.")]) -> None:
     """Revoke an API key: it is refused from its next request on."""
-    try:
-        with runtime(ctx).connection() as conn:
-            row = api_keys.revoke_api_key(conn, key_id)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
+    with errors_reported(), runtime(ctx).connection() as conn:
+        row = api_keys.revoke_api_key(conn, key_id)
     console.print(f"key {row['id']} of tenant {row['tenant']} revoked", highlight=False)

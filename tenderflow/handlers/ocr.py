@@ -15,14 +15,14 @@ from typing import Any
 import psycopg
 
 from tenderflow.errors import PermanentError, ResultRejectedError
-from tenderflow.handlers.resources import PdfSource, Resources
+from tenderflow.handlers.resources import PdfSource, PdfStageHandler, Resources
 from tenderflow.pdf.cache import PdfCache
 from tenderflow.pdf.probe import probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 from tenderflow.pdf.tools import ToolTimeoutError
 from tenderflow.pipeline import documents
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.queue import ClaimedJob
 from tenderflow.stages.compute import OcrPagesCompute, OcrPlanCompute, batch_pages, job_languages
 from tenderflow.stages.results import OcrPagesResult, OcrPlanResult, PageRecord
 
@@ -39,35 +39,27 @@ class StoredPdfs:
         return self.cache.local_path(key, lambda target: self.storage.download_to(key, target))
 
 
-class OcrPlanHandler:
+class OcrPlanHandler(PdfStageHandler[OcrPlanResult]):
     """ocr.plan: its compute (OcrPlanCompute); the checks of a remote plan against the stored PDF;
     the commit that stores the text-layer pages and enqueues the batches of the others."""
+
+    computer: OcrPlanCompute
 
     def __init__(
         self, computer: OcrPlanCompute, batch_pages: int, pdfs: PdfSource | None = None, *,
         live_within_seconds: float | None = 60.0,
     ) -> None:
-        self.computer = computer
+        super().__init__(computer, pdfs)
         self.batch_pages = batch_pages
         self.live_within_seconds = live_within_seconds
-        self.pdfs = pdfs
-
-    def warm_up(self) -> None:
-        self.computer.warm_up()
-
-    def load_input(self, job: ClaimedJob) -> Path:
-        assert self.pdfs is not None, "no stored PDFs to read"
-        return self.pdfs.local_path(job)
-
-    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPlanResult:
-        return self.computer.compute(job, pdf, context)
 
     def verify(self, job: ClaimedJob, plan: OcrPlanResult) -> None:
         """A remote plan: its page count is the stored PDF's (probed here, caps included), it covers
         every page once, text-layer pages hold at most what a page can and ARE the stored PDF's text
         layer (read here: review security-2, N1), and the languages are the ones the job asked for
         when it asked."""
-        _check_covers(plan)
+        if not _covers_every_page(plan):
+            raise ResultRejectedError(f"the plan does not cover pages 1-{plan.page_count} exactly once")
         pdf = self.load_input(job)
         try:
             info = probe_pdf(pdf, self.computer.limits)
@@ -104,8 +96,7 @@ class OcrPlanHandler:
                 raise ResultRejectedError(f"page {page.number}'s text is not the stored PDF's text layer")
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, plan: OcrPlanResult) -> None:
-        numbers = sorted([page.number for page in plan.text_pages] + plan.ocr_pages)
-        if numbers != list(range(1, plan.page_count + 1)):
+        if not _covers_every_page(plan):
             raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
         documents.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
                               ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages,
@@ -113,22 +104,8 @@ class OcrPlanHandler:
                               live_within_seconds=self.live_within_seconds)
 
 
-class OcrPagesHandler:
+class OcrPagesHandler(PdfStageHandler[OcrPagesResult]):
     """ocr.pages: its compute (OcrPagesCompute); the last batch to commit enqueues extraction."""
-
-    def __init__(self, computer: OcrPagesCompute, pdfs: PdfSource | None = None) -> None:
-        self.computer = computer
-        self.pdfs = pdfs
-
-    def warm_up(self) -> None:
-        self.computer.warm_up()
-
-    def load_input(self, job: ClaimedJob) -> Path:
-        assert self.pdfs is not None, "no stored PDFs to read"
-        return self.pdfs.local_path(job)
-
-    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> OcrPagesResult:
-        return self.computer.compute(job, pdf, context)
 
     def verify(self, job: ClaimedJob, batch: OcrPagesResult) -> None:
         """A remote batch: exactly the job's pages, each holding at most what a page can."""
@@ -149,10 +126,11 @@ MAX_PAGE_CHARACTERS = 200_000
 """More text than a page can print (a dense A3 page in 6 pt type holds ~40,000 characters)."""
 
 
-def _check_covers(plan: OcrPlanResult) -> None:
+def _covers_every_page(plan: OcrPlanResult) -> bool:
+    """Whether the plan names each of pages 1 to its page count once (text layer or OCR): `verify`
+    rejects a remote plan that does not, `commit` fails the job for good."""
     numbers = sorted([page.number for page in plan.text_pages] + plan.ocr_pages)
-    if numbers != list(range(1, plan.page_count + 1)):
-        raise ResultRejectedError(f"the plan does not cover pages 1-{plan.page_count} exactly once")
+    return numbers == list(range(1, plan.page_count + 1))
 
 
 def _check_page_texts(pages: list[PageRecord]) -> None:

@@ -11,32 +11,20 @@ without it.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import psycopg
 
 from tenderflow.errors import ResultRejectedError
-from tenderflow.handlers.resources import PdfSource, Resources
+from tenderflow.handlers.resources import PdfStageHandler, Resources
 from tenderflow.pipeline import documents
-from tenderflow.queue import ClaimedJob, JobContext
+from tenderflow.queue import ClaimedJob
 from tenderflow.stages.compute import ThumbnailCompute
 from tenderflow.stages.results import ThumbnailResult
 
 
-class ThumbnailHandler:
+class ThumbnailHandler(PdfStageHandler[ThumbnailResult]):
     """thumbnail: its compute (ThumbnailCompute) over the stored PDF; the commit that stores it."""
-
-    def __init__(self, computer: ThumbnailCompute, pdfs: PdfSource | None = None) -> None:
-        self.computer = computer
-        self.pdfs = pdfs
-
-    def load_input(self, job: ClaimedJob) -> Path:
-        assert self.pdfs is not None, "no stored PDFs to read"
-        return self.pdfs.local_path(job)
-
-    def compute(self, job: ClaimedJob, pdf: Path, context: JobContext) -> ThumbnailResult:
-        return self.computer.compute(job, pdf, context)
 
     def verify(self, job: ClaimedJob, result: ThumbnailResult) -> None:
         """A remote thumbnail: its model already checks that the bytes are the PNG of the size it

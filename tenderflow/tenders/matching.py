@@ -58,10 +58,8 @@ def propose_for_document(conn: psycopg.Connection[Any], document_id: int, *, ten
     for tender_id, tender_reference in conn.execute(
             QUERIES["proposal_tender_candidates"], {"tenant": tenant, "tokens": tokens}).fetchall():
         if tender_reference and same_reference(reference, tender_reference):
-            row = conn.execute(QUERIES["proposal_insert_join"], {
-                "tenant": tenant, "document_id": document_id, "tender_id": tender_id,
-                "reference": reference[:500]}).fetchone()
-            created += [int(row[0])] if row else []
+            created += _propose_join(conn, tenant=tenant, document_id=document_id, tender_id=tender_id,
+                                     reference=reference)
     if created:
         return created
     for partner_id, partner_reference in conn.execute(QUERIES["proposal_document_candidates"], {
@@ -84,8 +82,16 @@ def propose_for_tender(conn: psycopg.Connection[Any], tender_id: int, *, tenant:
     for document_id, document_reference in conn.execute(
             QUERIES["proposals_loose_for_tender"], {"tenant": tenant, "tokens": tokens}).fetchall():
         if same_reference(reference, document_reference):
-            row = conn.execute(QUERIES["proposal_insert_join"], {
-                "tenant": tenant, "document_id": document_id, "tender_id": tender_id,
-                "reference": str(document_reference)[:500]}).fetchone()
-            created += [int(row[0])] if row else []
+            created += _propose_join(conn, tenant=tenant, document_id=document_id, tender_id=tender_id,
+                                     reference=str(document_reference))
     return created
+
+
+def _propose_join(
+    conn: psycopg.Connection[Any], *, tenant: str, document_id: int, tender_id: int, reference: str
+) -> list[int]:
+    """A proposal that the document join the tender, under the reference they share: its id in a
+    list, or an empty list when the pair was proposed before (whatever was decided then)."""
+    row = conn.execute(QUERIES["proposal_insert_join"], {
+        "tenant": tenant, "document_id": document_id, "tender_id": tender_id, "reference": reference[:500]}).fetchone()
+    return [int(row[0])] if row else []
