@@ -28,8 +28,8 @@ from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers.coverage import unserved
 from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pdf.languages import missing_pack_note
-from tenderflow.pipeline import deletion, documents
-from tenderflow.pipeline.documents import tenant_visible_error
+from tenderflow.pipeline import deletion, reads
+from tenderflow.pipeline.reads import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
 from tenderflow.queue.stats import live_worker_count
@@ -291,7 +291,7 @@ def list_documents(
 ) -> DocumentList:
     """Newest first; the filters combine (and), and the cursor pages through the filtered list."""
     with services.pool.connection() as conn:
-        rows = documents.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor,
+        rows = reads.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor,
                                         filename=filename, created_after=as_utc(created_after),
                                         created_before=as_utc(created_before))
     page = rows[:limit]
@@ -304,7 +304,7 @@ def list_documents(
 @router.get("/{document_id}", response_model=DocumentDetail, summary="A document's state and progress")
 def get_document(document_id: int, tenant: Tenant, services: Services) -> DocumentDetail:
     with services.pool.connection() as conn:
-        row = documents.get_document(conn, document_id, tenant=tenant)
+        row = reads.get_document(conn, document_id, tenant=tenant)
         hint = waiting_hint(conn, services.settings, row["state"], tenant)
     return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
                           pages_done=row["pages_done"], pages_total=row["page_count"],
@@ -326,8 +326,8 @@ def _readable_version(conn: psycopg.Connection[Any], document_id: int, tenant: s
     """The document's newest finished version, what its text and fields are read from; raises
     DocumentNotFoundError (the API's 404), or a 409 while there is none (with Retry-After while one
     is on its way)."""
-    row = documents.get_document(conn, document_id, tenant=tenant)
-    version = documents.readable_version(row)
+    row = reads.get_document(conn, document_id, tenant=tenant)
+    version = reads.readable_version(row)
     if version is None:
         detail = (f"document {row['id']} has no finished version yet (state: {row['state']})"
                   + (f"; error: {tenant_visible_error(row['error'])}" if row["error"] else ""))
@@ -344,7 +344,7 @@ def _readable_version(conn: psycopg.Connection[Any], document_id: int, tenant: s
 def get_document_text(document_id: int, tenant: Tenant, services: Services) -> DocumentText:
     with services.pool.connection() as conn:
         version = _readable_version(conn, document_id, tenant)
-        pages = documents.document_pages(conn, document_id, version)
+        pages = reads.document_pages(conn, document_id, version)
     return DocumentText(id=document_id, version=version, pages=[
         PageText(number=p["page_number"], text=p["text"], source=p["source"], confidence=p["confidence"])
         for p in pages
@@ -357,7 +357,7 @@ def get_document_text(document_id: int, tenant: Tenant, services: Services) -> D
 def get_document_fields(document_id: int, tenant: Tenant, services: Services) -> DocumentFields:
     with services.pool.connection() as conn:
         version = _readable_version(conn, document_id, tenant)
-        extraction = documents.document_fields(conn, document_id, version)
+        extraction = reads.document_fields(conn, document_id, version)
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
     provenance = extraction.get("provenance") or {}
@@ -377,7 +377,7 @@ def get_document_thumbnail(document_id: int, tenant: Tenant, services: Services)
     """The newest version's first page, its longer side 320 pixels (the `thumbnail` stage makes it
     once the PDF has been probed; a version reprocessed from extraction shows its pages' version's)."""
     with services.pool.connection() as conn:
-        png = documents.read_thumbnail(conn, document_id, tenant=tenant)
+        png = reads.read_thumbnail(conn, document_id, tenant=tenant)
     if png is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND,
                             detail=f"document {document_id} has no thumbnail yet: it is made once its PDF is probed")

@@ -27,7 +27,7 @@ from tenderflow.database import redact
 from tenderflow.display import format_value
 from tenderflow.errors import TenderflowError
 from tenderflow.evaluation.scoring import MATCHERS
-from tenderflow.pipeline.documents import document_fields, get_document, readable_version
+from tenderflow.pipeline.reads import document_fields, get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import upload_file
 from tenderflow.queue.supervisor import self_command

@@ -35,15 +35,8 @@ from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers.coverage import Unserved, unserved
 from tenderflow.pdf.languages import missing_pack_note
-from tenderflow.pipeline.documents import (
-    PipelineProgress,
-    StartPoint,
-    VersionProgress,
-    VersionRef,
-    VersionState,
-    get_document,
-    read_document,
-)
+from tenderflow.pipeline.reads import PipelineProgress, VersionProgress, get_document, read_document
+from tenderflow.pipeline.versions import StartPoint, VersionRef, VersionState
 from tenderflow.queue.stats import QueueStats, queue_stats
 from tenderflow.tenants.credits import Prices
 
@@ -235,7 +228,7 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool, poll_
         TimeRemainingColumn,
     )
 
-    from tenderflow.pipeline.documents import versions_progress
+    from tenderflow.pipeline.reads import versions_progress
     from tenderflow.queue.stats import live_worker_count
 
     warned_idle = False
@@ -341,7 +334,7 @@ class _StatusSnapshot:
 
     @classmethod
     def take(cls, rt: Runtime) -> _StatusSnapshot:
-        from tenderflow.pipeline.documents import document_counts, pipeline_progress
+        from tenderflow.pipeline.reads import document_counts, pipeline_progress
 
         with rt.connection() as conn:
             stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
@@ -434,7 +427,7 @@ def documents_list(
 ) -> None:
     """The newest documents: the state of their latest version, pages read of how many, when they were
     uploaded and finished; `readable_version` is the newest finished one (what `show` reads)."""
-    from tenderflow.pipeline.documents import list_documents
+    from tenderflow.pipeline.reads import list_documents
 
     with runtime(ctx).connection() as conn:
         rows = list_documents(conn, tenant=tenant, state=state, limit=limit)

@@ -399,8 +399,8 @@ def upload_into_tenders(
     `wait_for_rows` is `upload --wait`'s (tenderflow.cli.documents)."""
     from tenderflow.cli.runtime import storage_of
     from tenderflow.errors import TenderflowError
-    from tenderflow.pipeline.documents import VersionState
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
+    from tenderflow.pipeline.versions import VersionState
     from tenderflow.tenants.credits import Prices
     from tenderflow.tenders.packages import PackageLimits
     from tenderflow.tenders.uploads import upload_to_tender
