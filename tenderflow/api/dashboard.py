@@ -397,25 +397,25 @@ def document_page(request: Request, document_id: int, services: Services, sessio
                   uploaded: Annotated[Line | None, Query(max_length=20)] = None) -> HTMLResponse:
     with services.pool.connection() as conn:
         try:
-            document = reads.get_document(conn, document_id)
+            # The latest version's pages as they arrive; the fields of the newest finished version.
+            view = reads.read_document(conn, document_id, pages="latest")
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
-        # The latest version's pages as they arrive; the fields of the newest finished version.
-        pages = reads.document_pages(conn, document_id, int(document["latest_version"]))
-        readable = reads.readable_version(document)
-        extraction = reads.document_fields(conn, document_id, readable) if readable is not None else None
         has_thumbnail = reads.read_thumbnail(conn, document_id) is not None
         # A failed document whose pages were all read (its extraction failed) can be extracted
         # again without reading them again, as `reprocess --from extract` would.
-        extract_again = document["state"] == "failed" and (
-            readable is not None or versions.newest_failed_version_with_pages(conn, document_id) is not None)
-    rows = field_rows(extraction["fields"], extraction.get("provenance")) if extraction else []
-    candidates = candidate_rows(extraction.get("provenance")) if extraction else []
+        extract_again = view.document.state == versions.VersionState.FAILED and (
+            view.readable_version is not None
+            or versions.newest_failed_version_with_pages(conn, document_id) is not None)
+    extraction = view.extraction
+    rows = field_rows(extraction.fields, extraction.provenance) if extraction else []
+    candidates = candidate_rows(extraction.provenance) if extraction else []
     quotes = quotes_by_page(rows)
-    texts = {page["page_number"]: marked_page_text(page["text"], quotes.get(page["page_number"], []))
-             for page in pages}
-    return _page(request, "document.html", services, session, document=document, pages=pages, texts=texts,
-                 extraction=extraction, field_rows=rows, candidate_rows=candidates, readable_version=readable,
+    texts = {page.page_number: marked_page_text(page.text, quotes.get(page.page_number, []))
+             for page in view.pages}
+    return _page(request, "document.html", services, session, document=view.document, pages=view.pages,
+                 texts=texts, extraction=extraction, field_rows=rows, candidate_rows=candidates,
+                 readable_version=view.readable_version,
                  has_thumbnail=has_thumbnail,
                  extract_again=extract_again, notice=UPLOAD_NOTICES.get(uploaded or ""))
 

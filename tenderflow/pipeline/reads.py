@@ -11,13 +11,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import DocumentNotFoundError
-from tenderflow.pipeline.versions import VersionRef, VersionState, get_version
+from tenderflow.extraction.country import buyer_country, placed_deadlines
+from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
+from tenderflow.pipeline.versions import StartPoint, VersionRef, VersionState, get_version
 from tenderflow.sqlfiles import NamedQueries
 from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PLAN
 
@@ -68,16 +70,113 @@ def document_fields(conn: psycopg.Connection[Any], document_id: int, version: in
     ).fetchone()
 
 
-def read_document(conn: psycopg.Connection[Any], document_id: int) -> dict[str, Any]:
-    """A document with the pages and fields of its readable version: what `tenderflow show` prints
-    and a reader of one document wants. Raises DocumentNotFoundError."""
-    document = get_document(conn, document_id)
-    version = readable_version(document)
-    report: dict[str, Any] = {"document": document, "readable_version": version, "fields": None, "pages": []}
-    if version is not None:
-        report["fields"] = document_fields(conn, document_id, version)
-        report["pages"] = document_pages(conn, document_id, version)
-    return report
+@dataclass(frozen=True)
+class DocumentRecord:
+    """A document with its latest version's state and progress (`document_get`): the language
+    columns are those of the version whose pages the latest version reads; `retrying` says why its
+    plan or extraction waits to run again, if it does."""
+
+    id: int
+    tenant: str
+    sha256: str
+    filename: str
+    size_bytes: int
+    storage_url: str
+    latest_version: int
+    current_version: int | None
+    created_at: datetime
+    state: VersionState
+    page_count: int | None
+    error: str | None
+    failed_for_content: bool
+    start_from: StartPoint
+    finished_at: datetime | None
+    pages_done: int
+    requested_languages: str | None
+    language: str | None
+    ocr_languages: str | None
+    languages_source: str | None
+    language_confidence: float | None
+    script: str | None
+    retrying: str | None
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> DocumentRecord:
+        return cls(**{**row, "state": VersionState(row["state"]), "start_from": StartPoint(row["start_from"])})
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """One page of a version as stored: its text, where the text came from (`text_layer`, `ocr`),
+    OCR's confidence, the rotation it was read at and the seconds it took."""
+
+    page_number: int
+    text: str
+    source: str
+    confidence: float | None
+    rotation: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class StoredExtraction:
+    """A version's extracted fields as stored, with how they were found (`provenance`: confidence,
+    rules, candidates, found_by) and the evidence of the buyer's country."""
+
+    version: int
+    fields: dict[str, Any]
+    flags: list[Any]
+    backend: str
+    model: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    created_at: datetime
+    provenance: dict[str, Any]
+    country: dict[str, Any] | None
+
+    def buyer_country(self) -> BuyerCountry | None:
+        """The buyer's country: stated in the fields, else the inferred one stored beside them."""
+        return buyer_country(self.country, self.fields)
+
+    def deadlines(self, country: BuyerCountry | None) -> dict[str, PlacedDeadline]:
+        """The deadlines among the fields, placed in `country`'s time zone when it has one."""
+        return placed_deadlines(self.fields, country)
+
+
+PagesOf = Literal["readable", "latest"]
+"""Whose pages a view holds: the readable version's (what a reader reads), or the latest version's
+(its pages as they arrive, for an operator watching it)."""
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """One document as every reader of one document gets it (`tenderflow show`, the API's document
+    routes, the dashboard's document page, the demo): the document with its latest version's state,
+    the version readers see (the newest done one, None before one is done), that version's fields,
+    and the pages asked for."""
+
+    document: DocumentRecord
+    readable_version: int | None
+    extraction: StoredExtraction | None
+    pages: tuple[StoredPage, ...]
+
+
+def read_document(
+    conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None,
+    pages: PagesOf | None = "readable", fields: bool = True,
+) -> DocumentView:
+    """The document, with the fields of its readable version (unless not `fields`) and the pages
+    `pages` names (None: none). A tenant sees only its own documents. Raises DocumentNotFoundError."""
+    document = DocumentRecord.of(get_document(conn, document_id, tenant=tenant))
+    version = document.current_version
+    extraction = None
+    if fields and version is not None:
+        row = document_fields(conn, document_id, version)
+        extraction = StoredExtraction(**row) if row is not None else None
+    pages_of = version if pages == "readable" else document.latest_version if pages == "latest" else None
+    stored = () if pages_of is None else tuple(
+        StoredPage(**page) for page in document_pages(conn, document_id, pages_of))
+    return DocumentView(document=document, readable_version=version, extraction=extraction, pages=stored)
 
 
 def read_thumbnail(conn: psycopg.Connection[Any], document_id: int, *, tenant: str | None = None) -> bytes | None:
