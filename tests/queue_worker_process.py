@@ -30,6 +30,7 @@ import psycopg
 
 from tenderflow.database import open_pool
 from tenderflow.logs import configure_logging
+from tenderflow.migrations import ensure_migrated
 from tenderflow.queue import ClaimedJob, FunctionHandler, JobContext, JobTypes, Worker, WorkerConfig
 from tenderflow.queue.supervisor import run_worker_in_process, supervise
 
@@ -124,7 +125,7 @@ def main(argv: list[str]) -> int:
             poll_seconds=options.poll_seconds,
             shutdown_grace_seconds=options.grace_seconds,
             notify=not options.no_notify,
-        ))
+        ), start_check=ensure_migrated)  # as `tenderflow worker` does: refuse to start while migrations are pending
         return run_worker_in_process(worker)
     finally:
         pool.close()
