@@ -54,7 +54,6 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, SearchFilters, SearchHit, search
 from tenderflow.queue import jobs, retry
 from tenderflow.queue.stats import queue_stats
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
 from tenderflow.texts import Line
 
@@ -259,7 +258,7 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
                 languages = check_languages(_blank_as_none(spooled.fields.get("languages")))
                 outcome = upload_file(services.pool, services.storage, spooled.path, tenant=tenant,
                                       max_bytes=settings.max_upload_bytes, filename=spooled.filename,
-                                      prices=Prices.from_settings(settings), languages=languages,
+                                      prices=services.prices, languages=languages,
                                       max_attempts=settings.max_attempts,
                                       max_stored_bytes=settings.tenant_max_stored_bytes)
             except (TenderflowError, ValueError) as exc:
@@ -317,7 +316,7 @@ def tenant_page(request: Request, name: Line, services: Services, session: Opera
         counts = documents.document_counts(conn, tenant=name)
     return _page(request, "tenant.html", services, session, tenant=tenant, all_time=all_time,
                  last_30_days=last_30_days, limits=upload_limits, stored_bytes=stored, keys=keys, entries=entries,
-                 counts=counts, prices=Prices.from_settings(settings),
+                 counts=counts, prices=services.prices,
                  default_max_running=settings.tenant_max_running, ledger_limit=TENANT_LEDGER_ENTRIES)
 
 
@@ -495,7 +494,7 @@ def reprocess_document(
     with services.pool.connection() as conn:
         try:
             outcome = reprocess(conn, document_id, start_from=start_from,
-                                prices=Prices.from_settings(services.settings),
+                                prices=services.prices,
                                 max_attempts=services.settings.max_attempts)
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc

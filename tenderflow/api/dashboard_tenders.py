@@ -28,7 +28,6 @@ from tenderflow.api.auth import OperatorSession, Services, Sessions
 # The dashboard's own helpers: the page, the CSRF check and the redirect every page of it uses.
 from tenderflow.api.dashboard import _blank_as_none, _check_csrf, _page, _redirect
 from tenderflow.errors import TenderflowError
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
 from tenderflow.tenders import calendar, proposals, records
 from tenderflow.tenders.kinds import Kind
@@ -141,7 +140,7 @@ async def _upload(request: Request, services: Any, sessions: Any, session: str, 
                     services.pool, services.storage, [spooled.path], tenant=owner, tender=tender_id,
                     name=_blank_as_none(spooled.fields.get("name")), filenames=[spooled.filename],
                     package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
-                    prices=Prices.from_settings(settings), max_attempts=settings.max_attempts,
+                    prices=services.prices, max_attempts=settings.max_attempts,
                     max_stored_bytes=settings.tenant_max_stored_bytes, work_dir=services.upload_spool_dir)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)

@@ -36,7 +36,6 @@ from tenderflow.queue.stats import live_worker_count
 from tenderflow.stages.compute import stage_named
 from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PAGES, JOB_OCR_PLAN
 from tenderflow.tenants import limits
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenders.records import refresh_stale
 from tenderflow.texts import Line
 from tenderflow.webhooks.endpoints import list_endpoints
@@ -194,7 +193,7 @@ def _store_upload(
     return upload_file(services.pool, services.storage, path, tenant=tenant, priority=priority,
                        max_bytes=services.settings.max_upload_bytes,
                        reprocess_existing=reprocess_existing, filename=filename,
-                       prices=Prices.from_settings(services.settings), languages=languages,
+                       prices=services.prices, languages=languages,
                        max_attempts=services.settings.max_attempts,
                        max_stored_bytes=services.settings.tenant_max_stored_bytes)
 
@@ -394,7 +393,7 @@ def reprocess_document(
     asked = request or ReprocessRequest()
     with services.pool.connection() as conn:
         outcome = reprocess(conn, document_id, start_from=asked.start_from, tenant=tenant, priority=asked.priority,
-                            prices=Prices.from_settings(services.settings),
+                            prices=services.prices,
                             max_attempts=services.settings.max_attempts)
     return ReprocessResult(id=outcome.document_id, version=outcome.version, created=outcome.created)
 

@@ -40,7 +40,6 @@ from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.api.validation import RequestBody
 from tenderflow.database import Database
 from tenderflow.tenants import limits
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenders import calendar, proposals, records
 from tenderflow.tenders.export import exported_tenders, write_tenders
 from tenderflow.tenders.merging import FIELD_NAMES
@@ -266,7 +265,7 @@ def _upload(services: ApiServices, tenant: str, tender_id: int, path: Any, filen
     uploaded = upload_to_tender(
         services.pool, services.storage, [path], tenant=tenant, tender=tender_id, filenames=[filename],
         package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
-        priority=priority, prices=Prices.from_settings(settings), languages=languages,
+        priority=priority, prices=services.prices, languages=languages,
         max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes,
         work_dir=services.upload_spool_dir)
     return {"tender_id": uploaded.tender_id, "created_tender": uploaded.created_tender,

@@ -22,7 +22,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn
 
 from tenderflow.cli.output import console, fail, print_note, print_table
-from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.database import redact
 from tenderflow.display import format_value
 from tenderflow.errors import TenderflowError
@@ -209,7 +209,7 @@ def run_demo(rt: Runtime, *, processes: int, timeout: float) -> list[DemoRow]:
     console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
     with console.status("generating sample tenders (born-digital and scanned)…"):
         samples = make_samples(rt.settings.data_dir)
-    storage = storage_of(rt)
+    storage = rt.storage
     with rt.connection() as conn:
         rows = upload_samples(conn, storage, samples, max_bytes=rt.settings.max_upload_bytes)
     console.print(f"uploaded {len(rows)} documents ({sum(s.page_count for s in samples)} pages)")

@@ -28,7 +28,7 @@ from tenderflow.cli.output import (
     print_table,
     safe,
 )
-from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.display import format_size
 from tenderflow.errors import ReprocessRefusedError, TenderflowError
 from tenderflow.extraction.country import buyer_country, placed_deadlines
@@ -45,7 +45,6 @@ from tenderflow.pipeline.documents import (
     read_document,
 )
 from tenderflow.queue.stats import QueueStats, queue_stats
-from tenderflow.tenants.credits import Prices
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -137,7 +136,7 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
 
     from tenderflow.pipeline.uploads import upload_paths
 
-    storage = storage_of(rt)
+    storage = rt.storage
     outcomes = []
     try:
         # A bar only on a terminal: piped, even a finished transient bar would leave a blank line
@@ -147,7 +146,7 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
             task = progress.add_task("uploading", total=len(files))
             for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
                                         max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
-                                        prices=Prices.from_settings(rt.settings), languages=languages,
+                                        prices=rt.prices, languages=languages,
                                         max_attempts=rt.settings.max_attempts,
                                         max_stored_bytes=rt.settings.tenant_max_stored_bytes):
                 outcomes.append(outcome)
@@ -594,7 +593,7 @@ def reprocess_command(
     with rt.connection() as conn:
         try:
             outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
-                                prices=Prices.from_settings(rt.settings), languages=languages,
+                                prices=rt.prices, languages=languages,
                                 max_attempts=rt.settings.max_attempts, force=force)
         except ReprocessRefusedError as exc:
             raise fail(f"{exc} (or --force to try anyway)") from exc

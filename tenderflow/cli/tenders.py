@@ -397,11 +397,9 @@ def upload_into_tenders(
     """`upload … --tender NEW|ID`, or ZIP packages: everything into one tender (or each ZIP into its own
     and the PDFs as they are), each tender's upload one transaction. Exit codes as `upload`'s;
     `wait_for_rows` is `upload --wait`'s (tenderflow.cli.documents)."""
-    from tenderflow.cli.runtime import storage_of
     from tenderflow.errors import TenderflowError
     from tenderflow.pipeline.documents import VersionState
     from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
-    from tenderflow.tenants.credits import Prices
     from tenderflow.tenders.packages import PackageLimits
     from tenderflow.tenders.uploads import upload_to_tender
 
@@ -418,14 +416,14 @@ def upload_into_tenders(
     settings = rt.settings
     options: dict[str, Any] = {
         "tenant": tenant, "max_bytes": settings.max_upload_bytes, "priority": priority,
-        "prices": Prices.from_settings(settings), "languages": asked, "max_attempts": settings.max_attempts,
+        "prices": rt.prices, "languages": asked, "max_attempts": settings.max_attempts,
         "max_stored_bytes": settings.tenant_max_stored_bytes, "package_limits": PackageLimits.from_settings(settings),
         "work_dir": settings.data_dir / "spool"}
     groups = [(None if tender.upper() == "NEW" else int(tender), [*loose, *packages], name)] if tender else \
         [(None, [package], package.stem) for package in packages]
     rows: list[dict[str, Any]] = []
     with errors_reported(), rt.connection() as conn:
-        storage = storage_of(rt)
+        storage = rt.storage
         if tender is None and loose:
             rows += [dict(vars(outcome), tender_id=None) for outcome in upload_paths(
                 conn, storage, loose, tenant=tenant, priority=priority, max_bytes=settings.max_upload_bytes,

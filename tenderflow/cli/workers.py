@@ -10,7 +10,7 @@ import typer
 from tenderflow import migrations
 from tenderflow import queue as job_queue
 from tenderflow.cli.output import JsonOption, err_console, fail, print_json, print_table
-from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
 from tenderflow.handlers import LOCAL_POOLS
@@ -79,7 +79,7 @@ def worker(
         raise typer.Exit(supervise(argv, processes, until_done=burst))
     settings = rt.settings
     db_pool = rt.pool(max_size=threads + 6)  # migrated, or the command ends saying `tenderflow db migrate`
-    job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
+    job_types = build_job_types(settings, pool=db_pool, storage=rt.storage)
     with db_pool.connection() as conn:
         ensure_task_schedules(conn, job_types)
     warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
@@ -100,7 +100,7 @@ def refuse_unless_ready(rt: Runtime, pool: Pool, *, local: bool) -> None:
     """Refuse to start, one line per missing thing, rather than fail every job of the pool five times."""
     from tenderflow.handlers.preflight import preflight
 
-    failed = [check for check in preflight(rt.settings, pool, storage_of(rt) if local else None) if not check.ok]
+    failed = [check for check in preflight(rt.settings, pool, rt.storage if local else None) if not check.ok]
     if failed:
         raise fail("the worker cannot run its pool's jobs here (`tenderflow doctor` shows every check):\n"
                    + "\n".join(f"  {check.name}: {check.detail}" for check in failed))
@@ -122,7 +122,7 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
             checks.append(workers_check(rt))
     except TenderflowError as exc:
         checks.append(Check("database", False, str(exc)))
-    checks += preflight(rt.settings, Pool.ALL, storage_of(rt))
+    checks += preflight(rt.settings, Pool.ALL, rt.storage)
     rows = [{"check": c.name, "ok": ("warn" if c.warning else "yes") if c.ok else "NO", "detail": c.detail}
             for c in checks]
     if as_json:
