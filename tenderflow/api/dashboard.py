@@ -234,7 +234,7 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
 
     from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
     from tenderflow.errors import TenderflowError
-    from tenderflow.pipeline.uploads import check_languages, upload_file
+    from tenderflow.pipeline.uploads import UploadPolicy, check_languages, upload_file
 
     settings = services.settings
     try:
@@ -256,11 +256,9 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
                 if not tenant:
                     raise ValueError("choose the tenant the document belongs to")
                 languages = check_languages(_blank_as_none(spooled.fields.get("languages")))
-                outcome = upload_file(services.pool, services.storage, spooled.path, tenant=tenant,
-                                      max_bytes=settings.max_upload_bytes, filename=spooled.filename,
-                                      prices=services.prices, languages=languages,
-                                      max_attempts=settings.max_attempts,
-                                      max_stored_bytes=settings.tenant_max_stored_bytes)
+                policy = UploadPolicy.from_settings(settings, tenant=tenant, languages=languages)
+                outcome = upload_file(services.pool, services.storage, spooled.path, policy,
+                                      filename=spooled.filename)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return _documents_page(request, services, session, upload_error=str(exc), upload_tenant=tenant,

@@ -29,7 +29,7 @@ from tenderflow.errors import TenderflowError
 from tenderflow.evaluation.scoring import MATCHERS
 from tenderflow.pipeline.documents import document_fields, get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue.supervisor import self_command
 
 if TYPE_CHECKING:
@@ -100,9 +100,9 @@ def stop_workers(workers: list[subprocess.Popen[bytes]], *, grace_seconds: float
 def upload_samples(conn: psycopg.Connection[Any], storage: ObjectStorage, samples: list[SampleTender],
                    *, max_bytes: int) -> list[DemoRow]:
     rows = []
+    policy = UploadPolicy(max_bytes=max_bytes, tenant=DEMO_TENANT, reprocess_existing=True)
     for sample in samples:
-        outcome = upload_file(conn, storage, sample.path, tenant=DEMO_TENANT, max_bytes=max_bytes,
-                              reprocess_existing=True)
+        outcome = upload_file(conn, storage, sample.path, policy)
         assert outcome.document_id is not None
         rows.append(DemoRow(sample, outcome.document_id))
     return rows

@@ -134,7 +134,7 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
     progress bar; exits with code 1 when the tenant cannot take uploads (unknown, no credits)."""
     from rich.progress import Progress
 
-    from tenderflow.pipeline.uploads import upload_paths
+    from tenderflow.pipeline.uploads import UploadPolicy, upload_paths
 
     storage = rt.storage
     outcomes = []
@@ -144,11 +144,9 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
         with rt.connection() as conn, Progress(console=console, transient=True,
                                                disable=quiet or not console.is_terminal) as progress:
             task = progress.add_task("uploading", total=len(files))
-            for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
-                                        max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
-                                        prices=rt.prices, languages=languages,
-                                        max_attempts=rt.settings.max_attempts,
-                                        max_stored_bytes=rt.settings.tenant_max_stored_bytes):
+            policy = UploadPolicy.from_settings(rt.settings, tenant=tenant, priority=priority, languages=languages,
+                                                reprocess_existing=reprocess_existing)
+            for outcome in upload_paths(conn, storage, files, policy):
                 outcomes.append(outcome)
                 progress.advance(task)
     except TenderflowError as exc:  # the tenant, checked once for the whole batch
