@@ -8,7 +8,9 @@
     storage       where PDFs are stored (file:// or s3://, as the settings name)
     prices        what work costs a tenant (tenants.credits.Prices)
 
-The CLI (`cli/runtime.py`) keeps one per command, the API (`api/services.py`) one per process.
+and, from it, a local worker (`build_local_worker`, as `remote.worker.build_remote_worker` builds a
+remote one). The CLI (`cli/runtime.py`) keeps one per command, the API (`api/services.py`) one per
+process.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -27,6 +29,10 @@ from tenderflow.database import open_pool, resolve_database_url
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.tenants.credits import Prices
+
+if TYPE_CHECKING:
+    from tenderflow.queue import Worker, WorkerConfig
+    from tenderflow.stages.contract import Pool
 
 
 class Runtime:
@@ -96,3 +102,40 @@ class Runtime:
         if self._pool is not None:
             self._pool.close()
             self._pool = None
+
+
+def local_worker_config(settings: Settings, pool: Pool, *, threads: int, burst: bool = False) -> WorkerConfig:
+    """What a local worker of `pool` runs and how (leases, heartbeats, polls, tenants' cap, grace,
+    backoff, maintenance, retention), from `settings`; `burst`: stop once the pool's work is done."""
+    from tenderflow.handlers import LOCAL_POOLS
+    from tenderflow.queue import Backoff, WorkerConfig
+
+    return WorkerConfig(
+        types=LOCAL_POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
+        heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
+        default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
+        shutdown_grace_seconds=settings.shutdown_grace_seconds,
+        backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
+        maintenance_seconds=settings.maintenance_seconds, retention_seconds=settings.retention_days * 86400,
+        burst=burst,
+    )
+
+
+def build_local_worker(runtime: Runtime, pool: Pool, *, threads: int, burst: bool = False) -> Worker:
+    """A local worker of `pool` with `threads` threads on the runtime's database and storage: the
+    process's pool opened with room for the threads (threads + 6 connections; migrated, else the
+    runtime's refusal), the job types with their handlers, the tasks' schedules ensured, the pool's
+    handlers warmed up. The worker checks the schema again as it starts (`migrations.ensure_migrated`,
+    passed as its `start_check`: the queue knows no migrations)."""
+    from tenderflow.handlers import LOCAL_POOLS, build_job_types
+    from tenderflow.handlers.schedules import ensure_task_schedules
+    from tenderflow.queue import Worker
+    from tenderflow.stages.contract import warm_up
+
+    database = runtime.pool(max_size=threads + 6)
+    job_types = build_job_types(runtime.settings, pool=database, storage=runtime.storage)
+    with database.connection() as conn:
+        ensure_task_schedules(conn, job_types)
+    warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
+    config = local_worker_config(runtime.settings, pool, threads=threads, burst=burst)
+    return Worker(database, job_types, config, start_check=migrations.ensure_migrated)
