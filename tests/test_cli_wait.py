@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from tenderflow.cli import app
 from tenderflow.handlers import build_job_types
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads, versions
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.queue import Worker, jobs
 from tenderflow.stages.contract import JOB_OCR_PLAN
@@ -168,7 +168,7 @@ def test_upload_wait_gives_a_starting_worker_time_and_says_when_one_comes(
 
     uploaded = json.loads(invoke(cli_env, "upload", str(text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])),
                                  "--json").stdout)[0]
-    ref = documents.VersionRef(uploaded["document_id"], uploaded["version"])
+    ref = versions.VersionRef(uploaded["document_id"], uploaded["version"])
     rt = Runtime(Settings(database_url=database_url, data_dir=tmp_path / "data"))
     for reports_at in (WORKER_GRACE_SECONDS / 2, WORKER_GRACE_SECONDS + 5):
         now = [0.0]
@@ -188,7 +188,7 @@ def test_upload_wait_gives_a_starting_worker_time_and_says_when_one_comes(
 
         current, interrupted = wait_for_versions(rt, [ref], quiet=True, clock=lambda now=now: now[0], sleep=sleep)
         said = capsys.readouterr().err
-        assert not interrupted and current[0].state == documents.VersionState.DONE
+        assert not interrupted and current[0].state == versions.VersionState.DONE
         if reports_at < WORKER_GRACE_SECONDS:
             assert said == ""
         else:
@@ -228,9 +228,9 @@ def test_a_document_waiting_to_be_retried_says_why(
     jobs.fail(conn, [jobs.Failure(job, "storage unreachable: timed out", permanent=False, retry_seconds=600)])
     shown = invoke(cli_env, "show", str(uploaded["document_id"]))
     assert "waiting to run again: retry 2/5: storage unreachable: timed out" in shown.stdout
-    [progress] = documents.versions_progress(conn, [documents.VersionRef(uploaded["document_id"], 1)])
+    [progress] = reads.versions_progress(conn, [versions.VersionRef(uploaded["document_id"], 1)])
     assert (progress.state, progress.finished, progress.retrying) == (
-        documents.VersionState.QUEUED, False, "retry 2/5: storage unreachable: timed out")
+        versions.VersionState.QUEUED, False, "retry 2/5: storage unreachable: timed out")
 
 
 def test_status_shows_unfinished_pages_the_pace_and_when_they_should_be_read(
@@ -259,9 +259,9 @@ def test_status_shows_unfinished_pages_the_pace_and_when_they_should_be_read(
     # so the page left in 20 s; past the window nothing was read lately, and no time is promised.
     [stored] = conn.execute("SELECT min(created_at) FROM pages").fetchone() or [None]
     assert stored is not None
-    later = documents.pipeline_progress(conn, now=stored + timedelta(minutes=1))
+    later = reads.pipeline_progress(conn, now=stored + timedelta(minutes=1))
     assert (later.pages_per_minute, later.eta_seconds) == (3.0, 20.0)
-    idle = documents.pipeline_progress(conn, now=stored + timedelta(minutes=6))
+    idle = reads.pipeline_progress(conn, now=stored + timedelta(minutes=6))
     assert (idle.pages_per_minute, idle.eta_seconds, idle.pages_left) == (None, None, 1)
 
 

@@ -17,9 +17,9 @@ from tenderflow.api import dashboard
 from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
 from tenderflow.pdf.thumbnail import png_size
-from tenderflow.pipeline.documents import VersionRef, version_state
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
+from tenderflow.pipeline.versions import VersionRef, version_state
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.queue.worker import Worker

@@ -24,7 +24,7 @@ from tenderflow.config import Settings
 from tenderflow.errors import ScheduleError
 from tenderflow.handlers import build_job_types
 from tenderflow.handlers.schedules import ensure_task_schedules, remove_schedule
-from tenderflow.pipeline import deletion, documents
+from tenderflow.pipeline import commits, deletion, reads, versions
 from tenderflow.pipeline.search import search
 from tenderflow.pipeline.storage import object_key, open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
@@ -191,8 +191,8 @@ def test_a_running_job_of_a_deleted_document_commits_nothing(
     with conn.transaction():
         handler.commit(conn, job, plan)
         batch = replace(job, payload={**job.payload, "pages": [1]})
-        assert documents.record_pages(conn, batch, plan.text_pages) is False
-        documents.record_extraction(conn, job, {"fields": {}, "backend": "rules"})
+        assert commits.record_pages(conn, batch, plan.text_pages) is False
+        commits.record_extraction(conn, job, {"fields": {}, "backend": "rules"})
     assert set(rows_of(conn, outcome.document_id).values()) == {0}
     assert conn.execute("SELECT count(*) FROM jobs WHERE type IN ('ocr.pages', 'extract', 'thumbnail')"
                         ).fetchone() == (0,)
@@ -204,7 +204,7 @@ def test_a_deletion_waits_for_a_commit_that_holds_the_document(
     notice = uploaded["notice"]
     with psycopg.connect(database_url, autocommit=True) as committing:
         committing.execute("BEGIN")
-        assert documents.hold_document(committing, notice)
+        assert versions.hold_document(committing, notice)
         done: list[Any] = []
         deleter = threading.Thread(target=lambda: done.append(deletion.delete_document(conn, notice)))
         deleter.start()
@@ -215,7 +215,7 @@ def test_a_deletion_waits_for_a_commit_that_holds_the_document(
         committing.execute("COMMIT")
         deleter.join(10)
         assert len(done) == 1 and done[0].document_id == notice
-        assert not documents.hold_document(committing, notice)  # a commit coming after finds it gone
+        assert not versions.hold_document(committing, notice)  # a commit coming after finds it gone
 
 
 def test_an_object_shared_with_a_newer_upload_of_the_same_bytes_is_kept(
@@ -234,11 +234,11 @@ def test_an_object_shared_with_a_newer_upload_of_the_same_bytes_is_kept(
     assert conn.execute("SELECT object_kept FROM document_deletions WHERE document_id = %s",
                         (first.document_id,)).fetchone() == (True,)
     assert stored(settings, conn, again.document_id) and orphans(settings, conn) == set()
-    assert documents.get_document(conn, again.document_id)["state"] == "done"
+    assert reads.get_document(conn, again.document_id)["state"] == "done"
     # The storage job is safe to run again (a crash before its commit): the object stays.
     with pool.connection() as other:
         assert not deletion.delete_stored_object(other, storage, tenant="acme",
-                                                 sha256=documents.get_document(conn, again.document_id)["sha256"])
+                                                 sha256=reads.get_document(conn, again.document_id)["sha256"])
 
 
 def test_a_worker_of_the_ocr_pool_alone_deletes_the_stored_pdf(

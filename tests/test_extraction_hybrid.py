@@ -20,7 +20,7 @@ from tenderflow.extraction.hybrid import ASKABLE, HybridBackend, pages_for
 from tenderflow.extraction.offline import OfflineBackend
 from tenderflow.extraction.openai_backend import OpenAIBackend
 from tenderflow.extraction.schema import Money, Sourced, TenderFields, filled_paths
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.support.openai_server import MODEL, answer_with, error_reply, rate_limited, run_openai_server
@@ -159,7 +159,7 @@ def test_found_by_is_stored_and_shown_beside_each_field(pool: ConnectionPool, da
         drain(pool, settings, storage)
     assert outcome.document_id is not None
     with pool.connection() as conn:
-        extraction = documents.document_fields(conn, outcome.document_id, 1)
+        extraction = reads.document_fields(conn, outcome.document_id, 1)
     assert extraction is not None and extraction["backend"] == "hybrid"
     found_by = extraction["provenance"]["found_by"]
     assert found_by["place_of_performance"] == "llm" and found_by["title"] == "offline"

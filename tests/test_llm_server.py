@@ -19,7 +19,7 @@ from tenderflow.extraction.negotiation import OutputMode, OutputModes, refuses_f
 from tenderflow.extraction.openai_backend import OpenAIBackend
 from tenderflow.extraction.schema import TenderFields, filled_paths
 from tenderflow.extraction.validation import validate_fields
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.conftest import LLM_SERVER_MODEL
@@ -100,10 +100,10 @@ def test_upload_ocr_and_extraction_through_the_server_give_only_grounded_fields(
     drain(pool, settings, storage, timeout=900)
     assert outcome.document_id is not None
     with pool.connection() as conn:
-        document = documents.get_document(conn, outcome.document_id)
+        document = reads.get_document(conn, outcome.document_id)
         assert document["state"] == "done", document["error"]
-        extraction_row = documents.document_fields(conn, outcome.document_id, 1)
-        rows = documents.document_pages(conn, outcome.document_id, 1)
+        extraction_row = reads.document_fields(conn, outcome.document_id, 1)
+        rows = reads.document_pages(conn, outcome.document_id, 1)
     assert extraction_row is not None and extraction_row["backend"] == extraction
     assert [row["source"] for row in rows] == ["ocr"]  # the PDF has no text layer
     pages = [Page(row["page_number"], row["text"]) for row in rows]

@@ -11,7 +11,7 @@ import pytest
 
 from tenderflow import migrations
 from tenderflow.errors import MigrationError
-from tenderflow.pipeline.documents import VersionState
+from tenderflow.pipeline.versions import VersionState
 from tenderflow.queue import JobState
 from tenderflow.stages.compute import POOLS
 from tenderflow.stages.contract import Pool

@@ -11,8 +11,8 @@ import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 
-from tenderflow.pipeline import documents
-from tenderflow.pipeline.documents import pages_per_batch
+from tenderflow.pipeline import commits, reads
+from tenderflow.pipeline.commits import pages_per_batch
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.support.pipeline_harness import drain, pipeline_settings
@@ -60,13 +60,13 @@ def test_a_short_scan_is_cut_into_one_job_per_page_for_two_live_ocr_workers(
         _register(conn, "ocr-2", pools=["ocr.plan", "ocr.pages"], threads=1, seen="2 seconds")
         _register(conn, "extract-only", pools=["extract"], threads=16, seen="1 second")  # no OCR slots
         _register(conn, "long-gone", pools=["ocr.pages"], threads=8, seen="1 hour")  # not counted either
-        assert documents.ocr_slots(conn, live_within_seconds=60) == 2
+        assert commits.ocr_slots(conn, live_within_seconds=60) == 2
         short = _upload_scan(conn, storage, tmp_path, 4)
     drain(pool, settings, storage)
     with pool.connection() as conn:
         # a job per page: each page looks at its orientation before it is read
         assert _ocr_page_jobs(conn, short) == [([1], True), ([2], True), ([3], True), ([4], True)]
-        assert documents.get_document(conn, short)["state"] == "done"
+        assert reads.get_document(conn, short)["state"] == "done"
 
 
 def test_a_document_longer_than_a_job_per_page_reads_first_and_looks_only_at_bad_reads(
@@ -82,4 +82,4 @@ def test_a_document_longer_than_a_job_per_page_reads_first_and_looks_only_at_bad
     drain(pool, settings, storage)
     with pool.connection() as conn:
         assert _ocr_page_jobs(conn, longer) == [([1, 2, 3], None), ([4, 5], None)]  # no look_first
-        assert documents.get_document(conn, longer)["state"] == "done"
+        assert reads.get_document(conn, longer)["state"] == "done"

@@ -13,7 +13,7 @@ from pypdf import PdfReader, PdfWriter
 
 from tenderflow.config import Settings
 from tenderflow.errors import DocumentNotFoundError, UploadRejectedError
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import commits, reads, versions
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file, upload_paths
@@ -103,15 +103,15 @@ def test_born_digital_and_scanned_documents_reach_done_with_fields(
     with pool.connection() as conn:
         for outcome, source in ((digital, "text_layer"), (scanned, "ocr")):
             assert outcome.document_id is not None
-            doc = documents.get_document(conn, outcome.document_id)
+            doc = reads.get_document(conn, outcome.document_id)
             assert (doc["state"], doc["current_version"], doc["page_count"]) == ("done", 1, 1), doc
-            [page] = documents.document_pages(conn, outcome.document_id, 1)
+            [page] = reads.document_pages(conn, outcome.document_id, 1)
             assert page["source"] == source
             assert "EH-2026-0417" in page["text"]
             # one shape of text whichever step read the page: no padding left from pdftotext -layout
             assert page["text"] == page["text"].strip("\n")
             assert not any(line != line.rstrip() for line in page["text"].splitlines())
-            extraction = documents.document_fields(conn, outcome.document_id, 1)
+            extraction = reads.document_fields(conn, outcome.document_id, 1)
             assert extraction is not None
             assert field(extraction["fields"], "reference_number") == "EH-2026-0417"
         assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'extract'").fetchone() == (2,)
@@ -124,7 +124,7 @@ def test_long_document_is_split_across_workers_with_one_extraction(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     # page 1 has a text layer (stored by the plan); pages 2-11 are scans, OCRed in batches of at most
-    # 2 (of 1 once the plan sees enough worker threads for two jobs each: documents.pages_per_batch)
+    # 2 (of 1 once the plan sees enough worker threads for two jobs each: commits.pages_per_batch)
     scans = scanned_pdf(tmp_path / "scans.pdf", numbered_pages(11)[1:])
     notice = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE])
     writer = PdfWriter()
@@ -139,9 +139,9 @@ def test_long_document_is_split_across_workers_with_one_extraction(
     drain_in_workers(pool, settings, storage, workers=3, threads=2)
     with pool.connection() as conn:
         assert outcome.document_id is not None
-        doc = documents.get_document(conn, outcome.document_id)
+        doc = reads.get_document(conn, outcome.document_id)
         assert doc["state"] == "done"
-        pages = documents.document_pages(conn, outcome.document_id, 1)
+        pages = reads.document_pages(conn, outcome.document_id, 1)
         assert [p["page_number"] for p in pages] == list(range(1, 12))
         assert all(f"PAGE-{p['page_number']:03d}" in p["text"] for p in pages[1:])
         batch_jobs = conn.execute(
@@ -164,21 +164,21 @@ def test_two_batch_commits_that_both_wrote_their_pages_take_the_version_lock_in_
     with pool.connection() as conn:
         outcome = upload_file(conn, storage, pdf, UploadPolicy(max_bytes=MAX_BYTES))
     assert outcome.document_id is not None
-    ref = documents.VersionRef(outcome.document_id, 1)
+    ref = versions.VersionRef(outcome.document_id, 1)
     first, second = psycopg.connect(database_url), psycopg.connect(database_url)
     try:
         for conn, number in ((first, 1), (second, 2)):
             conn.execute("SET lock_timeout = '10s'")
             page = PageRecord(number=number, text=f"page {number}", source="ocr", seconds=0.1)
-            documents.upsert_pages(conn, ref, [page])
-            conn.execute(documents.QUERIES["batch_record"], {**ref.params(), "first_page": number,
+            commits.upsert_pages(conn, ref, [page])
+            conn.execute(commits.QUERIES["batch_record"], {**ref.params(), "first_page": number,
                                                              "last_page": number})
-        assert first.execute(documents.QUERIES["version_lock"], ref.params()).fetchone() is not None
+        assert first.execute(commits.QUERIES["version_lock"], ref.params()).fetchone() is not None
         outcome_of_second: list[object] = []
 
         def lock_second() -> None:
             try:
-                outcome_of_second.append(second.execute(documents.QUERIES["version_lock"], ref.params()).fetchone())
+                outcome_of_second.append(second.execute(commits.QUERIES["version_lock"], ref.params()).fetchone())
             except psycopg.Error as error:
                 outcome_of_second.append(error)
 
@@ -190,7 +190,7 @@ def test_two_batch_commits_that_both_wrote_their_pages_take_the_version_lock_in_
         waiter.join(timeout=10.0)
         assert len(outcome_of_second) == 1 and isinstance(outcome_of_second[0], tuple), outcome_of_second
         # the second commit, under the lock, sees both batches: it is the one that completes the set
-        assert second.execute(documents.QUERIES["batch_count_committed"], ref.params()).fetchone() == (2,)
+        assert second.execute(commits.QUERIES["batch_count_committed"], ref.params()).fetchone() == (2,)
         second.commit()
     finally:
         first.close()
@@ -235,21 +235,21 @@ def test_reprocess_keeps_old_results_until_new_version_lands(
         second = reprocess(conn, doc_id)
         assert (first.version, first.created) == (2, True)
         assert (second.version, second.created) == (2, False)
-        doc = documents.get_document(conn, doc_id)
+        doc = reads.get_document(conn, doc_id)
         assert (doc["state"], doc["current_version"], doc["latest_version"]) == ("queued", 1, 2)
-        assert documents.document_fields(conn, doc_id, 1) is not None  # old results still readable
+        assert reads.document_fields(conn, doc_id, 1) is not None  # old results still readable
         assert conn.execute("SELECT count(*) FROM jobs WHERE type = 'ocr.plan'").fetchone() == (2,)
     drain(pool, settings, storage)
     with pool.connection() as conn:
-        doc = documents.get_document(conn, doc_id)
+        doc = reads.get_document(conn, doc_id)
         assert (doc["state"], doc["current_version"]) == ("done", 2)
         from_extract = reprocess(conn, doc_id, start_from="extract")
         assert from_extract.version == 3
     drain(pool, settings, storage)
     with pool.connection() as conn:
-        doc = documents.get_document(conn, doc_id)
+        doc = reads.get_document(conn, doc_id)
         assert (doc["state"], doc["current_version"]) == ("done", 3)
-        assert documents.document_pages(conn, doc_id, 3) == documents.document_pages(conn, doc_id, 2)
+        assert reads.document_pages(conn, doc_id, 3) == reads.document_pages(conn, doc_id, 2)
         assert conn.execute("SELECT count(*) FROM pages WHERE version = 3").fetchone() == (0,)
         with pytest.raises(DocumentNotFoundError):
             reprocess(conn, doc_id, tenant="someone-else")
@@ -283,7 +283,7 @@ def test_hostile_pdfs_fail_their_document_at_once_with_a_reason(
         errors = {}
         for name, doc_id in ids.items():
             assert doc_id is not None
-            doc = documents.get_document(conn, doc_id)
+            doc = reads.get_document(conn, doc_id)
             errors[name] = (doc["state"], doc["error"] or "")
         assert errors["good"][0] == "done"
         assert errors["encrypted"][0] == "failed" and "password" in errors["encrypted"][1]
@@ -307,7 +307,7 @@ def test_prompt_injection_in_a_page_changes_nothing(
     drain(pool, settings, storage)
     with pool.connection() as conn:
         assert outcome.document_id is not None
-        extraction = documents.document_fields(conn, outcome.document_id, 1)
+        extraction = reads.document_fields(conn, outcome.document_id, 1)
         assert extraction is not None
         assert field(extraction["fields"], "reference_number") == "EH-2026-0417"
         value = field(extraction["fields"], "estimated_value")

@@ -12,7 +12,7 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.errors import JobStateError
 from tenderflow.extraction.schema import Sourced, TenderFields
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads, versions
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
@@ -45,10 +45,10 @@ def test_documents_stored_in_s3_are_processed_end_to_end(
     with pool.connection() as conn:
         for outcome in (digital, scanned):
             assert outcome.document_id is not None
-            doc = documents.get_document(conn, outcome.document_id)
+            doc = reads.get_document(conn, outcome.document_id)
             assert doc["state"] == "done", doc
             assert doc["storage_url"].startswith("s3://tenders/prod/tenants/default/pdf/")
-            [page] = documents.document_pages(conn, outcome.document_id, 1)
+            [page] = reads.document_pages(conn, outcome.document_id, 1)
             assert "EH-2026-0417" in page["text"]
 
 
@@ -81,7 +81,7 @@ def test_extraction_through_an_openai_compatible_server_is_validated_and_keeps_t
     assert "tools" not in request.body and request.response_format["json_schema"]["strict"] is True
     with pool.connection() as conn:
         assert outcome.document_id is not None
-        extraction = documents.document_fields(conn, outcome.document_id, 1)
+        extraction = reads.document_fields(conn, outcome.document_id, 1)
     assert extraction is not None
     assert (extraction["backend"], extraction["prompt_tokens"], extraction["completion_tokens"]) == ("openai", 1234, 56)
     assert extraction["fields"]["reference_number"]["value"] == "EH-2026-0417"
@@ -115,27 +115,27 @@ def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pa
         assert outcome.document_id is not None and unread.document_id is not None
         drain(pool, settings, storage)
         with pool.connection() as conn:
-            first = documents.get_document(conn, outcome.document_id)
+            first = reads.get_document(conn, outcome.document_id)
             assert (first["state"], first["current_version"]) == ("failed", None)
             assert "400" in first["error"]
-            read = documents.get_version(conn, documents.VersionRef(outcome.document_id, 1))
+            read = versions.get_version(conn, versions.VersionRef(outcome.document_id, 1))
             assert read is not None and read.batch_count == (1 if annex == ["Annex"] else None)
             again = reprocess(conn, outcome.document_id, start_from="extract")
             assert (again.version, again.created) == (2, True)
-            assert documents.get_document(conn, unread.document_id)["state"] == "failed"
+            assert reads.get_document(conn, unread.document_id)["state"] == "failed"
             with pytest.raises(JobStateError, match="no finished OCR"):
                 reprocess(conn, unread.document_id, start_from="extract")
         drain(pool, settings, storage)
         assert len(server.requests) == 2
     with pool.connection() as conn:
-        done = documents.get_document(conn, outcome.document_id)
+        done = reads.get_document(conn, outcome.document_id)
         assert (done["state"], done["current_version"]) == ("done", 2)
-        assert documents.document_pages(conn, outcome.document_id, 2) == documents.document_pages(
+        assert reads.document_pages(conn, outcome.document_id, 2) == reads.document_pages(
             conn, outcome.document_id, 1)
         # the pages were read once: version 2 extracted from version 1's
         assert conn.execute("SELECT count(*) FROM pages WHERE document_id = %s AND version = 2",
                             (outcome.document_id,)).fetchone() == (0,)
-        fields = documents.document_fields(conn, outcome.document_id, 2)
+        fields = reads.document_fields(conn, outcome.document_id, 2)
         assert fields is not None and fields["fields"]["reference_number"]["value"] == "EH-2026-0417"
 
 

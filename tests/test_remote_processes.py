@@ -196,7 +196,7 @@ def test_a_remote_worker_killed_mid_job_has_its_job_reclaimed_and_finished_by_an
                              (document_id,)).fetchall()
         assert [n for n, _ in texts] == [1, 2, 3] and "PAGE-003" in texts[2][1]
         # Each batch recorded once, the reclaimed one included (the plan cuts the 3 pages for the live
-        # OCR threads: documents.pages_per_batch).
+        # OCR threads: commits.pages_per_batch).
         batches = conn.execute("SELECT count(*) FROM ocr_batches WHERE document_id = %s", (document_id,)).fetchone()
         assert batches == conn.execute("SELECT count(*) FROM jobs WHERE type = 'ocr.pages'"
                                        " AND (payload->>'document_id')::bigint = %s", (document_id,)).fetchone()

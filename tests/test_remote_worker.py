@@ -62,7 +62,7 @@ def test_a_job_cancelled_under_a_remote_worker_is_stopped_and_posts_nothing(
         started = time.monotonic()
         with conn.transaction():
             cancel(conn, job_id)
-            # The plan may have cut the pages into more than one batch (documents.pages_per_batch):
+            # The plan may have cut the pages into more than one batch (commits.pages_per_batch):
             # the others are cancelled too, so that none is read.
             for (other,) in conn.execute("SELECT id FROM jobs WHERE type = 'ocr.pages' AND id <> %s"
                                          " AND state = 'queued'", (job_id,)).fetchall():

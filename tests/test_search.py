@@ -198,7 +198,7 @@ def extracted_buyer(conn: psycopg.Connection[Any], document_id: int, name: str) 
     """The buyer's name of the document's readable version as `name`, indexed again as the extract commit
     indexes a promoted version. A name as extracted need not be on any page as written: a model expands
     "KCC" to "Kilbrook County Council", OCR garbles a letterhead a model still reads."""
-    from tenderflow.pipeline.documents import index_for_search
+    from tenderflow.pipeline.search import index_for_search
 
     with conn.transaction():
         conn.execute("""UPDATE extractions e SET fields = jsonb_set(e.fields, '{buyer,name,value}', to_jsonb(%s::text))
@@ -244,7 +244,7 @@ def test_a_field_hit_ranks_above_the_same_words_in_running_text(
 def test_the_fields_search_reads_its_index(conn: psycopg.Connection[Any], indexed: dict[str, int]) -> None:
     """The fields' statement is found through the GIN index of search_documents (the benchmark's
     query path stays index-driven), under the settings search() gives it."""
-    from tenderflow.pipeline.documents import QUERIES
+    from tenderflow.pipeline.search import QUERIES
 
     params = {"query": "cleaning", "tenant": "acme", "state": None, "deadline_after": None, "deadline_before": None,
               "cpv": None, "buyer": None, "cap": 500, "limit": 20}

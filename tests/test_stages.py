@@ -16,7 +16,7 @@ from tenderflow.config import Settings
 from tenderflow.errors import DocumentNotFoundError, PermanentError
 from tenderflow.handlers import LOCAL_POOLS, STAGE_HANDLERS, TASKS, build_job_types
 from tenderflow.pdf.thumbnail import png_size, render_thumbnail
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import Backoff, Failure, JobContext, claim
@@ -89,15 +89,15 @@ def test_every_uploaded_document_gets_its_thumbnail_from_the_pipeline(
     outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]),
                           UploadPolicy(tenant="acme", max_bytes=10**7))
     assert outcome.document_id is not None
-    assert documents.read_thumbnail(conn, outcome.document_id, tenant="acme") is None  # not made yet
+    assert reads.read_thumbnail(conn, outcome.document_id, tenant="acme") is None  # not made yet
     drain(pool, settings, storage)
-    png = documents.read_thumbnail(conn, outcome.document_id, tenant="acme")
+    png = reads.read_thumbnail(conn, outcome.document_id, tenant="acme")
     assert png is not None and max(png_size(png)) == 320
     row = conn.execute("SELECT state::text FROM document_versions WHERE document_id = %s",
                        (outcome.document_id,)).fetchone()
     assert row == ("done",)
     with pytest.raises(DocumentNotFoundError):
-        documents.read_thumbnail(conn, outcome.document_id, tenant="other")
+        reads.read_thumbnail(conn, outcome.document_id, tenant="other")
 
 
 def _fail_for_good(conn: psycopg.Connection[Any], settings: Settings, job_type: str) -> None:

@@ -21,7 +21,7 @@ from tenderflow.errors import InsufficientCreditsError, UploadRejectedError
 from tenderflow.handlers import build_job_types
 from tenderflow.ids import sha256_of
 from tenderflow.logs import configure_logging
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file, upload_paths
@@ -344,7 +344,7 @@ def test_a_document_that_would_overdraw_stops_with_a_clear_reason(
         assert state == "failed"
         assert error is not None and "not enough credits to pay for the extraction" in error
         assert "cost 17 credits, 7 were reserved and the balance held 2 more; 8 unpaid" in error
-        assert documents.get_document(conn, doc)["current_version"] is None  # nothing delivered
+        assert reads.get_document(conn, doc)["current_version"] is None  # nothing delivered
         assert ledger_kinds(conn, doc) == {"reserve": 7, "charge": 9}
         [charge] = [e for e in credits.ledger_of(conn, "acme") if e["kind"] == "charge"]
         assert charge["detail"]["unpaid"] == 8 and charge["detail"]["actual"] == 17

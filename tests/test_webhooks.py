@@ -105,7 +105,7 @@ def test_a_failed_document_tells_document_failed_with_its_reason(
 def test_the_delivery_is_enqueued_in_the_transaction_that_fails_the_version(
     conn: Conn, tmp_path: Path, storage: ObjectStorage
 ) -> None:
-    from tenderflow.pipeline import documents
+    from tenderflow.pipeline import commits, versions
 
     create_tenant(conn, "acme", unlimited=True)
     endpoints.create_endpoint(conn, "acme", "http://127.0.0.1:9/hooks", policy=LOOPBACK)
@@ -113,7 +113,7 @@ def test_the_delivery_is_enqueued_in_the_transaction_that_fails_the_version(
     count = ("SELECT (SELECT count(*) FROM webhook_deliveries), "
              "(SELECT count(*) FROM jobs WHERE type = 'webhook.deliver')")
     with pytest.raises(RuntimeError), conn.transaction():
-        documents.stop_unpaid(conn, documents.VersionRef(document_id, 1), "stopped by the test")
+        commits.stop_unpaid(conn, versions.VersionRef(document_id, 1), "stopped by the test")
         assert conn.execute(count).fetchone() == (1, 1)
         raise RuntimeError("roll it back")
     assert conn.execute(count).fetchone() == (0, 0)

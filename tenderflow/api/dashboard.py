@@ -49,7 +49,7 @@ from tenderflow.errors import (
     SearchQueryError,
 )
 from tenderflow.pdf.languages import missing_pack_note
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import reads, versions
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, SearchFilters, SearchHit, search
 from tenderflow.queue import jobs, retry
@@ -158,16 +158,16 @@ def overview(
         failed_version = None
         if notice == "retried-version-failed" and subject is not None:
             try:
-                failed_version = documents.failed_version_of_job(conn, subject)
+                failed_version = versions.failed_version_of_job(conn, subject)
             except JobNotFoundError:
                 pass  # pruned since: the notice alone stays true
         stats = queue_stats(conn, dead_after_seconds=settings.worker_dead_after_seconds)
         database_now = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]  # one row, always
-        counts = documents.document_counts(conn)
-        failed_documents = documents.list_documents(conn, state="failed", limit=20)
-        recent_documents = documents.list_documents(conn, limit=RECENT_DOCUMENTS)
+        counts = reads.document_counts(conn)
+        failed_documents = reads.list_documents(conn, state="failed", limit=20)
+        recent_documents = reads.list_documents(conn, limit=RECENT_DOCUMENTS)
         failed_jobs = jobs.list_jobs(conn, state="failed", limit=50)
-        content_failures = documents.jobs_failed_for_content(conn, [int(j["id"]) for j in failed_jobs])
+        content_failures = versions.jobs_failed_for_content(conn, [int(j["id"]) for j in failed_jobs])
         tokens = list_tokens(conn)
     shown_since = database_now - timedelta(seconds=STOPPED_WORKERS_SHOWN_SECONDS)
     workers = [w for w in stats.workers if w["stopped_at"] is None or w["stopped_at"] >= shown_since]
@@ -202,11 +202,11 @@ def _documents_page(
     upload_tenant: str | None = None, status_code: int = status.HTTP_200_OK,
 ) -> HTMLResponse:
     q, tenant, state = _blank_as_none(q), _blank_as_none(tenant), _blank_as_none(state)
-    if state is not None and state not in documents.VersionState.__members__.values():
+    if state is not None and state not in versions.VersionState.__members__.values():
         raise HTTPException(status.HTTP_400_BAD_REQUEST,
-                            detail=f"no state {state!r}: one of {', '.join(documents.VersionState)}")
+                            detail=f"no state {state!r}: one of {', '.join(versions.VersionState)}")
     with services.pool.connection() as conn:
-        rows = documents.list_documents(conn, tenant=tenant, state=state, filename=q, before_id=before,
+        rows = reads.list_documents(conn, tenant=tenant, state=state, filename=q, before_id=before,
                                         limit=DOCUMENTS_PER_PAGE + 1)
         tenants = [t.name for t in list_tenants(conn)]
     shown = rows[:DOCUMENTS_PER_PAGE]
@@ -215,7 +215,7 @@ def _documents_page(
                 if len(rows) > DOCUMENTS_PER_PAGE else None)
     first_url = f"/dashboard/documents?{urlencode(filters)}" if before is not None else None
     response = _page(request, "documents.html", services, session, documents=shown, q=q or "", tenant=tenant or "",
-                     state=state or "", tenants=tenants, states=list(documents.VersionState), next_url=next_url,
+                     state=state or "", tenants=tenants, states=list(versions.VersionState), next_url=next_url,
                      first_url=first_url, upload_error=upload_error,
                      upload_tenant=upload_tenant or tenant or "",
                      max_upload_bytes=services.settings.max_upload_bytes)
@@ -284,7 +284,7 @@ def tenant_list(request: Request, services: Services, session: OperatorSession) 
                                              default_max_stored_bytes=settings.tenant_max_stored_bytes)
             rows.append({"tenant": tenant, "limits": upload_limits,
                          "stored_bytes": limits.stored_bytes(conn, tenant.name),
-                         "documents": sum(documents.document_counts(conn, tenant=tenant.name).values())})
+                         "documents": sum(reads.document_counts(conn, tenant=tenant.name).values())})
     return _page(request, "tenants.html", services, session, rows=rows,
                  default_max_running=settings.tenant_max_running)
 
@@ -311,7 +311,7 @@ def tenant_page(request: Request, name: Line, services: Services, session: Opera
         stored = limits.stored_bytes(conn, name)
         keys = list_api_keys(conn, tenant=name)
         entries = credits.recent_entries(conn, name, limit=TENANT_LEDGER_ENTRIES)
-        counts = documents.document_counts(conn, tenant=name)
+        counts = reads.document_counts(conn, tenant=name)
     return _page(request, "tenant.html", services, session, tenant=tenant, all_time=all_time,
                  last_30_days=last_30_days, limits=upload_limits, stored_bytes=stored, keys=keys, entries=entries,
                  counts=counts, prices=services.prices,
@@ -368,13 +368,13 @@ def text_search(
         tenants = [t.name for t in list_tenants(conn)]
         if q is not None:
             try:
-                if state is not None and state not in documents.VersionState.__members__.values():
-                    raise SearchQueryError(f"no state {state!r}: one of {', '.join(documents.VersionState)}")
+                if state is not None and state not in versions.VersionState.__members__.values():
+                    raise SearchQueryError(f"no state {state!r}: one of {', '.join(versions.VersionState)}")
                 try:
                     days = [date.fromisoformat(day) if day else None for day in (after, before)]
                 except ValueError as exc:
                     raise SearchQueryError(f"a deadline is a day like 2026-03-01: {exc}") from exc
-                filters = SearchFilters(state=documents.VersionState(state) if state else None,
+                filters = SearchFilters(state=versions.VersionState(state) if state else None,
                                         deadline_after=days[0], deadline_before=days[1], cpv_prefix=cpv, buyer=buyer)
                 hits = [{**vars(hit), "pieces": snippet_pieces(hit)}
                         for hit in search(conn, q, tenant=tenant, filters=filters, limit=SEARCH_RESULTS)]
@@ -382,7 +382,7 @@ def text_search(
                 error = str(exc)
     response = _page(request, "search.html", services, session, q=q or "", tenant=tenant or "", state=state or "",
                      cpv=cpv or "", buyer=buyer or "", deadline_after=after or "", deadline_before=before or "",
-                     tenants=tenants, states=list(documents.VersionState), hits=hits, error=error,
+                     tenants=tenants, states=list(versions.VersionState), hits=hits, error=error,
                      limit=SEARCH_RESULTS, refresh_seconds=0)
     if error:
         response.status_code = status.HTTP_400_BAD_REQUEST
@@ -394,25 +394,25 @@ def document_page(request: Request, document_id: int, services: Services, sessio
                   uploaded: Annotated[Line | None, Query(max_length=20)] = None) -> HTMLResponse:
     with services.pool.connection() as conn:
         try:
-            document = documents.get_document(conn, document_id)
+            # The latest version's pages as they arrive; the fields of the newest finished version.
+            view = reads.read_document(conn, document_id, pages="latest")
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
-        # The latest version's pages as they arrive; the fields of the newest finished version.
-        pages = documents.document_pages(conn, document_id, int(document["latest_version"]))
-        readable = documents.readable_version(document)
-        extraction = documents.document_fields(conn, document_id, readable) if readable is not None else None
-        has_thumbnail = documents.read_thumbnail(conn, document_id) is not None
+        has_thumbnail = reads.read_thumbnail(conn, document_id) is not None
         # A failed document whose pages were all read (its extraction failed) can be extracted
         # again without reading them again, as `reprocess --from extract` would.
-        extract_again = document["state"] == "failed" and (
-            readable is not None or documents.newest_failed_version_with_pages(conn, document_id) is not None)
-    rows = field_rows(extraction["fields"], extraction.get("provenance")) if extraction else []
-    candidates = candidate_rows(extraction.get("provenance")) if extraction else []
+        extract_again = view.document.state == versions.VersionState.FAILED and (
+            view.readable_version is not None
+            or versions.newest_failed_version_with_pages(conn, document_id) is not None)
+    extraction = view.extraction
+    rows = field_rows(extraction.fields, extraction.provenance) if extraction else []
+    candidates = candidate_rows(extraction.provenance) if extraction else []
     quotes = quotes_by_page(rows)
-    texts = {page["page_number"]: marked_page_text(page["text"], quotes.get(page["page_number"], []))
-             for page in pages}
-    return _page(request, "document.html", services, session, document=document, pages=pages, texts=texts,
-                 extraction=extraction, field_rows=rows, candidate_rows=candidates, readable_version=readable,
+    texts = {page.page_number: marked_page_text(page.text, quotes.get(page.page_number, []))
+             for page in view.pages}
+    return _page(request, "document.html", services, session, document=view.document, pages=view.pages,
+                 texts=texts, extraction=extraction, field_rows=rows, candidate_rows=candidates,
+                 readable_version=view.readable_version,
                  has_thumbnail=has_thumbnail,
                  extract_again=extract_again, notice=UPLOAD_NOTICES.get(uploaded or ""))
 
@@ -422,7 +422,7 @@ def document_page_image(document_id: int, page: int, services: Services, session
     """Page `page` of the stored PDF as a PNG, its longer side PAGE_IMAGE_LONGER_SIDE pixels."""
     with services.pool.connection() as conn:
         try:
-            document = documents.get_document(conn, document_id)
+            document = reads.get_document(conn, document_id)
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
     if not 1 <= page <= (document["page_count"] or 0):
@@ -450,7 +450,7 @@ def document_thumbnail(document_id: int, services: Services, session: OperatorSe
     """The document's first page as a small PNG (404 until the thumbnail stage has made it)."""
     with services.pool.connection() as conn:
         try:
-            png = documents.read_thumbnail(conn, document_id)
+            png = reads.read_thumbnail(conn, document_id)
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
     if png is None:
@@ -475,7 +475,7 @@ def retry_job(
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc
         except JobStateError:
             return _redirect(f"/dashboard?notice=not-retried&subject={job_id}#failed-jobs")
-        if documents.failed_version_of_job(conn, job_id) is not None:
+        if versions.failed_version_of_job(conn, job_id) is not None:
             return _redirect(f"/dashboard?notice=retried-version-failed&subject={job_id}")
     return _redirect(f"/dashboard?notice=retried&subject={job_id}#failed-jobs")
 
@@ -484,7 +484,7 @@ def retry_job(
 def reprocess_document(
     document_id: int, services: Services, sessions: Sessions, session: OperatorSession,
     csrf_token: Annotated[Line, Form(max_length=200)],
-    start_from: Annotated[documents.StartPoint, Form()] = documents.StartPoint.OCR,
+    start_from: Annotated[versions.StartPoint, Form()] = versions.StartPoint.OCR,
 ) -> RedirectResponse:
     """A new version of the document, from OCR or, reading the pages already read, from extraction
     (as `tenderflow reprocess --from`)."""

@@ -8,6 +8,7 @@ transaction (document row + version + first job, and the tenant's credit reserva
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -23,15 +24,15 @@ from tenderflow.api.services import ApiServices
 from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
 from tenderflow.api.validation import RequestBody
 from tenderflow.config import Settings
-from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers.coverage import unserved
 from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pdf.languages import missing_pack_note
-from tenderflow.pipeline import deletion, documents
-from tenderflow.pipeline.documents import tenant_visible_error
+from tenderflow.pipeline import deletion, reads
+from tenderflow.pipeline.reads import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.uploads import UploadOutcome, UploadPolicy, check_languages, upload_file
+from tenderflow.pipeline.versions import VersionState
 from tenderflow.queue.stats import live_worker_count
 from tenderflow.stages.compute import stage_named
 from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PAGES, JOB_OCR_PLAN
@@ -287,7 +288,7 @@ def list_documents(
 ) -> DocumentList:
     """Newest first; the filters combine (and), and the cursor pages through the filtered list."""
     with services.pool.connection() as conn:
-        rows = documents.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor,
+        rows = reads.list_documents(conn, tenant=tenant, state=state, limit=limit + 1, before_id=cursor,
                                         filename=filename, created_after=as_utc(created_after),
                                         created_before=as_utc(created_before))
     page = rows[:limit]
@@ -300,14 +301,15 @@ def list_documents(
 @router.get("/{document_id}", response_model=DocumentDetail, summary="A document's state and progress")
 def get_document(document_id: int, tenant: Tenant, services: Services) -> DocumentDetail:
     with services.pool.connection() as conn:
-        row = documents.get_document(conn, document_id, tenant=tenant)
-        hint = waiting_hint(conn, services.settings, row["state"], tenant)
-    return DocumentDetail(**_summary(row).model_dump(), size_bytes=row["size_bytes"], sha256=row["sha256"],
-                          pages_done=row["pages_done"], pages_total=row["page_count"],
-                          requested_languages=row["requested_languages"], ocr_languages=row["ocr_languages"],
-                          languages_source=row["languages_source"], language_confidence=row["language_confidence"],
-                          script=row["script"], retrying=tenant_visible_error(row["retrying"]), hint=hint,
-                          language_note=missing_pack_note(row["language"], row["ocr_languages"]))
+        document = reads.read_document(conn, document_id, tenant=tenant, pages=None, fields=False).document
+        hint = waiting_hint(conn, services.settings, document.state, tenant)
+    return DocumentDetail(**_summary(asdict(document)).model_dump(), size_bytes=document.size_bytes,
+                          sha256=document.sha256, pages_done=document.pages_done, pages_total=document.page_count,
+                          requested_languages=document.requested_languages, ocr_languages=document.ocr_languages,
+                          languages_source=document.languages_source,
+                          language_confidence=document.language_confidence, script=document.script,
+                          retrying=tenant_visible_error(document.retrying), hint=hint,
+                          language_note=missing_pack_note(document.language, document.ocr_languages))
 
 
 NOT_READY_RETRY_SECONDS = 5
@@ -318,20 +320,18 @@ _NOT_READY: dict[int | str, dict[str, Any]] = {
     409: {"description": "No finished version yet (with Retry-After while it is being processed)"}}
 
 
-def _readable_version(conn: psycopg.Connection[Any], document_id: int, tenant: str) -> int:
-    """The document's newest finished version, what its text and fields are read from; raises
-    DocumentNotFoundError (the API's 404), or a 409 while there is none (with Retry-After while one
-    is on its way)."""
-    row = documents.get_document(conn, document_id, tenant=tenant)
-    version = documents.readable_version(row)
-    if version is None:
-        detail = (f"document {row['id']} has no finished version yet (state: {row['state']})"
-                  + (f"; error: {tenant_visible_error(row['error'])}" if row["error"] else ""))
+def _readable_version(view: reads.DocumentView) -> int:
+    """The document's newest finished version, what its text and fields are read from, or a 409
+    while there is none (with Retry-After while one is on its way)."""
+    document = view.document
+    if view.readable_version is None:
+        detail = (f"document {document.id} has no finished version yet (state: {document.state})"
+                  + (f"; error: {tenant_visible_error(document.error)}" if document.error else ""))
         # Still on its way: say when to ask again. A failed one will not get there without a reprocess.
-        waiting = row["state"] != "failed"
+        waiting = document.state != VersionState.FAILED
         raise HTTPException(status.HTTP_409_CONFLICT, detail=detail,
                             headers={"Retry-After": str(NOT_READY_RETRY_SECONDS)} if waiting else None)
-    return version
+    return view.readable_version
 
 
 @router.get("/{document_id}/text", response_model=DocumentText,
@@ -339,11 +339,11 @@ def _readable_version(conn: psycopg.Connection[Any], document_id: int, tenant: s
             summary="The text of every page of the newest finished version")
 def get_document_text(document_id: int, tenant: Tenant, services: Services) -> DocumentText:
     with services.pool.connection() as conn:
-        version = _readable_version(conn, document_id, tenant)
-        pages = documents.document_pages(conn, document_id, version)
+        view = reads.read_document(conn, document_id, tenant=tenant, fields=False)
+    version = _readable_version(view)
     return DocumentText(id=document_id, version=version, pages=[
-        PageText(number=p["page_number"], text=p["text"], source=p["source"], confidence=p["confidence"])
-        for p in pages
+        PageText(number=page.page_number, text=page.text, source=page.source, confidence=page.confidence)
+        for page in view.pages
     ])
 
 
@@ -352,15 +352,16 @@ def get_document_text(document_id: int, tenant: Tenant, services: Services) -> D
             summary="The structured fields of the newest finished version")
 def get_document_fields(document_id: int, tenant: Tenant, services: Services) -> DocumentFields:
     with services.pool.connection() as conn:
-        version = _readable_version(conn, document_id, tenant)
-        extraction = documents.document_fields(conn, document_id, version)
+        view = reads.read_document(conn, document_id, tenant=tenant, pages=None)
+    version = _readable_version(view)
+    extraction = view.extraction
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
-    provenance = extraction.get("provenance") or {}
-    country = buyer_country(extraction["country"], extraction["fields"])
-    return DocumentFields(id=document_id, version=version, fields=extraction["fields"], flags=extraction["flags"],
-                          backend=extraction["backend"], model=extraction["model"], country=country,
-                          deadlines=placed_deadlines(extraction["fields"], country),
+    provenance = extraction.provenance or {}
+    country = extraction.buyer_country()
+    return DocumentFields(id=document_id, version=version, fields=extraction.fields, flags=extraction.flags,
+                          backend=extraction.backend, model=extraction.model, country=country,
+                          deadlines=extraction.deadlines(country),
                           confidence=provenance.get("confidence") or {}, rules=provenance.get("rules") or {},
                           candidates=provenance.get("candidates") or {}, found_by=provenance.get("found_by") or {})
 
@@ -373,7 +374,7 @@ def get_document_thumbnail(document_id: int, tenant: Tenant, services: Services)
     """The newest version's first page, its longer side 320 pixels (the `thumbnail` stage makes it
     once the PDF has been probed; a version reprocessed from extraction shows its pages' version's)."""
     with services.pool.connection() as conn:
-        png = documents.read_thumbnail(conn, document_id, tenant=tenant)
+        png = reads.read_thumbnail(conn, document_id, tenant=tenant)
     if png is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND,
                             detail=f"document {document_id} has no thumbnail yet: it is made once its PDF is probed")

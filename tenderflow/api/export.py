@@ -16,9 +16,9 @@ from fastapi.responses import Response, StreamingResponse
 from tenderflow.api.auth import Services, Tenant
 from tenderflow.api.documents import as_utc
 from tenderflow.database import Database
-from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
 from tenderflow.pipeline.ocds import write_ocds
+from tenderflow.pipeline.versions import VersionState
 
 router = APIRouter(prefix="/v1", tags=["export"])
 

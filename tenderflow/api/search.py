@@ -9,8 +9,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from tenderflow.api.auth import Services, Tenant
-from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, MAX_RESULTS, SearchFilters, search
+from tenderflow.pipeline.versions import VersionState
 from tenderflow.texts import Line
 
 router = APIRouter(prefix="/v1", tags=["search"])

@@ -27,9 +27,10 @@ from tenderflow.database import redact
 from tenderflow.display import format_value
 from tenderflow.errors import TenderflowError
 from tenderflow.evaluation.scoring import MATCHERS
-from tenderflow.pipeline.documents import document_fields, get_document, readable_version
+from tenderflow.pipeline.reads import read_document
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
+from tenderflow.pipeline.versions import VersionState
 from tenderflow.queue.supervisor import self_command
 
 if TYPE_CHECKING:
@@ -110,12 +111,10 @@ def upload_samples(conn: psycopg.Connection[Any], storage: ObjectStorage, sample
 
 def refresh(conn: psycopg.Connection[Any], rows: list[DemoRow]) -> None:
     for row in rows:
-        document = get_document(conn, row.document_id)
-        row.state, row.pages, row.error = document["state"], document["page_count"], document["error"]
-        version = readable_version(document)
-        if row.state == "done" and version is not None:
-            extraction = document_fields(conn, row.document_id, version)
-            row.fields = extraction["fields"] if extraction else None
+        view = read_document(conn, row.document_id, pages=None)
+        row.state, row.pages, row.error = view.document.state, view.document.page_count, view.document.error
+        if row.state == VersionState.DONE and view.readable_version is not None:
+            row.fields = view.extraction.fields if view.extraction else None
 
 
 def sample_dir(data_dir: Path) -> Path:

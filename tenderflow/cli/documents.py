@@ -10,7 +10,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -31,19 +31,18 @@ from tenderflow.cli.output import (
 from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.display import format_size
 from tenderflow.errors import ReprocessRefusedError, TenderflowError
-from tenderflow.extraction.country import buyer_country, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
 from tenderflow.handlers.coverage import Unserved, unserved
 from tenderflow.pdf.languages import missing_pack_note
-from tenderflow.pipeline.documents import (
+from tenderflow.pipeline.reads import (
+    DocumentRecord,
+    DocumentView,
     PipelineProgress,
-    StartPoint,
     VersionProgress,
-    VersionRef,
-    VersionState,
     get_document,
     read_document,
 )
+from tenderflow.pipeline.versions import StartPoint, VersionRef, VersionState
 from tenderflow.queue.stats import QueueStats, queue_stats
 
 if TYPE_CHECKING:
@@ -232,7 +231,7 @@ def wait_for_versions(rt: Runtime, refs: list[VersionRef], *, quiet: bool, poll_
         TimeRemainingColumn,
     )
 
-    from tenderflow.pipeline.documents import versions_progress
+    from tenderflow.pipeline.reads import versions_progress
     from tenderflow.queue.stats import live_worker_count
 
     warned_idle = False
@@ -338,7 +337,7 @@ class _StatusSnapshot:
 
     @classmethod
     def take(cls, rt: Runtime) -> _StatusSnapshot:
-        from tenderflow.pipeline.documents import document_counts, pipeline_progress
+        from tenderflow.pipeline.reads import document_counts, pipeline_progress
 
         with rt.connection() as conn:
             stats = queue_stats(conn, dead_after_seconds=rt.settings.worker_dead_after_seconds)
@@ -431,7 +430,7 @@ def documents_list(
 ) -> None:
     """The newest documents: the state of their latest version, pages read of how many, when they were
     uploaded and finished; `readable_version` is the newest finished one (what `show` reads)."""
-    from tenderflow.pipeline.documents import list_documents
+    from tenderflow.pipeline.reads import list_documents
 
     with runtime(ctx).connection() as conn:
         rows = list_documents(conn, tenant=tenant, state=state, limit=limit)
@@ -455,21 +454,21 @@ def version_label(latest: int, readable: int | None) -> str:
     return f"{latest} (reading {readable})" if readable is not None else f"{latest} (none done)"
 
 
-def language_summary(document: dict[str, Any]) -> str:
+def language_summary(document: DocumentRecord) -> str:
     """"fra (OCR fra+eng, from the text layer, p=0.99)": a document's language and how it was chosen."""
-    if document.get("ocr_languages") is None:
-        asked = document.get("requested_languages")
+    if document.ocr_languages is None:
+        asked = document.requested_languages
         return f"not chosen yet (asked: {asked})" if asked else "not chosen yet"
     how = {"upload": "asked at upload", "tenant": "the tenant's default", "settings": "TENDERFLOW_OCR_LANGUAGES",
            "text_layer": "detected from the text layer", "first_pass": "detected by a first OCR pass",
-           "fallback": "nothing detected: fallback"}.get(str(document.get("languages_source")), "?")
-    extra = [f"OCR {document['ocr_languages']}", how]
-    if document.get("script"):
-        extra.append(f"script {document['script']}")
-    if document.get("language_confidence") is not None:
-        extra.append(f"p={document['language_confidence']:.2f}")
-    summary = f"{document.get('language') or 'unknown'} ({', '.join(extra)})"
-    note = missing_pack_note(document.get("language"), document.get("ocr_languages"))
+           "fallback": "nothing detected: fallback"}.get(str(document.languages_source), "?")
+    extra = [f"OCR {document.ocr_languages}", how]
+    if document.script:
+        extra.append(f"script {document.script}")
+    if document.language_confidence is not None:
+        extra.append(f"p={document.language_confidence:.2f}")
+    summary = f"{document.language or 'unknown'} ({', '.join(extra)})"
+    note = missing_pack_note(document.language, document.ocr_languages)
     return f"{summary}; {note}" if note else summary
 
 
@@ -486,68 +485,68 @@ def show(
     """One document: state, extracted fields with their page and quote, and optionally its text."""
     with runtime(ctx).connection() as conn:
         try:
-            report = read_document(conn, document_id)
+            view = read_document(conn, document_id)
         except TenderflowError as exc:
             raise fail(str(exc)) from exc
-    extraction = report["fields"]
-    country = buyer_country(extraction["country"], extraction["fields"]) if extraction else None
-    deadlines = placed_deadlines(extraction["fields"], country) if extraction else {}
+    extraction = view.extraction
+    country = extraction.buyer_country() if extraction else None
+    deadlines = extraction.deadlines(country) if extraction else {}
     if as_json:
-        print_json(shown_as_json(report, country, deadlines, text=text))
+        print_json(shown_as_json(view, country, deadlines, text=text))
         return
-    doc = report["document"]
-    console.print(safe(f"document {doc['id']}  {doc['filename']}  tenant={doc['tenant']}  state={doc['state']}  "
-                       f"pages={doc['page_count'] or '?'}  version {doc['latest_version']} "
-                       f"(readable: {report['readable_version'] or 'none yet'})"), highlight=False)
+    doc = view.document
+    console.print(safe(f"document {doc.id}  {doc.filename}  tenant={doc.tenant}  state={doc.state}  "
+                       f"pages={doc.page_count or '?'}  version {doc.latest_version} "
+                       f"(readable: {view.readable_version or 'none yet'})"), highlight=False)
     console.print(f"language={language_summary(doc)}", highlight=False)
-    if doc["error"]:
-        console.print(Text("error: ", style="red") + safe(doc["error"]), highlight=False)
-    if doc.get("retrying"):
-        console.print(Text("waiting to run again: ", style="yellow") + safe(doc["retrying"]), highlight=False)
+    if doc.error:
+        console.print(Text("error: ", style="red") + safe(doc.error), highlight=False)
+    if doc.retrying:
+        console.print(Text("waiting to run again: ", style="yellow") + safe(doc.retrying), highlight=False)
     if extraction:
         from tenderflow.api.document_view import candidate_rows, field_rows
 
-        provenance = extraction.get("provenance")
+        provenance = extraction.provenance
         rows = [{**vars(row), "sure": f"{row.confidence:.0%}" if row.confidence is not None else None}
-                for row in field_rows(extraction["fields"], provenance)]
+                for row in field_rows(extraction.fields, provenance)]
         columns = ["field", "value", "sure", "page", "quote"]
-        if extraction["backend"] == "hybrid":
+        if extraction.backend == "hybrid":
             columns.append("found_by")
         if rows:
             print_table("fields", rows, columns, optional=["sure"], labels={"found_by": "found by"})
         else:
-            print_note(f"no field found in version {report['readable_version']} ({extraction['backend']} backend)")
+            print_note(f"no field found in version {view.readable_version} ({extraction.backend} backend)")
         candidates = [vars(row) for row in candidate_rows(provenance)]
         if candidates:
             print_note("candidates: values found but not sure enough to be returned as the field")
             print_table("candidates", candidates, ["field", "value", "page", "quote"])
         console.print(safe(country_line(country, deadlines)), highlight=False)
-        for flag in extraction["flags"]:
+        for flag in extraction.flags:
             console.print(Text("flag: ", style="yellow") + safe(flag), highlight=False)
     if text:
-        for page in report["pages"]:
-            console.rule(f"page {page['page_number']} ({page['source']}"
-                         + (f", confidence {page['confidence']:.0f}" if page["confidence"] is not None else "")
+        for page in view.pages:
+            console.rule(f"page {page.page_number} ({page.source}"
+                         + (f", confidence {page.confidence:.0f}" if page.confidence is not None else "")
                          + ")")
-            console.print(safe(page["text"]), highlight=False)
+            console.print(safe(page.text), highlight=False)
 
 
-def shown_as_json(report: dict[str, Any], country: BuyerCountry | None, deadlines: dict[str, PlacedDeadline], *,
+def shown_as_json(view: DocumentView, country: BuyerCountry | None, deadlines: dict[str, PlacedDeadline], *,
                   text: bool) -> dict[str, Any]:
     """`show --json`: the document, the readable version's fields (one level: `fields.title`, not
     `fields.fields.title`), flags, how they were extracted, the buyer's country and the deadlines
     placed in its zone; its pages' text only with --text (a 400-page tender is megabytes)."""
-    extraction = report["fields"]
-    shown: dict[str, Any] = {"document": report["document"], "readable_version": report["readable_version"],
-                             "fields": extraction["fields"] if extraction else None,
-                             "flags": extraction["flags"] if extraction else [],
-                             "extraction": {key: extraction[key] for key in (
+    extraction = view.extraction
+    shown: dict[str, Any] = {"document": asdict(view.document), "readable_version": view.readable_version,
+                             "fields": extraction.fields if extraction else None,
+                             "flags": extraction.flags if extraction else [],
+                             "extraction": {key: getattr(extraction, key) for key in (
                                  "backend", "model", "prompt_tokens", "completion_tokens", "created_at")}
                              if extraction else None,
                              "country": country.model_dump(mode="json") if country else None,
                              "deadlines": {name: placed.model_dump(mode="json") for name, placed in deadlines.items()}}
-    shown["pages"] = [page if text else {key: value for key, value in page.items() if key != "text"}
-                      for page in report["pages"]]
+    shown["pages"] = [{key: value for key, value in asdict(page).items() if text or key != "text"}
+                      for page in view.pages]
     return shown
 
 

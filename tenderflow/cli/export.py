@@ -13,9 +13,9 @@ import typer
 
 from tenderflow.cli.output import fail, print_note
 from tenderflow.cli.runtime import runtime
-from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.export import ExportFilter, exported_documents, write_csv, write_jsonl, write_xlsx
 from tenderflow.pipeline.ocds import write_ocds
+from tenderflow.pipeline.versions import VersionState
 
 
 def export_command(

@@ -102,7 +102,7 @@ def jobs_retry(
 
 def pipeline_retry_note(conn: psycopg.Connection[Any], job_id: int) -> str | None:
     """A retried pipeline job cannot revive a document version that already failed: say what does."""
-    from tenderflow.pipeline.documents import failed_version_of_job
+    from tenderflow.pipeline.versions import failed_version_of_job
 
     failed = failed_version_of_job(conn, job_id)
     if failed is None:

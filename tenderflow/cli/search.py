@@ -12,8 +12,8 @@ from rich.text import Text
 from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table, safe
 from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
-from tenderflow.pipeline.documents import VersionState
 from tenderflow.pipeline.search import MAX_RESULTS, SearchFilters, search
+from tenderflow.pipeline.versions import VersionState
 
 
 def search_command(

@@ -398,8 +398,8 @@ def upload_into_tenders(
     and the PDFs as they are), each tender's upload one transaction. Exit codes as `upload`'s;
     `wait_for_rows` is `upload --wait`'s (tenderflow.cli.documents)."""
     from tenderflow.errors import TenderflowError
-    from tenderflow.pipeline.documents import VersionState
     from tenderflow.pipeline.uploads import UploadPolicy, check_languages, find_pdfs, upload_paths
+    from tenderflow.pipeline.versions import VersionState
     from tenderflow.tenders.packages import PackageLimits
     from tenderflow.tenders.uploads import upload_to_tender
 

@@ -42,7 +42,7 @@ from tenderflow.handlers.thumbnail import build_thumbnail_handler
 from tenderflow.handlers.watch import WATCH_POLL
 from tenderflow.handlers.webhooks import DELIVER
 from tenderflow.pdf.cache import PdfCache
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import commits, versions
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob, EndedJob, JobTypes
 from tenderflow.stages.compute import EXTRACT, PAGES, PLAN, POOLS, STAGES, THUMBNAIL
@@ -75,7 +75,7 @@ def stage_job_handler(stage: Stage[Any, Any], resources: Resources) -> StageJobH
 
 
 def _fail_versions(conn: psycopg.Connection[Any], ended: Sequence[EndedJob], *, types: frozenset[str]) -> None:
-    documents.fail_versions_of_ended_jobs(conn, [job for job in ended if job.type in types])
+    commits.fail_versions_of_ended_jobs(conn, [job for job in ended if job.type in types])
 
 
 def end_of_job_hook() -> functools.partial[None]:
@@ -85,7 +85,7 @@ def end_of_job_hook() -> functools.partial[None]:
 
 def _log_subject(job: ClaimedJob) -> dict[str, Any]:
     """What a job's log lines name: a pipeline job's document and version, a task's delivery or watch."""
-    subject = documents.log_subject(job)
+    subject = versions.log_subject(job)
     for key in ("delivery_id", "watch_id"):
         if key in job.payload:
             subject[key] = job.payload[key]

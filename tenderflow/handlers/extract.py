@@ -21,7 +21,7 @@ from tenderflow.extraction.country import locate, with_country
 from tenderflow.extraction.schema import BuyerCountry, Sourced, TenderFields, filled_paths
 from tenderflow.extraction.validation import normalize_for_matching, validate_fields
 from tenderflow.handlers.resources import Resources
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import commits, versions
 from tenderflow.queue import ClaimedJob, JobContext
 from tenderflow.stages.compute import ExtractCompute
 from tenderflow.stages.contract import PageInput
@@ -43,7 +43,7 @@ class ExtractHandler:
     def load_input(self, job: ClaimedJob) -> list[PageInput]:
         assert self.pool is not None, "no database to read the pages from"
         with self.pool.connection() as conn:
-            rows = documents.pages_for_extraction(conn, documents.VersionRef.of(job))
+            rows = versions.pages_for_extraction(conn, versions.VersionRef.of(job))
         return [PageInput(number, text) for number, text in rows]
 
     def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> ExtractResult:
@@ -77,8 +77,8 @@ class ExtractHandler:
                                       f"(at most {max_tokens_for(characters):,})")
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ExtractResult) -> None:
-        documents.record_extraction(conn, job, result.model_dump(mode="json"))
-        tender_records.announce_finished(conn, documents.VersionRef.of(job), tenant=job.tenant, priority=job.priority,
+        commits.record_extraction(conn, job, result.model_dump(mode="json"))
+        tender_records.announce_finished(conn, versions.VersionRef.of(job), tenant=job.tenant, priority=job.priority,
                                          max_attempts=job.max_attempts)
 
 

@@ -3,7 +3,7 @@ page batches; `ocr.pages` reads one batch of pages (text layer when usable, else
 
 Each handler has `load_input` (a local copy of the stored PDF), its stage's pure compute
 (tenderflow.stages.compute: remote workers run exactly that), `verify` (the server's checks of a
-remote worker's result) and a `commit` step that writes through tenderflow.pipeline.documents
+remote worker's result) and a `commit` step that writes through tenderflow.pipeline.commits
 inside the queue's completion transaction.
 """
 
@@ -20,7 +20,7 @@ from tenderflow.pdf.cache import PdfCache
 from tenderflow.pdf.probe import probe_pdf
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable, tidy_text_layer
 from tenderflow.pdf.tools import ToolTimeoutError
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import commits
 from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import ClaimedJob
 from tenderflow.stages.compute import OcrPagesCompute, OcrPlanCompute, batch_pages, job_languages
@@ -98,7 +98,7 @@ class OcrPlanHandler(PdfStageHandler[OcrPlanResult]):
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, plan: OcrPlanResult) -> None:
         if not _covers_every_page(plan):
             raise PermanentError(f"OCR plan does not cover pages 1-{plan.page_count} exactly once")
-        documents.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
+        commits.record_plan(conn, job, page_count=plan.page_count, text_pages=plan.text_pages,
                               ocr_pages=plan.ocr_pages, batch_pages=self.batch_pages,
                               languages=plan.languages.model_dump() if plan.languages else None,
                               live_within_seconds=self.live_within_seconds)
@@ -119,7 +119,7 @@ class OcrPagesHandler(PdfStageHandler[OcrPagesResult]):
         expected = sorted(batch_pages(job))
         if sorted(page.number for page in batch.pages) != expected:
             raise PermanentError(f"OCR result has pages {[p.number for p in batch.pages]}, expected {expected}")
-        documents.record_pages(conn, job, batch.pages)
+        commits.record_pages(conn, job, batch.pages)
 
 
 MAX_PAGE_CHARACTERS = 200_000

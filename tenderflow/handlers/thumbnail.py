@@ -3,7 +3,7 @@ dashboard and the API.
 
 It was added through `STAGES` alone, as the stage contract promises (see docs/architecture.md):
 its compute and declaration (tenderflow.stages.compute), one entry in `STAGES`, this handler and
-its entry in `STAGE_HANDLERS`, the commit's SQL and table (`pipeline.documents.record_thumbnail`,
+its entry in `STAGE_HANDLERS`, the commit's SQL and table (`pipeline.commits.record_thumbnail`,
 migration 0010), and the ocr.plan commit enqueueing it. Remote workers of the `ocr` pool run it with
 no further code. Its failure does not fail the version (`fails_version=False`): the fields are read
 without it.
@@ -17,7 +17,7 @@ import psycopg
 
 from tenderflow.errors import ResultRejectedError
 from tenderflow.handlers.resources import PdfStageHandler, Resources
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import commits
 from tenderflow.queue import ClaimedJob
 from tenderflow.stages.compute import ThumbnailCompute
 from tenderflow.stages.results import ThumbnailResult
@@ -33,7 +33,7 @@ class ThumbnailHandler(PdfStageHandler[ThumbnailResult]):
             raise ResultRejectedError(f"a thumbnail shows page 1, not page {result.page}")
 
     def commit(self, conn: psycopg.Connection[Any], job: ClaimedJob, result: ThumbnailResult) -> None:
-        documents.record_thumbnail(conn, job, page=result.page, png=result.png, width=result.width,
+        commits.record_thumbnail(conn, job, page=result.page, png=result.png, width=result.width,
                                    height=result.height)
 
 

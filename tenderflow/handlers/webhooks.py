@@ -1,7 +1,7 @@
 """The `webhook.deliver` task: one attempt to POST one delivery to its endpoint.
 
     run     reads the delivery, its endpoint and, for a document's event, what the document's version
-            is now (tenderflow.pipeline.documents.webhook_document), for a tender's, the revision that
+            is now (tenderflow.pipeline.announce.webhook_document), for a tender's, the revision that
             caused it (tenderflow.tenders.records.webhook_tender), then POSTs the signed event
             (tenderflow.webhooks.transport: allowed addresses only, one deadline, no redirects)
     commit  records the attempt (tenderflow.webhooks.deliveries.record_attempt); a failed one raises
@@ -26,7 +26,7 @@ from tenderflow.config import Settings
 from tenderflow.errors import AttemptFailedError, ConfigurationError
 from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import Task
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import announce
 from tenderflow.queue import Backoff, ClaimedJob, JobContext
 from tenderflow.stages.contract import Pool
 from tenderflow.tenders import records as tender_records
@@ -72,7 +72,7 @@ class DeliverHandler:
                 return Delivery(target, skipped=why)
             data: dict[str, Any] | None = {}
             if target.document_id is not None and target.version is not None:
-                data = documents.webhook_document(conn, target.document_id, target.version,
+                data = announce.webhook_document(conn, target.document_id, target.version,
                                                   base_url=self.settings.public_url or "")
             elif target.tender_id is not None and target.revision is not None:
                 data = tender_records.webhook_tender(conn, target.tender_id, target.revision,

@@ -91,7 +91,7 @@ class OcrOptions:
     look_first: bool = False
     """Detect every scanned page's orientation before reading it (on a reduced copy, about a quarter
     of a read), instead of only after a bad read: set for a short document, a job per page (see
-    tenderflow.pipeline.documents.record_plan), whose time is its slowest slot's, and where a page
+    tenderflow.pipeline.commits.record_plan), whose time is its slowest slot's, and where a page
     read upside down first costs that slot a second read."""
 
     def __post_init__(self) -> None:

@@ -6,7 +6,7 @@ A deletion is one transaction (`delete_document`):
     1. the document's queued and running pipeline jobs are cancelled (a running job's worker finds
        out at its next heartbeat; whatever it still commits is refused: the job is no longer its);
     2. the document row is locked: a commit step of its jobs that is under way finishes first (each
-       holds the row share-locked, `documents.hold_document`), and one that comes after finds the
+       holds the row share-locked, `versions.hold_document`), and one that comes after finds the
        document gone and writes nothing; jobs enqueued meanwhile are cancelled too;
     3. every version that had not finished is refunded in full (the ledger keeps all its entries:
        it has no foreign key to documents, it is the accounts);
@@ -31,13 +31,17 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import DocumentNotFoundError, JobStateError
-from tenderflow.pipeline.documents import QUERIES, VERSION_JOB_TYPES
 from tenderflow.pipeline.storage import ObjectStorage, derived_prefix, object_key
-from tenderflow.pipeline.uploads import object_locked
+from tenderflow.pipeline.uploads import object_in_use, object_locked
+from tenderflow.pipeline.versions import VERSION_JOB_TYPES
+from tenderflow.pipeline.watches import forget_document
 from tenderflow.queue import JobSpec, enqueue
 from tenderflow.queue import jobs as queue_jobs
+from tenderflow.sqlfiles import NamedQueries
 from tenderflow.stages.contract import JOB_THUMBNAIL
 from tenderflow.tenants import credits
+
+QUERIES = NamedQueries("tenderflow.pipeline", "deletion.sql")
 
 JOB_STORAGE_DELETE = "storage.delete"
 JOB_RETENTION = "documents.retention"
@@ -100,8 +104,7 @@ def delete_document(
             "size_bytes": row["size_bytes"], "uploaded_at": row["created_at"], "reason": reason,
         }).fetchone()
         assert recorded is not None
-        conn.execute(QUERIES["watch_files_forget_document_clear"], {"document_id": document_id})
-        conn.execute(QUERIES["watch_files_forget_document"], {"document_id": document_id})
+        forget_document(conn, document_id)
         conn.execute(QUERIES["document_delete"], {"id": document_id})
         enqueue(conn, JobSpec(
             type=JOB_STORAGE_DELETE, tenant=row["tenant"],
@@ -119,8 +122,7 @@ def delete_stored_object(conn: psycopg.Connection[Any], storage: ObjectStorage, 
     autocommit and outside a transaction (the lock is the session's). Deleting an object that is
     gone already is no error. Raises StorageError."""
     with object_locked(conn, tenant, sha256):
-        in_use = conn.execute(QUERIES["object_in_use"], {"tenant": tenant, "sha256": sha256}).fetchone()
-        if in_use is not None and in_use[0]:
+        if object_in_use(conn, tenant, sha256):
             return False
         storage.delete(object_key(tenant, sha256))
         for derived in list(storage.list_objects(derived_prefix(tenant, sha256))):

@@ -26,7 +26,10 @@ from psycopg.rows import dict_row
 from tenderflow.database import Database, borrowed
 from tenderflow.extraction.country import DEADLINE_FIELDS, buyer_country, deadline_in_zone, placed_deadlines
 from tenderflow.extraction.schema import BuyerCountry
-from tenderflow.pipeline.documents import QUERIES, VersionState
+from tenderflow.pipeline.versions import VersionState
+from tenderflow.sqlfiles import NamedQueries
+
+QUERIES = NamedQueries("tenderflow.pipeline", "export.sql")
 
 ExportFormat = Literal["csv", "xlsx", "jsonl"]
 FORMATS: tuple[ExportFormat, ...] = ("csv", "xlsx", "jsonl")

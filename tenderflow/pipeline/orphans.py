@@ -15,7 +15,7 @@ Run by `tenderflow storage sweep` and, every TENDERFLOW_STORAGE_SWEEP_SECONDS, b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
@@ -23,8 +23,8 @@ from typing import Any
 
 import psycopg
 
-from tenderflow.pipeline.documents import QUERIES
 from tenderflow.pipeline.storage import ObjectStorage, StoredObject
+from tenderflow.pipeline.uploads import object_locked_unless_busy, objects_referenced
 
 TENANTS_PREFIX = "tenants/"
 _PDF_KEY = re.compile(
@@ -55,12 +55,6 @@ def _batches(objects: Iterator[StoredObject], size: int) -> Iterator[list[Stored
         yield batch
 
 
-def _referenced(conn: psycopg.Connection[Any], pairs: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
-    rows = conn.execute(QUERIES["documents_of_objects"], {
-        "tenants": [tenant for tenant, _ in pairs], "sha256s": [sha for _, sha in pairs]}).fetchall()
-    return {(str(tenant), str(sha)) for tenant, sha in rows}
-
-
 def sweep_orphans(
     conn: psycopg.Connection[Any], storage: ObjectStorage, *, grace_seconds: float, now: datetime | None = None,
     dry_run: bool = False,
@@ -79,7 +73,7 @@ def sweep_orphans(
         report.listed += len(batch)
         parsed = [(obj, (match[1], match[2] or match[3])) for obj in batch
                   if (match := _PDF_KEY.fullmatch(obj.key)) is not None]
-        referenced = _referenced(conn, [pair for _, pair in parsed])
+        referenced = objects_referenced(conn, [pair for _, pair in parsed])
         for obj, pair in parsed:
             if pair in referenced:
                 report.referenced += 1
@@ -98,15 +92,9 @@ def _delete_if_orphan(
 ) -> bool:
     """Under the object's lock (skipped when an upload holds it), check again that no document
     refers to it, then delete it. Whether it was (or, dry, would be) deleted."""
-    params = {"tenant": pair[0], "sha256": pair[1]}
-    locked = conn.execute(QUERIES["object_try_lock"], params).fetchone()
-    if locked is None or not locked[0]:
-        return False
-    try:
-        if _referenced(conn, [pair]):
+    with object_locked_unless_busy(conn, *pair) as locked:
+        if not locked or objects_referenced(conn, [pair]):
             return False
         if not dry_run:
             storage.delete(obj.key)
         return True
-    finally:
-        conn.execute(QUERIES["object_unlock"], params)

@@ -24,8 +24,12 @@ from tenderflow.config import Settings
 from tenderflow.database import Database, borrowed
 from tenderflow.errors import RetryableError, TenderflowError
 from tenderflow.pdf.searchable import PageWords, make_searchable
-from tenderflow.pipeline.documents import QUERIES, VersionRef, get_document, get_version, readable_version
+from tenderflow.pipeline.reads import get_document, readable_version
 from tenderflow.pipeline.storage import ObjectStorage, object_key, searchable_key
+from tenderflow.pipeline.versions import VersionRef, get_version
+from tenderflow.sqlfiles import NamedQueries
+
+QUERIES = NamedQueries("tenderflow.pipeline", "pdfs.sql")
 
 
 class NotReadableYetError(TenderflowError):

@@ -16,9 +16,9 @@ import psycopg
 
 from tenderflow import tracing
 from tenderflow.errors import JobStateError, ReprocessRefusedError
-from tenderflow.pipeline import documents
-from tenderflow.pipeline.documents import StartPoint, VersionState
+from tenderflow.pipeline import versions
 from tenderflow.pipeline.storage import object_key
+from tenderflow.pipeline.versions import StartPoint, VersionState
 from tenderflow.queue import enqueue
 from tenderflow.tenants import credits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
@@ -64,45 +64,45 @@ def reprocess(
     # The root of the new version's trace (a child of the upload's when an upload reprocesses).
     with tracing.span("reprocess", {"tenderflow.document_id": document_id, "tenderflow.start_from": start_from}), \
             conn.transaction():
-        document = documents.lock_document(conn, document_id, tenant=tenant)
-        latest = documents.get_version(conn, documents.VersionRef(document_id, document.latest_version))
+        document = versions.lock_document(conn, document_id, tenant=tenant)
+        latest = versions.get_version(conn, versions.VersionRef(document_id, document.latest_version))
         assert latest is not None  # a document always has its latest version row
         if latest.state not in (VersionState.DONE, VersionState.FAILED):
             return ReprocessOutcome(document_id, document.latest_version, created=False)
-        if start_from == "ocr" and latest.state == VersionState.FAILED and not force and documents.failed_for_content(
-                conn, documents.VersionRef(document_id, document.latest_version)):
+        if start_from == "ocr" and latest.state == VersionState.FAILED and not force and versions.failed_for_content(
+                conn, versions.VersionRef(document_id, document.latest_version)):
             raise ReprocessRefusedError(
                 f"document {document_id} failed for its own content ({latest.error or 'the PDF was refused'}): "
                 "processing it again reads the same PDF and fails the same way; upload a fixed file")
         if languages:
-            documents.set_document_languages(conn, document_id, languages)
-        ref = documents.VersionRef(document_id, document.latest_version + 1)
+            versions.set_document_languages(conn, document_id, languages)
+        ref = versions.VersionRef(document_id, document.latest_version + 1)
         if start_from == "extract":
             # The version readers see; before any version is done, the newest that failed after all
             # its pages were read (its extraction failed: the LLM refused it, the budget ran out), so that
             # extracting again never costs reading the pages again.
-            source_version = document.current_version or documents.newest_failed_version_with_pages(conn, document_id)
+            source_version = document.current_version or versions.newest_failed_version_with_pages(conn, document_id)
             if source_version is None:
                 raise JobStateError(
                     f"document {document_id} has no finished OCR to extract from; reprocess from ocr"
                 )
-            source = documents.get_version(conn, documents.VersionRef(document_id, source_version))
+            source = versions.get_version(conn, versions.VersionRef(document_id, source_version))
             assert source is not None
-            documents.insert_version(conn, ref, start_from="extract", pages_version=source.pages_version,
+            versions.insert_version(conn, ref, start_from="extract", pages_version=source.pages_version,
                                      page_count=source.page_count, batch_count=source.batch_count)
             credits.reserve_accepted(conn, document.tenant, document_id=ref.document_id, version=ref.version,
-                                     prices=prices, reused_page_chars=documents.page_lengths(conn, ref),
+                                     prices=prices, reused_page_chars=versions.page_lengths(conn, ref),
                                      what=f"reprocessing document {document_id}")
-            enqueue(conn, documents.extract_spec(ref, tenant=document.tenant, priority=priority,
+            enqueue(conn, versions.extract_spec(ref, tenant=document.tenant, priority=priority,
                                                  max_attempts=max_attempts))
         else:
-            documents.insert_version(conn, ref)
+            versions.insert_version(conn, ref)
             credits.reserve_accepted(conn, document.tenant, document_id=ref.document_id, version=ref.version,
                                      prices=prices, what=f"reprocessing document {document_id}")
-            ocr_languages, source_of_languages = documents.requested_languages(conn, document_id)
-            enqueue(conn, documents.ocr_plan_spec(ref, tenant=document.tenant, priority=priority,
+            ocr_languages, source_of_languages = versions.requested_languages(conn, document_id)
+            enqueue(conn, versions.ocr_plan_spec(ref, tenant=document.tenant, priority=priority,
                                                   object_key=object_key(document.tenant, document.sha256),
                                                   languages=ocr_languages, languages_source=source_of_languages,
                                                   max_attempts=max_attempts))
-        documents.set_latest_version(conn, ref)
+        versions.set_latest_version(conn, ref)
     return ReprocessOutcome(document_id, ref.version, created=True)

@@ -2,7 +2,7 @@
 with the fields as filters too.
 
 Each page of a document's readable version has a search entry (migration 0021, written by
-`pipeline.documents.index_for_search` when a version is promoted for readers): a `tsvector` in the
+`index_for_search` when a version is promoted for readers): a `tsvector` in the
 configuration of the document's language, in one GIN index with the tenant. Each document's search
 row holds the words of its extracted fields (migration 0045): the title, the buyer's name and the
 reference number weighted A, the place of performance, the buyer's address and the lots' titles B,
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -33,7 +34,10 @@ import psycopg
 from psycopg.rows import dict_row
 
 from tenderflow.errors import SearchQueryError
-from tenderflow.pipeline.documents import QUERIES, VersionState
+from tenderflow.pipeline.versions import VersionState
+from tenderflow.sqlfiles import NamedQueries
+
+QUERIES = NamedQueries("tenderflow.pipeline", "search.sql")
 
 MAX_QUERY_CHARS = 500
 MAX_RESULTS = 200
@@ -196,3 +200,15 @@ def _unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:
             text.append(character)
             position += 1
     return "".join(text), highlights
+
+
+def index_for_search(conn: psycopg.Connection[Any], document_ids: Sequence[int]) -> None:
+    """Make what search finds of these documents their readable version (after a promotion, in its
+    transaction): their search rows (tenant, the fields the filters read) and one entry per page
+    of that version's pages, a tsvector in the document's language configuration (pages that a
+    version only extracting again shares with the one before keep theirs). A document without a
+    readable version, or deleted, gets none."""
+    params = {"document_ids": list(document_ids)}
+    conn.execute(QUERIES["search_document_index"], params)
+    conn.execute(QUERIES["search_pages_unindex_stale"], params)
+    conn.execute(QUERIES["search_pages_index"], params)

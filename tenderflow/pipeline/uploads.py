@@ -37,10 +37,11 @@ from tenderflow import tracing
 from tenderflow.database import Database, borrowed
 from tenderflow.errors import InsufficientCreditsError, ReprocessRefusedError, TenderflowError, UploadRejectedError
 from tenderflow.ids import sha256_of
-from tenderflow.pipeline import documents
+from tenderflow.pipeline import versions
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
 from tenderflow.queue import JobSpec, enqueue, enqueue_many
+from tenderflow.sqlfiles import NamedQueries
 from tenderflow.tenants import credits, limits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 from tenderflow.texts import visible
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 
 # The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
 # tells the uploader at once instead of failing the document later.
+QUERIES = NamedQueries("tenderflow.pipeline", "uploads.sql")
+
 PDF_MAGIC = b"%PDF-"
 SNIFF_BYTES = len(PDF_MAGIC)
 
@@ -163,13 +166,13 @@ def upload_file(
             raise UploadRejectedError(str(exc)) from exc
         params = {"tenant": tenant, "sha256": sha256}
         with borrowed(database) as conn, conn.transaction():
-            conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
-            known = conn.execute(documents.QUERIES["document_id_by_hash"], params).fetchone()
+            conn.execute(QUERIES["object_lock_in_transaction"], params)
+            known = conn.execute(QUERIES["document_id_by_hash"], params).fetchone()
             if known is None:
                 credits.check_affordable(conn, tenant, policy.prices.on_acceptance(),
                                          what=f"uploading {display_name}")
                 limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=policy.max_stored_bytes)
-            claim = conn.execute(documents.QUERIES["object_upload_start"], params).fetchone()
+            claim = conn.execute(QUERIES["object_upload_start"], params).fetchone()
         assert claim is not None
         # Stored with no connection held. Bytes no document of the tenant refers to are always put,
         # even over an object there already: one left by an upload that died is young again, and
@@ -209,10 +212,9 @@ def _abandon_upload(
     is storing it (review D10). Under the object's lock, so this one storage call
     holds a connection: only on this refusal, which the checks before the object was stored make rare."""
     with conn.transaction():
-        conn.execute(documents.QUERIES["object_lock_in_transaction"], params)
-        conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
-        in_use = conn.execute(documents.QUERIES["object_in_use"], params).fetchone()
-        if delete_object and in_use is not None and not in_use[0]:
+        conn.execute(QUERIES["object_lock_in_transaction"], params)
+        conn.execute(QUERIES["object_upload_end"], {"id": claim})
+        if delete_object and not object_in_use(conn, params["tenant"], params["sha256"]):
             storage.delete(key)
 
 
@@ -227,12 +229,41 @@ def object_locked(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> It
     """Hold the object's lock (a session-level advisory lock on the connection) for the block: the
     storage sweep (`tenderflow.pipeline.orphans`) skips an object whose lock it cannot take."""
     params = {"tenant": tenant, "sha256": sha256}
-    conn.execute(documents.QUERIES["object_lock"], params)
+    conn.execute(QUERIES["object_lock"], params)
     try:
         yield
     finally:
         if not conn.closed and conn.info.transaction_status == TransactionStatus.IDLE:
-            conn.execute(documents.QUERIES["object_unlock"], params)
+            conn.execute(QUERIES["object_unlock"], params)
+
+
+@contextlib.contextmanager
+def object_locked_unless_busy(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> Iterator[bool]:
+    """Try the object's lock for the block without waiting: yields whether it was taken (False: an
+    upload holds it). What the storage sweep does to an object, it does under this."""
+    params = {"tenant": tenant, "sha256": sha256}
+    locked = conn.execute(QUERIES["object_try_lock"], params).fetchone()
+    if locked is None or not locked[0]:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        conn.execute(QUERIES["object_unlock"], params)
+
+
+def object_in_use(conn: psycopg.Connection[Any], tenant: str, sha256: str) -> bool:
+    """Whether a document of the tenant refers to the object, or an upload under way (started within
+    the hour) is storing it. Under the object's lock, this stays true until the lock is let go."""
+    row = conn.execute(QUERIES["object_in_use"], {"tenant": tenant, "sha256": sha256}).fetchone()
+    return bool(row is not None and row[0])
+
+
+def objects_referenced(conn: psycopg.Connection[Any], pairs: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Which of the (tenant, sha256) `pairs` a document refers to."""
+    rows = conn.execute(QUERIES["documents_of_objects"], {
+        "tenants": [tenant for tenant, _ in pairs], "sha256s": [sha for _, sha in pairs]}).fetchall()
+    return {(str(tenant), str(sha)) for tenant, sha in rows}
 
 
 def _record_upload(
@@ -244,18 +275,18 @@ def _record_upload(
     row `claim` ends in it. The policy's languages are checked already (`check_languages`)."""
     tenant, asked = policy.tenant, policy.languages
     with conn.transaction():
-        conn.execute(documents.QUERIES["object_lock_in_transaction"], {"tenant": tenant, "sha256": sha256})
-        conn.execute(documents.QUERIES["object_upload_end"], {"id": claim})
+        conn.execute(QUERIES["object_lock_in_transaction"], {"tenant": tenant, "sha256": sha256})
+        conn.execute(QUERIES["object_upload_end"], {"id": claim})
         # Looked up first: an INSERT … ON CONFLICT DO NOTHING draws an id even when it inserts nothing,
         # and every re-upload of the same bytes left a gap in the ids (only a race between two uploads
         # of the same bytes still does).
-        known = conn.execute(documents.QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
-        inserted = None if known is not None else conn.execute(documents.QUERIES["document_insert"], {
+        known = conn.execute(QUERIES["document_id_by_hash"], {"tenant": tenant, "sha256": sha256}).fetchone()
+        inserted = None if known is not None else conn.execute(QUERIES["document_insert"], {
             "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
             "storage_url": storage.url_for(key), "ocr_languages": asked,
         }).fetchone()
         if inserted is None:
-            existing = known or conn.execute(documents.QUERIES["document_id_by_hash"],
+            existing = known or conn.execute(QUERIES["document_id_by_hash"],
                                              {"tenant": tenant, "sha256": sha256}).fetchone()
             assert existing is not None  # the conflict that skipped the insert is this row
             document_id = int(existing[0])
@@ -283,13 +314,13 @@ def _accept_first_version(
     """In the upload's transaction: a new document's version 1 and its reservation; returns its
     ocr.plan job, for the caller to enqueue in the same transaction. `languages`: the (languages,
     source) its OCR is asked for, when the caller knows them (a batch's are all the same)."""
-    ref = documents.VersionRef(document_id, 1)
-    documents.insert_version(conn, ref)
+    ref = versions.VersionRef(document_id, 1)
+    versions.insert_version(conn, ref)
     credits.reserve_accepted(conn, policy.tenant, document_id=ref.document_id, version=ref.version,
                              prices=policy.prices, what=f"uploading {display_name}")
-    ocr_languages, source = languages or documents.requested_languages(conn, document_id)
-    return documents.ocr_plan_spec(ref, tenant=policy.tenant, priority=policy.priority, object_key=key,
-                                   languages=ocr_languages, languages_source=source, max_attempts=policy.max_attempts)
+    ocr_languages, source = languages or versions.requested_languages(conn, document_id)
+    return versions.ocr_plan_spec(ref, tenant=policy.tenant, priority=policy.priority, object_key=key,
+                                  languages=ocr_languages, languages_source=source, max_attempts=policy.max_attempts)
 
 
 @dataclass(frozen=True)
@@ -346,15 +377,15 @@ def upload_batch(
     hashes = sorted({sha256 for _, _, sha256, _ in staged})
     lock = {"tenant": tenant, "sha256s": hashes}
     with borrowed(database) as conn, conn.transaction():
-        conn.execute(documents.QUERIES["objects_lock_in_transaction"], lock)
-        known = dict(conn.execute(documents.QUERIES["document_ids_by_hashes"], lock).fetchall())
+        conn.execute(QUERIES["objects_lock_in_transaction"], lock)
+        known = dict(conn.execute(QUERIES["document_ids_by_hashes"], lock).fetchall())
         new_sizes = {sha256: size for _, size, sha256, _ in staged if sha256 not in known}
         if new_sizes:
             credits.check_affordable(conn, tenant, policy.prices.on_acceptance() * len(new_sizes),
                                      what=f"uploading {len(new_sizes)} documents")
             limits.check_storage(conn, tenant, adding=sum(new_sizes.values()),
                                  default_max_stored_bytes=policy.max_stored_bytes)
-        claims = [int(row[0]) for row in conn.execute(documents.QUERIES["object_uploads_start_many"], lock)]
+        claims = [int(row[0]) for row in conn.execute(QUERIES["object_uploads_start_many"], lock)]
     # Stored with no connection held; new bytes are always put (see upload_file).
     missing = {key: file for file, _, sha256, key in staged if sha256 in new_sizes}
     with ThreadPoolExecutor(max_workers=STORE_THREADS, thread_name_prefix="store") as pool:
@@ -370,9 +401,9 @@ def upload_batch(
         except BaseException:
             if conn.info.transaction_status == TransactionStatus.IDLE:  # a broken one's rows lapse in the hour
                 with conn.transaction():
-                    conn.execute(documents.QUERIES["objects_lock_in_transaction"], lock)
-                    conn.execute(documents.QUERIES["object_uploads_end_many"], {"ids": claims})
-                    used = {str(row[1]) for row in conn.execute(documents.QUERIES["documents_of_objects"], {
+                    conn.execute(QUERIES["objects_lock_in_transaction"], lock)
+                    conn.execute(QUERIES["object_uploads_end_many"], {"ids": claims})
+                    used = {str(row[1]) for row in conn.execute(QUERIES["documents_of_objects"], {
                         "tenants": [tenant] * len(hashes), "sha256s": hashes}).fetchall()}
                     for _, _, sha256, key in staged:  # under the locks: see _abandon_upload
                         if key in stored_now and sha256 not in used:
@@ -391,21 +422,21 @@ def _record_batch(
     specs: list[JobSpec] = []
     languages: tuple[str | None, str | None] | None = None
     with conn.transaction():
-        conn.execute(documents.QUERIES["objects_lock_in_transaction"],
+        conn.execute(QUERIES["objects_lock_in_transaction"],
                      {"tenant": tenant, "sha256s": sorted({sha256 for _, _, sha256, _ in staged})})
-        conn.execute(documents.QUERIES["object_uploads_end_many"], {"ids": claims})
+        conn.execute(QUERIES["object_uploads_end_many"], {"ids": claims})
         decided: dict[str, int] = {}
         for file, size, sha256, key in staged:
             if sha256 in decided:
                 outcomes.append(UploadOutcome(file.source, "existing", decided[sha256], None, size))
                 continue
             display_name = displayed_name(file.filename)
-            inserted = conn.execute(documents.QUERIES["document_insert"], {
+            inserted = conn.execute(QUERIES["document_insert"], {
                 "tenant": tenant, "sha256": sha256, "filename": display_name[:500], "size_bytes": size,
                 "storage_url": storage.url_for(key), "ocr_languages": asked,
             }).fetchone()
             if inserted is None:
-                existing = conn.execute(documents.QUERIES["document_id_by_hash"],
+                existing = conn.execute(QUERIES["document_id_by_hash"],
                                         {"tenant": tenant, "sha256": sha256}).fetchone()
                 assert existing is not None  # the conflict that skipped the insert is this row
                 decided[sha256] = int(existing[0])
@@ -413,7 +444,7 @@ def _record_batch(
                 continue
             decided[sha256] = int(inserted[0])
             # The same upload's languages and tenant for every document: asked once.
-            languages = languages or documents.requested_languages(conn, decided[sha256])
+            languages = languages or versions.requested_languages(conn, decided[sha256])
             specs.append(_accept_first_version(conn, decided[sha256], policy, key=key, display_name=display_name,
                                                languages=languages))
             outcomes.append(UploadOutcome(file.source, "created", decided[sha256], 1, size))

@@ -65,11 +65,13 @@ from tenderflow.errors import (
     WatchNotFoundError,
 )
 from tenderflow.ids import sha256_of
-from tenderflow.pipeline.documents import QUERIES
 from tenderflow.pipeline.storage import ObjectStorage, s3_client
 from tenderflow.pipeline.uploads import PDF_MAGIC, UploadPolicy, check_languages, upload_file
 from tenderflow.queue import Schedule, Scheduler
+from tenderflow.sqlfiles import NamedQueries
 from tenderflow.tenants.tenants import get_tenant
+
+QUERIES = NamedQueries("tenderflow.pipeline", "watches.sql")
 
 log = structlog.get_logger("tenderflow.watch")
 
@@ -510,6 +512,13 @@ def watch_files(
     get_watch(conn, watch_id, tenant=tenant)
     return conn.cursor(row_factory=dict_row).execute(QUERIES["watch_files_list"], {
         "watch_id": watch_id, "state": state, "limit": limit}).fetchall()
+
+
+def forget_document(conn: psycopg.Connection[Any], document_id: int) -> None:
+    """A document being deleted (tenderflow.pipeline.deletion, in its transaction): the watched files
+    that took it keep a fingerprint of their path instead of its name, and no document."""
+    conn.execute(QUERIES["watch_files_forget_document_clear"], {"document_id": document_id})
+    conn.execute(QUERIES["watch_files_forget_document"], {"document_id": document_id})
 
 
 # --- polling --------------------------------------------------------------------------------------

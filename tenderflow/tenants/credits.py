@@ -23,7 +23,7 @@ Refunds are for the service's failures (review D7): a crash, an outage, a bug, a
 cancellation. A version that fails for its own content (the PDF refused by its probe: not a PDF,
 encrypted, damaged, over the caps) or because the tenant cannot pay for its next step is charged the
 per-document price plus the pages it read: the work it caused. See
-`tenderflow.pipeline.documents.fail_versions_of_ended_jobs` for how the two are told apart.
+`tenderflow.pipeline.commits.fail_versions_of_ended_jobs` for how the two are told apart.
 
 Every entry has a unique `entry_key` naming the version and step, so writing it twice (a job
 rerun by hand, a commit retried after a lost connection) changes nothing: a version is charged

@@ -34,7 +34,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from tenderflow.errors import DocumentNotFoundError, TenantNotFoundError, TenderError, TenderNotFoundError
-from tenderflow.pipeline.documents import VersionRef, VersionState, version_state
+from tenderflow.pipeline.versions import VersionRef, VersionState, version_state
 from tenderflow.queue import JobSpec, enqueue
 from tenderflow.tenders import matching
 from tenderflow.tenders.kinds import Kind

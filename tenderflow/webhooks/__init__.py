@@ -7,6 +7,7 @@
     signing     Tenderflow-Signature: HMAC-SHA256 over "<timestamp>.<body>"
 
 The pipeline emits events in the transaction that makes a version done or failed
-(tenderflow.pipeline.documents); the `webhook.deliver` job type (tenderflow.handlers.webhooks) sends
-them. This package sits beside tenants, below the pipeline: it knows no document, only ids.
+(tenderflow.pipeline.commits, through tenderflow.pipeline.announce); the `webhook.deliver` job type
+(tenderflow.handlers.webhooks) sends them. This package sits beside tenants, below the pipeline: it
+knows no document, only ids.
 """

@@ -2,7 +2,7 @@
 
 Extraction runs the product's LLM backend against the local OpenAI-compatible server, which reports
 the LLM usage a test chose, so a test knows exactly what a version must be charged; the charge
-itself happens in the product's commit step (`documents.record_extraction`) and end-of-job hook.
+itself happens in the product's commit step (`commits.record_extraction`) and end-of-job hook.
 """
 
 from __future__ import annotations
