@@ -31,7 +31,7 @@ import psycopg
 
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -199,7 +199,7 @@ def upload_all(database_url: str, environment: Mapping[str, str], pdfs: Sequence
     ids = []
     with psycopg.connect(database_url, autocommit=True) as conn:
         for pdf in pdfs:
-            outcome = upload_file(conn, storage, pdf, max_bytes=settings.max_upload_bytes)
+            outcome = upload_file(conn, storage, pdf, UploadPolicy(max_bytes=settings.max_upload_bytes))
             if outcome.status != "created" or outcome.document_id is None:
                 raise RuntimeError(f"{pdf}: upload gave {outcome.status} {outcome.error or ''}")
             ids.append(outcome.document_id)

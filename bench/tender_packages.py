@@ -42,7 +42,7 @@ import psycopg
 
 from bench.scratch_database import scratch_database, server
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_paths
+from tenderflow.pipeline.uploads import UploadPolicy, upload_paths
 from tenderflow.samples import generate_samples
 from tenderflow.tenants.tenants import create_tenant
 from tenderflow.tenders import calendar, records
@@ -104,12 +104,12 @@ def bench_package(url: str, work: Path, documents: int) -> dict[str, float]:
         create_tenant(conn, "loose", unlimited=True)
         storage = open_storage((work / "objects").as_uri())
         started, cpu = time.perf_counter(), time.process_time()
-        uploaded = upload_to_tender(conn, storage, [package], tenant="acme", max_bytes=100 * 1024 * 1024,
+        uploaded = upload_to_tender(conn, storage, [package], UploadPolicy(tenant="acme", max_bytes=100 * 1024 * 1024),
                                     work_dir=work / "spool")
         accepted, accepted_cpu = time.perf_counter() - started, time.process_time() - cpu
         assert len(uploaded.documents) == documents, uploaded.outcomes[:3]
         started = time.perf_counter()
-        loose = list(upload_paths(conn, storage, files, tenant="loose", max_bytes=100 * 1024 * 1024))
+        loose = list(upload_paths(conn, storage, files, UploadPolicy(tenant="loose", max_bytes=100 * 1024 * 1024)))
         one_by_one = time.perf_counter() - started
         assert sum(o.status == "created" for o in loose) == documents
     print(f"package: {documents} documents, {size / 1e6:.1f} MB zipped, accepted into a new tender in "

@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import Failure, claim, complete, fail, jobs
 from tenderflow.tenants.credits import Prices
 from tests.support.api_harness import ADMIN_TOKEN, RunningApi, bearer
@@ -50,13 +50,13 @@ def test_metrics_report_depth_age_outcomes_durations_leases_workers_and_credits(
     create_tenant(conn, "acme", credits=1000)
     storage = open_storage(settings.resolved_storage_url)
     prices = Prices.from_settings(settings)
-    upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(3)), tenant="acme", max_bytes=10**7,
-                prices=prices)
+    upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(3)),
+                UploadPolicy(tenant="acme", max_bytes=10**7, prices=prices))
     # One document done (its plan, text layer, and extraction) by a real worker, stopped since.
     drain_in_workers(api.services.pool, settings, storage, workers=1)
     for n in range(3):
-        upload_file(conn, storage, text_pdf(tmp_path / f"q{n}.pdf", [[f"Queued {n}"]]), tenant="acme",
-                    max_bytes=10**7, prices=prices)
+        upload_file(conn, storage, text_pdf(tmp_path / f"q{n}.pdf", [[f"Queued {n}"]]),
+                    UploadPolicy(tenant="acme", max_bytes=10**7, prices=prices))
     conn.execute("UPDATE jobs SET run_after = now() - interval '90 seconds' WHERE state = 'queued'")
     # One plan job fails for good; one is held by a worker whose lease ran out.
     [failing, expiring] = claim(conn, worker_id="metrics-test", types=["ocr.plan"], limit=2, lease_seconds=60)
@@ -106,9 +106,9 @@ def test_counters_and_histograms_only_grow_and_survive_pruning(
     from tenderflow.queue.jobs import prune
 
     storage = open_storage(settings.resolved_storage_url)
-    upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(3)), max_bytes=10**7)
+    upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(3)), UploadPolicy(max_bytes=10**7))
     drain_in_workers(api.services.pool, settings, storage, workers=1)
-    upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [["refused"]]), max_bytes=10**7)
+    upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [["refused"]]), UploadPolicy(max_bytes=10**7))
     [refused] = claim(conn, worker_id="metrics-test", types=["ocr.plan"], limit=1, lease_seconds=60)
     fail(conn, [Failure(refused, "not a PDF", permanent=True, retry_seconds=0)])
 
@@ -192,7 +192,7 @@ def test_a_statement_writing_many_pages_counts_each_once_by_source_and_seconds(
         return {str(source): (int(pages), float(seconds), [int(v) for v in le]) for source, pages, seconds, le in rows}
 
     storage = open_storage(settings.resolved_storage_url)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(1)), max_bytes=10**7)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(1)), UploadPolicy(max_bytes=10**7))
     assert outcome.document_id is not None
     ref = VersionRef(outcome.document_id, 1)
     pages = [Page(n, f"page {n}", "ocr" if n % 3 == 0 else "text_layer", None, 0, 0.1 if n % 2 else 3.0)

@@ -19,7 +19,7 @@ from tenderflow.api.worker_tokens import WorkerTokenError, create_token, revoke_
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import jobs
 from tenderflow.remote.client import (
     RemoteQueueClient,
@@ -46,7 +46,7 @@ def remote_client(api: RunningApi, token: str, instance: str) -> RemoteQueueClie
 
 
 def upload_pdf(conn: psycopg.Connection[Any], settings: Settings, path: Path) -> int:
-    outcome = upload_file(conn, open_storage(settings.resolved_storage_url), path, max_bytes=10_000_000)
+    outcome = upload_file(conn, open_storage(settings.resolved_storage_url), path, UploadPolicy(max_bytes=10_000_000))
     assert outcome.document_id is not None
     return outcome.document_id
 
@@ -506,9 +506,9 @@ def test_d2_a_token_scoped_to_tenants_claims_only_their_jobs(
     with pytest.raises(WorkerTokenError, match="no tenant named gamma"):
         create_token(conn, "nobody", ["ocr"], tenants=["gamma"])
     betas = [upload_file(conn, storage, text_pdf(tmp_path / f"b{n}.pdf", [TENDER_PAGE, [f"beta {n}"]]),
-                         tenant="beta", max_bytes=10**7).document_id for n in range(3)]
-    alpha = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), tenant="alpha",
-                        max_bytes=10**7).document_id
+                         UploadPolicy(tenant="beta", max_bytes=10**7)).document_id for n in range(3)]
+    alpha = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]),
+                        UploadPolicy(tenant="alpha", max_bytes=10**7)).document_id
     client = remote_client(api, create_token(conn, "alpha-box", ["ocr"], tenants=["alpha"]).raw, "a:1:aaaaaa")
     claimed = client.claim(hello(), limit=10, wait_seconds=0).jobs
     assert [(job.tenant, job.payload["document_id"]) for job in claimed] == [("alpha", alpha)]

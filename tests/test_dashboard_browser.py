@@ -24,7 +24,7 @@ from tenderflow.api.worker_tokens import create_token
 from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import Backoff, Failure, claim, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.remote.client import RemoteQueueClient
@@ -108,17 +108,17 @@ def test_an_operator_logs_in_sees_a_failed_job_clicks_retry_and_sees_it_queued(
     tenant_with_key(conn, "globex")
     for n, tenant in enumerate(("acme", "globex", "acme")):
         upload_file(conn, storage, text_pdf(tmp_path / f"tender-{n}.pdf", numbered_pages(2 + n)),
-                    tenant=tenant, max_bytes=10**7)
+                    UploadPolicy(tenant=tenant, max_bytes=10**7))
     drain(api.services.pool, settings, storage)
-    upload_file(conn, storage, text_pdf(tmp_path / "locked.pdf", [TENDER_PAGE, ["Annex"]]), tenant="globex",
-                max_bytes=10**7)
+    upload_file(conn, storage, text_pdf(tmp_path / "locked.pdf", [TENDER_PAGE, ["Annex"]]),
+                UploadPolicy(tenant="globex", max_bytes=10**7))
     locked_job = fail_job_for_good(conn, settings, "ocr.plan", "the PDF is encrypted and needs a password")
     upload_file(conn, storage, text_pdf(tmp_path / "unlucky.pdf", [["Tender during an outage"]]),
-                tenant="acme", max_bytes=10**7)
+                UploadPolicy(tenant="acme", max_bytes=10**7))
     job_id = fail_job_for_good(conn, settings, "ocr.plan", "storage unreachable: connection refused",
                                permanent=False)
-    upload_file(conn, storage, text_pdf(tmp_path / "waiting.pdf", [["Queued tender"]]), tenant="acme",
-                max_bytes=10**7)
+    upload_file(conn, storage, text_pdf(tmp_path / "waiting.pdf", [["Queued tender"]]),
+                UploadPolicy(tenant="acme", max_bytes=10**7))
     # A remote worker says hello (it is registered, live, beside the local one that drained).
     scanner = RemoteQueueClient(api.url, create_token(conn, "office-scanner", ["ocr"]).raw,
                                 instance="scanner-pc:812:a1b2c3")
@@ -181,9 +181,10 @@ def test_a_document_page_and_every_page_at_390_px_wide(
     tenant_with_key(conn, "acme")
     document_id = upload_file(
         conn, storage, text_pdf(tmp_path / "cleaning-services-example-harbour-2026-with-a-long-name.pdf",
-                                [TENDER_PAGE, *numbered_pages(3)[1:]]), tenant="acme", max_bytes=10**7).document_id
+                                [TENDER_PAGE, *numbered_pages(3)[1:]]),
+        UploadPolicy(tenant="acme", max_bytes=10**7)).document_id
     drain(api.services.pool, settings, storage)
-    upload_file(conn, storage, text_pdf(tmp_path / "locked.pdf", [["Annex"]]), max_bytes=10**7)
+    upload_file(conn, storage, text_pdf(tmp_path / "locked.pdf", [["Annex"]]), UploadPolicy(max_bytes=10**7))
     fail_job_for_good(conn, settings, "ocr.plan", "the PDF is encrypted and needs a password to be opened; "
                       "upload a copy without a password")
     page = browser.new_page(viewport={"width": 1360, "height": 1000})
@@ -306,7 +307,8 @@ def test_an_operator_searches_the_documents_text_and_opens_the_matching_page(
     ids = {}
     for name, tenant, pages in (("roads-2026.pdf", "acme", [TENDER_PAGE, roads]),
                                 ("bridge.pdf", "globex", [bridge])):
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / name, pages), tenant=tenant, max_bytes=10**7)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / name, pages),
+                              UploadPolicy(tenant=tenant, max_bytes=10**7))
         assert outcome.document_id is not None
         ids[name] = outcome.document_id
     drain(api.services.pool, settings, storage)
@@ -368,8 +370,8 @@ def test_a_long_real_title_wraps_and_keeps_the_page_and_quote_columns_on_screen(
     tenant_with_key(conn, "acme")
     lines = [line if not line.startswith("Title:") else f"Title: {LONG_TITLE[:95]}" for line in TENDER_PAGE]
     lines.insert(lines.index(f"Title: {LONG_TITLE[:95]}") + 1, LONG_TITLE[95:])
-    document_id = upload_file(conn, storage, text_pdf(tmp_path / "long.pdf", [lines]), tenant="acme",
-                              max_bytes=10**7).document_id
+    document_id = upload_file(conn, storage, text_pdf(tmp_path / "long.pdf", [lines]),
+                              UploadPolicy(tenant="acme", max_bytes=10**7)).document_id
     drain(api.services.pool, settings, storage)
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     log_in(page, api.url)

@@ -18,7 +18,7 @@ from tenderflow.config import Settings
 from tenderflow.handlers import build_job_types
 from tenderflow.pdf.thumbnail import png_size
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.pipeline.versions import VersionRef, version_state
 from tenderflow.queue import Backoff, Failure, claim, fail, jobs
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
@@ -45,7 +45,7 @@ def csrf_of(page: str) -> str:
 
 def failed_plan_job(conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path) -> int:
     upload_file(conn, open_storage(settings.resolved_storage_url), text_pdf(tmp_path / "bad.pdf", [["x"]]),
-                max_bytes=10**7)
+                UploadPolicy(max_bytes=10**7))
     [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
     # Through the completion transaction, so the end-of-job hooks fail the document's version too.
     commit_attempts(conn, build_job_types(settings), [
@@ -107,7 +107,7 @@ def test_retrying_a_job_of_a_failed_version_says_to_reprocess_instead(
     assert version_state(conn, VersionRef(failed_document, 1)) == "failed"
     # A job failed by the queue alone, without the pipeline's end-of-job hooks: its version stays queued.
     live_document = upload_file(conn, open_storage(settings.resolved_storage_url),
-                                text_pdf(tmp_path / "live.pdf", [["y"]]), max_bytes=10**7).document_id
+                                text_pdf(tmp_path / "live.pdf", [["y"]]), UploadPolicy(max_bytes=10**7)).document_id
     [live] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
     fail(conn, [Failure(live, "the worker lost its disk", permanent=True, retry_seconds=0)])
     assert version_state(conn, VersionRef(live_document, 1)) == "queued"
@@ -135,7 +135,8 @@ def test_overview_and_document_page_show_workers_states_and_pages(
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "doc.pdf", numbered_pages(3)), max_bytes=10**7)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "doc.pdf", numbered_pages(3)),
+                          UploadPolicy(max_bytes=10**7))
     drain_in_workers(api.services.pool, settings, storage, workers=1)  # a real worker: the page lists it
     failed_document = jobs.get(conn, failed_plan_job(conn, settings, tmp_path))["payload"]["document_id"]
     with logged_in(api) as client:
@@ -270,7 +271,8 @@ def test_document_page_shows_fields_as_a_table_for_people_with_quotes_marked_and
     api: RunningApi, conn: psycopg.Connection[Any], settings: Settings, tmp_path: Path
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "avis.pdf", [TENDER_PAGE, ["Annexe"]]), max_bytes=10**7)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "avis.pdf", [TENDER_PAGE, ["Annexe"]]),
+                          UploadPolicy(max_bytes=10**7))
     drain_in_workers(api.services.pool, settings, storage, workers=1)
     document_id = outcome.document_id
     # Page text as a hostile PDF could have it, and fields of every shape the schema has.
@@ -307,7 +309,7 @@ def test_a_page_image_is_rendered_for_the_operator_only(
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
     document_id = upload_file(conn, storage, text_pdf(tmp_path / "doc.pdf", numbered_pages(2)),
-                              max_bytes=10**7).document_id
+                              UploadPolicy(max_bytes=10**7)).document_id
     image_url = f"/dashboard/documents/{document_id}/pages/2.png"
     with logged_in(api) as client:
         assert client.get(image_url).status_code == 404, "the pages are not counted before the plan"
@@ -328,7 +330,7 @@ def test_retry_and_reprocess_are_not_offered_for_a_documents_own_content(
     encrypted_document = jobs.get(conn, encrypted_job)["payload"]["document_id"]
     # A plan job that ran out of attempts (an outage): the service's failure, where both can help.
     outage_document = upload_file(conn, open_storage(settings.resolved_storage_url),
-                                  text_pdf(tmp_path / "outage.pdf", [["z"]]), max_bytes=10**7).document_id
+                                  text_pdf(tmp_path / "outage.pdf", [["z"]]), UploadPolicy(max_bytes=10**7)).document_id
     [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
     conn.execute("UPDATE jobs SET max_attempts = 1 WHERE id = %s", (job.id,))
     commit_attempts(conn, build_job_types(settings), [FinishedAttempt(
@@ -379,8 +381,9 @@ def test_documents_are_searchable_by_name_filterable_and_paged_with_a_cursor(
     storage = open_storage(settings.resolved_storage_url)
     names = {"Tender_2026.pdf": "acme", "tender-100%.pdf": "acme", "notice.pdf": "default",
              "TENDERX2026.pdf": "default", "annex.pdf": "acme"}
-    ids = {name: upload_file(conn, storage, text_pdf(tmp_path / name, [[name]]), tenant=tenant,
-                             max_bytes=10**7).document_id for name, tenant in names.items()}
+    ids = {name: upload_file(conn, storage, text_pdf(tmp_path / name, [[name]]),
+                             UploadPolicy(tenant=tenant, max_bytes=10**7)).document_id
+           for name, tenant in names.items()}
 
     def listed(client: httpx.Client, url: str) -> tuple[list[int], str | None]:
         page = client.get(url)
@@ -422,8 +425,8 @@ def test_a_document_waiting_to_run_again_says_why_in_the_api_and_on_its_page(
     the operator's locations hidden from the tenant."""
     key = tenant_with_key(conn, "acme")
     document_id = upload_file(conn, open_storage(settings.resolved_storage_url),
-                              text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]), tenant="acme",
-                              max_bytes=10**7).document_id
+                              text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]),
+                              UploadPolicy(tenant="acme", max_bytes=10**7)).document_id
     [job] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
     fail(conn, [Failure(job, "storage unreachable: s3://tenders-prod timed out", permanent=False,
                         retry_seconds=600)])
@@ -435,8 +438,8 @@ def test_a_document_waiting_to_run_again_says_why_in_the_api_and_on_its_page(
     assert waiting, page
     assert waiting[1] == "retry 2/5: storage unreachable: s3://tenders-prod timed out"  # the operator sees it all
     settled = upload_file(conn, open_storage(settings.resolved_storage_url),
-                          text_pdf(tmp_path / "other.pdf", [TENDER_PAGE, ["Annex"]]), tenant="acme",
-                          max_bytes=10**7).document_id
+                          text_pdf(tmp_path / "other.pdf", [TENDER_PAGE, ["Annex"]]),
+                          UploadPolicy(tenant="acme", max_bytes=10**7)).document_id
     assert api.client.get(f"/v1/documents/{settled}", headers=bearer(key)).json()["retrying"] is None
 
 
@@ -448,9 +451,10 @@ def test_a_document_page_links_its_pdf_and_searchable_copy_for_the_operator_only
     own answers, for any tenant's document, behind the operator's login."""
     storage = open_storage(settings.resolved_storage_url)
     pdf = text_pdf(tmp_path / "notice.pdf", [TENDER_PAGE, ["Annex", "page 2"]])
-    done = upload_file(conn, storage, pdf, tenant="default", max_bytes=10**7).document_id
+    done = upload_file(conn, storage, pdf, UploadPolicy(tenant="default", max_bytes=10**7)).document_id
     drain(api.services.pool, settings, storage)
-    queued = upload_file(conn, storage, text_pdf(tmp_path / "later.pdf", [TENDER_PAGE]), max_bytes=10**7).document_id
+    queued = upload_file(conn, storage, text_pdf(tmp_path / "later.pdf", [TENDER_PAGE]),
+                         UploadPolicy(max_bytes=10**7)).document_id
     original_url, searchable_url = f"/dashboard/documents/{done}/pdf", f"/dashboard/documents/{done}/searchable.pdf"
     with logged_in(api) as client:
         page = client.get(f"/dashboard/documents/{done}").text
@@ -502,7 +506,8 @@ def test_a_document_whose_extraction_failed_is_extracted_again_from_its_pages(
     them again, as `tenderflow reprocess --from extract` can. One whose pages were never read cannot."""
     storage = open_storage(settings.resolved_storage_url)
     job_types = build_job_types(settings)
-    refused = upload_file(conn, storage, text_pdf(tmp_path / "refused.pdf", [TENDER_PAGE]), max_bytes=10**7).document_id
+    refused = upload_file(conn, storage, text_pdf(tmp_path / "refused.pdf", [TENDER_PAGE]),
+                          UploadPolicy(max_bytes=10**7)).document_id
     # Its plan runs for real (its one page read from the text layer: no OCR batch), then the LLM refuses it.
     planning = build_job_types(settings, pool=api.services.pool, storage=storage, cache_dir=tmp_path / "cache")
     Worker(api.services.pool, planning, replace(worker_config(), types=("ocr.plan",))).run_once()
@@ -510,7 +515,8 @@ def test_a_document_whose_extraction_failed_is_extracted_again_from_its_pages(
     refusal = Failure(extract, "the LLM endpoint rejected the request: HTTP 400", permanent=True, retry_seconds=0)
     commit_attempts(conn, job_types, [FinishedAttempt(extract, failure=refusal)], backoff=Backoff())
     # The other's plan fails for want of the storage: its pages never read.
-    unread = upload_file(conn, storage, text_pdf(tmp_path / "unread.pdf", [["q"]]), max_bytes=10**7).document_id
+    unread = upload_file(conn, storage, text_pdf(tmp_path / "unread.pdf", [["q"]]),
+                         UploadPolicy(max_bytes=10**7)).document_id
     [plan] = claim(conn, worker_id="dashboard-test", types=["ocr.plan"], limit=1, lease_seconds=60)
     conn.execute("UPDATE jobs SET max_attempts = 1 WHERE id = %s", (plan.id,))
     commit_attempts(conn, job_types, [FinishedAttempt(

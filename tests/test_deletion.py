@@ -27,7 +27,7 @@ from tenderflow.handlers.schedules import ensure_task_schedules, remove_schedule
 from tenderflow.pipeline import commits, deletion, reads, versions
 from tenderflow.pipeline.search import search
 from tenderflow.pipeline.storage import object_key, open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import Scheduler, Worker, claim
 from tenderflow.tenants.keys import create_api_key
 from tests.conftest import processed_once, wait_until
@@ -147,8 +147,8 @@ def test_deleting_an_unfinished_document_cancels_its_jobs_and_refunds_it(
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
     tenant_with_key(conn, "acme", credits=100)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(2)), tenant="acme",
-                          max_bytes=10**7)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(2)),
+                          UploadPolicy(tenant="acme", max_bytes=10**7))
     assert outcome.document_id is not None
     balance = conn.execute("SELECT balance FROM tenants WHERE name = 'acme'").fetchone()
     assert balance is not None and balance[0] < 100  # the upload reserved the per-document price
@@ -173,8 +173,8 @@ def test_a_running_job_of_a_deleted_document_commits_nothing(
 
     storage = open_storage(settings.resolved_storage_url)
     tenant_with_key(conn, "acme")
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(2)), tenant="acme",
-                          max_bytes=10**7)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", numbered_pages(2)),
+                          UploadPolicy(tenant="acme", max_bytes=10**7))
     assert outcome.document_id is not None
     job_types = build_job_types(settings, pool=pool, storage=storage)
     [job] = claim(conn, worker_id="test-worker", types=["ocr.plan"], limit=1, lease_seconds=60)
@@ -224,11 +224,11 @@ def test_an_object_shared_with_a_newer_upload_of_the_same_bytes_is_kept(
     storage = open_storage(settings.resolved_storage_url)
     tenant_with_key(conn, "acme")
     pdf = text_pdf(tmp_path / "a.pdf", [TENDER_PAGE])
-    first = upload_file(conn, storage, pdf, tenant="acme", max_bytes=10**7)
+    first = upload_file(conn, storage, pdf, UploadPolicy(tenant="acme", max_bytes=10**7))
     assert first.document_id is not None
     drain(pool, settings, storage)
     deletion.delete_document(conn, first.document_id)
-    again = upload_file(conn, storage, pdf, tenant="acme", max_bytes=10**7)  # before the storage job ran
+    again = upload_file(conn, storage, pdf, UploadPolicy(tenant="acme", max_bytes=10**7))  # before the storage job ran
     assert again.status == "created" and again.document_id not in (None, first.document_id)
     drain(pool, settings, storage)
     assert conn.execute("SELECT object_kept FROM document_deletions WHERE document_id = %s",
@@ -246,8 +246,8 @@ def test_a_worker_of_the_ocr_pool_alone_deletes_the_stored_pdf(
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
     tenant_with_key(conn, "acme")
-    uploaded = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), tenant="acme",
-                           max_bytes=10**7)
+    uploaded = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]),
+                           UploadPolicy(tenant="acme", max_bytes=10**7))
     assert uploaded.document_id is not None
     drain(pool, settings, storage)
     deletion.delete_document(conn, uploaded.document_id)

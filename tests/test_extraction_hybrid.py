@@ -22,7 +22,7 @@ from tenderflow.extraction.openai_backend import OpenAIBackend
 from tenderflow.extraction.schema import Money, Sourced, TenderFields, filled_paths
 from tenderflow.pipeline import reads
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.support.openai_server import MODEL, answer_with, error_reply, rate_limited, run_openai_server
 from tests.support.pipeline_harness import drain, pipeline_settings
 from tests.support.tender_fixtures import text_pdf
@@ -155,7 +155,7 @@ def test_found_by_is_stored_and_shown_beside_each_field(pool: ConnectionPool, da
         storage = open_storage(settings.resolved_storage_url)
         pdf = text_pdf(tmp_path / "notice.pdf", [NOTICE.splitlines(), QUESTIONS.splitlines()])
         with pool.connection() as conn:
-            outcome = upload_file(conn, storage, pdf, max_bytes=10**7)
+            outcome = upload_file(conn, storage, pdf, UploadPolicy(max_bytes=10**7))
         drain(pool, settings, storage)
     assert outcome.document_id is not None
     with pool.connection() as conn:

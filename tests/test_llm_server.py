@@ -21,7 +21,7 @@ from tenderflow.extraction.schema import TenderFields, filled_paths
 from tenderflow.extraction.validation import validate_fields
 from tenderflow.pipeline import reads
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.conftest import LLM_SERVER_MODEL
 from tests.support.openai_server import llama_cpp_python_refusal
 from tests.support.pipeline_harness import drain, pipeline_settings
@@ -95,7 +95,8 @@ def test_upload_ocr_and_extraction_through_the_server_give_only_grounded_fields(
                                  llm_timeout_seconds=600, llm_max_retries=1)
     storage = open_storage(settings.resolved_storage_url)
     with pool.connection() as conn:
-        outcome = upload_file(conn, storage, scanned_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]), max_bytes=10**7)
+        outcome = upload_file(conn, storage, scanned_pdf(tmp_path / "notice.pdf", [TENDER_PAGE]),
+                              UploadPolicy(max_bytes=10**7))
     drain(pool, settings, storage, timeout=900)
     assert outcome.document_id is not None
     with pool.connection() as conn:

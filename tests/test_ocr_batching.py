@@ -14,7 +14,7 @@ from psycopg_pool import ConnectionPool
 from tenderflow.pipeline import commits, reads
 from tenderflow.pipeline.commits import pages_per_batch
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.support.pipeline_harness import drain, pipeline_settings
 from tests.support.tender_fixtures import numbered_pages, scanned_pdf
 
@@ -38,7 +38,7 @@ def _register(conn: psycopg.Connection[Any], name: str, *, pools: list[str], thr
 def _upload_scan(conn: psycopg.Connection[Any], storage: ObjectStorage, tmp_path: Path, pages: int) -> int:
     """A scanned PDF of `pages` numbered pages, uploaded: its document id."""
     outcome = upload_file(conn, storage, scanned_pdf(tmp_path / f"scan-{pages}.pdf", numbered_pages(pages)),
-                          max_bytes=10**7)
+                          UploadPolicy(max_bytes=10**7))
     assert outcome.document_id is not None
     return outcome.document_id
 

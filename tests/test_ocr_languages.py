@@ -26,7 +26,7 @@ from tenderflow.pdf.packs import installed_languages
 from tenderflow.pdf.probe import PdfLimits
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.stages.compute import OcrPlanCompute
 from tenderflow.tenants.tenants import create_tenant, get_tenant, set_languages
 from tests.support import pdf_fixtures as fixtures
@@ -232,9 +232,9 @@ def page_text(conn: psycopg.Connection[Any], document_id: int) -> str:
 def test_pipeline_detects_a_german_scan_and_keeps_its_umlauts(
     conn: psycopg.Connection[Any], pool: ConnectionPool, storage: ObjectStorage, database_url: str, tmp_path: Path
 ) -> None:
-    german = upload_file(conn, storage, german_scan(tmp_path), max_bytes=MAX_BYTES)
+    german = upload_file(conn, storage, german_scan(tmp_path), UploadPolicy(max_bytes=MAX_BYTES))
     # An explicit language wins over detection: this French scan is read as Italian because it was asked.
-    french = upload_file(conn, storage, french_scan(tmp_path), max_bytes=MAX_BYTES, languages="ita")
+    french = upload_file(conn, storage, french_scan(tmp_path), UploadPolicy(max_bytes=MAX_BYTES, languages="ita"))
     assert german.document_id is not None and french.document_id is not None
     drain(pool, pipeline_settings(database_url, tmp_path, ocr_dpi=300), storage)
 
@@ -255,12 +255,12 @@ def test_tenant_default_applies_and_an_upload_still_wins(
     create_tenant(conn, "madrid", unlimited=True, languages="spa+eng")
     assert get_tenant(conn, "madrid").ocr_languages == "spa+eng"
     by_default = upload_file(conn, storage, fixtures.born_digital_pdf(tmp_path / "a.pdf", [ENGLISH]),
-                             tenant="madrid", max_bytes=MAX_BYTES)
+                             UploadPolicy(tenant="madrid", max_bytes=MAX_BYTES))
     asked = upload_file(conn, storage, fixtures.born_digital_pdf(tmp_path / "b.pdf", [FRENCH]),
-                        tenant="madrid", max_bytes=MAX_BYTES, languages="por")
+                        UploadPolicy(tenant="madrid", max_bytes=MAX_BYTES, languages="por"))
     set_languages(conn, "madrid", "auto")  # back to detection for uploads from now on
     detected = upload_file(conn, storage, fixtures.born_digital_pdf(tmp_path / "c.pdf", [FRENCH, GERMAN, FRENCH]),
-                           tenant="madrid", max_bytes=MAX_BYTES)
+                           UploadPolicy(tenant="madrid", max_bytes=MAX_BYTES))
     assert get_tenant(conn, "madrid").ocr_languages is None
     assert by_default.document_id and asked.document_id and detected.document_id
     drain(pool, pipeline_settings(database_url, tmp_path), storage)
@@ -301,10 +301,10 @@ def test_bad_languages_are_refused_at_upload_with_the_installed_ones(
     pdf = fixtures.born_digital_pdf(tmp_path / "notice.pdf", [ENGLISH])
     installed = r"unknown OCR language 'klingon'.*installed here: .*deu, .*eng, .*fra"
     with pytest.raises(UploadRejectedError, match=installed):
-        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages="eng+klingon")
+        upload_file(conn, storage, pdf, UploadPolicy(max_bytes=MAX_BYTES, languages="eng+klingon"))
     missing = a_language_not_installed()
     with pytest.raises(UploadRejectedError, match=rf"'{missing}' is not installed here.*installed: .*eng"):
-        upload_file(conn, storage, pdf, max_bytes=MAX_BYTES, languages=missing)
+        upload_file(conn, storage, pdf, UploadPolicy(max_bytes=MAX_BYTES, languages=missing))
     assert conn.execute("SELECT count(*) FROM documents").fetchone() == (0,)
     with pytest.raises(ValueError, match="unknown OCR language"):
         create_tenant(conn, "nowhere", languages="elvish")

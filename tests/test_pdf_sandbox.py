@@ -21,7 +21,7 @@ from tenderflow.errors import ConfigurationError, PermanentError
 from tenderflow.pdf import launcher, tools
 from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.conftest import wait_until
 from tests.support import pdf_fixtures as fixtures
 
@@ -189,7 +189,8 @@ def test_a_killed_workers_ocr_tools_die_with_it(database_url: str, conn: object,
     })
     storage = open_storage((tmp_path / "objects").as_uri())
     with psycopg.connect(database_url, autocommit=True) as db:
-        upload_file(db, storage, fixtures.slow_to_render_pdf(tmp_path / "slow.pdf", draws=6000), max_bytes=10**8)
+        upload_file(db, storage, fixtures.slow_to_render_pdf(tmp_path / "slow.pdf", draws=6000),
+                    UploadPolicy(max_bytes=10**8))
     log = (tmp_path / "worker.log").open("wb")
     worker = subprocess.Popen([sys.executable, "-m", "tenderflow", "worker", "--pool", "ocr", "--threads", "1"],
                               env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -15,7 +15,7 @@ from tenderflow.extraction.schema import Sourced, TenderFields
 from tenderflow.pipeline import reads, versions
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.support.openai_server import RecordedRequest, answer_with, error_reply, in_order, run_openai_server
 from tests.support.pipeline_harness import drain, pipeline_settings
 from tests.support.s3_server import fake_aws_credentials, run_s3_server
@@ -34,9 +34,10 @@ def test_documents_stored_in_s3_are_processed_end_to_end(
                                      s3_endpoint_url=endpoint, s3_region="us-east-1")
         storage = open_storage(settings.resolved_storage_url, endpoint_url=endpoint, region="us-east-1")
         with pool.connection() as conn:
-            digital = upload_file(conn, storage, text_pdf(tmp_path / "d.pdf", [TENDER_PAGE]), max_bytes=MAX_BYTES)
+            digital = upload_file(conn, storage, text_pdf(tmp_path / "d.pdf", [TENDER_PAGE]),
+                                  UploadPolicy(max_bytes=MAX_BYTES))
             scanned = upload_file(conn, storage, scanned_pdf(tmp_path / "s.pdf", [TENDER_PAGE]),
-                                  max_bytes=MAX_BYTES)
+                                  UploadPolicy(max_bytes=MAX_BYTES))
         drain(pool, settings, storage)
         keys = [o["Key"] for o in boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
                 .list_objects_v2(Bucket="tenders")["Contents"]]
@@ -73,7 +74,7 @@ def test_extraction_through_an_openai_compatible_server_is_validated_and_keeps_t
                                      llm_model="test-model", extraction="openai")
         storage = open_storage(settings.resolved_storage_url)
         with pool.connection() as conn:
-            outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", pages), max_bytes=MAX_BYTES)
+            outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", pages), UploadPolicy(max_bytes=MAX_BYTES))
         drain(pool, settings, storage)
         [request] = server.requests
     assert INJECTION in request.user_text and INJECTION not in request.system_text
@@ -109,8 +110,8 @@ def test_after_the_llm_refused_a_first_version_extraction_runs_again_from_the_pa
         corrupt.write_bytes(text_pdf(tmp_path / "whole.pdf", [TENDER_PAGE]).read_bytes()[:300])
         with pool.connection() as conn:
             outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE, annex]),
-                                  max_bytes=MAX_BYTES)
-            unread = upload_file(conn, storage, corrupt, max_bytes=MAX_BYTES)
+                                  UploadPolicy(max_bytes=MAX_BYTES))
+            unread = upload_file(conn, storage, corrupt, UploadPolicy(max_bytes=MAX_BYTES))
         assert outcome.document_id is not None and unread.document_id is not None
         drain(pool, settings, storage)
         with pool.connection() as conn:

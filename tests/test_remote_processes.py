@@ -138,10 +138,11 @@ def test_a_remote_worker_rides_out_a_server_restart_and_stops_gracefully(
 
         api.stop(signal.SIGKILL)  # the server dies; the worker keeps retrying
         from tenderflow.pipeline.storage import open_storage
-        from tenderflow.pipeline.uploads import upload_file
+        from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 
         second = upload_file(conn, open_storage(settings.resolved_storage_url),
-                             text_pdf(tmp_path / "two.pdf", numbered_pages(3)), tenant="acme", max_bytes=10**7)
+                             text_pdf(tmp_path / "two.pdf", numbered_pages(3)),
+                             UploadPolicy(tenant="acme", max_bytes=10**7))
         wait_until(lambda: "remote.claim_failed" in (tmp_path / "pc.log").read_text(), timeout=30,
                    message="the worker to notice the server is gone")
         assert worker.poll() is None

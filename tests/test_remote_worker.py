@@ -16,7 +16,7 @@ import pytest
 from tenderflow.api.worker_tokens import create_token
 from tenderflow.config import Settings
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import cancel, jobs
 from tenderflow.remote.worker import RemoteWorker, build_remote_worker
 from tests.conftest import wait_until
@@ -51,7 +51,7 @@ def test_a_job_cancelled_under_a_remote_worker_is_stopped_and_posts_nothing(
 ) -> None:
     storage = open_storage(settings.resolved_storage_url)
     slow = upload_file(conn, storage, scanned_pdf(tmp_path / "slow.pdf", numbered_pages(4), dpi=200),
-                       max_bytes=10**7)
+                       UploadPolicy(max_bytes=10**7))
     token = create_token(conn, "scanner-pc", ["ocr"]).raw
     worker = build_remote_worker(remote_settings(tmp_path, ocr_dpi=300), url=api.url, token=token, pool="ocr",
                                  threads=1)
@@ -83,7 +83,7 @@ def test_a_bad_pdf_fails_for_good_with_its_reason_and_a_stop_hands_leases_back(
     storage = open_storage(settings.resolved_storage_url)
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7\n" + b"this is not really a PDF\n" * 50)
-    bad = upload_file(conn, storage, broken, max_bytes=10**7)
+    bad = upload_file(conn, storage, broken, UploadPolicy(max_bytes=10**7))
     token = create_token(conn, "scanner-pc", ["ocr"]).raw
     worker = build_remote_worker(remote_settings(tmp_path, shutdown_grace_seconds=0.0), url=api.url, token=token,
                                  pool="ocr", threads=1)
@@ -93,7 +93,8 @@ def test_a_bad_pdf_fails_for_good_with_its_reason_and_a_stop_hands_leases_back(
             timeout=30, message="the plan job to fail")
         version = conn.execute("SELECT state::text, error FROM document_versions WHERE document_id = %s",
                                (bad.document_id,)).fetchone()
-        upload_file(conn, storage, scanned_pdf(tmp_path / "long.pdf", numbered_pages(4), dpi=200), max_bytes=10**7)
+        upload_file(conn, storage, scanned_pdf(tmp_path / "long.pdf", numbered_pages(4), dpi=200),
+                    UploadPolicy(max_bytes=10**7))
         wait_until(lambda: conn.execute("SELECT 1 FROM jobs WHERE type = 'ocr.pages' AND state = 'running'"
                                         ).fetchone(), timeout=30, message="a pages job to start")
     assert exit_codes == [0]
@@ -116,7 +117,7 @@ def test_a_result_too_large_to_post_fails_its_job_for_good_at_once(
     with serve_in_thread(settings) as api:
         storage = open_storage(settings.resolved_storage_url)
         text = text_pdf(tmp_path / "long.pdf", [TENDER_PAGE] * 4)
-        uploaded = upload_file(conn, storage, text, max_bytes=10**7)
+        uploaded = upload_file(conn, storage, text, UploadPolicy(max_bytes=10**7))
         token = create_token(conn, "scanner-pc", ["ocr"]).raw
         worker = build_remote_worker(remote_settings(tmp_path), url=api.url, token=token, pool="ocr", threads=1)
         with running(worker):
@@ -137,7 +138,7 @@ def test_an_llm_asking_to_wait_longer_than_a_day_gets_its_job_retried_not_abando
     most a day), so the job was abandoned to its lease: an attempt lost, a lease's wait, and no
     reason recorded. The report now carries the longest wait the protocol allows; the server caps it."""
     storage = open_storage(settings.resolved_storage_url)
-    upload_file(conn, storage, text_pdf(tmp_path / "tender.pdf", [TENDER_PAGE]), max_bytes=10**7)
+    upload_file(conn, storage, text_pdf(tmp_path / "tender.pdf", [TENDER_PAGE]), UploadPolicy(max_bytes=10**7))
     token = create_token(conn, "llm-box", ["all"]).raw
     with run_openai_server(lambda _request: rate_limited(retry_after="100000000000000000")) as llm:
         machine = remote_settings(tmp_path, llm_base_url=llm.base_url, llm_model="test-model", llm_max_retries=0,

@@ -18,7 +18,7 @@ from tenderflow.handlers import LOCAL_POOLS, STAGE_HANDLERS, TASKS, build_job_ty
 from tenderflow.pdf.thumbnail import png_size, render_thumbnail
 from tenderflow.pipeline import reads
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import Backoff, Failure, JobContext, claim
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
 from tenderflow.stages.compute import POOLS, STAGES, THUMBNAIL, compute_handlers, stage_named
@@ -86,8 +86,8 @@ def test_every_uploaded_document_gets_its_thumbnail_from_the_pipeline(
     storage = open_storage(settings.resolved_storage_url)
     create_tenant(conn, "acme", unlimited=True)
     create_tenant(conn, "other", unlimited=True)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=10**7)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]),
+                          UploadPolicy(tenant="acme", max_bytes=10**7))
     assert outcome.document_id is not None
     assert reads.read_thumbnail(conn, outcome.document_id, tenant="acme") is None  # not made yet
     drain(pool, settings, storage)
@@ -111,7 +111,7 @@ def test_a_failed_thumbnail_leaves_the_version_going_and_a_failed_plan_fails_it(
 ) -> None:
     settings = pipeline_settings(database_url, tmp_path)
     storage = open_storage(settings.resolved_storage_url)
-    first = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), max_bytes=10**7)
+    first = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), UploadPolicy(max_bytes=10**7))
     job_types = build_job_types(settings, pool=pool, storage=storage, cache_dir=tmp_path / "cache")
     [plan] = claim(conn, worker_id="w", types=[JOB_OCR_PLAN], limit=1, lease_seconds=30)
     result = job_types.handler(JOB_OCR_PLAN).run(plan, JobContext(plan))
@@ -121,7 +121,8 @@ def test_a_failed_thumbnail_leaves_the_version_going_and_a_failed_plan_fails_it(
                          (first.document_id,)).fetchone()
     assert state == ("extracting", None)
 
-    second = upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [TENDER_PAGE, ["more"]]), max_bytes=10**7)
+    second = upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [TENDER_PAGE, ["more"]]),
+                         UploadPolicy(max_bytes=10**7))
     _fail_for_good(conn, settings, JOB_OCR_PLAN)
     state = conn.execute("SELECT state::text, error FROM document_versions WHERE document_id = %s",
                          (second.document_id,)).fetchone()

@@ -366,13 +366,13 @@ def test_sweep_deletes_only_old_objects_no_document_refers_to(
     from datetime import timedelta
 
     from tenderflow.pipeline.orphans import sweep_orphans
-    from tenderflow.pipeline.uploads import object_locked, upload_file
+    from tenderflow.pipeline.uploads import UploadPolicy, object_locked, upload_file
     from tenderflow.tenants.tenants import create_tenant
     from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
     create_tenant(conn, "acme", unlimited=True)
-    kept = upload_file(conn, storage, text_pdf(tmp_path / "kept.pdf", [TENDER_PAGE]), tenant="acme",
-                       max_bytes=1_000_000)
+    kept = upload_file(conn, storage, text_pdf(tmp_path / "kept.pdf", [TENDER_PAGE]),
+                       UploadPolicy(tenant="acme", max_bytes=1_000_000))
     assert kept.document_id is not None
     orphan, held = object_key("acme", "a" * 64), object_key("acme", "c" * 64)
     storage.put_file(orphan, write_file(tmp_path / "o.pdf", b"%PDF-orphan"))

@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 from tenderflow.cli import app
 from tenderflow.logs import configure_logging
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.keys import KEY_PATTERN, verify_api_key
 from tests.support.tenants_harness import assert_ledger_balanced
@@ -89,8 +89,8 @@ def test_credits_add_set_and_usage(tenderflow: Any, conn: Conn, tmp_path: Path) 
     assert tenderflow("tenants", "create", "acme", "--credits", "10").exit_code == 0
     assert tenderflow("tenants", "credits", "add", "acme", "15").exit_code == 0
     storage = open_storage((tmp_path / "objects").as_uri())
-    upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme", max_bytes=10**7,
-                prices=Prices(price_per_document=4))
+    upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]),
+                UploadPolicy(tenant="acme", max_bytes=10**7, prices=Prices(price_per_document=4)))
     usage = as_json(tenderflow("tenants", "usage", "acme", "--json"))
     assert {k: usage[k] for k in ("granted", "reserved", "charged", "refunded", "open_reserved", "balance")} == {
         "granted": 25, "reserved": 4, "charged": 0, "refunded": 0, "open_reserved": 4, "balance": 21}

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 
 from tenderflow.pipeline.storage import open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import create_tenant
 from tests.conftest import wait_until
@@ -133,7 +133,7 @@ def test_sigkilled_workers_leave_every_reservation_charged_or_refunded(
     create_tenant(conn, "acme", credits=100)
     storage = open_storage((tmp_path / "objects").as_uri())
     doomed = upload_file(conn, storage, scanned_pdf(tmp_path / "doomed.pdf", [TENDER_PAGE, TENDER_PAGE]),
-                         tenant="acme", max_bytes=10**7, prices=PRICES).document_id
+                         UploadPolicy(tenant="acme", max_bytes=10**7, prices=PRICES)).document_id
     assert doomed is not None
     assert_ledger_balanced(conn)
 
@@ -148,7 +148,7 @@ def test_sigkilled_workers_leave_every_reservation_charged_or_refunded(
     # Uploaded only now: had it been queued beside `doomed`, the first worker could have read all of
     # its pages before reaching one of `doomed`'s, leaving none for step 2 to catch.
     survivor = upload_file(conn, storage, scanned_pdf(tmp_path / "survivor.pdf", [TENDER_PAGE, ["Annex", "page 2"]]),
-                           tenant="acme", max_bytes=10**7, prices=PRICES).document_id
+                           UploadPolicy(tenant="acme", max_bytes=10**7, prices=PRICES)).document_id
     assert survivor is not None
     assert_ledger_balanced(conn)
 

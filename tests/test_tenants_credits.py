@@ -24,7 +24,7 @@ from tenderflow.logs import configure_logging
 from tenderflow.pipeline import reads
 from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import ObjectStorage, object_key
-from tenderflow.pipeline.uploads import upload_file, upload_paths
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file, upload_paths
 from tenderflow.queue import Failure, JobContext, JobTypes, Reclaimer, claim, retry
 from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.completion import FinishedAttempt, commit_attempts
@@ -56,8 +56,8 @@ def acme_document(conn: Conn, storage: ObjectStorage, tmp_path: Path, *, credits
                   pages: list[list[str]] | None = None, prices: Prices = FLAT_PRICES) -> int:
     """A new tenant acme with `credits`, and the id of its upload of a text PDF of `pages` (one notice page)."""
     create_tenant(conn, "acme", credits=credits)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", pages or [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=prices)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", pages or [TENDER_PAGE]),
+                          UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=prices))
     assert outcome.document_id is not None
     return outcome.document_id
 
@@ -119,8 +119,8 @@ def test_upload_reserves_the_estimate_in_the_transaction_of_the_document_and_its
     conn: Conn, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     create_tenant(conn, "acme", credits=50)
-    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="acme",
-                          max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]),
+                          UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES))
     assert outcome.status == "created" and outcome.document_id is not None
     # 3 per document (the LLM estimate waits for the text)
     assert ledger_kinds(conn, outcome.document_id) == {"reserve": 3}
@@ -128,7 +128,8 @@ def test_upload_reserves_the_estimate_in_the_transaction_of_the_document_and_its
     assert_ledger_balanced(conn)
 
     # The same bytes again: the existing document, nothing reserved twice.
-    again = upload_file(conn, storage, tmp_path / "t.pdf", tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES)
+    again = upload_file(conn, storage, tmp_path / "t.pdf",
+                        UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES))
     assert again.status == "existing" and balance_of(conn, "acme") == 47
 
     # An enqueue that fails rolls the reservation back with the document.
@@ -139,8 +140,8 @@ def test_upload_reserves_the_estimate_in_the_transaction_of_the_document_and_its
     """)
     before = stored_rows(conn)
     with pytest.raises(psycopg.errors.RaiseException):
-        upload_file(conn, storage, text_pdf(tmp_path / "u.pdf", [TENDER_PAGE, TENDER_PAGE]), tenant="acme",
-                    max_bytes=MAX_BYTES, prices=LLM_PRICES)
+        upload_file(conn, storage, text_pdf(tmp_path / "u.pdf", [TENDER_PAGE, TENDER_PAGE]),
+                    UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES))
     assert stored_rows(conn) == before
     assert balance_of(conn, "acme") == 47
     assert_ledger_balanced(conn)
@@ -152,7 +153,7 @@ def test_upload_without_enough_credits_is_refused_before_anything_is_stored(
     create_tenant(conn, "acme", credits=2)
     pdf = text_pdf(tmp_path / "t.pdf", [TENDER_PAGE])
     with pytest.raises(InsufficientCreditsError, match=r"'acme' has 2 credits available.*needs 3") as refused:
-        upload_file(conn, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+        upload_file(conn, storage, pdf, UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
     assert "tenderflow tenants credits add acme" in str(refused.value)
     assert stored_rows(conn) == {"documents": 0, "versions": 0, "jobs": 0, "reservations": 0, "prices": 0}
     assert not storage.exists(object_key("acme", sha256_of(pdf)))  # checked before the object is put
@@ -160,15 +161,16 @@ def test_upload_without_enough_credits_is_refused_before_anything_is_stored(
 
     # A batch checks the tenant once, before any file is read: one error, not one row per file.
     with pytest.raises(InsufficientCreditsError, match="needs 3"):
-        list(upload_paths(conn, storage, [pdf, pdf], tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
+        list(upload_paths(conn, storage, [pdf, pdf],
+                          UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)))
     assert stored_rows(conn)["documents"] == 0
 
     # Credits that run out part way: the file that finds them gone is refused, the rest not tried.
     credits.grant(conn, "acme", 2)
     (tmp_path / "batch").mkdir()
     batch = [text_pdf(tmp_path / "batch" / f"n{n}.pdf", [TENDER_PAGE, [f"annex {n}"]]) for n in (10, 2, 1)]
-    outcomes = list(upload_paths(conn, storage, [tmp_path / "batch", pdf], tenant="acme", max_bytes=MAX_BYTES,
-                                 prices=FLAT_PRICES))
+    outcomes = list(upload_paths(conn, storage, [tmp_path / "batch", pdf],
+                                 UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)))
     assert [(Path(o.source).name, o.status) for o in outcomes] == [
         ("n1.pdf", "created"), ("n2.pdf", "rejected"), ("n10.pdf", "skipped"), ("t.pdf", "skipped")]
     assert "needs 3" in (outcomes[1].error or "") and outcomes[2].size_bytes == batch[0].stat().st_size
@@ -177,10 +179,10 @@ def test_upload_without_enough_credits_is_refused_before_anything_is_stored(
 
 def test_upload_for_an_unknown_tenant_is_refused(conn: Conn, storage: ObjectStorage, tmp_path: Path) -> None:
     with pytest.raises(TenantNotFoundError, match="tenderflow tenants create nobody"):
-        upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]), tenant="nobody",
-                    max_bytes=MAX_BYTES)
+        upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", [TENDER_PAGE]),
+                    UploadPolicy(tenant="nobody", max_bytes=MAX_BYTES))
     with pytest.raises(UploadRejectedError, match="a tenant name is 1 to 63 letters"):
-        upload_file(conn, storage, tmp_path / "t.pdf", tenant="../etc", max_bytes=MAX_BYTES)
+        upload_file(conn, storage, tmp_path / "t.pdf", UploadPolicy(tenant="../etc", max_bytes=MAX_BYTES))
     assert stored_rows(conn)["documents"] == 0
 
 
@@ -192,7 +194,8 @@ def test_concurrent_uploads_that_together_exceed_the_balance_are_partly_refused(
     # All six uploads pass the early check and meet at the reservation.
     results = uploads_meeting_at_the_tenant_row(
         database_url, "acme", pdfs, InsufficientCreditsError,
-        lambda own, pdf: upload_file(own, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
+        lambda own, pdf: upload_file(own, storage, pdf,
+                                     UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES)))
 
     assert sorted(results) == ["created"] * 3 + ["refused"] * 3  # 3 × 3 credits fit in 10
     assert balance_of(conn, "acme") == 1
@@ -203,18 +206,19 @@ def test_concurrent_uploads_that_together_exceed_the_balance_are_partly_refused(
 def test_default_tenant_is_unlimited_until_its_credits_are_set(
     conn: Conn, storage: ObjectStorage, tmp_path: Path
 ) -> None:
-    first = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]), max_bytes=MAX_BYTES,
-                        prices=FLAT_PRICES)
+    first = upload_file(conn, storage, text_pdf(tmp_path / "a.pdf", [TENDER_PAGE]),
+                        UploadPolicy(max_bytes=MAX_BYTES, prices=FLAT_PRICES))
     assert first.status == "created"
     assert balance_of(conn, "default") == -3  # unlimited: the balance records what was reserved
     assert_ledger_balanced(conn)
     credits.set_balance(conn, "default", 0)
     with pytest.raises(InsufficientCreditsError):
-        upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [["another"]]), max_bytes=MAX_BYTES,
-                    prices=FLAT_PRICES)
+        upload_file(conn, storage, text_pdf(tmp_path / "b.pdf", [["another"]]),
+                    UploadPolicy(max_bytes=MAX_BYTES, prices=FLAT_PRICES))
     assert_ledger_balanced(conn)
     credits.grant(conn, "default", 3)
-    assert upload_file(conn, storage, tmp_path / "b.pdf", max_bytes=MAX_BYTES, prices=FLAT_PRICES).status == "created"
+    assert upload_file(conn, storage, tmp_path / "b.pdf",
+                       UploadPolicy(max_bytes=MAX_BYTES, prices=FLAT_PRICES)).status == "created"
     assert balance_of(conn, "default") == 0
     assert_ledger_balanced(conn)
 
@@ -280,10 +284,10 @@ def test_llm_reservation_scales_with_the_text_to_extract_from(
     dense_line = "Lot 1: cleaning of the municipal buildings of the harbour district, weekly"
     with pool.connection() as conn:
         create_tenant(conn, "acme", credits=1000)
-        short = upload_file(conn, storage, text_pdf(tmp_path / "short.pdf", [["Notice EH-2026"]]), tenant="acme",
-                            max_bytes=MAX_BYTES, prices=LLM_PRICES)
-        dense = upload_file(conn, storage, text_pdf(tmp_path / "dense.pdf", [[dense_line] * 34]), tenant="acme",
-                            max_bytes=MAX_BYTES, prices=LLM_PRICES)
+        short = upload_file(conn, storage, text_pdf(tmp_path / "short.pdf", [["Notice EH-2026"]]),
+                            UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES))
+        dense = upload_file(conn, storage, text_pdf(tmp_path / "dense.pdf", [[dense_line] * 34]),
+                            UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=LLM_PRICES))
     assert short.document_id is not None and dense.document_id is not None
     drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=100, completion_tokens=0))
     with pool.connection() as conn:
@@ -316,8 +320,8 @@ def test_usage_beyond_the_reservation_is_charged_from_the_balance(
     with pool.connection() as conn:
         create_tenant(conn, "acme", credits=100)
         # No LLM estimate reserved (3 + 2 pages × 2 = 7), but the extraction reports 10,000 tokens.
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(2)),
+                              UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
     assert outcome.document_id is not None
     drain_jobs(pool, money_job_types(settings, storage, pool=pool, prompt_tokens=9000, completion_tokens=1000))
     with pool.connection() as conn:
@@ -355,8 +359,8 @@ def test_tenant_that_cannot_pay_for_the_pages_has_the_version_stopped_and_charge
     after its probe and text layer had run; it is charged the per-document price."""
     with pool.connection() as conn:
         create_tenant(conn, "acme", credits=5)
-        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(4)), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+        outcome = upload_file(conn, storage, text_pdf(tmp_path / "t.pdf", numbered_pages(4)),
+                              UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
         assert balance_of(conn, "acme") == 2
     assert outcome.document_id is not None
     drain_jobs(pool, money_job_types(settings, storage, pool=pool))
@@ -399,8 +403,8 @@ def test_document_refused_for_its_content_fails_before_any_page_work_and_is_char
     cost nothing; it is charged the per-document price, and nothing past the probe runs."""
     with pool.connection() as conn:
         create_tenant(conn, "acme", credits=10)
-        outcome = upload_file(conn, storage, make_pdf(tmp_path / "bad.pdf"), tenant="acme",
-                              max_bytes=MAX_BYTES, prices=FLAT_PRICES)
+        outcome = upload_file(conn, storage, make_pdf(tmp_path / "bad.pdf"),
+                              UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, prices=FLAT_PRICES))
     assert outcome.document_id is not None
     drain_jobs(pool, money_job_types(settings, storage, pool=pool))
     with pool.connection() as conn:

@@ -15,7 +15,7 @@ from tenderflow.cli import app
 from tenderflow.errors import StorageQuotaExceededError, UploadRateLimitedError
 from tenderflow.logs import configure_logging
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.tenants import limits
 from tenderflow.tenants.tenants import create_tenant
 from tests.support.tenants_harness import uploads_meeting_at_the_tenant_row
@@ -61,7 +61,8 @@ def test_concurrent_uploads_cannot_together_pass_the_storage_quota(
     quota = sum(pdf.stat().st_size for pdf in pdfs[:2]) + 10
     results = uploads_meeting_at_the_tenant_row(  # all four pass the early check
         database_url, "acme", pdfs, StorageQuotaExceededError,
-        lambda own, pdf: upload_file(own, storage, pdf, tenant="acme", max_bytes=MAX_BYTES, max_stored_bytes=quota))
+        lambda own, pdf: upload_file(own, storage, pdf,
+                                     UploadPolicy(tenant="acme", max_bytes=MAX_BYTES, max_stored_bytes=quota)))
     assert sorted(results) == ["created"] * 2 + ["refused"] * 2
     assert limits.stored_bytes(conn, "acme") <= quota
     stored = [p for p in (tmp_path / "objects").rglob("*.pdf")]

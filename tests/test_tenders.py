@@ -24,7 +24,7 @@ from tenderflow.errors import (
 )
 from tenderflow.pipeline import deletion
 from tenderflow.pipeline.storage import ObjectStorage, open_storage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.samples.packages import generate_package
 from tenderflow.tenants.tenants import create_tenant
 from tenderflow.tenders import proposals, records
@@ -60,7 +60,7 @@ def storage(settings: Settings) -> ObjectStorage:
 
 
 def upload(conn: Conn, storage: ObjectStorage, paths: list[Path], **options: Any) -> Any:
-    return upload_to_tender(conn, storage, paths, max_bytes=10 * 1024 * 1024, **{"tenant": "acme", **options})
+    return upload_to_tender(conn, storage, paths, UploadPolicy(max_bytes=10 * 1024 * 1024, tenant="acme"), **options)
 
 
 def stored(conn: Conn, settings: Settings) -> dict[str, int]:
@@ -193,7 +193,8 @@ def test_a_document_never_joins_another_tenants_tender(
     with pytest.raises(TenderNotFoundError):
         upload(conn, storage, [text_pdf(tmp_path / "n.pdf", [TENDER_PAGE])], tender=theirs)
     assert stored(conn, settings) == before
-    mine = upload_file(conn, storage, text_pdf(tmp_path / "m.pdf", [TENDER_PAGE]), tenant="acme", max_bytes=10**7)
+    mine = upload_file(conn, storage, text_pdf(tmp_path / "m.pdf", [TENDER_PAGE]),
+                       UploadPolicy(tenant="acme", max_bytes=10**7))
     assert mine.document_id is not None
     with pytest.raises(DocumentNotFoundError):
         records.add_documents(conn, theirs, [mine.document_id], tenant="globex")
@@ -208,8 +209,8 @@ def test_documents_naming_one_reference_are_proposed_as_a_tender_and_undoing_tak
     conn: Conn, pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path,
 ) -> None:
     create_tenant(conn, "acme", unlimited=True)
-    ids = [upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", [page]), tenant="acme",
-                       max_bytes=10**7).document_id
+    ids = [upload_file(conn, storage, text_pdf(tmp_path / f"{name}.pdf", [page]),
+                       UploadPolicy(tenant="acme", max_bytes=10**7)).document_id
            for name, page in (("notice", TENDER_PAGE), ("addendum", addendum_page(1, "2026-02-10", "2026-03-29 12:00")),
                               ("other", [line.replace(REFERENCE, "ZZ-9999-0001") for line in TENDER_PAGE]))]
     drain(pool, settings, storage)
@@ -224,7 +225,7 @@ def test_documents_naming_one_reference_are_proposed_as_a_tender_and_undoing_tak
         proposals.accept(conn, proposal["id"], tenant="acme")
     # A later document naming the reference is proposed to join that tender.
     later = text_pdf(tmp_path / "a2.pdf", [addendum_page(2, "2026-02-20", "2026-04-05 12:00")])
-    third = upload_file(conn, storage, later, tenant="acme", max_bytes=10**7).document_id
+    third = upload_file(conn, storage, later, UploadPolicy(tenant="acme", max_bytes=10**7)).document_id
     drain(pool, settings, storage)
     [join] = proposals.list_proposals(conn, tenant="acme")
     assert (join["document_id"], join["tender_id"]) == (third, tender_id)

@@ -18,7 +18,7 @@ from psycopg_pool import ConnectionPool
 from tenderflow.config import Settings
 from tenderflow.errors import WebhookUrlError
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.tenants.tenants import create_tenant
 from tenderflow.webhooks import deliveries, endpoints
 from tenderflow.webhooks.addresses import AddressPolicy, check_registration
@@ -40,7 +40,7 @@ def hook_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settin
 
 
 def upload(conn: Conn, storage: ObjectStorage, path: Path, tenant: str = "acme") -> int:
-    outcome = upload_file(conn, storage, path, tenant=tenant, max_bytes=10 * 1024 * 1024)
+    outcome = upload_file(conn, storage, path, UploadPolicy(tenant=tenant, max_bytes=10 * 1024 * 1024))
     assert outcome.document_id is not None
     return outcome.document_id
 

@@ -69,7 +69,7 @@ def get_account(
                                          default_max_stored_bytes=settings.tenant_max_stored_bytes,
                                          default_retention_days=settings.document_retention_days)
         stored = limits.stored_bytes(conn, tenant)
-    prices = credits.Prices.from_settings(settings)
+    prices = services.prices
     return Account(
         tenant=tenant, unlimited=used.unlimited, balance=used.balance, open_reserved=used.open_reserved,
         usage=AccountUsage(since=since, granted=used.granted, reserved=used.reserved, charged=used.charged,

@@ -54,7 +54,6 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.search import MAX_QUERY_CHARS, SearchFilters, SearchHit, search
 from tenderflow.queue import jobs, retry
 from tenderflow.queue.stats import queue_stats
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
 from tenderflow.texts import Line
 
@@ -235,7 +234,7 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
 
     from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
     from tenderflow.errors import TenderflowError
-    from tenderflow.pipeline.uploads import check_languages, upload_file
+    from tenderflow.pipeline.uploads import UploadPolicy, check_languages, upload_file
 
     settings = services.settings
     try:
@@ -257,11 +256,9 @@ async def upload_document(request: Request, services: Services, sessions: Sessio
                 if not tenant:
                     raise ValueError("choose the tenant the document belongs to")
                 languages = check_languages(_blank_as_none(spooled.fields.get("languages")))
-                outcome = upload_file(services.pool, services.storage, spooled.path, tenant=tenant,
-                                      max_bytes=settings.max_upload_bytes, filename=spooled.filename,
-                                      prices=Prices.from_settings(settings), languages=languages,
-                                      max_attempts=settings.max_attempts,
-                                      max_stored_bytes=settings.tenant_max_stored_bytes)
+                policy = UploadPolicy.from_settings(settings, tenant=tenant, languages=languages)
+                outcome = upload_file(services.pool, services.storage, spooled.path, policy,
+                                      filename=spooled.filename)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return _documents_page(request, services, session, upload_error=str(exc), upload_tenant=tenant,
@@ -317,7 +314,7 @@ def tenant_page(request: Request, name: Line, services: Services, session: Opera
         counts = reads.document_counts(conn, tenant=name)
     return _page(request, "tenant.html", services, session, tenant=tenant, all_time=all_time,
                  last_30_days=last_30_days, limits=upload_limits, stored_bytes=stored, keys=keys, entries=entries,
-                 counts=counts, prices=Prices.from_settings(settings),
+                 counts=counts, prices=services.prices,
                  default_max_running=settings.tenant_max_running, ledger_limit=TENANT_LEDGER_ENTRIES)
 
 
@@ -495,7 +492,7 @@ def reprocess_document(
     with services.pool.connection() as conn:
         try:
             outcome = reprocess(conn, document_id, start_from=start_from,
-                                prices=Prices.from_settings(services.settings),
+                                prices=services.prices,
                                 max_attempts=services.settings.max_attempts)
         except DocumentNotFoundError as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from exc

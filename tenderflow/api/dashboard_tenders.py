@@ -28,7 +28,6 @@ from tenderflow.api.auth import OperatorSession, Services, Sessions
 # The dashboard's own helpers: the page, the CSRF check and the redirect every page of it uses.
 from tenderflow.api.dashboard import _blank_as_none, _check_csrf, _page, _redirect
 from tenderflow.errors import TenderflowError
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenants.tenants import list_tenants
 from tenderflow.tenders import calendar, proposals, records
 from tenderflow.tenders.kinds import Kind
@@ -107,6 +106,7 @@ async def _upload(request: Request, services: Any, sessions: Any, session: str, 
     """A PDF or ZIP from the browser into a tender (a new one for tender_id None), as `tenderflow
     upload --tender` does; a refusal shows the page again with the reason."""
     from tenderflow.api.upload_stream import removed_afterwards, spool_pdf_upload
+    from tenderflow.pipeline.uploads import UploadPolicy
     from tenderflow.tenders.uploads import upload_to_tender
 
     settings = services.settings
@@ -138,11 +138,9 @@ async def _upload(request: Request, services: Any, sessions: Any, session: str, 
                     raise ValueError("choose the tenant the tender belongs to")
                 # The pool: no connection is held while a package is unpacked or stored (review D-N2).
                 uploaded = upload_to_tender(
-                    services.pool, services.storage, [spooled.path], tenant=owner, tender=tender_id,
-                    name=_blank_as_none(spooled.fields.get("name")), filenames=[spooled.filename],
-                    package_limits=PackageLimits.from_settings(settings), max_bytes=settings.max_upload_bytes,
-                    prices=Prices.from_settings(settings), max_attempts=settings.max_attempts,
-                    max_stored_bytes=settings.tenant_max_stored_bytes, work_dir=services.upload_spool_dir)
+                    services.pool, services.storage, [spooled.path], UploadPolicy.from_settings(settings, tenant=owner),
+                    tender=tender_id, name=_blank_as_none(spooled.fields.get("name")), filenames=[spooled.filename],
+                    package_limits=PackageLimits.from_settings(settings), work_dir=services.upload_spool_dir)
             except (TenderflowError, ValueError) as exc:
                 code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
                 return again(str(exc), code if code < 500 else status.HTTP_400_BAD_REQUEST)

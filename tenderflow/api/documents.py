@@ -31,13 +31,12 @@ from tenderflow.pdf.languages import missing_pack_note
 from tenderflow.pipeline import deletion, reads
 from tenderflow.pipeline.reads import tenant_visible_error
 from tenderflow.pipeline.reprocess import reprocess
-from tenderflow.pipeline.uploads import UploadOutcome, check_languages, upload_file
+from tenderflow.pipeline.uploads import UploadOutcome, UploadPolicy, check_languages, upload_file
 from tenderflow.pipeline.versions import VersionState
 from tenderflow.queue.stats import live_worker_count
 from tenderflow.stages.compute import stage_named
 from tenderflow.stages.contract import JOB_EXTRACT, JOB_OCR_PAGES, JOB_OCR_PLAN
 from tenderflow.tenants import limits
-from tenderflow.tenants.credits import Prices
 from tenderflow.tenders.records import refresh_stale
 from tenderflow.texts import Line
 from tenderflow.webhooks.endpoints import list_endpoints
@@ -192,12 +191,9 @@ def _store_upload(
     languages: str | None,
 ) -> UploadOutcome:
     # The pool, not a connection: none is held while the object is stored (review security-2, D-N2).
-    return upload_file(services.pool, services.storage, path, tenant=tenant, priority=priority,
-                       max_bytes=services.settings.max_upload_bytes,
-                       reprocess_existing=reprocess_existing, filename=filename,
-                       prices=Prices.from_settings(services.settings), languages=languages,
-                       max_attempts=services.settings.max_attempts,
-                       max_stored_bytes=services.settings.tenant_max_stored_bytes)
+    policy = UploadPolicy.from_settings(services.settings, tenant=tenant, priority=priority, languages=languages,
+                                        reprocess_existing=reprocess_existing)
+    return upload_file(services.pool, services.storage, path, policy, filename=filename)
 
 
 def _admit_upload(services: ApiServices, tenant: str) -> None:
@@ -395,7 +391,7 @@ def reprocess_document(
     asked = request or ReprocessRequest()
     with services.pool.connection() as conn:
         outcome = reprocess(conn, document_id, start_from=asked.start_from, tenant=tenant, priority=asked.priority,
-                            prices=Prices.from_settings(services.settings),
+                            prices=services.prices,
                             max_attempts=services.settings.max_attempts)
     return ReprocessResult(id=outcome.document_id, version=outcome.version, created=outcome.created)
 

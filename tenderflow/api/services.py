@@ -2,6 +2,8 @@
 
     pool         the process's one psycopg pool (every endpoint borrows a connection briefly)
     storage      where uploaded PDFs go (the same storage the CLI and the workers use)
+    prices       what work costs a tenant
+                 (these three from tenderflow.runtime, which also decides migrations)
     job_types    the product's job types WITH handlers: remote workers' results are validated by the
                  handlers' result models and committed by their commit steps; inputs are loaded by
                  their `load_input` (the PDF through a local cache, or the pages from the database)
@@ -25,16 +27,16 @@ import psycopg
 import structlog
 from psycopg_pool import ConnectionPool
 
-from tenderflow import migrations
 from tenderflow.api.page_images import PageImages
 from tenderflow.api.sessions import OperatorSessions
 from tenderflow.api.wakeups import JobWakeups
 from tenderflow.config import Settings
-from tenderflow.database import open_pool, resolve_database_url
 from tenderflow.errors import ConfigurationError
 from tenderflow.pipeline.orphans import sweep_orphans
-from tenderflow.pipeline.storage import ObjectStorage, open_storage
+from tenderflow.pipeline.storage import ObjectStorage
 from tenderflow.queue import Backoff, JobTypes, Maintenance
+from tenderflow.runtime import Runtime
+from tenderflow.tenants.credits import Prices
 
 log = structlog.get_logger("tenderflow.api")
 
@@ -46,6 +48,7 @@ class ApiServices:
     settings: Settings
     pool: ConnectionPool
     storage: ObjectStorage
+    prices: Prices
     job_types: JobTypes
     backoff: Backoff
     wakeups: JobWakeups
@@ -129,21 +132,14 @@ def open_services(settings: Settings) -> ApiServices:
             f"/metrics, so it must have at least {OperatorSessions.MIN_TOKEN_CHARS}: `openssl rand -hex 24` makes one")
     from tenderflow.handlers import build_job_types
 
-    database_url = resolve_database_url(settings)
-    pool = open_pool(database_url, min_size=settings.pool_min_size,
-                     max_size=settings.pool_max_size, name="tenderflow-api")
+    runtime = Runtime(settings, pool_name="tenderflow-api")
     try:
-        with pool.connection() as conn:
-            if settings.database_url is None:
-                migrations.migrate(conn)  # the embedded database is ours alone: keep it migrated
-            else:
-                migrations.ensure_migrated(conn)
-        storage = open_storage(settings.resolved_storage_url, endpoint_url=settings.s3_endpoint_url,
-                               region=settings.s3_region)
+        pool = runtime.pool()
+        storage = runtime.storage
         job_types = build_job_types(settings, pool=pool, storage=storage,
                                     cache_dir=settings.data_dir / "cache" / "api-pdf")
     except BaseException:
-        pool.close()
+        runtime.close()
         raise
     upload_spool_dir = settings.data_dir / "spool"
     upload_spool_dir.mkdir(parents=True, exist_ok=True)
@@ -151,9 +147,9 @@ def open_services(settings: Settings) -> ApiServices:
     sessions = (OperatorSessions(settings.admin_token, lifetime_seconds=settings.dashboard_session_hours * 3600)
                 if settings.admin_token else None)
     services = ApiServices(
-        settings=settings, pool=pool, storage=storage, job_types=job_types,
+        settings=settings, pool=pool, storage=storage, prices=runtime.prices, job_types=job_types,
         backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
-        wakeups=JobWakeups(database_url), sessions=sessions, upload_spool_dir=upload_spool_dir,
+        wakeups=JobWakeups(runtime.database_url), sessions=sessions, upload_spool_dir=upload_spool_dir,
         page_images=PageImages(storage, settings.data_dir / "cache" / "dashboard-pdf",
                                timeout_seconds=settings.tool_timeout_seconds, memory_bytes=settings.tool_memory_bytes),
     )

@@ -22,14 +22,14 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn
 
 from tenderflow.cli.output import console, fail, print_note, print_table
-from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.database import redact
 from tenderflow.display import format_value
 from tenderflow.errors import TenderflowError
 from tenderflow.evaluation.scoring import MATCHERS
 from tenderflow.pipeline.reads import read_document
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.pipeline.versions import VersionState
 from tenderflow.queue.supervisor import self_command
 
@@ -101,9 +101,9 @@ def stop_workers(workers: list[subprocess.Popen[bytes]], *, grace_seconds: float
 def upload_samples(conn: psycopg.Connection[Any], storage: ObjectStorage, samples: list[SampleTender],
                    *, max_bytes: int) -> list[DemoRow]:
     rows = []
+    policy = UploadPolicy(max_bytes=max_bytes, tenant=DEMO_TENANT, reprocess_existing=True)
     for sample in samples:
-        outcome = upload_file(conn, storage, sample.path, tenant=DEMO_TENANT, max_bytes=max_bytes,
-                              reprocess_existing=True)
+        outcome = upload_file(conn, storage, sample.path, policy)
         assert outcome.document_id is not None
         rows.append(DemoRow(sample, outcome.document_id))
     return rows
@@ -208,7 +208,7 @@ def run_demo(rt: Runtime, *, processes: int, timeout: float) -> list[DemoRow]:
     console.print(f"storage: {rt.settings.resolved_storage_url}   extraction backend: {backend}", highlight=False)
     with console.status("generating sample tenders (born-digital and scanned)…"):
         samples = make_samples(rt.settings.data_dir)
-    storage = storage_of(rt)
+    storage = rt.storage
     with rt.connection() as conn:
         rows = upload_samples(conn, storage, samples, max_bytes=rt.settings.max_upload_bytes)
     console.print(f"uploaded {len(rows)} documents ({sum(s.page_count for s in samples)} pages)")

@@ -28,7 +28,7 @@ from tenderflow.cli.output import (
     print_table,
     safe,
 )
-from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.display import format_size
 from tenderflow.errors import ReprocessRefusedError, TenderflowError
 from tenderflow.extraction.schema import BuyerCountry, PlacedDeadline
@@ -44,7 +44,6 @@ from tenderflow.pipeline.reads import (
 )
 from tenderflow.pipeline.versions import StartPoint, VersionRef, VersionState
 from tenderflow.queue.stats import QueueStats, queue_stats
-from tenderflow.tenants.credits import Prices
 
 if TYPE_CHECKING:
     from rich.console import Group
@@ -134,9 +133,9 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
     progress bar; exits with code 1 when the tenant cannot take uploads (unknown, no credits)."""
     from rich.progress import Progress
 
-    from tenderflow.pipeline.uploads import upload_paths
+    from tenderflow.pipeline.uploads import UploadPolicy, upload_paths
 
-    storage = storage_of(rt)
+    storage = rt.storage
     outcomes = []
     try:
         # A bar only on a terminal: piped, even a finished transient bar would leave a blank line
@@ -144,11 +143,9 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
         with rt.connection() as conn, Progress(console=console, transient=True,
                                                disable=quiet or not console.is_terminal) as progress:
             task = progress.add_task("uploading", total=len(files))
-            for outcome in upload_paths(conn, storage, files, tenant=tenant, priority=priority,
-                                        max_bytes=rt.settings.max_upload_bytes, reprocess_existing=reprocess_existing,
-                                        prices=Prices.from_settings(rt.settings), languages=languages,
-                                        max_attempts=rt.settings.max_attempts,
-                                        max_stored_bytes=rt.settings.tenant_max_stored_bytes):
+            policy = UploadPolicy.from_settings(rt.settings, tenant=tenant, priority=priority, languages=languages,
+                                                reprocess_existing=reprocess_existing)
+            for outcome in upload_paths(conn, storage, files, policy):
                 outcomes.append(outcome)
                 progress.advance(task)
     except TenderflowError as exc:  # the tenant, checked once for the whole batch
@@ -593,7 +590,7 @@ def reprocess_command(
     with rt.connection() as conn:
         try:
             outcome = reprocess(conn, document_id, start_from=start_from, priority=priority,
-                                prices=Prices.from_settings(rt.settings), languages=languages,
+                                prices=rt.prices, languages=languages,
                                 max_attempts=rt.settings.max_attempts, force=force)
         except ReprocessRefusedError as exc:
             raise fail(f"{exc} (or --force to try anyway)") from exc

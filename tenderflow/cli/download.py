@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tenderflow.cli.output import fail, print_note
-from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline import pdfs
 
@@ -23,7 +23,7 @@ def download(
 ) -> None:
     """Save a document's PDF: the original, or a searchable copy of its newest finished version."""
     rt = runtime(ctx)
-    storage = storage_of(rt)
+    storage = rt.storage
     try:
         with rt.connection() as conn:
             stored = (pdfs.searchable_pdf(conn, storage, rt.settings, document_id, tenant=None) if searchable

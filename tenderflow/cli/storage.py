@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from tenderflow.cli.output import JsonOption, console, fail, print_json
-from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.runtime import runtime
 from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.orphans import sweep_orphans
 
@@ -28,7 +28,7 @@ def storage_sweep(
     grace = rt.settings.storage_sweep_grace_seconds if grace_seconds is None else grace_seconds
     try:
         with rt.connection() as conn:
-            report = sweep_orphans(conn, storage_of(rt), grace_seconds=grace, dry_run=dry_run)
+            report = sweep_orphans(conn, rt.storage, grace_seconds=grace, dry_run=dry_run)
     except TenderflowError as exc:
         raise fail(str(exc)) from exc
     if as_json:

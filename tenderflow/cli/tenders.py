@@ -397,11 +397,9 @@ def upload_into_tenders(
     """`upload … --tender NEW|ID`, or ZIP packages: everything into one tender (or each ZIP into its own
     and the PDFs as they are), each tender's upload one transaction. Exit codes as `upload`'s;
     `wait_for_rows` is `upload --wait`'s (tenderflow.cli.documents)."""
-    from tenderflow.cli.runtime import storage_of
     from tenderflow.errors import TenderflowError
-    from tenderflow.pipeline.uploads import check_languages, find_pdfs, upload_paths
+    from tenderflow.pipeline.uploads import UploadPolicy, check_languages, find_pdfs, upload_paths
     from tenderflow.pipeline.versions import VersionState
-    from tenderflow.tenants.credits import Prices
     from tenderflow.tenders.packages import PackageLimits
     from tenderflow.tenders.uploads import upload_to_tender
 
@@ -416,23 +414,18 @@ def upload_into_tenders(
         raise fail(str(exc), code=2) from exc
     rt = runtime(ctx)
     settings = rt.settings
-    options: dict[str, Any] = {
-        "tenant": tenant, "max_bytes": settings.max_upload_bytes, "priority": priority,
-        "prices": Prices.from_settings(settings), "languages": asked, "max_attempts": settings.max_attempts,
-        "max_stored_bytes": settings.tenant_max_stored_bytes, "package_limits": PackageLimits.from_settings(settings),
-        "work_dir": settings.data_dir / "spool"}
+    policy = UploadPolicy.from_settings(settings, tenant=tenant, priority=priority, languages=asked)
+    package_limits = PackageLimits.from_settings(settings)
     groups = [(None if tender.upper() == "NEW" else int(tender), [*loose, *packages], name)] if tender else \
         [(None, [package], package.stem) for package in packages]
     rows: list[dict[str, Any]] = []
     with errors_reported(), rt.connection() as conn:
-        storage = storage_of(rt)
+        storage = rt.storage
         if tender is None and loose:
-            rows += [dict(vars(outcome), tender_id=None) for outcome in upload_paths(
-                conn, storage, loose, tenant=tenant, priority=priority, max_bytes=settings.max_upload_bytes,
-                prices=options["prices"], languages=asked, max_attempts=settings.max_attempts,
-                max_stored_bytes=settings.tenant_max_stored_bytes)]
+            rows += [dict(vars(outcome), tender_id=None) for outcome in upload_paths(conn, storage, loose, policy)]
         for tender_id, files, tender_name in groups:
-            uploaded = upload_to_tender(conn, storage, files, tender=tender_id, name=tender_name, **options)
+            uploaded = upload_to_tender(conn, storage, files, policy, tender=tender_id, name=tender_name,
+                                        package_limits=package_limits, work_dir=settings.data_dir / "spool")
             rows += [dict(vars(outcome), tender_id=uploaded.tender_id) for outcome in uploaded.outcomes]
             print_note(f"tender {uploaded.tender_id}{' (new)' if uploaded.created_tender else ''}: "
                        f"{len(uploaded.documents)} document(s)")

@@ -10,7 +10,7 @@ import typer
 
 from tenderflow.cli.durations import parse_duration, shown, timing, timing_shown
 from tenderflow.cli.output import JsonOption, console, errors_reported, fail, print_json, print_note, print_table
-from tenderflow.cli.runtime import runtime, storage_of
+from tenderflow.cli.runtime import runtime
 from tenderflow.cli.schedules import scheduler
 from tenderflow.pipeline import watches
 
@@ -116,7 +116,7 @@ def watches_poll(
     from tenderflow.handlers.watch import poll_options
 
     with errors_reported(), rt.connection() as conn:
-        summary = watches.poll(conn, storage_of(rt), watch_id, poll_options(rt.settings))
+        summary = watches.poll(conn, rt.storage, watch_id, poll_options(rt.settings))
         watches.record_poll(conn, summary)
     if as_json:
         print_json({**summary.counts(), "watch_id": watch_id, "decisions": summary.decisions})

@@ -8,13 +8,11 @@ import structlog
 import typer
 
 from tenderflow import migrations
-from tenderflow import queue as job_queue
 from tenderflow.cli.output import JsonOption, err_console, fail, print_json, print_table
-from tenderflow.cli.runtime import Runtime, runtime, storage_of
+from tenderflow.cli.runtime import Runtime, runtime
 from tenderflow.database import redact
 from tenderflow.errors import TenderflowError
-from tenderflow.handlers import LOCAL_POOLS
-from tenderflow.stages.contract import Pool, warm_up
+from tenderflow.stages.contract import Pool
 
 if TYPE_CHECKING:
     from tenderflow.handlers.preflight import Check
@@ -37,10 +35,8 @@ def worker(
 ) -> None:
     """Run a worker pool until SIGTERM/Ctrl-C (graceful; a second Ctrl-C is immediate), or with
     --burst until its work is done."""
-    from tenderflow.handlers import build_job_types
-    from tenderflow.handlers.schedules import ensure_task_schedules
-    from tenderflow.queue.backoff import Backoff
     from tenderflow.queue.supervisor import run_worker_in_process, self_command, supervise
+    from tenderflow.runtime import build_local_worker
 
     rt = runtime(ctx)
     if remote is not None:
@@ -77,30 +73,15 @@ def worker(
         argv = [*self_command(), "worker", "--pool", pool, "--processes", "1", "--threads", str(threads),
                 *(["--burst"] if burst else [])]
         raise typer.Exit(supervise(argv, processes, until_done=burst))
-    settings = rt.settings
-    db_pool = rt.pool(max_size=threads + 6)  # migrated, or the command ends saying `tenderflow db migrate`
-    job_types = build_job_types(settings, pool=db_pool, storage=storage_of(rt))
-    with db_pool.connection() as conn:
-        ensure_task_schedules(conn, job_types)
-    warm_up(job_types.handler(name) for name in LOCAL_POOLS[pool])
-    config = job_queue.WorkerConfig(
-        types=LOCAL_POOLS[pool], threads=threads, lease_seconds=settings.lease_seconds,
-        heartbeat_seconds=settings.heartbeat_seconds, poll_seconds=settings.poll_seconds,
-        default_tenant_cap=settings.tenant_max_running, notify=settings.notify,
-        shutdown_grace_seconds=settings.shutdown_grace_seconds,
-        backoff=Backoff(settings.backoff_base_seconds, settings.backoff_cap_seconds),
-        maintenance_seconds=settings.maintenance_seconds, retention_seconds=settings.retention_days * 86400,
-        burst=burst,
-    )
-    raise typer.Exit(run_worker_in_process(job_queue.Worker(db_pool, job_types, config,
-                                                           start_check=migrations.ensure_migrated)))
+    # The pool migrated, or the command ends saying `tenderflow db migrate`.
+    raise typer.Exit(run_worker_in_process(build_local_worker(rt, pool, threads=threads, burst=burst)))
 
 
 def refuse_unless_ready(rt: Runtime, pool: Pool, *, local: bool) -> None:
     """Refuse to start, one line per missing thing, rather than fail every job of the pool five times."""
     from tenderflow.handlers.preflight import preflight
 
-    failed = [check for check in preflight(rt.settings, pool, storage_of(rt) if local else None) if not check.ok]
+    failed = [check for check in preflight(rt.settings, pool, rt.storage if local else None) if not check.ok]
     if failed:
         raise fail("the worker cannot run its pool's jobs here (`tenderflow doctor` shows every check):\n"
                    + "\n".join(f"  {check.name}: {check.detail}" for check in failed))
@@ -122,7 +103,7 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
             checks.append(workers_check(rt))
     except TenderflowError as exc:
         checks.append(Check("database", False, str(exc)))
-    checks += preflight(rt.settings, Pool.ALL, storage_of(rt))
+    checks += preflight(rt.settings, Pool.ALL, rt.storage)
     rows = [{"check": c.name, "ok": ("warn" if c.warning else "yes") if c.ok else "NO", "detail": c.detail}
             for c in checks]
     if as_json:

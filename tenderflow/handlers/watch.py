@@ -23,9 +23,9 @@ from tenderflow.handlers.resources import Resources
 from tenderflow.handlers.task import Task
 from tenderflow.pipeline import watches
 from tenderflow.pipeline.storage import ObjectStorage
+from tenderflow.pipeline.uploads import UploadPolicy
 from tenderflow.queue import ClaimedJob, EndedJob, JobContext
 from tenderflow.stages.contract import Pool
-from tenderflow.tenants.credits import Prices
 
 
 class WatchPollPayload(BaseModel):
@@ -37,10 +37,9 @@ class WatchPollPayload(BaseModel):
 
 def poll_options(settings: Settings) -> watches.PollOptions:
     return watches.PollOptions(
-        spool_dir=settings.data_dir / "spool" / "watch", max_upload_bytes=settings.max_upload_bytes,
-        files_per_poll=settings.watch_files_per_poll, prices=Prices.from_settings(settings),
-        max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes,
-        s3_endpoint_url=settings.s3_endpoint_url, s3_region=settings.s3_region)
+        spool_dir=settings.data_dir / "spool" / "watch", upload=UploadPolicy.from_settings(settings),
+        files_per_poll=settings.watch_files_per_poll, s3_endpoint_url=settings.s3_endpoint_url,
+        s3_region=settings.s3_region)
 
 
 class WatchPollHandler:

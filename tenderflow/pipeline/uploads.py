@@ -1,7 +1,9 @@
 """Uploads: a PDF on disk becomes a stored object, a document row and its first OCR job.
 
 `upload_file` takes one file, `upload_paths` many files one by one (each its own transaction), and
-`upload_batch` many files as one transaction (a tender's package: all of it or none of it).
+`upload_batch` many files as one transaction (a tender's package: all of it or none of it). Each
+takes an `UploadPolicy`: for whom, how urgent, and what the deployment allows (built once from
+Settings by the caller: `UploadPolicy.from_settings`).
 
 For each file: sniff `%PDF-`, check the size cap, hash it, check the tenant can pay, put the object
 (keyed by tenant and content hash), then ONE transaction inserts the document, its version 1, its
@@ -24,9 +26,9 @@ import contextlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg.pq import TransactionStatus
@@ -43,6 +45,9 @@ from tenderflow.sqlfiles import NamedQueries
 from tenderflow.tenants import credits, limits
 from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 from tenderflow.texts import visible
+
+if TYPE_CHECKING:
+    from tenderflow.config import Settings
 
 # The OCR step (tenderflow.pdf.probe) insists on the header at byte 0; refusing anything else here
 # tells the uploader at once instead of failing the document later.
@@ -62,6 +67,34 @@ class UploadOutcome:
     version: int | None = None
     size_bytes: int = 0
     error: str | None = None
+
+
+@dataclass(frozen=True)
+class UploadPolicy:
+    """How an upload is taken in: for whom and how urgently (`tenant`, `priority`), what it asks
+    (`languages`: tesseract's "fra+eng", None or "auto" for the tenant's default, else detected;
+    `reprocess_existing`: bytes uploaded before get a new version instead of their existing document),
+    and what the deployment allows (`max_bytes` a file, the `prices` reserved and charged, the jobs'
+    `max_attempts`, `max_stored_bytes`: the quota of a tenant without its own, 0 for none)."""
+
+    max_bytes: int
+    tenant: str = "default"
+    priority: int = 0
+    languages: str | None = None
+    reprocess_existing: bool = False
+    prices: Prices = DEFAULT_PRICES
+    max_attempts: int | None = None
+    max_stored_bytes: int = 0
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, *, tenant: str = "default", priority: int = 0, languages: str | None = None,
+        reprocess_existing: bool = False,
+    ) -> UploadPolicy:
+        """The deployment's policy (upload cap, prices, attempts, stored-bytes quota) for this upload."""
+        return cls(max_bytes=settings.max_upload_bytes, tenant=tenant, priority=priority, languages=languages,
+                   reprocess_existing=reprocess_existing, prices=Prices.from_settings(settings),
+                   max_attempts=settings.max_attempts, max_stored_bytes=settings.tenant_max_stored_bytes)
 
 
 def check_pdf_file(path: Path, *, max_bytes: int) -> int:
@@ -100,25 +133,17 @@ def upload_file(
     database: Database,
     storage: ObjectStorage,
     path: Path,
+    policy: UploadPolicy,
     *,
-    tenant: str = "default",
-    priority: int = 0,
-    max_bytes: int,
-    reprocess_existing: bool = False,
     filename: str | None = None,
-    prices: Prices = DEFAULT_PRICES,
-    languages: str | None = None,
-    max_attempts: int | None = None,
-    max_stored_bytes: int = 0,
 ) -> UploadOutcome:
-    """Upload one PDF, reserving `prices.on_acceptance()` of the tenant's credits for a new document.
+    """Upload one PDF for `policy.tenant`, reserving `policy.prices.on_acceptance()` of its credits
+    for a new document.
 
-    `languages` ("fra+eng"; None or "auto": the tenant's default, else detected) are the tesseract
-    languages its scanned pages are read with; they are kept on the document. For bytes uploaded
-    before they apply only with `reprocess_existing` (to the new version and the ones after it).
-
-    `max_stored_bytes` is the settings' quota of stored bytes per tenant (0: none), for a tenant
-    without its own (tenderflow.tenants.limits).
+    The policy's `languages` are the tesseract languages its scanned pages are read with; they are
+    kept on the document. For bytes uploaded before they apply only with `reprocess_existing` (to
+    the new version and the ones after it). Its `max_stored_bytes` is for a tenant without its own
+    quota (tenderflow.tenants.limits).
 
     `database`: a pool (the API: each step borrows a connection, none is held while the object is
     stored) or the caller's connection (autocommit, outside a transaction).
@@ -129,10 +154,11 @@ def upload_file(
     tenant's lock, in the transaction).
     """
     # No file name in the trace: a deleted document's name must not outlive it anywhere (review D-N7).
+    tenant = policy.tenant
     with tracing.span("upload", {"tenderflow.tenant": tenant}) as current:  # the root of the document's trace
         display_name = displayed_name(filename or path.name)
-        asked = check_languages(languages)
-        size = check_pdf_file(path, max_bytes=max_bytes)
+        asked = check_languages(policy.languages)
+        size = check_pdf_file(path, max_bytes=policy.max_bytes)
         sha256 = sha256_of(path)
         try:
             key = object_key(tenant, sha256)
@@ -143,8 +169,9 @@ def upload_file(
             conn.execute(QUERIES["object_lock_in_transaction"], params)
             known = conn.execute(QUERIES["document_id_by_hash"], params).fetchone()
             if known is None:
-                credits.check_affordable(conn, tenant, prices.on_acceptance(), what=f"uploading {display_name}")
-                limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=max_stored_bytes)
+                credits.check_affordable(conn, tenant, policy.prices.on_acceptance(),
+                                         what=f"uploading {display_name}")
+                limits.check_storage(conn, tenant, adding=size, default_max_stored_bytes=policy.max_stored_bytes)
             claim = conn.execute(QUERIES["object_upload_start"], params).fetchone()
         assert claim is not None
         # Stored with no connection held. Bytes no document of the tenant refers to are always put,
@@ -160,10 +187,8 @@ def upload_file(
             raise
         with borrowed(database) as conn:
             try:
-                outcome = _record_upload(conn, storage, path, key=key, sha256=sha256, size=size, tenant=tenant,
-                                         priority=priority, display_name=display_name, asked=asked, prices=prices,
-                                         reprocess_existing=reprocess_existing, max_attempts=max_attempts,
-                                         max_stored_bytes=max_stored_bytes, claim=int(claim[0]))
+                outcome = _record_upload(conn, storage, path, replace(policy, languages=asked), key=key,
+                                         sha256=sha256, size=size, display_name=display_name, claim=int(claim[0]))
             except BaseException:
                 # A connection that broke cannot say so: its row lapses within the hour.
                 if conn.info.transaction_status == TransactionStatus.IDLE:
@@ -242,13 +267,13 @@ def objects_referenced(conn: psycopg.Connection[Any], pairs: Sequence[tuple[str,
 
 
 def _record_upload(
-    conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, *, key: str, sha256: str, size: int,
-    tenant: str, priority: int, display_name: str, asked: str | None, prices: Prices, reprocess_existing: bool,
-    max_attempts: int | None, max_stored_bytes: int, claim: int,
+    conn: psycopg.Connection[Any], storage: ObjectStorage, path: Path, policy: UploadPolicy, *, key: str,
+    sha256: str, size: int, display_name: str, claim: int,
 ) -> UploadOutcome:
     """The upload's one transaction: the document, its version 1, the reservation and its ocr.plan
     job (or, for bytes this tenant uploaded before, the existing document); its `object_uploads`
-    row `claim` ends in it."""
+    row `claim` ends in it. The policy's languages are checked already (`check_languages`)."""
+    tenant, asked = policy.tenant, policy.languages
     with conn.transaction():
         conn.execute(QUERIES["object_lock_in_transaction"], {"tenant": tenant, "sha256": sha256})
         conn.execute(QUERIES["object_upload_end"], {"id": claim})
@@ -268,14 +293,13 @@ def _record_upload(
         else:
             document_id = int(inserted[0])
             # Under the tenant's lock, with this document counted: concurrent uploads decide in turn.
-            limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=max_stored_bytes, lock=True)
-            enqueue(conn, _accept_first_version(conn, document_id, tenant=tenant, key=key, display_name=display_name,
-                                                prices=prices, priority=priority, max_attempts=max_attempts))
+            limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=policy.max_stored_bytes, lock=True)
+            enqueue(conn, _accept_first_version(conn, document_id, policy, key=key, display_name=display_name))
             return UploadOutcome(str(path), "created", document_id, 1, size)
-    if reprocess_existing:
+    if policy.reprocess_existing:
         try:
-            outcome = reprocess(conn, document_id, tenant=tenant, priority=priority, prices=prices, languages=asked,
-                                max_attempts=max_attempts)
+            outcome = reprocess(conn, document_id, tenant=tenant, priority=policy.priority, prices=policy.prices,
+                                languages=asked, max_attempts=policy.max_attempts)
         except ReprocessRefusedError as exc:  # the same bytes failed for their own content: they would again
             return UploadOutcome(str(path), "existing", document_id, None, size, error=str(exc))
         return UploadOutcome(str(path), "reprocessing" if outcome.created else "in flight", document_id,
@@ -284,19 +308,19 @@ def _record_upload(
 
 
 def _accept_first_version(
-    conn: psycopg.Connection[Any], document_id: int, *, tenant: str, key: str, display_name: str, prices: Prices,
-    priority: int, max_attempts: int | None, languages: tuple[str | None, str | None] | None = None,
+    conn: psycopg.Connection[Any], document_id: int, policy: UploadPolicy, *, key: str, display_name: str,
+    languages: tuple[str | None, str | None] | None = None,
 ) -> JobSpec:
     """In the upload's transaction: a new document's version 1 and its reservation; returns its
     ocr.plan job, for the caller to enqueue in the same transaction. `languages`: the (languages,
     source) its OCR is asked for, when the caller knows them (a batch's are all the same)."""
     ref = versions.VersionRef(document_id, 1)
     versions.insert_version(conn, ref)
-    credits.reserve_accepted(conn, tenant, document_id=ref.document_id, version=ref.version, prices=prices,
-                             what=f"uploading {display_name}")
+    credits.reserve_accepted(conn, policy.tenant, document_id=ref.document_id, version=ref.version,
+                             prices=policy.prices, what=f"uploading {display_name}")
     ocr_languages, source = languages or versions.requested_languages(conn, document_id)
-    return versions.ocr_plan_spec(ref, tenant=tenant, priority=priority, object_key=key, languages=ocr_languages,
-                                   languages_source=source, max_attempts=max_attempts)
+    return versions.ocr_plan_spec(ref, tenant=policy.tenant, priority=policy.priority, object_key=key,
+                                  languages=ocr_languages, languages_source=source, max_attempts=policy.max_attempts)
 
 
 @dataclass(frozen=True)
@@ -323,17 +347,11 @@ def upload_batch(
     database: Database,
     storage: ObjectStorage,
     files: Sequence[BatchFile],
+    policy: UploadPolicy,
     *,
-    tenant: str = "default",
-    priority: int = 0,
-    max_bytes: int,
-    prices: Prices = DEFAULT_PRICES,
-    languages: str | None = None,
-    max_attempts: int | None = None,
-    max_stored_bytes: int = 0,
     within: BatchHook | None = None,
 ) -> list[UploadOutcome]:
-    """Upload `files` as ONE transaction: each new document with its version 1, its reservation and
+    """Upload `files` for `policy.tenant` as ONE transaction: each new document with its version 1, its reservation and
     its ocr.plan job, bytes uploaded before as their existing document (one document for the same
     bytes twice), and what `within` writes with them (a tender's memberships) — or nothing at all.
 
@@ -343,11 +361,13 @@ def upload_batch(
     it. Raises, with nothing written and no object left behind: UploadRejectedError for a file
     that is refused (the caller checks each file first, `check_pdf_file`, to report it and go on
     without it), TenantNotFoundError, InsufficientCreditsError (the tenant cannot pay for every new
-    document) and StorageQuotaExceededError."""
-    asked = check_languages(languages)
+    document) and StorageQuotaExceededError. The policy's `reprocess_existing` does not apply: bytes
+    uploaded before are their existing document."""
+    tenant = policy.tenant
+    policy = replace(policy, languages=check_languages(policy.languages))
     staged = []
     for file in files:
-        size = check_pdf_file(file.path, max_bytes=max_bytes)
+        size = check_pdf_file(file.path, max_bytes=policy.max_bytes)
         sha256 = file.sha256 or sha256_of(file.path)
         try:
             key = object_key(tenant, sha256)
@@ -361,10 +381,10 @@ def upload_batch(
         known = dict(conn.execute(QUERIES["document_ids_by_hashes"], lock).fetchall())
         new_sizes = {sha256: size for _, size, sha256, _ in staged if sha256 not in known}
         if new_sizes:
-            credits.check_affordable(conn, tenant, prices.on_acceptance() * len(new_sizes),
+            credits.check_affordable(conn, tenant, policy.prices.on_acceptance() * len(new_sizes),
                                      what=f"uploading {len(new_sizes)} documents")
             limits.check_storage(conn, tenant, adding=sum(new_sizes.values()),
-                                 default_max_stored_bytes=max_stored_bytes)
+                                 default_max_stored_bytes=policy.max_stored_bytes)
         claims = [int(row[0]) for row in conn.execute(QUERIES["object_uploads_start_many"], lock)]
     # Stored with no connection held; new bytes are always put (see upload_file).
     missing = {key: file for file, _, sha256, key in staged if sha256 in new_sizes}
@@ -377,9 +397,7 @@ def upload_batch(
         try:
             if failed is not None:
                 raise failed
-            return _record_batch(conn, storage, staged, tenant=tenant, priority=priority, prices=prices, asked=asked,
-                                 max_attempts=max_attempts, max_stored_bytes=max_stored_bytes, within=within,
-                                 claims=claims)
+            return _record_batch(conn, storage, staged, policy, within=within, claims=claims)
         except BaseException:
             if conn.info.transaction_status == TransactionStatus.IDLE:  # a broken one's rows lapse in the hour
                 with conn.transaction():
@@ -394,11 +412,12 @@ def upload_batch(
 
 
 def _record_batch(
-    conn: psycopg.Connection[Any], storage: ObjectStorage, staged: Sequence[tuple[BatchFile, int, str, str]], *,
-    tenant: str, priority: int, prices: Prices, asked: str | None, max_attempts: int | None, max_stored_bytes: int,
-    within: BatchHook | None, claims: list[int],
+    conn: psycopg.Connection[Any], storage: ObjectStorage, staged: Sequence[tuple[BatchFile, int, str, str]],
+    policy: UploadPolicy, *, within: BatchHook | None, claims: list[int],
 ) -> list[UploadOutcome]:
-    """The batch's one transaction (see `upload_batch`); its `object_uploads` rows end in it."""
+    """The batch's one transaction (see `upload_batch`); its `object_uploads` rows end in it. The
+    policy's languages are checked already."""
+    tenant, asked = policy.tenant, policy.languages
     outcomes: list[UploadOutcome] = []
     specs: list[JobSpec] = []
     languages: tuple[str | None, str | None] | None = None
@@ -426,12 +445,11 @@ def _record_batch(
             decided[sha256] = int(inserted[0])
             # The same upload's languages and tenant for every document: asked once.
             languages = languages or versions.requested_languages(conn, decided[sha256])
-            specs.append(_accept_first_version(conn, decided[sha256], tenant=tenant, key=key,
-                                               display_name=display_name, prices=prices, priority=priority,
-                                               max_attempts=max_attempts, languages=languages))
+            specs.append(_accept_first_version(conn, decided[sha256], policy, key=key, display_name=display_name,
+                                               languages=languages))
             outcomes.append(UploadOutcome(file.source, "created", decided[sha256], 1, size))
         if specs:
-            limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=max_stored_bytes, lock=True)
+            limits.check_storage(conn, tenant, adding=0, default_max_stored_bytes=policy.max_stored_bytes, lock=True)
             enqueue_many(conn, specs)
         if within is not None:
             within(conn, outcomes)
@@ -461,30 +479,21 @@ def upload_paths(
     conn: psycopg.Connection[Any],
     storage: ObjectStorage,
     paths: Sequence[Path],
-    *,
-    tenant: str = "default",
-    priority: int = 0,
-    max_bytes: int,
-    reprocess_existing: bool = False,
-    prices: Prices = DEFAULT_PRICES,
-    languages: str | None = None,
-    max_attempts: int | None = None,
-    max_stored_bytes: int = 0,
+    policy: UploadPolicy,
 ) -> Iterator[UploadOutcome]:
-    """Upload every PDF under `paths`; a refused file is reported and the others still go in.
+    """Upload every PDF under `paths` (`upload_file` with `policy`); a refused file is reported and
+    the others still go in.
 
     Checked once, before any file is read (raised, not reported per file): languages that are
     refused (UploadRejectedError), a tenant that does not exist (TenantNotFoundError) or cannot pay
     for one document (InsufficientCreditsError). When the credits run out part way, the files left
     are not tried: each is reported `skipped` with the reason."""
-    asked = check_languages(languages)
-    credits.check_affordable(conn, tenant, prices.on_acceptance(), what="uploading a document")
+    policy = replace(policy, languages=check_languages(policy.languages))
+    credits.check_affordable(conn, policy.tenant, policy.prices.on_acceptance(), what="uploading a document")
     files = list(find_pdfs(paths))
     for index, path in enumerate(files):
         try:
-            yield upload_file(conn, storage, path, tenant=tenant, priority=priority, max_bytes=max_bytes,
-                              reprocess_existing=reprocess_existing, prices=prices, languages=asked,
-                              max_attempts=max_attempts, max_stored_bytes=max_stored_bytes)
+            yield upload_file(conn, storage, path, policy)
         except InsufficientCreditsError as exc:
             yield UploadOutcome(str(path), "rejected", size_bytes=_size_of(path), error=str(exc))
             for rest in files[index + 1:]:

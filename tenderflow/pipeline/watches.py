@@ -43,7 +43,7 @@ import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -66,10 +66,9 @@ from tenderflow.errors import (
 )
 from tenderflow.ids import sha256_of
 from tenderflow.pipeline.storage import ObjectStorage, s3_client
-from tenderflow.pipeline.uploads import PDF_MAGIC, check_languages, upload_file
+from tenderflow.pipeline.uploads import PDF_MAGIC, UploadPolicy, check_languages, upload_file
 from tenderflow.queue import Schedule, Scheduler
 from tenderflow.sqlfiles import NamedQueries
-from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
 from tenderflow.tenants.tenants import get_tenant
 
 QUERIES = NamedQueries("tenderflow.pipeline", "watches.sql")
@@ -530,11 +529,10 @@ class PollOptions:
     """What a poll needs from the settings."""
 
     spool_dir: Path
-    max_upload_bytes: int
+    upload: UploadPolicy
+    """The deployment's (upload cap, prices, attempts, quota); each watch's tenant, priority and
+    languages are its own."""
     files_per_poll: int = 100
-    prices: Prices = DEFAULT_PRICES
-    max_attempts: int | None = None
-    max_stored_bytes: int = 0
     s3_endpoint_url: str | None = None
     s3_region: str | None = None
 
@@ -655,9 +653,9 @@ class _Poll:
         if not seen.regular:
             self.decide(seen, "rejected", "not a regular file")
             return False
-        if seen.size > self.options.max_upload_bytes:
+        if seen.size > self.options.upload.max_bytes:
             self.decide(seen, "rejected", f"{seen.size:,} bytes is over the upload limit of "
-                                          f"{self.options.max_upload_bytes:,} bytes (TENDERFLOW_MAX_UPLOAD_BYTES)")
+                                          f"{self.options.upload.max_bytes:,} bytes (TENDERFLOW_MAX_UPLOAD_BYTES)")
             return False
         age = self.now - seen.modified_at
         if age < self.settle:
@@ -700,11 +698,9 @@ class _Poll:
     def upload(self, seen: SeenFile, spool: Path) -> None:
         watch = self.watch
         try:
-            outcome = upload_file(
-                self.conn, self.storage, spool, tenant=watch["tenant"], priority=watch["priority"],
-                max_bytes=self.options.max_upload_bytes, filename=Path(seen.path).name, prices=self.options.prices,
-                languages=watch["languages"], max_attempts=self.options.max_attempts,
-                max_stored_bytes=self.options.max_stored_bytes)
+            policy = replace(self.options.upload, tenant=watch["tenant"], priority=watch["priority"],
+                             languages=watch["languages"])
+            outcome = upload_file(self.conn, self.storage, spool, policy, filename=Path(seen.path).name)
         except UploadRejectedError as exc:
             self.decide(seen, "rejected", str(exc).removeprefix(f"{spool.name}: "))
             return

@@ -1,7 +1,7 @@
 """Files and ZIP packages uploaded into a tender: `upload a.pdf b.zip --tender NEW|ID`, and
 `POST /v1/tenders/{id}/documents`.
 
-    upload_to_tender(database, storage, [paths], tender=None|id, tenant=…, …) -> TenderUpload
+    upload_to_tender(database, storage, [paths], UploadPolicy(tenant=…, …), tender=None|id) -> TenderUpload
 
 Each ZIP is unpacked and checked first (tenderflow.tenders.packages: a package refused whole raises
 PackageRejectedError before anything is stored), each PDF checked (a refused one is reported, not
@@ -27,8 +27,7 @@ import structlog
 from tenderflow.database import Database, borrowed
 from tenderflow.errors import TenderflowError, TenderNotFoundError, UploadRejectedError
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import BatchFile, UploadOutcome, check_pdf_file, upload_batch
-from tenderflow.tenants.credits import DEFAULT_PRICES, Prices
+from tenderflow.pipeline.uploads import BatchFile, UploadOutcome, UploadPolicy, check_pdf_file, upload_batch
 from tenderflow.tenders import records
 from tenderflow.tenders.matching import QUERIES
 from tenderflow.tenders.packages import DEFAULT_PACKAGE_LIMITS, PackageLimits, is_zip, unpack
@@ -58,21 +57,16 @@ def upload_to_tender(
     database: Database,
     storage: ObjectStorage,
     paths: Sequence[Path],
+    policy: UploadPolicy,
     *,
-    tenant: str,
     tender: int | None = None,
     name: str | None = None,
     filenames: Sequence[str] | None = None,
     package_limits: PackageLimits = DEFAULT_PACKAGE_LIMITS,
-    max_bytes: int,
-    priority: int = 0,
-    prices: Prices = DEFAULT_PRICES,
-    languages: str | None = None,
-    max_attempts: int | None = None,
-    max_stored_bytes: int = 0,
     work_dir: Path | None = None,
 ) -> TenderUpload:
-    """Upload PDFs and ZIP packages into `tender` (None: a new one, named `name`), as one transaction.
+    """Upload PDFs and ZIP packages into `tender` (None: a new one, named `name`) of `policy.tenant`,
+    as one transaction (`upload_batch` with `policy`).
     `filenames` names each path as recorded (an API upload's own name), else the path's name.
     `work_dir` is where packages are unpacked (on the storage's filesystem, a file storage moves the
     members into place instead of copying them). `database`: the API passes its pool, and no
@@ -81,6 +75,7 @@ def upload_to_tender(
     Raises PackageRejectedError (a package refused whole), UploadRejectedError (nothing left to
     upload: every file refused), TenderNotFoundError (no such tender of this tenant),
     TenantNotFoundError, InsufficientCreditsError, StorageQuotaExceededError: nothing stored."""
+    tenant = policy.tenant
     if tender is not None:
         with borrowed(database) as conn:  # early: nothing is unpacked for a tender not the tenant's
             records.get_tender(conn, tender, tenant=tenant)
@@ -94,15 +89,13 @@ def upload_to_tender(
             if path.is_file() and is_zip(path):
                 intake.add_package(path, filename, Path(work) / f"{index:04d}", package_limits)
             else:
-                intake.add_pdf(path, filename, max_bytes=max_bytes)
+                intake.add_pdf(path, filename, max_bytes=policy.max_bytes)
         if not intake.batch:
             reasons = "; ".join(f"{o.source}: {o.error}" for o in intake.refused[:5])
             raise UploadRejectedError(f"nothing to upload into the tender ({reasons})")
         unpacked = time.perf_counter() - started
         join = _TenderJoin(tender, tenant=tenant, name=name, package_paths=intake.package_paths)
-        uploaded = upload_batch(database, storage, intake.batch, tenant=tenant, priority=priority, max_bytes=max_bytes,
-                                prices=prices, languages=languages, max_attempts=max_attempts,
-                                max_stored_bytes=max_stored_bytes, within=join)
+        uploaded = upload_batch(database, storage, intake.batch, policy, within=join)
     assert join.tender_id is not None  # upload_batch ran `join` in its transaction
     result = TenderUpload(join.tender_id, tender is None, [*uploaded, *intake.refused], unpack_seconds=unpacked)
     if any(o.status == "existing" for o in uploaded):  # already readable documents: merge them in now

@@ -16,7 +16,7 @@ from psycopg_pool import ConnectionPool
 from tenderflow.config import Settings
 from tenderflow.handlers import LOCAL_POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import upload_file
+from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
 from tests.support.tender_fixtures import text_pdf
 
@@ -81,8 +81,8 @@ def upload_and_drain(
     documents' ids by name."""
     ids = {}
     for name, tenant, pages in documents:
-        outcome = upload_file(conn, storage, text_pdf(folder / f"{name}.pdf", pages), tenant=tenant,
-                              max_bytes=10**7, **upload_options)
+        outcome = upload_file(conn, storage, text_pdf(folder / f"{name}.pdf", pages),
+                              UploadPolicy(tenant=tenant, max_bytes=10**7, **upload_options))
         assert outcome.document_id is not None
         ids[name] = outcome.document_id
     drain(pool, settings, storage)
