@@ -19,7 +19,7 @@ only for the fields the offline extractor did not find).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar
 
@@ -234,6 +234,22 @@ def field_value(fields: TenderFields, path: str) -> Any:
     top, _, sub = path.partition(".")
     node = getattr(fields, top)
     return getattr(node, sub) if sub else node
+
+
+def with_values(fields: TenderFields, values: Mapping[str, Any]) -> TenderFields:
+    """`fields` with the value at each path of `values` replaced (the paths of `field_value`; the
+    models are copied, not validated again)."""
+    update: dict[str, Any] = {}
+    buyer: dict[str, Any] = {}
+    for path, value in values.items():
+        top, _, sub = path.partition(".")
+        if sub:
+            buyer[sub] = value
+        else:
+            update[top] = value
+    if buyer:
+        update["buyer"] = fields.buyer.model_copy(update=buyer)
+    return fields.model_copy(update=update)
 
 
 def filled_paths(fields: TenderFields) -> list[str]:
