@@ -29,7 +29,7 @@ from typing import Final, Protocol
 from tenderflow.errors import ExtractionError, RetryableError
 from tenderflow.extraction.backend import BackendReading, Interrupt, Page, PageLike, Usage
 from tenderflow.extraction.offline import OfflineBackend
-from tenderflow.extraction.schema import FIELD_PATHS, FoundBy, TenderFields, field_value, filled_paths
+from tenderflow.extraction.schema import FIELD_PATHS, FoundBy, TenderFields, field_value, filled_paths, with_values
 from tenderflow.extraction.validation import validate_fields
 
 ASKABLE: Final = tuple(path for path in FIELD_PATHS if path not in ("lots", "award_criteria", "buyer.country"))
@@ -217,7 +217,6 @@ def _labelled(answer: TenderFields, asked: Sequence[str]) -> tuple[TenderFields,
     page; this that it is written where that field is stated: a small model that puts the phone
     number in the reference, or any date in the deadline, is refused here."""
     update: dict[str, object] = {}
-    buyer: dict[str, object] = {}
     flags: list[str] = []
     for path in asked:
         value = field_value(answer, path)
@@ -229,15 +228,8 @@ def _labelled(answer: TenderFields, asked: Sequence[str]) -> tuple[TenderFields,
             continue
         flags += [f"{path}: dropped the LLM's {_short(item.value)}: its quote holds no label of the field "
                   f"(page {item.page})" for item in items if item not in kept]
-        top, _, sub = path.partition(".")
-        new = kept if isinstance(value, list) else None
-        if sub:
-            buyer[sub] = new
-        else:
-            update[top] = new
-    if buyer:
-        update["buyer"] = answer.buyer.model_copy(update=buyer)
-    return answer.model_copy(update=update), flags
+        update[path] = kept if isinstance(value, list) else None
+    return with_values(answer, update), flags
 
 
 def _short(value: object) -> str:
@@ -250,18 +242,11 @@ def _combine(
 ) -> tuple[TenderFields, dict[str, FoundBy]]:
     """The offline fields with each asked field the LLM answered replaced by its answer."""
     found_by: dict[str, FoundBy] = dict.fromkeys(filled_paths(offline), "offline")
-    top_level: dict[str, object] = {}
-    buyer: dict[str, object] = {}
+    answered: dict[str, object] = {}
     for path in asked:
         value = field_value(llm, path)
         if value in (None, []):
             continue
         found_by[path] = "llm"
-        top, _, sub = path.partition(".")
-        if sub:
-            buyer[sub] = value
-        else:
-            top_level[top] = value
-    if buyer:
-        top_level["buyer"] = offline.buyer.model_copy(update=buyer)
-    return offline.model_copy(update=top_level), {path: found_by[path] for path in FIELD_PATHS if path in found_by}
+        answered[path] = value
+    return with_values(offline, answered), {path: found_by[path] for path in FIELD_PATHS if path in found_by}

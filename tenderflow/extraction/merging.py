@@ -16,7 +16,15 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from tenderflow.extraction.schema import AwardCriterion, Buyer, Lot, Sourced, TenderFields
+from tenderflow.extraction.schema import (
+    FIELD_PATHS,
+    AwardCriterion,
+    Lot,
+    Sourced,
+    TenderFields,
+    field_value,
+    fields_of,
+)
 from tenderflow.extraction.validation import normalize_for_matching
 
 V = TypeVar("V")
@@ -28,29 +36,20 @@ def merge_answers(answers: Sequence[TenderFields]) -> TenderFields:
     """One TenderFields from the per-chunk answers, given in page order (see the module docstring)."""
     if len(answers) == 1:
         return answers[0]
-    return TenderFields(
-        buyer=Buyer(
-            name=_earliest(answer.buyer.name for answer in answers),
-            country=_earliest(answer.buyer.country for answer in answers),
-            email=_earliest(answer.buyer.email for answer in answers),
-            phone=_earliest(answer.buyer.phone for answer in answers),
-            address=_earliest(answer.buyer.address for answer in answers),
-        ),
-        title=_earliest(answer.title for answer in answers),
-        reference_number=_earliest(answer.reference_number for answer in answers),
-        notice_type=_earliest(answer.notice_type for answer in answers),
-        procedure_type=_earliest(answer.procedure_type for answer in answers),
-        main_category=_earliest(answer.main_category for answer in answers),
-        cpv_codes=_cpv_union(answer.cpv_codes for answer in answers),
-        estimated_value=_earliest(answer.estimated_value for answer in answers),
-        submission_deadline=_earliest(answer.submission_deadline for answer in answers),
-        questions_deadline=_earliest(answer.questions_deadline for answer in answers),
-        place_of_performance=_earliest(answer.place_of_performance for answer in answers),
-        contract_duration=_earliest(answer.contract_duration for answer in answers),
-        award_criteria=_criteria_union(answer.award_criteria for answer in answers),
-        lots=_merge_lots([lot for answer in answers for lot in answer.lots]),
-        submission_url=_earliest(answer.submission_url for answer in answers),
-    )
+    return fields_of({path: _merged(answers, path) for path in FIELD_PATHS})
+
+
+def _merged(answers: Sequence[TenderFields], path: str) -> Any:
+    """The answers' values at `path` as one: the lots by their number, the union of the CPV codes and of
+    the award criteria, else the earliest value."""
+    if path == "lots":
+        return _merge_lots([lot for answer in answers for lot in answer.lots])
+    values = (field_value(answer, path) for answer in answers)
+    if path == "cpv_codes":
+        return _cpv_union(values)
+    if path == "award_criteria":
+        return _criteria_union(values)
+    return _earliest(values)
 
 
 def lot_key(number: str) -> str:

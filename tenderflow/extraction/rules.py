@@ -42,8 +42,8 @@ from tenderflow.extraction.notice_words import (
     PROCEDURE_WORDS,
 )
 from tenderflow.extraction.schema import (
+    FIELD_PATHS,
     AwardCriterion,
-    Buyer,
     ContractDuration,
     Lot,
     MainCategory,
@@ -52,6 +52,7 @@ from tenderflow.extraction.schema import (
     ProcedureType,
     Sourced,
     TenderFields,
+    fields_of,
 )
 from tenderflow.extraction.validation import normalize_country_code
 
@@ -253,30 +254,9 @@ class _Draft:
             self.scalars[key] = value
 
     def build(self) -> TenderFields:
-        scalars = self.scalars
-        return TenderFields(
-            buyer=Buyer(
-                name=scalars.get("buyer.name"),
-                country=scalars.get("buyer.country"),
-                email=scalars.get("buyer.email"),
-                phone=scalars.get("buyer.phone"),
-                address=scalars.get("buyer.address"),
-            ),
-            title=scalars.get("title"),
-            reference_number=scalars.get("reference_number"),
-            notice_type=scalars.get("notice_type"),
-            procedure_type=scalars.get("procedure_type"),
-            main_category=scalars.get("main_category"),
-            cpv_codes=self.cpv_codes,
-            estimated_value=scalars.get("estimated_value"),
-            submission_deadline=scalars.get("submission_deadline"),
-            questions_deadline=scalars.get("questions_deadline"),
-            place_of_performance=scalars.get("place_of_performance"),
-            contract_duration=scalars.get("contract_duration"),
-            award_criteria=self.award_criteria,
-            lots=[lot.build() for lot in self.lots.values()],
-            submission_url=scalars.get("submission_url"),
-        )
+        lists = {"cpv_codes": self.cpv_codes, "award_criteria": self.award_criteria,
+                 "lots": [lot.build() for lot in self.lots.values()]}
+        return fields_of({path: lists[path] if path in lists else self.scalars.get(path) for path in FIELD_PATHS})
 
 
 class RulesBackend:

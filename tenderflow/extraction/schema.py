@@ -19,7 +19,7 @@ only for the fields the offline extractor did not find).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar
 
@@ -234,6 +234,35 @@ def field_value(fields: TenderFields, path: str) -> Any:
     top, _, sub = path.partition(".")
     node = getattr(fields, top)
     return getattr(node, sub) if sub else node
+
+
+def with_values(fields: TenderFields, values: Mapping[str, Any]) -> TenderFields:
+    """`fields` with the value at each path of `values` replaced (the paths of `field_value`; the
+    models are copied, not validated again)."""
+    buyer, update = _by_model(values)
+    if buyer:
+        update["buyer"] = fields.buyer.model_copy(update=buyer)
+    return fields.model_copy(update=update)
+
+
+def fields_of(values: Mapping[str, Any]) -> TenderFields:
+    """The fields that hold `values`, a value by path (the paths of `field_value`), validated as the
+    models validate; a path `values` does not hold is left empty."""
+    buyer, top_level = _by_model(values)
+    return TenderFields(buyer=Buyer(**buyer), **top_level)
+
+
+def _by_model(values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Values by path as the buyer's and the top level's, each by its field's name."""
+    buyer: dict[str, Any] = {}
+    top_level: dict[str, Any] = {}
+    for path, value in values.items():
+        top, _, sub = path.partition(".")
+        if sub:
+            buyer[sub] = value
+        else:
+            top_level[top] = value
+    return buyer, top_level
 
 
 def filled_paths(fields: TenderFields) -> list[str]:

@@ -20,7 +20,7 @@ from tenderflow.extraction.offline import codes, contacts, dates, durations, ide
 from tenderflow.extraction.offline.candidates import Reading, reading_field, recording
 from tenderflow.extraction.offline.document import Document
 from tenderflow.extraction.rules import RulesBackend
-from tenderflow.extraction.schema import Buyer, Sourced, TenderFields
+from tenderflow.extraction.schema import Sourced, TenderFields, fields_of
 
 __all__ = ["Document", "OfflineBackend"]
 
@@ -68,15 +68,8 @@ class OfflineBackend:
             for path, reader in FIELD_READERS.items():
                 with reading_field(path):
                     values[path] = reader(document)
-        fields = TenderFields(
-            buyer=Buyer(
-                name=values["buyer.name"], email=values["buyer.email"], phone=values["buyer.phone"],
-                address=values["buyer.address"], country=notice.buyer.country,
-            ),
-            award_criteria=notice.award_criteria,
-            lots=notice.lots,
-            **{path: value for path, value in values.items() if not path.startswith("buyer.")},
-        )
+        fields = fields_of({**values, "buyer.country": notice.buyer.country, "award_criteria": notice.award_criteria,
+                            "lots": notice.lots})
         confidence, rules = _provenance(values, reading)
         candidates = {path: unsure.sourced() for path, (_, unsure) in reading.unsure.items() if not values.get(path)}
         return BackendReading(fields, Usage(model=None, calls=0), confidence, rules, candidates)

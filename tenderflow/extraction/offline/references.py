@@ -139,6 +139,18 @@ def identifier(text: str) -> str | None:
     return value
 
 
+def identifier_after(line: Line, label: re.Pattern[str]) -> tuple[str, str] | None:
+    """The text after `label` at the start of `line` (matched on its folded text, only where folding keeps
+    the line's length) and the identifier it starts with, or None."""
+    stripped = line.stripped
+    match = label.match(fold(stripped))
+    if match is None or len(fold(stripped)) != len(stripped):
+        return None
+    rest = stripped[match.end() :]
+    value = identifier(rest)
+    return None if value is None else (rest, value)
+
+
 def _has_digit(text: str) -> bool:
     return any(character.isdigit() for character in text)
 
@@ -280,13 +292,11 @@ def _first_lines(document: Document, count: int = 40) -> list[Line]:
 
 def _number_line(line: Line) -> str | None:
     """The identifier of a line that is only 'N° <identifier>', or None."""
-    stripped = line.stripped
-    match = NUMBER_LINE.match(fold(stripped))
-    if match is None or len(fold(stripped)) != len(stripped):
+    found = identifier_after(line, NUMBER_LINE)
+    if found is None:
         return None
-    rest = stripped[match.end() :]
-    value = identifier(rest)
-    return value if value is not None and len(ID_MARKER.sub("", rest).strip()) <= len(value) + 1 else None
+    rest, value = found
+    return value if len(ID_MARKER.sub("", rest).strip()) <= len(value) + 1 else None
 
 
 def reference_number(document: Document) -> Sourced[str] | None:

@@ -44,7 +44,7 @@ from tenderflow.extraction.offline.references import (
     REFERENCE_GENERIC,
     REFERENCE_PUBLICATION,
     REFERENCE_STRONG,
-    identifier,
+    identifier_after,
 )
 from tenderflow.extraction.schema import Sourced
 
@@ -513,14 +513,10 @@ def _around_heading(document: Document, heading: Line) -> Iterator[Candidate[str
 
 def _is_reference_line(line: Line) -> bool:
     """A line that is only a reference label and its identifier ('Projektnr. 173087')."""
-    stripped = line.stripped
-    match = REFERENCE_STRONG.match(fold(stripped))
-    if match is None or len(fold(stripped)) != len(stripped):
+    found = identifier_after(line, REFERENCE_STRONG)
+    if found is None:
         return False
-    rest = stripped[match.end() :]
-    value = identifier(rest)
-    if value is None:
-        return False
+    rest, value = found
     after = ID_MARKER.sub("", rest).strip()[len(value) :].strip(" .,:;-–—")
     return not after or re.fullmatch(_CONNECTOR, fold(after)) is not None  # 'TENDER NO. X FOR' + the title
 
