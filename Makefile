@@ -106,16 +106,21 @@ install: $(VENV)/.installed
 install-runtime: $(VENV)/.runtime
 
 # Every dependency at the version requirements.lock pins (a constraints file: it pins, it adds nothing).
-$(VENV)/.installed: pyproject.toml requirements.lock
+# uv installs them (pinned by the lock too; pip is only its bootstrap): a few seconds where pip took
+# over a minute, which CI pays on every fresh clone.
+UV_VERSION = $(shell sed -n 's/^uv==\([0-9.]*\).*/\1/p' requirements.lock)
+define venv_with
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c requirements.lock -e ".[dev]"
+	$(BIN)/python -m pip install -q --disable-pip-version-check "uv==$(UV_VERSION)"
+	$(BIN)/uv pip install -q --python $(BIN)/python -c requirements.lock -e "$(1)"
+endef
+
+$(VENV)/.installed: pyproject.toml requirements.lock
+	$(call venv_with,.[dev])
 	touch $@ $(VENV)/.runtime
 
 $(VENV)/.runtime: pyproject.toml requirements.lock
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c requirements.lock -e .
+	$(call venv_with,.)
 	touch $@
 
 # requirements.lock from pyproject.toml (the dev extra included, for every platform, Python 3.11 up):

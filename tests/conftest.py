@@ -76,7 +76,14 @@ def server_url() -> Iterator[str]:
     pgdata = Path(tempfile.mkdtemp(prefix="tenderflow-test-pg-"))
     server = pgserver.get_server(pgdata, cleanup_mode="delete")
     try:
-        yield server.get_uri("postgres")
+        url = server.get_uri("postgres")
+        with psycopg.connect(url, autocommit=True) as admin:
+            # A cluster of this session's alone, deleted at its end: nothing in it must outlive a crash,
+            # so it does not wait for the disk (every test's CREATE DATABASE and commits did).
+            for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+                admin.execute(sql.SQL("ALTER SYSTEM SET {} = off").format(sql.Identifier(setting)))
+            admin.execute("SELECT pg_reload_conf()")
+        yield url
     finally:
         server.cleanup()
 
@@ -94,9 +101,16 @@ def template_database(server_url: str) -> Iterator[str]:
 
 
 def _clone(server_url: str, template: str, prefix: str) -> str:
+    """A copy of `template`. From PostgreSQL 15 on, CREATE DATABASE writes every block of the copy to
+    the WAL unless told to copy the files: a third of the time for a database this small (measured
+    0.07 s against 0.21 s), once per test. Copying files costs two checkpoints, though, which on a
+    server that syncs its disk (a standalone one) cost more under the suite's load than they save."""
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template)))
+        copy_files = admin.info.server_version >= 150000 and admin.execute("SHOW fsync").fetchone() == ("off",)
+        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY" if copy_files
+                            else "CREATE DATABASE {} TEMPLATE {}")
+        admin.execute(statement.format(sql.Identifier(name), sql.Identifier(template)))
     return name
 
 

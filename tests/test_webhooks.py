@@ -324,6 +324,9 @@ def test_a_delivery_survives_its_worker_killed_mid_request(
         later = datetime.now(UTC) + timedelta(seconds=settings.lease_seconds + 1)
         job_types = build_job_types(settings, pool=pool, storage=storage)
         assert [job.state.value for job in Reclaimer(job_types).run_once(conn, now=later)] == ["queued"]
+        # Queued to run at the injected `later`, 31 s ahead of the clock: due now, as once that time has come.
+        assert conn.execute("UPDATE jobs SET run_after = now() WHERE type = 'webhook.deliver' AND run_after = %s",
+                            (later,)).rowcount == 1
         drain(pool, settings, storage)
     [delivery] = deliveries.list_deliveries(conn, tenant="acme")
     assert delivery["state"] == "delivered"
