@@ -48,6 +48,14 @@ def timing(every: str | None, cron: str | None) -> tuple[float | None, str | Non
     return (parse_duration(every) if every is not None else None), cron
 
 
+def new_timing(every: str | None, cron: str | None) -> tuple[float | None, str | None]:
+    """`timing` for a change of a schedule's timing (`set`), which needs one of --every and --cron."""
+    interval, cron_text = timing(every, cron)
+    if interval is None and cron_text is None:
+        raise fail("give --every or --cron", code=2)
+    return interval, cron_text
+
+
 def timing_shown(interval_seconds: float | None, cron: str | None) -> str:
     """A schedule's timing in words: `every 5 min`, `cron 0 2 * * * (UTC)`."""
     return f"every {shown(interval_seconds)}" if interval_seconds else f"cron {cron} (UTC)"

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.durations import timing, timing_shown
+from tenderflow.cli.durations import new_timing, timing, timing_shown
 from tenderflow.cli.output import JsonOption, console, errors_reported, fail, print_json, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.queue import Scheduler, ScheduleRow
@@ -101,9 +101,7 @@ def _change(ctx: typer.Context, name: str, **change: Any) -> ScheduleRow:
 @schedules_app.command("set")
 def schedules_set(ctx: typer.Context, name: NameArgument, every: EveryOption = None, cron: CronOption = None) -> None:
     """Run a schedule at another interval, or at cron times; its next run is counted from now."""
-    interval, cron_text = timing(every, cron)
-    if interval is None and cron_text is None:
-        raise fail("give --every or --cron", code=2)
+    interval, cron_text = new_timing(every, cron)
     schedule = _change(ctx, name, interval_seconds=interval, cron=cron_text)
     console.print(f"schedule {name}: {_row(schedule)['timing']}; next run {schedule.next_run_at}", highlight=False)
 

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from tenderflow.cli.durations import parse_duration, shown, timing, timing_shown
-from tenderflow.cli.output import JsonOption, console, errors_reported, fail, print_json, print_note, print_table
+from tenderflow.cli.durations import new_timing, parse_duration, shown, timing, timing_shown
+from tenderflow.cli.output import JsonOption, console, errors_reported, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
 from tenderflow.cli.schedules import scheduler
 from tenderflow.pipeline import watches
@@ -157,9 +157,7 @@ def watches_set(
     ctx: typer.Context, watch_id: WatchArgument, every: EveryOption = None, cron: CronOption = None
 ) -> None:
     """Poll a watch at another interval, or at cron times."""
-    interval, cron_text = timing(every, cron)
-    if interval is None and cron_text is None:
-        raise fail("give --every or --cron", code=2)
+    interval, cron_text = new_timing(every, cron)
     watch = _change(ctx, watch_id, interval_seconds=interval, cron=cron_text)
     console.print(f"watch {watch_id} polled {_watch_row(watch)['polled']}; next poll {watch.next_run_at}",
                   highlight=False)
