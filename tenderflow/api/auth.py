@@ -12,9 +12,11 @@ session (an HMAC of its nonce), and the cookie is SameSite=Strict.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
+import psycopg
 from fastapi import Depends, Header, HTTPException, Request, Security, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -52,6 +54,24 @@ def _unauthorized(detail: str) -> HTTPException:
     return HTTPException(status.HTTP_401_UNAUTHORIZED, detail=detail, headers={"WWW-Authenticate": "Bearer"})
 
 
+T = TypeVar("T")
+
+
+def _presented(
+    services: ApiServices, credentials: HTTPAuthorizationCredentials | None,
+    look_up: Callable[[psycopg.Connection[Any], str], T | None], *, what: str, example: str,
+) -> T:
+    """What the Bearer credential sent stands for, as `look_up` finds it in the database; 401 when
+    none is sent (the message shows the header with `example`), or for one it does not find."""
+    if credentials is None:
+        raise _unauthorized(f"missing {what}: send 'Authorization: Bearer {example}'")
+    with services.pool.connection() as conn:
+        found = look_up(conn, credentials.credentials)
+    if found is None:
+        raise _unauthorized(f"invalid or revoked {what}")
+    return found
+
+
 # --- tenants ------------------------------------------------------------------------------------
 
 
@@ -64,12 +84,7 @@ def current_tenant(
 ) -> str:
     """The tenant whose API key is presented; 401 without a valid one (or with an expired one), 403
     for a read-only key asked to change something (any method but GET/HEAD)."""
-    if credentials is None:
-        raise _unauthorized("missing API key: send 'Authorization: Bearer <key>'")
-    with services.pool.connection() as conn:
-        check = check_api_key(conn, credentials.credentials)
-    if check is None:
-        raise _unauthorized("invalid or revoked API key")
+    check = _presented(services, credentials, check_api_key, what="API key", example="<key>")
     if check.expired:
         when = check.expires_at.strftime("%Y-%m-%d %H:%M UTC") if check.expires_at else "?"
         raise _unauthorized(f"API key {check.key_id} expired on {when}; ask the operator for a new one")
@@ -106,12 +121,7 @@ def current_worker(
     instance: Annotated[str | None, Header(alias=WORKER_INSTANCE_HEADER)] = None,
 ) -> RemoteCaller:
     """The remote worker calling; 401 for a missing, unknown or revoked token, 400 without an instance."""
-    if credentials is None:
-        raise _unauthorized("missing worker token: send 'Authorization: Bearer tfw_…'")
-    with services.pool.connection() as conn:
-        token = verify_token(conn, credentials.credentials)
-    if token is None:
-        raise _unauthorized("invalid or revoked worker token")
+    token = _presented(services, credentials, verify_token, what="worker token", example="tfw_…")
     if instance is None or not INSTANCE_PATTERN.fullmatch(instance):
         raise HTTPException(
             status.HTTP_400_BAD_REQUEST,
