@@ -320,9 +320,12 @@ _NOT_READY: dict[int | str, dict[str, Any]] = {
     409: {"description": "No finished version yet (with Retry-After while it is being processed)"}}
 
 
-def _readable_version(view: reads.DocumentView) -> int:
-    """The document's newest finished version, what its text and fields are read from, or a 409
-    while there is none (with Retry-After while one is on its way)."""
+def _readable(services: ApiServices, document_id: int, tenant: str, *, pages: reads.PagesOf | None,
+              fields: bool) -> tuple[reads.DocumentView, int]:
+    """The document as `reads.read_document` reads it, with its newest finished version, what its
+    text and fields are read from; a 409 while there is none (with Retry-After while one is on its way)."""
+    with services.pool.connection() as conn:
+        view = reads.read_document(conn, document_id, tenant=tenant, pages=pages, fields=fields)
     document = view.document
     if view.readable_version is None:
         detail = (f"document {document.id} has no finished version yet (state: {document.state})"
@@ -331,16 +334,14 @@ def _readable_version(view: reads.DocumentView) -> int:
         waiting = document.state != VersionState.FAILED
         raise HTTPException(status.HTTP_409_CONFLICT, detail=detail,
                             headers={"Retry-After": str(NOT_READY_RETRY_SECONDS)} if waiting else None)
-    return view.readable_version
+    return view, view.readable_version
 
 
 @router.get("/{document_id}/text", response_model=DocumentText,
             responses=_NOT_READY,
             summary="The text of every page of the newest finished version")
 def get_document_text(document_id: int, tenant: Tenant, services: Services) -> DocumentText:
-    with services.pool.connection() as conn:
-        view = reads.read_document(conn, document_id, tenant=tenant, fields=False)
-    version = _readable_version(view)
+    view, version = _readable(services, document_id, tenant, pages="readable", fields=False)
     return DocumentText(id=document_id, version=version, pages=[
         PageText(number=page.page_number, text=page.text, source=page.source, confidence=page.confidence)
         for page in view.pages
@@ -351,9 +352,7 @@ def get_document_text(document_id: int, tenant: Tenant, services: Services) -> D
             responses=_NOT_READY,
             summary="The structured fields of the newest finished version")
 def get_document_fields(document_id: int, tenant: Tenant, services: Services) -> DocumentFields:
-    with services.pool.connection() as conn:
-        view = reads.read_document(conn, document_id, tenant=tenant, pages=None)
-    version = _readable_version(view)
+    view, version = _readable(services, document_id, tenant, pages=None, fields=True)
     extraction = view.extraction
     if extraction is None:  # a done version always has its extraction; say so if not
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"document {document_id} has no fields stored")
