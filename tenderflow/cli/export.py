@@ -32,27 +32,43 @@ def export_command(
     state: Annotated[VersionState | None, typer.Option(help="Only documents in this state (e.g. done).")] = None,
 ) -> None:
     """Export the extracted fields of many documents, oldest first."""
-    if format == "xlsx" and output is None:
-        raise fail("an xlsx workbook is binary: give --output FILE.xlsx", code=2)
+    check_output(format, output)
     selection = ExportFilter(tenant=tenant, state=state, since=since.replace(tzinfo=UTC) if since else None)
     rt = runtime(ctx)
     settings = rt.settings
 
-    def write_text(documents: Iterator[dict[str, Any]], write: Callable[[str], Any]) -> int:
+    def write_to(documents: Iterator[dict[str, Any]], out: Any) -> int:
+        if format == "xlsx":
+            return write_xlsx(documents, out)
         if format == "ocds":
-            return write_ocds(documents, write, prefix=settings.ocds_ocid_prefix,
+            return write_ocds(documents, out, prefix=settings.ocds_ocid_prefix,
                               publisher=settings.ocds_publisher_name, public_url=settings.public_url)
-        return (write_csv if format == "csv" else write_jsonl)(documents, write)
+        return (write_csv if format == "csv" else write_jsonl)(documents, out)
 
     with rt.connection() as conn:
         documents = exported_documents(conn, selection)
-        if format == "xlsx":
-            assert output is not None
-            count = write_xlsx(documents, output)
-        elif output is not None:
-            with output.open("w", encoding="utf-8", newline="") as out:
-                count = write_text(documents, out.write)
-        else:
-            count = write_text(documents, sys.stdout.write)
-    what = "release(s)" if format == "ocds" else "document(s)"
+        count = write_export(format, output, lambda out: write_to(documents, out))
+    exported_note(count, "release(s)" if format == "ocds" else "document(s)", output)
+
+
+def check_output(format: str, output: Path | None) -> None:
+    """An xlsx workbook is binary: it needs --output, it is never written to the terminal."""
+    if format == "xlsx" and output is None:
+        raise fail("an xlsx workbook is binary: give --output FILE.xlsx", code=2)
+
+
+def write_export(format: str, output: Path | None, write: Callable[[Any], int]) -> int:
+    """Runs `write` on where the export goes: the path of the `output` file for an xlsx workbook,
+    else a text write function, the `output` file's or, without one, stdout's. Returns its count."""
+    if format == "xlsx":
+        assert output is not None  # check_output
+        return write(output)
+    if output is None:
+        return write(sys.stdout.write)
+    with output.open("w", encoding="utf-8", newline="") as out:
+        return write(out.write)
+
+
+def exported_note(count: int, what: str, output: Path | None) -> None:
+    """How many `what` were exported, and to which file (none: stdout)."""
     print_note(f"exported {count} {what}" + (f" to {output}" if output else ""))

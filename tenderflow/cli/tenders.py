@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from tenderflow.cli.export import check_output, exported_note, write_export
 from tenderflow.cli.output import (
     JsonOption,
     console,
@@ -334,23 +335,15 @@ def export_command(
     """Export tenders: their merged fields with provenance, or OCDS with a release per change."""
     from tenderflow.tenders.export import exported_tenders, write_tenders
 
-    if format == "xlsx" and output is None:
-        raise fail("an xlsx workbook is binary: give --output FILE.xlsx", code=2)
+    check_output(format, output)
     settings = runtime(ctx).settings
     with errors_reported(), runtime(ctx).connection() as conn:
         tenders = exported_tenders(conn, tenant=tenant, since=since.replace(tzinfo=UTC) if since else None,
                                    with_revisions=format in ("ocds", "jsonl"))
         options: dict[str, Any] = {"prefix": settings.ocds_ocid_prefix, "publisher": settings.ocds_publisher_name,
                                    "public_url": settings.public_url}
-        if format == "xlsx":
-            count = write_tenders(tenders, output, format, **options)
-        elif output is not None:
-            with output.open("w", encoding="utf-8", newline="") as out:
-                count = write_tenders(tenders, out.write, format, **options)
-        else:
-            count = write_tenders(tenders, sys.stdout.write, format, **options)
-    print_note(f"exported {count} {'release(s)' if format == 'ocds' else 'tender(s)'}" +
-               (f" to {output}" if output else ""))
+        count = write_export(format, output, lambda out: write_tenders(tenders, out, format, **options))
+    exported_note(count, "release(s)" if format == "ocds" else "tender(s)", output)
 
 
 def calendar_command(
