@@ -21,7 +21,7 @@ from tenderflow.queue import retry
 from tenderflow.stages.contract import JOB_OCR_PLAN
 from tenderflow.stages.results import PageRecord
 from tenderflow.tenants.tenants import create_tenant
-from tests.support.pipeline_harness import drain, drain_in_workers
+from tests.support.pipeline_harness import drain, drain_in_workers, upload_digital_and_scanned
 from tests.support.tender_fixtures import TENDER_PAGE, numbered_pages, scanned_pdf, text_pdf
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -95,10 +95,7 @@ def test_born_digital_and_scanned_documents_reach_done_with_fields(
     pool: ConnectionPool, settings: Settings, storage: ObjectStorage, tmp_path: Path
 ) -> None:
     with pool.connection() as conn:
-        digital = upload_file(conn, storage, text_pdf(tmp_path / "d.pdf", [TENDER_PAGE]),
-                              UploadPolicy(max_bytes=MAX_BYTES))
-        scanned = upload_file(conn, storage, scanned_pdf(tmp_path / "s.pdf", [TENDER_PAGE]),
-                              UploadPolicy(max_bytes=MAX_BYTES))
+        digital, scanned = upload_digital_and_scanned(conn, storage, tmp_path)
     drain(pool, settings, storage)
     with pool.connection() as conn:
         for outcome, source in ((digital, "text_layer"), (scanned, "ocr")):

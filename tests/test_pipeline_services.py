@@ -17,9 +17,9 @@ from tenderflow.pipeline.reprocess import reprocess
 from tenderflow.pipeline.storage import open_storage
 from tenderflow.pipeline.uploads import UploadPolicy, upload_file
 from tests.support.openai_server import RecordedRequest, answer_with, error_reply, in_order, run_openai_server
-from tests.support.pipeline_harness import drain, pipeline_settings
+from tests.support.pipeline_harness import drain, pipeline_settings, upload_digital_and_scanned
 from tests.support.s3_server import fake_aws_credentials, run_s3_server
-from tests.support.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, text_pdf
 
 MAX_BYTES = 10 * 1024 * 1024
 
@@ -34,10 +34,7 @@ def test_documents_stored_in_s3_are_processed_end_to_end(
                                      s3_endpoint_url=endpoint, s3_region="us-east-1")
         storage = open_storage(settings.resolved_storage_url, endpoint_url=endpoint, region="us-east-1")
         with pool.connection() as conn:
-            digital = upload_file(conn, storage, text_pdf(tmp_path / "d.pdf", [TENDER_PAGE]),
-                                  UploadPolicy(max_bytes=MAX_BYTES))
-            scanned = upload_file(conn, storage, scanned_pdf(tmp_path / "s.pdf", [TENDER_PAGE]),
-                                  UploadPolicy(max_bytes=MAX_BYTES))
+            digital, scanned = upload_digital_and_scanned(conn, storage, tmp_path)
         drain(pool, settings, storage)
         keys = [o["Key"] for o in boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
                 .list_objects_v2(Bucket="tenders")["Contents"]]

@@ -16,9 +16,9 @@ from psycopg_pool import ConnectionPool
 from tenderflow.config import Settings
 from tenderflow.handlers import LOCAL_POOLS, build_job_types
 from tenderflow.pipeline.storage import ObjectStorage
-from tenderflow.pipeline.uploads import UploadPolicy, upload_file
+from tenderflow.pipeline.uploads import UploadOutcome, UploadPolicy, upload_file
 from tenderflow.queue import Backoff, JobTypes, Worker, WorkerConfig
-from tests.support.tender_fixtures import text_pdf
+from tests.support.tender_fixtures import TENDER_PAGE, scanned_pdf, text_pdf
 
 
 def pipeline_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
@@ -87,6 +87,16 @@ def upload_and_drain(
         ids[name] = outcome.document_id
     drain(pool, settings, storage)
     return ids
+
+
+def upload_digital_and_scanned(
+    conn: psycopg.Connection[Any], storage: ObjectStorage, folder: Path
+) -> tuple[UploadOutcome, UploadOutcome]:
+    """TENDER_PAGE uploaded twice (written to `folder`): as a born-digital PDF, whose text layer is
+    read, and as a scan, which is OCRed."""
+    policy = UploadPolicy(max_bytes=10 * 1024 * 1024)
+    return (upload_file(conn, storage, text_pdf(folder / "d.pdf", [TENDER_PAGE]), policy),
+            upload_file(conn, storage, scanned_pdf(folder / "s.pdf", [TENDER_PAGE]), policy))
 
 
 def drain_with(pool: ConnectionPool, job_types: JobTypes, *, threads: int = 2, timeout: float = 180.0) -> None:
