@@ -107,12 +107,15 @@ install-runtime: $(VENV)/.runtime
 
 # Every dependency at the version requirements.lock pins (a constraints file: it pins, it adds nothing).
 # uv installs them (pinned by the lock too; pip is only its bootstrap): a few seconds where pip took
-# over a minute, which CI pays on every fresh clone.
+# over a minute, which CI pays on every fresh clone. Compiled to bytecode at install, the package's
+# own modules too: where PYTHONDONTWRITEBYTECODE is set (this machine sets it), every process of the
+# tests, every CLI run and worker, would otherwise compile each module it imports from source again.
 UV_VERSION = $(shell sed -n 's/^uv==\([0-9.]*\).*/\1/p' requirements.lock)
 define venv_with
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check "uv==$(UV_VERSION)"
-	$(BIN)/uv pip install -q --python $(BIN)/python -c requirements.lock -e "$(1)"
+	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -c requirements.lock -e "$(1)"
+	$(BIN)/python -m compileall -q -j 0 tenderflow $(if $(filter .,$(1)),,tests bench)
 endef
 
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -159,7 +162,7 @@ llm-wheel: install
 	  || { [ $$? -eq 124 ] && echo "stopped: not built within $(LLM_BUILD_SECONDS) s" >> $(LLM_WHEELS)/build.log; \
 	       echo "llama-cpp-python could not be built here (see $(LLM_WHEELS)/build.log)"; }; }
 test-llm: system-deps install llm-wheel
-	$(BIN)/python -m pip install -q -c requirements.lock --find-links $(LLM_WHEELS) \
+	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -c requirements.lock --find-links $(LLM_WHEELS) \
 	  --only-binary llama-cpp-python -e ".[dev,llm-test]" || echo "llm-test extra not installed: tests skipped"
 	$(BIN)/pytest -q -p no:cacheprovider -m llm_server tests/test_llm_server.py
 

@@ -16,6 +16,7 @@ import pytest
 from psycopg_pool import ConnectionPool
 from typer.testing import CliRunner
 
+from tenderflow import langid
 from tenderflow.cli import app
 from tenderflow.errors import UploadRejectedError
 from tenderflow.logs import configure_logging
@@ -172,7 +173,7 @@ def test_the_identifier_decoded_once_into_the_cache_identifies_as_the_shipped_mo
     texts = [" ".join(FRENCH), " ".join(GERMAN), " ".join(DUTCH), " ".join(ENGLISH)]
 
     def identified(cache: Path | None) -> list[tuple[str, float] | None]:
-        monkeypatch.setattr(lang._Loaded, "identifier", None)  # a new process
+        monkeypatch.setattr(langid._Loaded, "identifier", None)  # a new process
         lang.warm_up(cache)
         return [lang.identify(text) for text in texts]
 
@@ -180,7 +181,7 @@ def test_the_identifier_decoded_once_into_the_cache_identifies_as_the_shipped_mo
     assert [found[0] if found else None for found in shipped] == ["fra", "deu", "nld", "eng"]
     cache = tmp_path / "cache" / "models"
     assert identified(cache) == shipped  # decoded now, and kept
-    [copy] = cache.glob(f"{lang.MODEL_CACHE_PREFIX}*.npz")
+    [copy] = cache.glob(f"{langid.MODEL_CACHE_PREFIX}*.npz")
     assert identified(cache) == shipped and list(cache.iterdir()) == [copy]  # read from the copy
     copy.write_bytes(copy.read_bytes()[: copy.stat().st_size // 2])
     assert identified(cache) == shipped  # a damaged copy: the shipped model, and the copy dropped
@@ -385,17 +386,16 @@ def test_api_upload_languages_and_document_language(
 
 def test_workers_load_the_identifier_before_their_first_claim(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The model costs ~0.7 s of CPU: a worker's warm-up pays it (from its cache), not its first document."""
-    from tenderflow.pdf import languages
     from tenderflow.pdf.probe import PdfLimits
     from tenderflow.stages.compute import OcrPlanCompute
     from tenderflow.stages.contract import warm_up
 
-    monkeypatch.setattr(languages._Loaded, "identifier", None)
+    monkeypatch.setattr(langid._Loaded, "identifier", None)
     cache = tmp_path / "models"
     warm_up([OcrPlanCompute(PdfLimits(), detect=False, model_cache=cache)])
-    assert languages._Loaded.identifier is None and not cache.exists(), "no detection, nothing to load"
+    assert langid._Loaded.identifier is None and not cache.exists(), "no detection, nothing to load"
     warm_up([OcrPlanCompute(PdfLimits(), detect=True, model_cache=cache)])
-    assert languages._Loaded.identifier is not None and list(cache.glob(f"{languages.MODEL_CACHE_PREFIX}*.npz"))
+    assert langid._Loaded.identifier is not None and list(cache.glob(f"{langid.MODEL_CACHE_PREFIX}*.npz"))
 
 
 def test_a_language_without_its_pack_is_said_in_show_and_the_api_not_read_silently(
@@ -428,3 +428,20 @@ def test_a_language_without_its_pack_is_said_in_show_and_the_api_not_read_silent
         configure_logging(level="WARNING")
     assert "whose tesseract pack is not installed" in " ".join(shown.output.split()), shown.output
     assert lang.missing_pack_note("fra", "fra+eng") is None and lang.missing_pack_note(None, "eng") is None
+
+
+def test_the_extractor_reads_the_language_with_the_identifier_ocr_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker running both pools decoded py3langid's model twice (OCR's detection, then the
+    extractor's country clue through py3langid's own global): one identifier a process now."""
+    import py3langid.langid  # type: ignore[import-untyped]
+
+    from tenderflow.extraction.country import text_language
+
+    monkeypatch.setattr(langid._Loaded, "identifier", None)
+    monkeypatch.setattr(py3langid.langid, "IDENTIFIER", None)
+    lang.warm_up(tmp_path / "models")
+    loaded = langid._Loaded.identifier
+    assert text_language([" ".join(FRENCH)] * 3) == "fr" and text_language([" ".join(GERMAN)] * 3) == "de"
+    assert langid._Loaded.identifier is loaded and py3langid.langid.IDENTIFIER is None

@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from tenderflow import langid
 from tenderflow.extraction.backend import PageLike
 from tenderflow.extraction.codelists import COUNTRY_CODE_ALIASES, COUNTRY_CODES
 from tenderflow.extraction.schema import (
@@ -636,10 +637,8 @@ def text_language(texts: Iterable[str]) -> str | None:
     sample = "\n".join(texts)[:6_000]
     if len(sample.strip()) < 100:  # characters, not words: Japanese and Chinese write no spaces
         return None
-    import py3langid  # type: ignore[import-untyped]
-
-    language, _ = py3langid.classify(sample)
-    return str(language)
+    language, _ = langid.classify(sample)  # the identifier OCR's detection loaded, if it did
+    return language
 
 
 def _language(clues: _Clues, language: str | None) -> tuple[str, ...]:

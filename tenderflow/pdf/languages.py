@@ -31,12 +31,12 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from tenderflow import langid
 from tenderflow.errors import ConfigurationError
 from tenderflow.pdf import launcher
 from tenderflow.pdf.ocr import (
@@ -270,75 +270,6 @@ def with_second_language(languages: Sequence[str], installed: frozenset[str]) ->
 # --- identification ------------------------------------------------------------------------------
 
 
-_identifier_lock = threading.Lock()
-
-
-class _Loaded:
-    """The identifier, built once per process (under `_identifier_lock`)."""
-
-    identifier: Any = None
-
-
-MODEL_CACHE_PREFIX = "langid-"
-
-
-def _identifier(cache_dir: Path | None = None) -> Any:
-    """The identifier (hold `_identifier_lock`). py3langid ships its model LZMA-compressed: decoding
-    it takes ~0.5 s of CPU, most of a worker's start. With `cache_dir`, the decoded model is kept
-    there (named by the shipped model's hash, so an upgraded package gets its own), written once per
-    machine, and each process after that reads it in a tenth of the time; a damaged or unwritable
-    copy only means decoding the shipped model as before."""
-    if _Loaded.identifier is None:
-        from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
-
-        identifier = _identifier_from_cache(Path(MODEL_DIR) / MODEL_FILE, cache_dir) if cache_dir else None
-        _Loaded.identifier = identifier or LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    return _Loaded.identifier
-
-
-def _identifier_from_cache(shipped: Path, cache_dir: Path) -> Any:
-    import hashlib
-    import lzma
-    import os
-    import shutil
-    import zipfile
-    from array import array
-
-    import numpy as np
-    from py3langid.langid import LanguageIdentifier
-
-    def as_array(values: Any) -> array[int]:  # the identifier walks these in Python: stdlib arrays
-        typecode = {2: "H", 4: "I", 8: "Q"}[values.dtype.itemsize]
-        converted = array(typecode)
-        converted.frombytes(np.ascontiguousarray(values).tobytes())
-        return converted
-
-    partial: Path | None = None
-    cached: Path | None = None
-    try:
-        cached = cache_dir / f"{MODEL_CACHE_PREFIX}{hashlib.sha256(shipped.read_bytes()).hexdigest()[:16]}.npz"
-        if not cached.exists():
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=cache_dir, prefix=".langid-", suffix=".npz", delete=False) as out:
-                partial = Path(out.name)
-                with lzma.open(shipped) as source:
-                    shutil.copyfileobj(source, out, length=1 << 20)
-            os.replace(partial, cached)  # whole or not at all: processes may write it at once
-            partial = None
-        with np.load(cached, allow_pickle=False) as model:  # arrays only: nothing in it can run
-            return LanguageIdentifier(
-                np.asarray(model["ptc"]), np.asarray(model["pc"]), model["classes"].tolist(),
-                as_array(model["nextmove"]), model["out_feat"].tolist(), norm_probs=True,
-                tk_row=as_array(model["nextmove_row"]))
-    except (OSError, ValueError, KeyError, EOFError, lzma.LZMAError, zipfile.BadZipFile):
-        if cached is not None and partial is None:
-            cached.unlink(missing_ok=True)  # damaged: the next process writes it again
-        return None
-    finally:
-        if partial is not None:
-            partial.unlink(missing_ok=True)
-
-
 def _letters(text: str) -> int:
     return sum(map(str.isalpha, text))
 
@@ -346,9 +277,8 @@ def _letters(text: str) -> int:
 def warm_up(cache_dir: Path | None = None) -> None:
     """Load the identifier's model now, once per process, rather than in the first document's OCR
     plan: workers call this before they claim work. With `cache_dir` (the worker's cache), from the
-    decoded copy kept there."""
-    with _identifier_lock:
-        _identifier(cache_dir)
+    decoded copy kept there (`tenderflow.langid`)."""
+    langid.load(cache_dir)
 
 
 def identify(text: str) -> tuple[str, float] | None:
@@ -358,15 +288,13 @@ def identify(text: str) -> tuple[str, float] | None:
     text = text[:IDENTIFY_CHARS]
     if _letters(text) < MIN_LETTERS:
         return None
-    with _identifier_lock:  # loads the model once; classify itself only reads it
-        identifier = _identifier()
-    label, probability = identifier.classify(text)
+    label, probability = langid.classify(text)
     if probability < MIN_CONFIDENCE:
         return None
-    language = TESSERACT_LANGUAGE.get(str(label), str(label))
+    language = TESSERACT_LANGUAGE.get(label, label)
     if language == "chi_sim" and _traditional(text):
         language = "chi_tra"
-    return language, float(probability)
+    return language, probability
 
 
 _SIMPLIFIED_ONLY = frozenset("们这为与学标购务会国个来时说对经发动种实现点进过关开区单项价设务报应书议务电资产县")
