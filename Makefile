@@ -23,7 +23,7 @@ RUNTIME_DATA := poppler-data fonts-wqy-microhei
 TEST_DATA := $(RUNTIME_DATA) fonts-dejavu-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test check lint typecheck docs docs-config unit chaos-test test-pg test-llm llm-wheel schema demo-deps \
+.PHONY: demo test check lint typecheck docs docs-config unit chaos-test test-pg test-llm llm-wheel schema cldr-names demo-deps \
 	runtime-deps system-deps install install-runtime bench chaos clean lock bench-deps
 
 demo: demo-deps install-runtime
@@ -181,6 +181,11 @@ bench: system-deps install bench-deps
 # S3 stopped, the API killed, LLM faults); the checker's JSON line last. CHAOS_ARGS="--seed 2" etc.
 chaos: system-deps install
 	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
+
+# The month and weekday names the offline extractor reads, from CLDR through babel, as a file in the
+# package (tests/test_offline_dates.py checks it is what babel gives): after a babel upgrade or a locale added.
+cldr-names: install
+	$(BIN)/python -c "from tenderflow.extraction.offline.date_parsing import write_cldr_names; write_cldr_names()"
 
 # docs/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
 schema: install

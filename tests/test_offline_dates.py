@@ -113,6 +113,17 @@ def test_dates_in_every_script(text: str, expected: date) -> None:
     assert dates_in(text) == [expected]
 
 
+def test_the_shipped_month_and_weekday_names_are_what_babel_gives_today() -> None:
+    """The names are read from a file in the package (`make cldr-names` writes it), not from babel's
+    data at every start: the file must say what babel says, in the same order."""
+    import json
+
+    shipped = json.loads(date_parsing.CLDR_NAMES.read_text(encoding="utf-8"))
+    assert shipped == date_parsing.cldr_names(), "run `make cldr-names`"
+    assert list(shipped["months"]) == list(date_parsing.cldr_names()["months"])
+    assert date_parsing.MONTHS == shipped["months"]
+
+
 def test_no_locale_makes_another_locales_month_names_ambiguous() -> None:
     """Every month name of every locale read reads as its own month: adding a locale never drops or changes
     a name of another (Croatian, whose 'listopad' is October, only adds the names nobody else uses)."""

@@ -24,10 +24,12 @@ positions are those of the printed line.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
 from babel.dates import get_day_names, get_month_names
 
@@ -105,7 +107,21 @@ def weekday_words() -> set[str]:
     return words
 
 
-MONTHS: Final = _month_table()
+CLDR_NAMES: Final = Path(__file__).with_name("cldr_names.json")
+"""`_month_table()` and `weekday_words()` as babel gives them, written by `make cldr-names`
+(`write_cldr_names`): reading 50 locales' CLDR data took ~0.4 s of CPU at every worker's start (and
+every CLI command that extracts). tests/test_offline_dates.py fails when the file is not what babel
+gives today (a babel upgrade, a locale added); without the file they are read from babel."""
+
+
+def cldr_names() -> dict[str, Any]:
+    """What `CLDR_NAMES` holds: the month table (in its order) and the weekday words (sorted)."""
+    return {"months": _month_table(), "weekday_words": sorted(weekday_words())}
+
+
+_NAMES: Final[dict[str, Any]] = (json.loads(CLDR_NAMES.read_text(encoding="utf-8")) if CLDR_NAMES.exists()
+                                 else cldr_names())
+MONTHS: Final[dict[str, int]] = _NAMES["months"]
 MONTH: Final = "(?:" + alternation(MONTHS) + ")"
 
 
@@ -220,7 +236,7 @@ _GAP_WORDS: Final = (
         まで までに 迄 必着 前 之前 以前 止 为止 整 까지 전 이전
         """.split()
     )
-    | weekday_words()
+    | set(_NAMES["weekday_words"])
 )
 """Words that may stand between a date and its time: connectors, weekdays, time zones ('at', 'à', 'ore', 'um',
 'a las', 'Friday', 'EST', 'local time', 'الساعة', 'в', 'στις', 'saat', 'lúc', '（月）', '까지')."""
@@ -434,3 +450,9 @@ def gap_allowed(gap: str) -> bool:
     if len(gap) > _GAP_MAX:
         return False
     return all(word in _GAP_WORDS for word in re.findall(r"[^\W\d_]+", gap))
+
+
+
+def write_cldr_names() -> None:
+    """`make cldr-names`: write `CLDR_NAMES` from babel."""
+    CLDR_NAMES.write_text(json.dumps(cldr_names(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
