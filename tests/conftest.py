@@ -18,6 +18,7 @@ overrides the fixture. Documents a module's tests only read are processed once f
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -83,6 +84,11 @@ def server_url() -> Iterator[str]:
             for setting in ("fsync", "synchronous_commit", "full_page_writes"):
                 admin.execute(sql.SQL("ALTER SYSTEM SET {} = off").format(sql.Identifier(setting)))
             admin.execute("SELECT pg_reload_conf()")
+        for _ in range(100):  # the reload is signalled, not waited for: a new session reads it once applied
+            with psycopg.connect(url, autocommit=True) as check:
+                if check.execute("SHOW fsync").fetchone() == ("off",):
+                    break
+            time.sleep(0.05)
         yield url
     finally:
         server.cleanup()
@@ -100,6 +106,13 @@ def template_database(server_url: str) -> Iterator[str]:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
+@functools.cache
+def _copies_files(server_url: str) -> bool:
+    """Whether `_clone` copies files on this server: PostgreSQL 15 or later, not syncing its disk."""
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        return admin.info.server_version >= 150000 and admin.execute("SHOW fsync").fetchone() == ("off",)
+
+
 def _clone(server_url: str, template: str, prefix: str) -> str:
     """A copy of `template`. From PostgreSQL 15 on, CREATE DATABASE writes every block of the copy to
     the WAL unless told to copy the files: a third of the time for a database this small (measured
@@ -107,8 +120,7 @@ def _clone(server_url: str, template: str, prefix: str) -> str:
     server that syncs its disk (a standalone one) cost more under the suite's load than they save."""
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        copy_files = admin.info.server_version >= 150000 and admin.execute("SHOW fsync").fetchone() == ("off",)
-        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY" if copy_files
+        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY" if _copies_files(server_url)
                             else "CREATE DATABASE {} TEMPLATE {}")
         admin.execute(statement.format(sql.Identifier(name), sql.Identifier(template)))
     return name
