@@ -217,7 +217,8 @@ def test_completion_blocked_behind_an_uncommitted_reclaim_finds_the_job_gone(
         [moved] = Reclaimer(JobTypes()).run_once(other_conn, now=start + PAST_LEASE)
         completion.start()
         wait_until(lambda: conn.execute(
-            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'test-completion' AND wait_event_type = 'Lock'"
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'test-completion' AND wait_event_type = 'Lock' "
+            "AND datname = current_database()"
         ).fetchone(), timeout=10, message="the completion waits for the reclaim's row lock")
     completion.join(10)
 

@@ -44,7 +44,8 @@ def wait_until_session_waits_on_a_lock(observer: Conn, application_name: str, ti
     """Poll pg_stat_activity (from a session outside any transaction: its view is cached per transaction)."""
     deadline = time.monotonic() + timeout
     while not observer.execute(
-        "SELECT 1 FROM pg_stat_activity WHERE application_name = %s AND wait_event_type = 'Lock'",
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = %s AND wait_event_type = 'Lock' "
+        "AND datname = current_database()",
         (application_name,),
     ).fetchone():
         if time.monotonic() > deadline:

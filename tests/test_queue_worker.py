@@ -384,13 +384,15 @@ def test_a_stop_during_the_listeners_claim_waits_for_it_and_leaves_no_job_runnin
     blocker = psycopg.connect(conn.info.dsn, autocommit=True)
     try:
         with running_worker(pool, registry(quick=FunctionHandler(note)), poll_seconds=30.0) as worker:
-            wait_until(lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%%'"
+            wait_until(lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%%' "
+                                            "AND datname = current_database()"
                                             ).fetchone() == (1,), message="the worker listens")
             time.sleep(0.2)  # the claimer's first claim is over: it sleeps until a wake-up
             blocker.execute("SELECT pg_advisory_lock(%s)", (jobs_module.CLAIM_LOCK_KEY,))
             job_id = enqueue(conn, JobSpec("quick"))  # its NOTIFY: the listener claims, and waits for the lock
             wait_until(lambda: conn.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' "
+                "AND datname = current_database()"
             ).fetchone() == (1,), message="the listener's claim waits for the claim lock")
             worker.request_stop()
             threading.Timer(0.5, lambda: blocker.execute("SELECT pg_advisory_unlock_all()")).start()
@@ -741,8 +743,11 @@ def test_a_worker_whose_claim_and_commit_connections_are_killed_goes_on_with_new
     with running_worker(pool, job_types, threads=2):
         first = enqueue(conn, JobSpec("fine"))
         wait_for_job(conn, first, "succeeded")
+        # This database's sessions only: on a shared server the other pytest-xdist worker's tests
+        # have pools named `test` too (killing theirs failed a test there, once in a few CI runs).
         killed = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                              "WHERE application_name LIKE 'test:%%' AND pid <> pg_backend_pid()").fetchone()
+                              "WHERE application_name LIKE 'test:%%' AND pid <> pg_backend_pid() "
+                              "AND datname = current_database()").fetchone()
         assert killed is not None and killed[0] >= 2  # at least the claimer's and the committer's
         after = enqueue_many(conn, [JobSpec("fine") for _ in range(5)])
         for job_id in after:

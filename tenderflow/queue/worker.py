@@ -55,6 +55,8 @@ _T = TypeVar("_T")
 # that a slow database slows claiming instead of piling up leases (and a busy committer gets batches
 # big enough to keep up).
 COMMIT_BATCH_MAX = 500
+# How long a starting worker waits for its listener to hold the liveness lock before it claims anyway.
+LISTENER_START_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,9 @@ class Worker:
         self._backlog = False  # the last claim filled every free slot: more jobs are likely waiting
         self._stopping = threading.Event()
         self._stopped = threading.Event()
+        # Set once the listener's first session holds the liveness lock (or failed to): claims wait
+        # for it, so that every job this worker runs is taken back as soon as its process dies.
+        self._listening = threading.Event()
         self._runnable: stdlib_queue.SimpleQueue[_Slot | None] = stdlib_queue.SimpleQueue()
         self._finished: stdlib_queue.SimpleQueue[_Finished | None] = stdlib_queue.SimpleQueue()
         self.claimed_total = 0
@@ -207,6 +212,7 @@ class Worker:
                      grace_seconds=self.config.shutdown_grace_seconds)
         self._stopping.set()
         self._wake.set()
+        self._listening.set()  # a start still waiting for its listener goes on to stop at once
 
     @property
     def stopping(self) -> bool:
@@ -239,6 +245,11 @@ class Worker:
         for number in range(self.config.threads):
             threading.Thread(target=self._execute_loop, name=f"job-{number}", daemon=True).start()
         try:
+            if self.config.notify:
+                # A job claimed before the lock is held would wait for its lease if the process died
+                # now (found by a SIGKILL test under load). Bounded: a listener that cannot connect
+                # leaves this worker with leases only, as before.
+                self._listening.wait(LISTENER_START_SECONDS)
             self._claim_loop()
             # A claim under way on the listener's thread holds the claim lock: once it is over, its
             # jobs are held (and no later claim starts: each checks the stop under that lock), so
@@ -590,6 +601,7 @@ class Worker:
                 with psycopg.connect(self._listen_conninfo(), autocommit=True) as conn:
                     if self.liveness_key is not None and not jobs.hold_liveness_lock(conn, self.liveness_key, self.id):
                         log.warning("worker.liveness_lock_taken", worker_id=self.id)  # leases only, then
+                    self._listening.set()
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     self._wake.set()  # notifications may have been missed while disconnected
                     delay = 0.5
@@ -601,6 +613,7 @@ class Worker:
             except Exception as exc:  # any error: logged, then listen again after a backoff
                 log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}",
                             exc_info=not isinstance(exc, psycopg.OperationalError))
+                self._listening.set()  # claims go on without the lock: leases only until it is back
                 self._stopped.wait(delay)
                 # at most 5 s: while it reconnects, the worker holds no liveness lock
                 delay = min(delay * 2, 5.0)
