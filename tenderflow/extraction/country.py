@@ -54,6 +54,8 @@ from tenderflow.extraction.schema import (
 )
 
 if TYPE_CHECKING:  # phonenumbers is imported where a number is read: readers of stored deadlines need it not
+    from pathlib import Path
+
     import phonenumbers
 
 LEAD: Final = 1.0
@@ -229,12 +231,13 @@ def placed_deadlines(fields: object, country: BuyerCountry | None) -> dict[str, 
     return placed
 
 
-def prepare() -> None:
-    """Build the tables `locate` reads (place names in many languages, the language model) now,
-    rather than in the first extraction: a worker's warm-up."""
+def prepare(model_cache: Path | None = None) -> None:
+    """Build the tables `locate` reads (place names in many languages, the language model, from its
+    decoded copy in `model_cache` when given: `tenderflow.langid.load`) now, rather than in the
+    first extraction: a worker's warm-up."""
     _place_names()
     _state_postcodes()
-    text_language(["warm up the language model " * 5])
+    langid.load(model_cache)
 
 
 # --- the country's zones ---------------------------------------------------------------------------

@@ -126,7 +126,7 @@ class OcrPlanCompute:
     @classmethod
     def from_settings(cls, settings: Settings) -> OcrPlanCompute:
         return cls(pdf_limits(settings), options=ocr_options(settings), detect=settings.ocr_detect_languages,
-                   model_cache=settings.data_dir / "cache" / "models")
+                   model_cache=settings.model_cache_dir)
 
     def warm_up(self) -> None:
         """Before the first claim: the tool sandbox, and the language identifier's model when this
@@ -232,10 +232,13 @@ class ExtractCompute:
     """extract: the configured backend (the offline rules, an OpenAI-compatible LLM, or both) over
     the pages' text, validated, with the buyer placed in a country (tenderflow.extraction)."""
 
-    def __init__(self, backend: ExtractionBackend | Callable[[], ExtractionBackend]) -> None:
+    def __init__(self, backend: ExtractionBackend | Callable[[], ExtractionBackend],
+                 model_cache: Path | None = None) -> None:
         """`backend`, or how to build it at the first extraction: an LLM backend's client takes ~0.5 s
         of CPU to import, a third of a worker's start, which a worker need not pay before it claims
-        (the chaos run's restarted workers were killed before they ever got ready)."""
+        (the chaos run's restarted workers were killed before they ever got ready). `model_cache`:
+        where the language identifier's decoded model is kept (as for OCR's detection)."""
+        self.model_cache = model_cache
         self._backend = None if callable(backend) else backend
         self._build = backend if callable(backend) else None
         self._lock = threading.Lock()
@@ -245,8 +248,8 @@ class ExtractCompute:
         from tenderflow.extraction import build_backend
 
         if settings.uses_llm:
-            return cls(functools.partial(build_backend, settings))
-        return cls(build_backend(settings))
+            return cls(functools.partial(build_backend, settings), settings.model_cache_dir)
+        return cls(build_backend(settings), settings.model_cache_dir)
 
     @property
     def backend(self) -> ExtractionBackend:
@@ -263,7 +266,7 @@ class ExtractCompute:
         # an LLM backend (built at its first use) has nothing to prepare, and a call would cost
         if self._backend is not None and self._backend.name == "rules":
             extract_fields([PageInput(1, _WARM_UP_PAGE)], self._backend)
-        prepare()  # the country's tables (place names, the language model): ~1 s of CPU, once
+        prepare(self.model_cache)  # the country's tables (place names, the language model), once
 
     def compute(self, job: ClaimedJob, pages: list[PageInput], context: JobContext) -> ExtractResult:
         result = extract_fields(pages, self.backend, interrupt=context)
