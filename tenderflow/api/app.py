@@ -155,19 +155,9 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
 
 def _include_routes(app: FastAPI) -> None:
     """The routers of the module docstring's table, the dashboard's stylesheet, the operations routes."""
-    app.include_router(documents.router)
-    app.include_router(tenders.router)
-    app.include_router(account.router)
-    app.include_router(document_pdfs.router)
-    app.include_router(search.router)
-    app.include_router(export.router)
-    app.include_router(webhook_routes.router)
-    app.include_router(watch_routes.router)
-    app.include_router(schedule_routes.router)
-    app.include_router(tenant_limits.router)
-    app.include_router(remote_workers.router)
-    app.include_router(dashboard_tenders.router)
-    app.include_router(dashboard.router)
+    for routes in (documents, tenders, account, document_pdfs, search, export, webhook_routes, watch_routes,
+                   schedule_routes, tenant_limits, remote_workers, dashboard_tenders, dashboard):
+        app.include_router(routes.router)
     app.mount("/dashboard/static", StaticFiles(packages=[("tenderflow.api", "static")]), name="static")
     app.include_router(operations.router)
 

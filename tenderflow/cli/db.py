@@ -7,10 +7,9 @@ import sys
 import typer
 
 from tenderflow import migrations
-from tenderflow.cli.output import JsonOption, console, fail, print_json
+from tenderflow.cli.output import JsonOption, console, errors_reported, fail, print_json
 from tenderflow.cli.runtime import runtime
 from tenderflow.database import redact
-from tenderflow.errors import TenderflowError
 
 db_app = typer.Typer(help="The database: migrations and where it is.", no_args_is_help=True)
 
@@ -19,11 +18,9 @@ db_app = typer.Typer(help="The database: migrations and where it is.", no_args_i
 def db_migrate(ctx: typer.Context) -> None:
     """Apply pending migrations (safe to run from several processes at once)."""
     rt = runtime(ctx)
-    try:
+    with errors_reported():
         with rt.connection(migrated=False) as conn:
             applied = migrations.migrate(conn)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
     if applied:
         for migration in applied:
             console.print(f"applied {migration.version:04d}_{migration.name}")
@@ -60,10 +57,8 @@ def db_stop(ctx: typer.Context) -> None:
     settings = runtime(ctx).settings
     if settings.database_url is not None:
         raise fail("DATABASE_URL names a server tenderflow does not run: stop it where it runs")
-    try:
+    with errors_reported():
         stopped = stop_embedded_server(settings.data_dir)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
     where = settings.data_dir / "postgres"
     console.print(f"stopped the embedded PostgreSQL in {where}" if stopped
                   else f"the embedded PostgreSQL in {where} is not running", highlight=False)

@@ -21,6 +21,7 @@ from tenderflow.cli.output import (
     JsonOption,
     console,
     err_console,
+    errors_reported,
     fail,
     make_table,
     print_json,
@@ -117,11 +118,9 @@ def _pdfs_to_upload(paths: list[Path], languages: str | None) -> tuple[str | Non
     Exits with code 2 (a usage error: nothing was read or stored) on bad languages or no PDF."""
     from tenderflow.pipeline.uploads import check_languages, find_pdfs
 
-    try:
+    with errors_reported(code=2):
         languages = check_languages(languages)
         files = list(find_pdfs(paths))
-    except TenderflowError as exc:
-        raise fail(str(exc), code=2) from exc
     if not files:
         raise fail(f"no PDF found in {', '.join(map(str, paths))} (folders are searched for *.pdf)", code=2)
     return languages, files
@@ -137,7 +136,7 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
 
     storage = rt.storage
     outcomes = []
-    try:
+    with errors_reported():  # the tenant, checked once for the whole batch
         # A bar only on a terminal: piped, even a finished transient bar would leave a blank line
         # ahead of the TSV.
         with rt.connection() as conn, Progress(console=console, transient=True,
@@ -148,8 +147,6 @@ def _upload_files(rt: Runtime, files: list[Path], *, tenant: str, priority: int,
             for outcome in upload_paths(conn, storage, files, policy):
                 outcomes.append(outcome)
                 progress.advance(task)
-    except TenderflowError as exc:  # the tenant, checked once for the whole batch
-        raise fail(str(exc)) from exc
     return outcomes
 
 
@@ -484,10 +481,8 @@ def show(
 ) -> None:
     """One document: state, extracted fields with their page and quote, and optionally its text."""
     with runtime(ctx).connection() as conn:
-        try:
+        with errors_reported():
             view = read_document(conn, document_id)
-        except TenderflowError as exc:
-            raise fail(str(exc)) from exc
     extraction = view.extraction
     country = extraction.buyer_country() if extraction else None
     deadlines = extraction.deadlines(country) if extraction else {}
@@ -582,10 +577,8 @@ def reprocess_command(
     from tenderflow.pipeline.reprocess import reprocess
     from tenderflow.pipeline.uploads import check_languages
 
-    try:
+    with errors_reported():
         languages = check_languages(languages)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
     rt = runtime(ctx)
     with rt.connection() as conn:
         try:

@@ -7,9 +7,8 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli.output import fail, print_note
+from tenderflow.cli.output import errors_reported, print_note
 from tenderflow.cli.runtime import runtime
-from tenderflow.errors import TenderflowError
 from tenderflow.pipeline import pdfs
 
 
@@ -24,12 +23,10 @@ def download(
     """Save a document's PDF: the original, or a searchable copy of its newest finished version."""
     rt = runtime(ctx)
     storage = rt.storage
-    try:
+    with errors_reported():
         with rt.connection() as conn:
             stored = (pdfs.searchable_pdf(conn, storage, rt.settings, document_id, tenant=None) if searchable
                       else pdfs.original_pdf(conn, document_id, tenant=None))
-    except TenderflowError as error:
-        raise fail(str(error)) from error
     target = output or Path(stored.filename)
     storage.download_to(stored.key, target)
     print_note(f"wrote {target} ({target.stat().st_size:,} bytes)")

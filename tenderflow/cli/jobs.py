@@ -8,9 +8,8 @@ import psycopg
 import typer
 
 from tenderflow import queue as job_queue
-from tenderflow.cli.output import JsonOption, cell, console, fail, print_json, print_note, print_table
+from tenderflow.cli.output import JsonOption, cell, console, errors_reported, print_json, print_note, print_table
 from tenderflow.cli.runtime import runtime
-from tenderflow.errors import TenderflowError
 from tenderflow.queue import jobs as queue_jobs
 from tenderflow.queue.jobs import JobState
 from tenderflow.queue.stats import list_workers, queue_stats
@@ -45,11 +44,9 @@ def jobs_list(
 @jobs_app.command("show")
 def jobs_show(ctx: typer.Context, job_id: JobId, as_json: JsonOption = False) -> None:
     """One job, every column."""
-    try:
+    with errors_reported():
         with runtime(ctx).connection() as conn:
             row = queue_jobs.get(conn, job_id)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
     if as_json:
         print_json(row)
         return
@@ -90,11 +87,9 @@ def jobs_retry(
     """Queue failed or cancelled jobs again."""
     with runtime(ctx).connection() as conn:
         for job_id in job_ids:
-            try:
+            with errors_reported():
                 job_queue.retry(conn, job_id, extra_attempts=attempts)
                 console.print(f"job {job_id} queued again")
-            except TenderflowError as exc:
-                raise fail(str(exc)) from exc
             note = pipeline_retry_note(conn, job_id)
             if note:
                 print_note(f"note: {note}")
@@ -122,13 +117,11 @@ def jobs_cancel(ctx: typer.Context, job_ids: JobIds) -> None:
     job_types = build_job_types(rt.settings)
     with rt.connection() as conn:
         for job_id in job_ids:
-            try:
+            with errors_reported():
                 with conn.transaction():
                     ended = job_queue.cancel(conn, job_id)
                     job_types.run_ended_hooks(conn, [ended])
                 console.print(f"job {job_id} cancelled")
-            except TenderflowError as exc:
-                raise fail(str(exc)) from exc
 
 
 @jobs_app.command("prune")

@@ -9,9 +9,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from tenderflow.cli.output import JsonOption, console, fail, print_json, print_table, safe
+from tenderflow.cli.output import JsonOption, console, errors_reported, print_json, print_table, safe
 from tenderflow.cli.runtime import runtime
-from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.search import MAX_RESULTS, SearchFilters, search
 from tenderflow.pipeline.versions import VersionState
 
@@ -34,11 +33,9 @@ def search_command(
     filters = SearchFilters(state=state, deadline_after=deadline_after.date() if deadline_after else None,
                             deadline_before=deadline_before.date() if deadline_before else None,
                             cpv_prefix=cpv, buyer=buyer)
-    try:
+    with errors_reported(code=2):
         with runtime(ctx).connection() as conn:
             hits = search(conn, query, tenant=tenant, filters=filters, limit=limit)
-    except TenderflowError as exc:
-        raise fail(str(exc), code=2) from exc
     if as_json:
         print_json([vars(hit) for hit in hits])
         return

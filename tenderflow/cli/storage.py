@@ -6,9 +6,8 @@ from typing import Annotated
 
 import typer
 
-from tenderflow.cli.output import JsonOption, console, fail, print_json
+from tenderflow.cli.output import JsonOption, console, errors_reported, print_json
 from tenderflow.cli.runtime import runtime
-from tenderflow.errors import TenderflowError
 from tenderflow.pipeline.orphans import sweep_orphans
 
 storage_app = typer.Typer(help="The object storage: sweep objects no document refers to.", no_args_is_help=True)
@@ -26,11 +25,9 @@ def storage_sweep(
     """Delete stored PDFs that no document refers to (left by uploads refused or cut off midway)."""
     rt = runtime(ctx)
     grace = rt.settings.storage_sweep_grace_seconds if grace_seconds is None else grace_seconds
-    try:
+    with errors_reported():
         with rt.connection() as conn:
             report = sweep_orphans(conn, rt.storage, grace_seconds=grace, dry_run=dry_run)
-    except TenderflowError as exc:
-        raise fail(str(exc)) from exc
     if as_json:
         print_json({**report.as_dict(), "dry_run": dry_run, "keys": report.deleted})
         return

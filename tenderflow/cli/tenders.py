@@ -390,7 +390,6 @@ def upload_into_tenders(
     """`upload … --tender NEW|ID`, or ZIP packages: everything into one tender (or each ZIP into its own
     and the PDFs as they are), each tender's upload one transaction. Exit codes as `upload`'s;
     `wait_for_rows` is `upload --wait`'s (tenderflow.cli.documents)."""
-    from tenderflow.errors import TenderflowError
     from tenderflow.pipeline.uploads import UploadPolicy, check_languages, find_pdfs, upload_paths
     from tenderflow.pipeline.versions import VersionState
     from tenderflow.tenders.packages import PackageLimits
@@ -400,11 +399,9 @@ def upload_into_tenders(
         raise fail("--reprocess cannot be combined with a tender's upload: reprocess its documents by id", code=2)
     if tender is not None and tender.upper() != "NEW" and not tender.isdigit():
         raise fail(f"--tender takes NEW or a tender's id, not {tender!r}", code=2)
-    try:
+    with errors_reported(code=2):
         asked = check_languages(languages)
         loose = list(find_pdfs([path for path in paths if path not in packages]))
-    except TenderflowError as exc:
-        raise fail(str(exc), code=2) from exc
     rt = runtime(ctx)
     settings = rt.settings
     policy = UploadPolicy.from_settings(settings, tenant=tenant, priority=priority, languages=asked)

@@ -193,6 +193,16 @@ SELECT j.id FROM jobs j
  ORDER BY j.id
    FOR UPDATE OF j;
 
+-- name: ended_counted
+-- Not a query: the CTE that the queries ending jobs include where they say `-- include: ended_counted`
+-- (tenderflow/sqlfiles.py), after their `ended` CTE: the /metrics outcome counters (migration 0040)
+-- of the jobs that ended there (a job moved back to queued is no outcome).
+counted AS MATERIALIZED (
+    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
+                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
+      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
+)
+
 -- name: job_complete
 -- running -> succeeded, for the jobs this claim still owns; each one counted (migration 0040).
 WITH ended AS (
@@ -203,11 +213,7 @@ WITH ended AS (
      WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
     RETURNING j.id, j.type, j.state, j.started_at, j.finished_at
 ),
-counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
-    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
-                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
-      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
-)
+-- include: ended_counted
 SELECT e.id FROM ended e CROSS JOIN counted;
 
 -- name: job_fail
@@ -229,11 +235,7 @@ WITH ended AS (
     RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error,
               f.permanent AND NOT f.at_commit AND j.state = 'failed' AS permanent, j.started_at, j.finished_at
 ),
-counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
-    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
-                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
-      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
-)
+-- include: ended_counted
 SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error, e.permanent
   FROM ended e CROSS JOIN counted;
 
@@ -258,11 +260,7 @@ WITH ended AS (
      WHERE j.id = held.id AND j.attempts = held.attempts AND j.worker_id = held.worker_id AND j.state = 'running'
     RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
 ),
-counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
-    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
-                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
-      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
-)
+-- include: ended_counted
 SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_reclaim
@@ -310,11 +308,7 @@ ended AS (
      WHERE j.id = expired.id
     RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
 ),
-counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
-    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
-                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
-      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
-)
+-- include: ended_counted
 SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_cancel
@@ -326,11 +320,7 @@ WITH ended AS (
      WHERE id = %(id)s AND state IN ('queued', 'running')
     RETURNING id, type, tenant, payload, attempts, state, last_error, started_at, finished_at
 ),
-counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
-    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
-                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
-      FROM ended e WHERE e.state IN ('succeeded', 'failed', 'cancelled')
-)
+-- include: ended_counted
 SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_cancel_many
@@ -349,11 +339,7 @@ WITH open AS MATERIALIZED (
      WHERE j.id = open.id
     RETURNING j.id, j.type, j.tenant, j.payload, j.attempts, j.state, j.last_error, j.started_at, j.finished_at
 ),
-counted AS MATERIALIZED (  -- the /metrics outcome counters (migration 0040): jobs that ended here
-    SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
-                            array_agg(extract(epoch FROM e.finished_at - e.started_at)::float8)) AS rows
-      FROM ended e
-)
+-- include: ended_counted
 SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM ended e CROSS JOIN counted;
 
 -- name: job_retry
