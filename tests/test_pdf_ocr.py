@@ -13,8 +13,9 @@ import pytest
 
 from tenderflow.errors import ConfigurationError, JobError, PermanentError
 from tenderflow.pdf import ocr
-from tenderflow.pdf.ocr import OcrOptions, read_pages, text_from_tsv
+from tenderflow.pdf.ocr import OcrOptions, read_pages
 from tenderflow.pdf.textlayer import text_layer_is_usable
+from tenderflow.pdf.tsv import lines_run_vertically, page_layout, text_from_tsv
 from tests.support import pdf_fixtures as fixtures
 
 OPTIONS = OcrOptions(timeout_seconds=60, memory_bytes=1024**3)
@@ -187,6 +188,29 @@ def test_text_from_tsv_rebuilds_lines_paragraphs_and_mean_confidence() -> None:
     assert text_from_tsv(header + "\n" + rows[0]) == ("", None)
 
 
+def test_specks_of_dust_are_left_out_of_the_text_but_small_marks_read_with_confidence_are_kept() -> None:
+    """The demo's scanned German notice read 'Vergabenummer: KITA-2025-0317 2': a 6 x 6 px speck, read
+    at confidence 0 beside 40 px letters, became part of the reference."""
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+
+    def word(line: int, number: int, width: int, height: int, confidence: float, text: str) -> str:
+        return f"5\t1\t1\t1\t{line}\t{number}\t{100 * number}\t{50 * line}\t{width}\t{height}\t{confidence}\t{text}"
+
+    rows = [
+        word(1, 1, 405, 52, 90, "Vergabenummer:"), word(1, 2, 329, 40, 93, "KITA-2025-0317"),
+        word(1, 3, 6, 6, 0, "2"),  # dust: tiny both ways, no confidence
+        word(2, 1, 200, 40, 91, "Oberwalden"), word(2, 2, 12, 3, 92, "-"),  # a hyphen: thin, read with confidence
+        word(2, 3, 253, 40, 87, "Lot"), word(2, 4, 18, 38, 40, "1"),  # a badly read digit: letter-high, kept
+        word(3, 1, 300, 40, 88, "Ende"), word(3, 2, 6, 6, 91, "."),  # a full stop read with confidence
+        word(3, 3, 9, 8, 30, "i5"),  # dust again
+    ]
+    text, confidence = text_from_tsv("\n".join([header, *rows]))
+    assert text == "Vergabenummer: KITA-2025-0317\nOberwalden - Lot 1\nEnde ."
+    assert confidence == round(sum([90, 93, 0, 91, 92, 87, 40, 88, 91, 30]) / 10, 1)  # specks still count
+    # Without letters read with confidence there is no size to go by: nothing is taken for a speck.
+    assert text_from_tsv("\n".join([header, word(1, 1, 6, 6, 0, "2"), word(1, 2, 40, 40, 50, "ab")]))[0] == "2 ab"
+
+
 def test_lines_run_vertically_goes_by_the_characters_on_tall_lines() -> None:
     header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
 
@@ -197,11 +221,11 @@ def test_lines_run_vertically_goes_by_the_characters_on_tall_lines() -> None:
     # one line of two words stacked top to bottom: each word is tall, and so is the line
     tall = [word(2, 1, (0, 100, 40, 300), "Harbour"), word(2, 2, (0, 420, 40, 200), "closing"),
             word(3, 1, (100, 100, 40, 40), "a)")]
-    assert not ocr.lines_run_vertically("\n".join([header, *wide]))
-    assert ocr.lines_run_vertically("\n".join([header, *tall]))
-    assert ocr.lines_run_vertically("\n".join([header, *wide, *tall]))  # 14 characters on tall lines, 10 on wide
-    assert not ocr.lines_run_vertically("\n".join([header, *wide, tall[2]]))  # "a)" is too short to count
-    assert not ocr.lines_run_vertically(header)
+    assert not lines_run_vertically("\n".join([header, *wide]))
+    assert lines_run_vertically("\n".join([header, *tall]))
+    assert lines_run_vertically("\n".join([header, *wide, *tall]))  # 14 characters on tall lines, 10 on wide
+    assert not lines_run_vertically("\n".join([header, *wide, tall[2]]))  # "a)" is too short to count
+    assert not lines_run_vertically(header)
 
 
 def test_upright_page_is_read_once_without_orientation_detection(
@@ -271,9 +295,9 @@ def test_an_ocred_page_keeps_where_each_word_was_read() -> None:
     header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
     rows = ["1\t1\t0\t0\t0\t0\t0\t0\t900\t1200\t-1\t", "5\t1\t1\t1\t1\t1\t10\t20\t30\t40\t90\tSealed",
             "5\t1\t1\t1\t1\t2\t50\t20\t25\t40\t-1\t "]
-    assert ocr.page_layout("\n".join([header, *rows]), turned=180) == {
+    assert page_layout("\n".join([header, *rows]), turned=180) == {
         "width": 900, "height": 1200, "turned": 180, "words": [[10, 20, 30, 40, "Sealed"]]}
-    assert ocr.page_layout(header, turned=0) is None
+    assert page_layout(header, turned=0) is None
 
 
 def test_a_page_that_looks_first_is_read_once_set_upright(tmp_path: Path, tool_log: fixtures.ToolLog) -> None:

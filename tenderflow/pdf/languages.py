@@ -47,13 +47,13 @@ from tenderflow.pdf.ocr import (
     render_page,
     sandbox_timeout,
     set_upright,
-    text_from_tsv,
 )
 from tenderflow.pdf.packs import installed_languages as installed_languages  # languages' callers ask here
 from tenderflow.pdf.packs import pack_loads
 from tenderflow.pdf.probe import check_page_pixels, read_pdf_info
 from tenderflow.pdf.textlayer import extract_text_layer, text_layer_is_usable
 from tenderflow.pdf.tools import ToolTimeoutError, call_sandboxed
+from tenderflow.pdf.tsv import text_from_tsv
 
 AUTO = "auto"
 """The setting (TENDERFLOW_OCR_LANGUAGES) and tenant value meaning: detect each document's language."""

@@ -74,6 +74,7 @@ from tenderflow.pdf.tools import (
     memory_text,
     run_tool,
 )
+from tenderflow.pdf.tsv import lines_run_vertically, page_layout, text_from_tsv
 
 _LANGUAGES = re.compile(r"[A-Za-z0-9_]+(?:\+[A-Za-z0-9_]+)*")
 
@@ -461,28 +462,6 @@ def detect_orientation_quickly(image: Path, number: int, dpi: int, options: OcrO
         small.unlink(missing_ok=True)
 
 
-def page_layout(tsv: str, *, turned: int) -> dict[str, Any] | None:
-    """The words of tesseract's TSV with their boxes, and the size of the image it read (its page row),
-    as ``PageText.layout``; None when the TSV has no page row."""
-    size: tuple[int, int] | None = None
-    words: list[list[Any]] = []
-    for row in tsv.splitlines()[1:]:
-        fields = row.split("\t", 11)
-        if len(fields) != 12:
-            continue
-        try:
-            left, top, width, height = (int(value) for value in fields[6:10])
-        except ValueError:
-            continue
-        if fields[0] == "1" and size is None:
-            size = (width, height)
-        elif fields[0] == "5" and fields[11].strip():
-            words.append([left, top, width, height, fields[11].strip()])
-    if size is None:
-        return None
-    return {"width": size[0], "height": size[1], "turned": turned, "words": words}
-
-
 MIN_UPRIGHT_CONFIDENCE = 60.0
 """Below this mean word confidence a page is checked for orientation. Upright scans, even noisy
 and skewed ones, read at 70-97; a page read upside down or turned the wrong way reads as
@@ -683,84 +662,3 @@ def _tool_failure(result: ToolResult, what: str, options: OcrOptions, reason: st
         # RLIMIT_AS failures are deterministic: the same page fails the same way next time.
         return PermanentError(f"{what} needs more than {memory_text(options.memory_bytes)} of memory")
     return PermanentError(f"{what} failed: {reason}")
-
-
-def text_from_tsv(tsv: str) -> tuple[str, float | None]:
-    """Text and mean word confidence from tesseract's TSV.
-
-    Words are joined by spaces within a line, lines by newlines within a paragraph, paragraphs by a
-    blank line, the layout tesseract's own text output has. Confidence is the mean over recognized
-    words (conf >= 0), None when there are none (a blank page).
-    """
-    paragraphs: dict[tuple[str, str, str], dict[str, list[str]]] = {}
-    confidences: list[float] = []
-    for row in tsv.splitlines()[1:]:
-        # level, page, block, paragraph, line, word, left, top, width, height, conf, text
-        fields = row.split("\t", 11)
-        if len(fields) != 12 or fields[0] != "5":
-            continue
-        word = fields[11].strip()
-        if not word:
-            continue
-        try:
-            confidence = float(fields[10])
-        except ValueError:
-            continue
-        if confidence >= 0:
-            confidences.append(confidence)
-        lines = paragraphs.setdefault((fields[1], fields[2], fields[3]), {})
-        lines.setdefault(fields[4], []).append(word)
-    text = "\n\n".join("\n".join(_joined(words) for words in lines.values()) for lines in paragraphs.values())
-    mean = round(sum(confidences) / len(confidences), 1) if confidences else None
-    return text, mean
-
-
-_WITHOUT_SPACES = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
-                             r"\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]")
-"""Han, kana, Thai and CJK punctuation: scripts printed without spaces between words, which tesseract
-reads as one 'word' per character or two ('一 般 競 争 入 札 公告')."""
-
-
-def _joined(words: Sequence[str]) -> str:
-    """A line's words joined as printed: by a space, except where a character of a script written without
-    spaces meets another or a digit ('一般競争入札公告', '令和8年4月2日'). Hangul is written with spaces
-    between words: kept."""
-    text = ""
-    for word in words:
-        if text and not _closed_up(text[-1], word[0]):
-            text += " "
-        text += word
-    return text
-
-
-def _closed_up(before: str, after: str) -> bool:
-    """Whether no space stands between these two characters in print (see _joined)."""
-    unspaced = [_WITHOUT_SPACES.match(character) is not None for character in (before, after)]
-    return any(unspaced) and all(flag or character.isdigit() for flag, character in zip(unspaced, (before, after),
-                                                                                         strict=True))
-
-
-def lines_run_vertically(tsv: str) -> bool:
-    """True when most of what tesseract read (by characters) sits on lines taller than they are
-    wide: a page fed in sideways whose lines layout analysis took for vertical text."""
-    vertical = horizontal = 0
-    lines: dict[tuple[str, ...], list[int]] = {}
-    for row in tsv.splitlines()[1:]:
-        fields = row.split("\t", 11)
-        if len(fields) != 12 or fields[0] != "5" or not fields[11].strip():
-            continue
-        try:
-            left, top, width, height = (int(value) for value in fields[6:10])
-        except ValueError:
-            continue
-        box = lines.setdefault(tuple(fields[1:5]), [left, top, left + width, top + height, 0])
-        box[:4] = [min(box[0], left), min(box[1], top), max(box[2], left + width), max(box[3], top + height)]
-        box[4] += len(fields[11].strip())
-    for left, top, right, bottom, characters in lines.values():
-        if characters < 3:
-            continue  # "1", "a)": no shape to go by
-        if bottom - top > right - left:
-            vertical += characters
-        else:
-            horizontal += characters
-    return vertical > horizontal

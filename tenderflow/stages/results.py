@@ -15,7 +15,7 @@ from tenderflow.pdf.thumbnail import png_size
 
 
 class PageLayoutRecord(BaseModel):
-    """Where OCR saw each word of a page (tenderflow.pdf.ocr.page_layout), for its searchable PDF."""
+    """Where OCR saw each word of a page (tenderflow.pdf.tsv.page_layout), for its searchable PDF."""
 
     model_config = ConfigDict(extra="forbid")
     width: int = Field(gt=0, le=1_000_000)
