@@ -110,17 +110,11 @@ def lines_run_vertically(tsv: str) -> bool:
     wide: a page fed in sideways whose lines layout analysis took for vertical text."""
     vertical = horizontal = 0
     lines: dict[tuple[str, ...], list[int]] = {}
-    for row in tsv.splitlines()[1:]:
-        fields = row.split("\t", 11)
-        if len(fields) != 12 or fields[0] != "5" or not fields[11].strip():
-            continue
-        try:
-            left, top, width, height = (int(value) for value in fields[6:10])
-        except ValueError:
-            continue
-        box = lines.setdefault(tuple(fields[1:5]), [left, top, left + width, top + height, 0])
-        box[:4] = [min(box[0], left), min(box[1], top), max(box[2], left + width), max(box[3], top + height)]
-        box[4] += len(fields[11].strip())
+    for word in _tsv_words(tsv):
+        left, top, right, bottom = word.left, word.top, word.left + word.width, word.top + word.height
+        box = lines.setdefault((*word.paragraph, word.line), [left, top, right, bottom, 0])
+        box[:4] = [min(box[0], left), min(box[1], top), max(box[2], right), max(box[3], bottom)]
+        box[4] += len(word.text)
     for left, top, right, bottom, characters in lines.values():
         if characters < 3:
             continue  # "1", "a)": no shape to go by
