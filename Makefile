@@ -182,10 +182,12 @@ bench: system-deps install bench-deps
 chaos: system-deps install
 	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
 
-# The month and weekday names the offline extractor reads, from CLDR through babel, as a file in the
-# package (tests/test_offline_dates.py checks it is what babel gives): after a babel upgrade or a locale added.
+# The month and weekday names the offline extractor reads (CLDR through babel) and the place names the
+# buyer's country is found by (babel and pycountry), as files in the package (tests/test_offline_dates.py
+# and tests/test_country.py check they are what those give): after an upgrade or a locale added.
 cldr-names: install
 	$(BIN)/python -c "from tenderflow.extraction.offline.date_parsing import write_cldr_names; write_cldr_names()"
+	$(BIN)/python -c "from tenderflow.extraction.country import write_place_names; write_place_names()"
 
 # docs/schema.sql: the schema the migrations make (tests/test_schema.py checks it).
 schema: install

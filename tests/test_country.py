@@ -151,3 +151,17 @@ def test_a_deadline_with_its_own_offset_keeps_it_and_a_date_stays_a_date() -> No
     assert day is not None and day.text == "2026-07-01" and day.moment is None
     winter = deadline_in_zone("2026-01-15T12:00", "Europe/Paris")
     assert winter is not None and winter.moment == datetime.fromisoformat("2026-01-15T12:00:00+01:00")
+
+
+def test_the_shipped_place_names_are_what_babel_and_pycountry_give_today() -> None:
+    """The place names are read from a file in the package (`make cldr-names` writes it), not built
+    from babel's and pycountry's data at every worker's start: the file must say what they say."""
+    import json
+
+    from tenderflow.extraction import country
+
+    shipped = json.loads(country.PLACE_NAMES.read_text(encoding="utf-8"))
+    built = country.place_names()
+    assert shipped == {key: list(value) for key, value in built.items()}, "run `make cldr-names`"
+    assert country._place_names() == built
+    assert built["deutschland"] == ("country name", "DE") and built["new jersey"] == ("state", "US-NJ")

@@ -31,13 +31,15 @@ Pure: no database, no network; runs wherever the extraction runs, for any backen
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tenderflow import langid
@@ -54,8 +56,6 @@ from tenderflow.extraction.schema import (
 )
 
 if TYPE_CHECKING:  # phonenumbers is imported where a number is read: readers of stored deadlines need it not
-    from pathlib import Path
-
     import phonenumbers
 
 LEAD: Final = 1.0
@@ -448,8 +448,28 @@ def _key(name: str) -> str:
     return " ".join(word for word, _, _ in _words(name))
 
 
+PLACE_NAMES: Final = Path(__file__).with_name("place_names.json")
+"""`place_names()` as babel and pycountry give it, written by `make cldr-names` (`write_place_names`):
+building it took ~0.2 s of CPU at every extraction worker's start. tests/test_country.py fails when the
+file is not what they give today (an upgrade, a language added); without the file it is built."""
+
+
 @lru_cache(maxsize=1)
 def _place_names() -> dict[str, tuple[EvidenceKind, str]]:
+    """`place_names()`, from `PLACE_NAMES` when it is there."""
+    if not PLACE_NAMES.exists():
+        return place_names()
+    shipped: dict[str, list[str]] = json.loads(PLACE_NAMES.read_text(encoding="utf-8"))
+    return {key: (cast(EvidenceKind, kind), code) for key, (kind, code) in shipped.items()}
+
+
+def write_place_names() -> None:
+    """`make cldr-names`: write `PLACE_NAMES` from babel and pycountry."""
+    names = {key: list(value) for key, value in sorted(place_names().items())}
+    PLACE_NAMES.write_text(json.dumps(names, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
+def place_names() -> dict[str, tuple[EvidenceKind, str]]:
     """Every country name (in the common languages), US, Canadian and Australian state name, and
     city that names a time zone, as its words joined by one space, case-folded; and what each is:
     (kind, ISO code, or the zone for a city)."""
