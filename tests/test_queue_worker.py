@@ -72,14 +72,15 @@ def wait_for_job(conn: Conn, job_id: int, state: str, *, attempts: int | None = 
 
 
 @contextmanager
-def running_worker(pool: ConnectionPool, job_types: JobTypes, **settings: Any) -> Iterator[Worker]:
+def running_worker(pool: ConnectionPool, job_types: JobTypes, *, start_check: Any = None,
+                   **settings: Any) -> Iterator[Worker]:
     """A Worker running on a thread of this process; stopped (and checked to have stopped) on exit."""
     config: dict[str, Any] = {
         "types": job_types.names(), "threads": 2, "poll_seconds": 0.05, "heartbeat_seconds": 60.0,
         "lease_seconds": 30.0, "run_maintenance": False, "shutdown_grace_seconds": 10.0, "backoff": FIXED_BACKOFF,
     }
     config.update(settings)
-    worker = Worker(pool, job_types, WorkerConfig(**config))
+    worker = Worker(pool, job_types, WorkerConfig(**config), start_check=start_check)
     errors: list[BaseException] = []
 
     def run() -> None:
@@ -732,6 +733,27 @@ def test_prefetch_claims_beyond_the_threads_and_a_stop_gives_the_unstarted_jobs_
         job = get(conn, job_id)
         assert job["state"] == "queued" and "released" in job["last_error"]
         assert job["max_attempts"] == 6  # the given-back claim is not held against the job
+
+
+def test_a_worker_whose_connection_dies_while_it_registers_registers_on_a_fresh_one(
+    pool: ConnectionPool, conn: Conn
+) -> None:
+    """A connection lost between the host's start check and the worker's row (a restart, or the
+    pg_terminate_backend of another test on a shared server, which ended a worker thread this way)
+    costs a second try on a fresh connection, not the worker."""
+    checked: list[int] = []
+
+    def start_check(check_conn: Conn) -> None:
+        checked.append(check_conn.info.backend_pid)
+        if len(checked) == 1:  # the first time: its session ends before the row is written
+            conn.execute("SELECT pg_terminate_backend(%s, 10000)", (check_conn.info.backend_pid,))
+
+    job_types = registry(fine=FunctionHandler(do_nothing))
+    with running_worker(pool, job_types, start_check=start_check) as worker:
+        wait_until(lambda: conn.execute("SELECT 1 FROM workers WHERE id = %s", (worker.id,)).fetchone(),
+                   message="the worker registered")
+        assert len(checked) == 2 and checked[0] != checked[1]
+        wait_for_job(conn, enqueue(conn, JobSpec("fine")), "succeeded")
 
 
 def test_a_worker_whose_claim_and_commit_connections_are_killed_goes_on_with_new_ones(

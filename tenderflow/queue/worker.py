@@ -214,6 +214,29 @@ class Worker:
         self._wake.set()
         self._listening.set()  # a start still waiting for its listener goes on to stop at once
 
+    def _register(self) -> bool:
+        """The host's start check, then the worker's row. A connection lost meanwhile (a restart,
+        pg_terminate_backend) is tried again on a fresh one, after 0.5, 1, 2… s (at most 5), until it
+        works or a stop is asked for (then False); the start check's own refusal is raised."""
+        delay = 0.5
+        while True:
+            try:
+                with self.pool.connection() as conn:
+                    if self.start_check is not None:
+                        self.start_check(conn)
+                    conn.execute(jobs.QUERIES["worker_register"], {
+                        "id": self.id, "host": socket.gethostname(), "pid": os.getpid(),
+                        "pools": list(self.config.types), "threads": self.config.threads,
+                        "kind": self.config.kind, "now": None,
+                        "liveness_lock": None,  # named by the listener once it holds it (hold_liveness_lock)
+                    })
+                return True
+            except psycopg.OperationalError as exc:
+                log.warning("worker.register_failed", worker_id=self.id, error=f"{type(exc).__name__}: {exc}")
+                if self._stopping.wait(delay):
+                    return False
+                delay = min(delay * 2, 5.0)
+
     @property
     def stopping(self) -> bool:
         return self._stopping.is_set()
@@ -221,15 +244,8 @@ class Worker:
     def run(self) -> None:
         """Run until `request_stop`. Refuses to start when the host's `start_check` raises (the CLI's:
         migrations pending)."""
-        with self.pool.connection() as conn:
-            if self.start_check is not None:
-                self.start_check(conn)
-            conn.execute(jobs.QUERIES["worker_register"], {
-                "id": self.id, "host": socket.gethostname(), "pid": os.getpid(),
-                "pools": list(self.config.types), "threads": self.config.threads,
-                "kind": self.config.kind, "now": None,
-                "liveness_lock": None,  # named by the listener once it holds it (hold_liveness_lock)
-            })
+        if not self._register():
+            return
         log.info("worker.started", worker_id=self.id, types=list(self.config.types), threads=self.config.threads)
         background = [
             *(threading.Thread(target=self._commit_loop, args=(held,), name=f"committer-{number}", daemon=True)
