@@ -57,6 +57,10 @@ _T = TypeVar("_T")
 COMMIT_BATCH_MAX = 500
 # How long a starting worker waits for its listener to hold the liveness lock before it claims anyway.
 LISTENER_START_SECONDS = 10.0
+# Waits between tries, without jitter (one process's own retries): a lost connection's (the listener's,
+# the registration's), and a commit's that the database did not take.
+_RECONNECT = Backoff(base_seconds=0.5, cap_seconds=5.0, jitter_fraction=0.0)
+_COMMIT_RETRY = Backoff(base_seconds=0.1, cap_seconds=5.0, jitter_fraction=0.0)
 
 
 @dataclass(frozen=True)
@@ -218,7 +222,7 @@ class Worker:
         """The host's start check, then the worker's row. A connection lost meanwhile (a restart,
         pg_terminate_backend) is tried again on a fresh one, after 0.5, 1, 2… s (at most 5), until it
         works or a stop is asked for (then False); the start check's own refusal is raised."""
-        delay = 0.5
+        failures = 0
         while True:
             try:
                 with self.pool.connection() as conn:
@@ -233,9 +237,9 @@ class Worker:
                 return True
             except psycopg.OperationalError as exc:
                 log.warning("worker.register_failed", worker_id=self.id, error=f"{type(exc).__name__}: {exc}")
-                if self._stopping.wait(delay):
+                failures += 1
+                if self._stopping.wait(_RECONNECT.delay(failures)):
                     return False
-                delay = min(delay * 2, 5.0)
 
     @property
     def stopping(self) -> bool:
@@ -526,7 +530,7 @@ class Worker:
         Without this, one poisoned result kept a worker retrying while its heartbeats kept every
         held lease alive: every job it finished afterwards stayed `running`.
         """
-        delay = 0.1
+        failures = 0
         while True:
             try:
                 outcomes = self._commit_batch(batch, held)
@@ -542,8 +546,8 @@ class Worker:
                 log.warning("worker.commit_failed", error=str(exc), jobs=len(batch))
                 if self._stopped.is_set():
                     return
-                time.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                failures += 1
+                time.sleep(_COMMIT_RETRY.delay(failures))
         successes_logged = _logs_at_info()
         for item, (outcome, error) in zip(batch, outcomes, strict=True):
             if successes_logged or outcome != "succeeded":
@@ -557,7 +561,7 @@ class Worker:
             return
         (item,) = batch
         attempt = FinishedAttempt(item.slot.job, item.result, item.failure)
-        delay = 0.1
+        failures = 0
         while True:
             try:
                 outcome = commit_alone(self.pool, self.job_types, attempt, backoff=self.config.backoff)
@@ -566,8 +570,8 @@ class Worker:
                 log.warning("worker.commit_failed", error=str(exc), jobs=1)
                 if self._stopped.is_set():
                     return
-                time.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                failures += 1
+                time.sleep(_COMMIT_RETRY.delay(failures))
         self._log_finished(item.slot, outcome.outcome, outcome.error)
         self._free([item.slot])
 
@@ -610,7 +614,7 @@ class Worker:
         return conninfo() if callable(conninfo) else conninfo
 
     def _listen_loop(self) -> None:
-        delay = 0.5
+        failures = 0
         wanted = set(self.config.types)
         while not self._stopped.is_set():
             try:
@@ -620,7 +624,7 @@ class Worker:
                     self._listening.set()
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(jobs.NOTIFY_CHANNEL)))
                     self._wake.set()  # notifications may have been missed while disconnected
-                    delay = 0.5
+                    failures = 0
                     while not self._stopped.is_set():
                         for notify in conn.notifies(timeout=1.0):
                             job_type, named = jobs.parse_notification(notify.payload)
@@ -630,9 +634,9 @@ class Worker:
                 log.warning("worker.listen_failed", error=f"{type(exc).__name__}: {exc}",
                             exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._listening.set()  # claims go on without the lock: leases only until it is back
-                self._stopped.wait(delay)
+                failures += 1
                 # at most 5 s: while it reconnects, the worker holds no liveness lock
-                delay = min(delay * 2, 5.0)
+                self._stopped.wait(_RECONNECT.delay(failures))
 
     def _claim_on_notify(self, named: int | None = None) -> None:
         """A job of ours was enqueued (`named`: its id, when the notification names one): claim it
