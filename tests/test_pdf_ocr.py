@@ -203,10 +203,11 @@ def test_specks_of_dust_are_left_out_of_the_text_but_small_marks_read_with_confi
         word(2, 3, 253, 40, 87, "Lot"), word(2, 4, 18, 38, 40, "1"),  # a badly read digit: letter-high, kept
         word(3, 1, 300, 40, 88, "Ende"), word(3, 2, 6, 6, 91, "."),  # a full stop read with confidence
         word(3, 3, 9, 8, 30, "i5"),  # dust again
+        word(4, 1, 300, 40, 90, "入札公告"), word(4, 2, 9, 9, 40, "。"),  # CJK punctuation: small by design
     ]
     text, confidence = text_from_tsv("\n".join([header, *rows]))
-    assert text == "Vergabenummer: KITA-2025-0317\nOberwalden - Lot 1\nEnde ."
-    assert confidence == round(sum([90, 93, 0, 91, 92, 87, 40, 88, 91, 30]) / 10, 1)  # specks still count
+    assert text == "Vergabenummer: KITA-2025-0317\nOberwalden - Lot 1\nEnde .\n入札公告。"
+    assert confidence == round(sum([90, 93, 0, 91, 92, 87, 40, 88, 91, 30, 90, 40]) / 12, 1)  # specks count
     # Without letters read with confidence there is no size to go by: nothing is taken for a speck.
     assert text_from_tsv("\n".join([header, word(1, 1, 6, 6, 0, "2"), word(1, 2, 40, 40, 50, "ab")]))[0] == "2 ab"
 

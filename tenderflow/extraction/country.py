@@ -465,8 +465,9 @@ def _place_names() -> dict[str, tuple[EvidenceKind, str]]:
 
 def write_place_names() -> None:
     """`make cldr-names`: write `PLACE_NAMES` from babel and pycountry."""
-    names = {key: list(value) for key, value in sorted(place_names().items())}
-    PLACE_NAMES.write_text(json.dumps(names, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    entries = (f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(list(value), ensure_ascii=False)}"
+               for key, value in sorted(place_names().items()))
+    PLACE_NAMES.write_text("{\n" + ",\n".join(entries) + "\n}\n", encoding="utf-8")  # a name a line
 
 
 def place_names() -> dict[str, tuple[EvidenceKind, str]]:

@@ -77,6 +77,8 @@ def _letter_height(words: Sequence[_Word]) -> float | None:
 def _is_speck(word: _Word, letter_height: float | None) -> bool:
     if letter_height is None or len(word.text) > 2 or word.confidence >= SPECK_CONFIDENCE:
         return False
+    if _WITHOUT_SPACES.search(word.text):  # '、', '。': small by design in the scripts written without spaces
+        return False
     return max(word.width, word.height) < SPECK_SIZE * letter_height
 
 
