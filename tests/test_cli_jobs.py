@@ -12,6 +12,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from tenderflow.cli import app
+from tenderflow.migrations import available_migrations
 from tenderflow.queue import Failure, JobSpec, claim, enqueue, enqueue_many, fail, set_tenant_priority
 from tenderflow.queue.jobs import get
 
@@ -54,7 +55,9 @@ def failed_job(conn: Conn, *, error: str = "boom") -> int:
 
 def test_db_migrate_on_an_empty_database_applies_every_migration_once(empty_database_url: str) -> None:
     first = succeeded(run_cli(empty_database_url, "db", "migrate"))
-    assert "applied 0001_queue" in first.output
+    applied = [line.removeprefix("applied ") for line in first.output.splitlines() if line.startswith("applied ")]
+    assert applied[0] == "queue/0001_queue" and "0002_documents" in applied  # the queue's line first
+    assert len(applied) == len(available_migrations())
     status = json_of(run_cli(empty_database_url, "db", "status", "--json"))
     assert status["pending"] == [] and status["embedded"] is False
     assert "up to date" in succeeded(run_cli(empty_database_url, "db", "migrate")).output
@@ -64,7 +67,8 @@ def test_db_migrate_on_an_empty_database_applies_every_migration_once(empty_data
 
 def test_db_status_lists_pending_migrations_of_an_empty_database(empty_database_url: str) -> None:
     status = json_of(run_cli(empty_database_url, "db", "status", "--json"))
-    assert "0001_queue" in status["pending"]
+    assert status["pending"] == [migration.label for migration in available_migrations()]
+    assert status["pending"][:2] == ["queue/0001_queue", "queue/0002_tenant_priority"]
 
 
 def test_worker_refuses_to_start_while_migrations_are_pending(empty_database_url: str) -> None:

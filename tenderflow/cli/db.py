@@ -23,7 +23,7 @@ def db_migrate(ctx: typer.Context) -> None:
             applied = migrations.migrate(conn)
     if applied:
         for migration in applied:
-            console.print(f"applied {migration.version:04d}_{migration.name}")
+            console.print(f"applied {migration.label}")
     else:
         console.print("the database is up to date")
 
@@ -34,7 +34,7 @@ def db_status(ctx: typer.Context, as_json: JsonOption = False) -> None:
     rt = runtime(ctx)
     with rt.connection(migrated=False) as conn:
         pending = migrations.pending_migrations(conn)
-    names = [f"{m.version:04d}_{m.name}" for m in pending]
+    names = [m.label for m in pending]
     embedded = rt.settings.database_url is None
     if as_json:
         print_json({"database": redact(rt.database_url), "embedded": embedded, "pending": names})

@@ -95,7 +95,7 @@ def doctor(ctx: typer.Context, as_json: JsonOption = False) -> None:
     checks: list[Check] = []
     try:
         with rt.connection(migrated=False) as conn:
-            pending = [migration.name for migration in migrations.pending_migrations(conn)]
+            pending = [migration.label for migration in migrations.pending_migrations(conn)]
         where = redact(rt.database_url) + (" (embedded)" if rt.settings.database_url is None else "")
         checks.append(Check("database", not pending, where if not pending else
                             f"{where}: migrations pending: {', '.join(pending)} (run `tenderflow db migrate`)"))

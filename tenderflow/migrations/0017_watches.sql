@@ -1,10 +1,6 @@
 -- Ingest without a person (issue 13, item 6): watched folders and S3 prefixes, polled by recurring
--- schedules on the queue, and what each schedule last did.
-
--- A schedule remembers its last run: when it was enqueued and which job ran it.
-ALTER TABLE job_schedules
-    ADD COLUMN last_run_at timestamptz,
-    ADD COLUMN last_job_id bigint;
+-- schedules on the queue. (What each schedule last did, two columns of job_schedules, is the queue's
+-- own migration 0005 since the queue has a migration line of its own.)
 
 -- A watched source: a folder on the workers' machines or an S3 prefix, polled by the schedule
 -- 'watch:<id>' (job type watch.poll). Its uploads are the tenant's, with this priority and languages.
