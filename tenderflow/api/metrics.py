@@ -5,8 +5,8 @@ restart loses nothing; the source is the queue's monitoring SQL (`tenderflow.que
 few reads of our own. Jobs are pruned after the retention period, so figures read from the jobs
 table are gauges (what is there now, or what finished in the last hour). The counters and
 histograms come from tables that triggers increment in the transaction that ends a job, writes a
-page or an extraction (migrations 0013, 0014): they only grow, pruning or not, so `rate()` and
-`histogram_quantile()` apply. They start at zero when those migrations ran.
+page or an extraction (the queue's migration 0004, the application's 0014): they only grow,
+pruning or not, so `rate()` and `histogram_quantile()` apply. They start at zero when those migrations ran.
 
     tenderflow_up                                 1 when the database answered this scrape
     tenderflow_jobs{type,state}                   jobs in the table by state (queued = queue depth)

@@ -60,7 +60,7 @@ SELECT to_regclass('credit_entries') IS NOT NULL;
 SELECT tenant, sum(amount)::bigint FROM credit_entries WHERE kind = 'charge' GROUP BY tenant ORDER BY tenant;
 
 -- name: metrics_job_outcome_counts
--- The monotonic job counters (migration 0013), stripes summed; the bounds of the duration buckets.
+-- The monotonic job counters (the queue's migration 0004), stripes summed; the bounds of the duration buckets.
 SELECT c.type, c.outcome, sum(c.jobs)::bigint AS jobs, sum(c.timed)::bigint AS timed,
        sum(c.seconds_sum)::float8 AS seconds_sum,
        ARRAY(SELECT sum(x.le)::bigint FROM job_outcome_counts s, unnest(s.seconds_le) WITH ORDINALITY AS x(le, n)

@@ -17,6 +17,7 @@ import psycopg
 import structlog
 from psycopg import sql
 
+from tenderflow.queue.backoff import Backoff
 from tenderflow.queue.jobs import NOTIFY_CHANNEL, parse_notification
 
 log = structlog.get_logger("tenderflow.api.wakeups")
@@ -62,7 +63,8 @@ class JobWakeups:
         return self._closing.is_set()
 
     def _listen_loop(self) -> None:
-        delay = 0.5
+        backoff = Backoff(base_seconds=0.5, cap_seconds=self.reconnect_cap_seconds, jitter_fraction=0.0)
+        failures = 0
         while not self._closing.is_set():
             try:
                 with psycopg.connect(self.conninfo, autocommit=True,
@@ -70,16 +72,17 @@ class JobWakeups:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_CHANNEL)))
                     self.listening.set()
                     self._bump_everyone()  # notifications may have been missed while disconnected
-                    delay = 0.5
+                    failures = 0
                     while not self._closing.is_set():
                         for notify in conn.notifies(timeout=1.0):
                             self._bump(parse_notification(notify.payload)[0])
             except Exception as exc:  # any error: logged, then listen again after a backoff (review D4)
                 self.listening.clear()
+                failures += 1
+                delay = backoff.delay(failures)
                 log.warning("api.listen_failed", error=f"{type(exc).__name__}: {exc}", retry_in_seconds=delay,
                             exc_info=not isinstance(exc, psycopg.OperationalError))
                 self._closing.wait(delay)
-                delay = min(delay * 2, self.reconnect_cap_seconds)
         self.listening.clear()
 
     def _bump(self, job_type: str) -> None:

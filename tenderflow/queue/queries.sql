@@ -74,6 +74,19 @@ SELECT set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_gene
 -- job_claim's planner settings; the claim's commit does not wait for its WAL flush, as above.
 SELECT set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(%(lock_key)s);
 
+-- name: claim_started
+-- Not a query: the statement both claims (job_claim, job_claim_named) end with, after their `claimed`
+-- CTE of the ids to start: each job running, its attempt counted, the worker's, leased.
+UPDATE jobs j
+   SET state = 'running',
+       attempts = j.attempts + 1,
+       worker_id = %(worker_id)s,
+       started_at = coalesce(%(now)s::timestamptz, now()),
+       leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
+  FROM claimed
+ WHERE j.id = claimed.id
+RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at, j.worker_id
+
 -- name: job_claim
 -- Fill up to %(limit)s free slots of one worker with jobs of %(types)s:
 --   heads      one row per (type, tenant) with queued jobs: a loose index scan, one index descent each
@@ -127,20 +140,12 @@ chosen AS MATERIALIZED (
      ORDER BY tenant_priority DESC, turn, run_after, id
      LIMIT %(limit)s
 ),
-locked AS MATERIALIZED (
+claimed AS MATERIALIZED (
     SELECT j.id FROM jobs j
      WHERE j.id = ANY(ARRAY(SELECT id FROM chosen)) AND j.state = 'queued'
        FOR UPDATE SKIP LOCKED
 )
-UPDATE jobs j
-   SET state = 'running',
-       attempts = j.attempts + 1,
-       worker_id = %(worker_id)s,
-       started_at = coalesce(%(now)s::timestamptz, now()),
-       leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
-  FROM locked
- WHERE j.id = locked.id
-RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at, j.worker_id;
+-- include: claim_started
 
 -- name: job_claim_named
 -- An idle worker's claim of the one job a notification named ('type:id', job_enqueue_one): a
@@ -158,22 +163,14 @@ WITH named AS MATERIALIZED (
        AND (%(tenants)s::text[] IS NULL OR j.tenant = ANY(%(tenants)s::text[]))
        FOR UPDATE SKIP LOCKED
 ),
-under_cap AS MATERIALIZED (
+claimed AS MATERIALIZED (
     SELECT n.id FROM named n
       LEFT JOIN job_tenant_limits l ON l.tenant = n.tenant
      WHERE coalesce(l.max_running, %(default_tenant_cap)s) = 0
         OR (SELECT count(*) FROM jobs r WHERE r.state = 'running' AND r.tenant = n.tenant)
            < coalesce(l.max_running, %(default_tenant_cap)s)
 )
-UPDATE jobs j
-   SET state = 'running',
-       attempts = j.attempts + 1,
-       worker_id = %(worker_id)s,
-       started_at = coalesce(%(now)s::timestamptz, now()),
-       leased_until = coalesce(%(now)s::timestamptz, now()) + make_interval(secs => %(lease_seconds)s)
-  FROM under_cap
- WHERE j.id = under_cap.id
-RETURNING j.id, j.type, j.payload, j.tenant, j.priority, j.attempts, j.max_attempts, j.created_at, j.worker_id;
+-- include: claim_started
 
 -- name: job_heartbeat
 -- Renew every lease a worker holds in one statement; the ids returned are the ones still owned.
@@ -195,7 +192,7 @@ SELECT j.id FROM jobs j
 
 -- name: ended_counted
 -- Not a query: the CTE that the queries ending jobs include where they say `-- include: ended_counted`
--- (tenderflow/sqlfiles.py), after their `ended` CTE: the /metrics outcome counters (migration 0040)
+-- (tenderflow/sqlfiles.py), after their `ended` CTE: the /metrics outcome counters (the queue's migration 0007)
 -- of the jobs that ended there (a job moved back to queued is no outcome).
 counted AS MATERIALIZED (
     SELECT job_outcomes_add(array_agg(e.type), array_agg(e.state::text),
@@ -204,7 +201,7 @@ counted AS MATERIALIZED (
 )
 
 -- name: job_complete
--- running -> succeeded, for the jobs this claim still owns; each one counted (migration 0040).
+-- running -> succeeded, for the jobs this claim still owns; each one counted (the queue's migration 0007).
 WITH ended AS (
     UPDATE jobs j
        SET state = 'succeeded', leased_until = NULL, last_error = NULL,
@@ -267,7 +264,7 @@ SELECT e.id, e.type, e.tenant, e.payload, e.attempts, e.state, e.last_error FROM
 -- Expired leases: back to queued while attempts remain, else failed. SKIP LOCKED: a job being
 -- completed right now is locked by its completion and is not reclaimed.
 -- With %(dead_after)s (seconds), also the jobs of a dead local worker before their leases end: a
--- worker whose liveness lock (0035) no session holds any more and whose last heartbeat is older
+-- worker whose liveness lock (migration 0006) no session holds any more and whose last heartbeat is older
 -- than that; never in the first 2 x dead_after after the server started (every session was new
 -- then, and the workers' listeners may still be reconnecting).
 WITH held AS MATERIALIZED (
@@ -456,7 +453,7 @@ UPDATE job_schedules SET last_run_at = %(run_at)s, last_job_id = %(job_id)s WHER
 -- name: worker_register
 -- A worker id names one process; once it said it stopped it stays stopped: a remote worker's
 -- heartbeat or claim that reaches the server after its stop request must not mark it live again.
--- liveness_lock: the advisory lock key the worker holds while it lives (NULL: none; see 0035).
+-- liveness_lock: the advisory lock key the worker holds while it lives (NULL: none; see migration 0006).
 INSERT INTO workers (id, host, pid, pools, threads, kind, started_at, last_seen_at, liveness_lock)
 VALUES (%(id)s, %(host)s, %(pid)s, %(pools)s, %(threads)s, %(kind)s,
         coalesce(%(now)s::timestamptz, now()), coalesce(%(now)s::timestamptz, now()), %(liveness_lock)s)
