@@ -43,6 +43,28 @@ if TYPE_CHECKING:
     from tests.support.api_harness import RunningApi
 
 
+def _command_built_once() -> None:
+    """Typer builds the click command from every command's signature (~0.2 s on a 2-core machine)
+    at each in-process call of the CLI (`CliRunner().invoke(app, …)`, `tenderflow.cli.run`): the same
+    command for the same app, so it is built once a test process. Nothing the CLI does changes."""
+    import typer.main
+    import typer.testing
+
+    build = typer.main.get_command
+    built: dict[int, tuple[Any, Any]] = {}
+
+    def get_command(typer_instance: Any) -> Any:
+        if id(typer_instance) not in built:  # the app kept beside its command: its id stays its own
+            built[id(typer_instance)] = (typer_instance, build(typer_instance))
+        return built[id(typer_instance)][1]
+
+    typer.main.get_command = get_command
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+_command_built_once()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark `pg` every test that reaches PostgreSQL, but the OCR code's and the browser's own tests:
     which server answers changes nothing of what they prove. Leave out the tests marked `llm_server`
