@@ -19,6 +19,20 @@ def test_fold_lowers_and_strips_accents_in_any_latin_language() -> None:
     assert fold("Maßnahme März Łódź") == "massnahme marz łodz"  # ł has no decomposition
 
 
+def test_fold_makes_the_typographic_apostrophe_and_the_ideographic_space_plain_one_for_one() -> None:
+    printed = "Avis d’attribution\u3000入札"
+    assert fold(printed) == "avis d'attribution 入札"
+    assert len(fold(printed)) == len(printed)  # positions in folded text are positions in the printed text
+
+
+def test_a_label_matches_across_either_apostrophe_and_a_cjk_label_across_either_space() -> None:
+    pattern = label_regex(["avis d attribution", "入札期限"])
+    for printed in ("Avis d’attribution", "Avis d'attribution", "AVIS D ATTRIBUTION", "入札期限", "入札 期限",
+                    "入札\u3000期限"):
+        assert pattern.search(fold(printed)) is not None, printed
+    assert pattern.search(fold("Avis d’attributions")) is None  # still whole words
+
+
 def test_a_label_pattern_matches_whole_words_with_any_separators_and_prefers_the_longest_label() -> None:
     pattern = label_regex(["date limite", "date limite de reception des offres", "closing date", "date"])
     found = [match.group() for match in pattern.finditer(fold("Date limite de réception des offres : 3 mars"))]

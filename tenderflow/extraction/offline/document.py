@@ -50,6 +50,8 @@ class _Folding(dict[int, str]):
             folded = "ss"  # the one expansion: German labels are written 'strasse', 'massnahme'
         elif character in _LOOK_ALIKES:
             folded = _LOOK_ALIKES[character]
+        elif character == "\u2019":
+            folded = "'"  # the typographic apostrophe ('d’offres', 'dell’appalto') is the ASCII one
         elif "\uac00" <= character <= "\ud7a3":
             folded = character  # a Hangul syllable stays whole (NFKD would spell it out in jamo)
         else:
@@ -68,7 +70,8 @@ _FOLDING: Final = _Folding()
 
 def fold(text: str) -> str:
     """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier', 'ΦΙΛΤΡΟ' → 'φιλτρο'),
-    full-width forms made plain ('１２月' → '12月'), one character for one everywhere but 'ß' → 'ss', so
+    full-width forms made plain ('１２月' → '12月', the ideographic space a space), the typographic
+    apostrophe the ASCII one ('d’offres' → "d'offres"), one character for one everywhere but 'ß' → 'ss', so
     that positions in folded text are positions in the printed text. For matching labels and words in
     any script."""
     if text.isascii():
@@ -216,8 +219,12 @@ def _anchored(pattern: re.Pattern[str]) -> bool:
     return "^" in bare or "$" in bare or bool(pattern.flags & re.MULTILINE)
 
 
-_SEPARATOR: Final = r"[\s.,'’/_-]*"
-_CJK_SPACE: Final = r"[ \u3000]?"
+# Folded text has neither the typographic apostrophe nor the ideographic space (fold makes them "'" and
+# " "): left out of these classes, which the tries repeat thousands of times, they cost the regex
+# compiler a seventh of what a class holding a character beyond Latin-1 does (a second less at every
+# start of a process that extracts, on a 2-core machine).
+_SEPARATOR: Final = r"[\s.,'/_-]*"
+_CJK_SPACE: Final = r" ?"
 _END: Final = ""
 
 

@@ -16,17 +16,17 @@ from typing import Final
 from tenderflow.extraction.offline.document import Document, LabelHit, fold, is_unspaced
 from tenderflow.extraction.offline.memo import LastDocument
 
-SEPARATOR: Final = r"(?:[\s'’/_-]|,(?=\s))+"
-"""What may stand between two words of a phrase on folded text: spaces, apostrophes, slashes, hyphens,
-a comma ("Design, Supply and Installation"); not a full stop: "… remains open. Tender documents …"
-is no open tender."""
+SEPARATOR: Final = r"(?:[\s'/_-]|,(?=\s))+"
+"""What may stand between two words of a phrase on folded text: spaces, apostrophes (fold makes the
+typographic one "'"), slashes, hyphens, a comma ("Design, Supply and Installation"); not a full stop:
+"… remains open. Tender documents …" is no open tender."""
 
 _UNSPACED_PAIR: Final = re.compile(
     r"([\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])"
     r"(?=[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3])"
 )
 """A character of a script written without spaces (Thai, kana, Han, Hangul) followed by another."""
-_UNSPACED_GAP: Final = "\\1[ \u3000]?"
+_UNSPACED_GAP: Final = "\\1 ?"  # folded text: the ideographic space is a space
 
 _SCRIPTS: Final = (
     ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
