@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
@@ -193,17 +192,13 @@ def _hand_over(conn: psycopg.Connection, available: list[Migration]) -> None:
     if history == recorded:
         return
     _pending(history, available)  # an edited or unknown file is refused before anything is written
-    with conn.transaction():
+    with conn.transaction():  # the application's rows of the old versions out, the rows of the new record in
         conn.execute(sql.SQL("DELETE FROM {} WHERE version = ANY(%s)").format(sql.Identifier(APPLICATION.table)),
                      (list(_HANDED_OVER),))
         for migration in available:
             key = (migration.line, migration.version)
-            if key in history and key not in recorded:
+            if key in history and history[key] != recorded.get(key):
                 _record(conn, migration, history[key].applied_at)
-        split = history.get((APPLICATION.name, _SPLIT_VERSION))
-        if split is not None:
-            _record(conn, next(m for m in available if (m.line, m.version) == (APPLICATION.name, _SPLIT_VERSION)),
-                    split.applied_at)
 
 
 def migrate(conn: psycopg.Connection) -> list[Migration]:
@@ -214,7 +209,7 @@ def migrate(conn: psycopg.Connection) -> list[Migration]:
         _create_tables(conn)
         available = available_migrations()
         _hand_over(conn, available)
-        for migration in pending_migrations(conn):
+        for migration in _pending(_recorded(conn), available):
             with conn.transaction():
                 # Migration files are package data shipped with the code, not input.
                 conn.execute(migration.sql)
@@ -233,10 +228,7 @@ def ensure_migrated(conn: psycopg.Connection) -> None:
             raise MigrationError("the database has no tenderflow schema yet (a new database): "
                                  "run `tenderflow db migrate` first")
         raise MigrationError(
-            f"the database is not up to date ({len(pending)} pending migration(s): {_labels(pending)}); "
+            f"the database is not up to date ({len(pending)} pending migration(s): "
+            f"{', '.join(m.label for m in pending)}); "
             "run `tenderflow db migrate` first"
         )
-
-
-def _labels(pending: Iterable[Migration]) -> str:
-    return ", ".join(m.label for m in pending)

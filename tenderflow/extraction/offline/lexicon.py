@@ -19,10 +19,9 @@ from tenderflow.extraction.offline.document import fold
 def compile_folded(pattern: str) -> re.Pattern[str]:
     """A pattern matched against folded text, its non-ASCII words folded the same way: fold() drops the
     hamza of 'الأسئلة' and the tanween of 'صباحاً', the accents of 'προσφορές' and 'hạn nộp', so the pattern
-    must not expect them. An apostrophe also matches the typographic one ('dell’avviso', 'd’intérêt'), which
-    fold() makes the ASCII one anyway."""
-    folded = re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern)
-    return re.compile(folded.replace("'", "['’]"))
+    must not expect them. An apostrophe also matches the typographic one ('dell’avviso', 'd’intérêt'): fold()
+    makes it the ASCII one, in the text and in the pattern."""
+    return re.compile(re.sub(r"[^\x00-\x7f]+", lambda match: fold(match.group()), pattern))
 
 
 def lexicon(spaced: str, unspaced: str = "") -> str:
