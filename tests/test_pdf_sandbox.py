@@ -50,14 +50,17 @@ def _running(pids: list[int]) -> list[int]:
     return alive
 
 
-def _tools_under(pid: int) -> list[psutil.Process]:
+def _tools_under(pid: int, named: str | None = None) -> list[psutil.Process]:
+    """The tools (those `named`, when given) running below `pid`. A process's name is read once, here: one
+    that ends between the listing and the look (a short-lived pdfinfo or tesseract) is left out, not raised."""
     tools = []
     for process in _descendants(pid):
         try:
-            if process.name() in TOOLS:
-                tools.append(process)
+            name = process.name()
         except psutil.NoSuchProcess:
-            pass  # ended between the listing and the look (a short-lived pdfinfo, say)
+            continue
+        if name in TOOLS and named in (None, name):
+            tools.append(process)
     return tools
 
 
@@ -114,7 +117,7 @@ def test_tools_die_with_the_process_that_started_them_when_it_is_sigkilled(
     slow = fixtures.slow_to_render_pdf(tmp_path / "slow.pdf", draws=6000)  # minutes of pdftoppm
     process = _start_stand_in(stand_in, death_signal, kind, slow)
     tool = "sleep" if kind == "exec" else "pdftoppm"
-    wait_until(lambda: [p for p in _tools_under(process.pid) if p.name() == tool], timeout=60,
+    wait_until(lambda: _tools_under(process.pid, tool), timeout=60,
                message=f"{tool} is running")
     everything = [p.pid for p in _descendants(process.pid)]
 
@@ -130,7 +133,7 @@ def test_an_ocr_batchs_tools_die_with_a_sigkilled_sandbox_server(
 ) -> None:
     slow = fixtures.slow_to_render_pdf(tmp_path / "slow.pdf", draws=6000)
     process = _start_stand_in(stand_in, True, "call", slow)
-    wait_until(lambda: [p for p in _tools_under(process.pid) if p.name() == "pdftoppm"], timeout=60,
+    wait_until(lambda: _tools_under(process.pid, "pdftoppm"), timeout=60,
                message="pdftoppm is running")
     server = _the_server_of(process.pid)
     batch_and_tools = [p.pid for p in server.children(recursive=True)]
@@ -195,7 +198,7 @@ def test_a_killed_workers_ocr_tools_die_with_it(database_url: str, conn: object,
     worker = subprocess.Popen([sys.executable, "-m", "tenderflow", "worker", "--pool", "ocr", "--threads", "1"],
                               env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        found = wait_until(lambda: [p for p in _tools_under(worker.pid) if p.name() == "pdftoppm"], timeout=120,
+        found = wait_until(lambda: _tools_under(worker.pid, "pdftoppm"), timeout=120,
                            message="the worker's pdftoppm is running")
         everything = [p.pid for p in _descendants(worker.pid)]
         assert found
