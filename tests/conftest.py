@@ -2,7 +2,8 @@
 
 The server is DATABASE_URL when set, else an embedded server (pgserver) started for the session.
 A template database is migrated once; each test gets its own clone (CREATE DATABASE … TEMPLATE),
-so tests share no state and need no cleanup between them.
+so tests share no state and need no cleanup between them. The databases are written in memory where
+the machine has room (tests/support/memory_disk.py: a clone on ext4 cost ten times as much).
 
 Every test that reaches the database (it requests `server_url`, directly or through `database_url`,
 `conn`, `pool`, `settings`, `api` …) is marked `pg` at collection, but the OCR code's (`ocr`) and the
@@ -21,7 +22,6 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -36,6 +36,7 @@ from psycopg_pool import ConnectionPool
 
 from tenderflow.database import open_pool
 from tenderflow.migrations import migrate
+from tests.support.memory_disk import scratch_directory, tablespace_in_memory
 
 if TYPE_CHECKING:
     from tenderflow.config import Settings
@@ -96,7 +97,7 @@ def server_url() -> Iterator[str]:
         return
     import pgserver
 
-    pgdata = Path(tempfile.mkdtemp(prefix="tenderflow-test-pg-"))
+    pgdata = scratch_directory("tenderflow-test-pg-")  # in memory where there is room (tests/support/memory_disk.py)
     server = pgserver.get_server(pgdata, cleanup_mode="delete")
     try:
         url = server.get_uri("postgres")
@@ -117,10 +118,22 @@ def server_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def template_database(server_url: str) -> Iterator[str]:
+def tablespace(server_url: str) -> Iterator[str | None]:
+    """Where this session's databases are made on a standalone server of this machine: a tablespace in
+    memory (None: the server's default, or the embedded server, whose whole cluster is in memory)."""
+    with tablespace_in_memory(server_url) as name:
+        yield name
+
+
+def _in(tablespace: str | None) -> sql.Composable:
+    return sql.SQL(" TABLESPACE {}").format(sql.Identifier(tablespace)) if tablespace else sql.SQL("")
+
+
+@pytest.fixture(scope="session")
+def template_database(server_url: str, tablespace: str | None) -> Iterator[str]:
     name = f"tf_template_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("CREATE DATABASE {}{}").format(sql.Identifier(name), _in(tablespace)))
     with psycopg.connect(_with_database(server_url, name), autocommit=True) as conn:
         migrate(conn)
     yield name
@@ -135,16 +148,16 @@ def _copies_files(server_url: str) -> bool:
         return admin.info.server_version >= 150000 and admin.execute("SHOW fsync").fetchone() == ("off",)
 
 
-def _clone(server_url: str, template: str, prefix: str) -> str:
+def _clone(server_url: str, template: str, prefix: str, tablespace: str | None) -> str:
     """A copy of `template`. From PostgreSQL 15 on, CREATE DATABASE writes every block of the copy to
     the WAL unless told to copy the files: a third of the time for a database this small (measured
     0.07 s against 0.21 s), once per test. Copying files costs two checkpoints, though, which on a
     server that syncs its disk (a standalone one) cost more under the suite's load than they save."""
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY" if _copies_files(server_url)
-                            else "CREATE DATABASE {} TEMPLATE {}")
-        admin.execute(statement.format(sql.Identifier(name), sql.Identifier(template)))
+        statement = sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY{}" if _copies_files(server_url)
+                            else "CREATE DATABASE {} TEMPLATE {}{}")
+        admin.execute(statement.format(sql.Identifier(name), sql.Identifier(template), _in(tablespace)))
     return name
 
 
@@ -154,13 +167,14 @@ def _drop(server_url: str, name: str) -> None:
 
 
 @pytest.fixture
-def database_url(request: pytest.FixtureRequest, server_url: str, template_database: str) -> Iterator[str]:
+def database_url(request: pytest.FixtureRequest, server_url: str, template_database: str,
+                 tablespace: str | None) -> Iterator[str]:
     """A fresh, migrated database for this test alone: a clone of the migrated template, or of the
     module's `processed_documents` when the test uses them."""
     template = template_database
     if "processed_documents" in request.fixturenames:
         template = request.getfixturevalue("processed_documents").database
-    name = _clone(server_url, template, "tf_test")
+    name = _clone(server_url, template, "tf_test", tablespace)
     yield _with_database(server_url, name)
     _drop(server_url, name)
 
@@ -199,7 +213,8 @@ def processed_once(name: str, *, tenants: dict[str, int], documents: Documents, 
         from tests.support.pipeline_harness import upload_and_drain
 
         server_url: str = request.getfixturevalue("server_url")
-        database = _clone(server_url, request.getfixturevalue("template_database"), "tf_processed")
+        database = _clone(server_url, request.getfixturevalue("template_database"), "tf_processed",
+                          request.getfixturevalue("tablespace"))
         root = request.getfixturevalue("tmp_path_factory").mktemp("processed")
         url = _with_database(server_url, database)
         try:
@@ -221,11 +236,11 @@ def processed_once(name: str, *, tenants: dict[str, int], documents: Documents, 
 
 
 @pytest.fixture
-def empty_database_url(server_url: str) -> Iterator[str]:
+def empty_database_url(server_url: str, tablespace: str | None) -> Iterator[str]:
     """A fresh database with no migrations applied (for the migration runner's tests)."""
     name = f"tf_empty_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        admin.execute(sql.SQL("CREATE DATABASE {}{}").format(sql.Identifier(name), _in(tablespace)))
     yield _with_database(server_url, name)
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
@@ -288,12 +303,11 @@ def cli_env(database_url: str, tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def embedded_data_dir() -> Iterator[Path]:
-    """A data dir for a test's own embedded PostgreSQL, in /tmp as the session's server is: run as
-    root, pgserver runs the server as another user, which pytest's private tmp_path shuts out (and
-    other pytest runs on the machine clean numbered tmp dirs up under a running test)."""
-    import shutil
-
-    path = Path(tempfile.mkdtemp(prefix="tenderflow-test-data-"))
+    """A data dir for a test's own embedded PostgreSQL, where the session's server is (in memory where
+    there is room, else /tmp): run as root, pgserver runs the server as another user, which pytest's
+    private tmp_path shuts out (and other pytest runs on the machine clean numbered tmp dirs up under a
+    running test)."""
+    path = scratch_directory("tenderflow-test-data-")
     try:
         yield path
     finally:

@@ -23,6 +23,7 @@ import psycopg
 from psycopg import sql
 
 from tenderflow.migrations import migrate
+from tests.support.memory_disk import memory_directory
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "schema.sql"
 HEADER = """\
@@ -82,7 +83,7 @@ def embedded_schema() -> str:
     """The normalised schema the migrations make, on an embedded PostgreSQL started for the purpose."""
     import pgserver
 
-    with tempfile.TemporaryDirectory(prefix="tenderflow-schema-") as pgdata:
+    with tempfile.TemporaryDirectory(prefix="tenderflow-schema-", dir=memory_directory()) as pgdata:
         server = pgserver.get_server(Path(pgdata), cleanup_mode="delete")
         try:
             return migrated_schema(server.get_uri("postgres"))
