@@ -15,6 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from tenderflow.api.wakeups import JobWakeups
 from tenderflow.api.worker_tokens import WorkerTokenError, create_token, revoke_token
 from tenderflow.config import Settings
 from tenderflow.errors import LeaseLostError
@@ -246,6 +247,17 @@ def test_waiting_claims_share_one_listener_and_wake_on_notify(
     # Woken by the notification: well before the 30 s polling backstop and the end of the 8 s wait.
     assert max(woken) < 2.0, woken
     assert sorted(count for count, _ in results.values()) == [0, 0, 0, 1, 1, 1]
+
+
+def test_the_api_listener_ends_when_joined_at_shutdown_not_at_its_next_poll(database_url: str) -> None:
+    """The API's shutdown joins its listener: woken on a channel of its own, the listener ends at once,
+    though here it waits for notifications a minute at a time."""
+    wakeups = JobWakeups(database_url, poll_seconds=60)
+    wakeups.start()
+    wait_until(wakeups.listening.is_set, timeout=10, message="the API's listener")
+    wakeups.close()
+    wakeups.join(10)
+    assert not wakeups.listening.is_set()  # cleared as the listener's loop ends
 
 
 def test_stopping_hands_leases_back_and_ends_a_waiting_claim(

@@ -9,6 +9,7 @@ everyone, since notifications may have been missed meanwhile.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Iterable
@@ -30,9 +31,13 @@ class JobWakeups:
     claim found nothing: a notification that arrived in between is not missed.
     """
 
-    def __init__(self, conninfo: str, *, reconnect_cap_seconds: float = 30.0) -> None:
+    def __init__(self, conninfo: str, *, reconnect_cap_seconds: float = 30.0, poll_seconds: float = 1.0) -> None:
         self.conninfo = conninfo
         self.reconnect_cap_seconds = reconnect_cap_seconds
+        self.poll_seconds = poll_seconds  # the listener's wait for notifications, between looks at `closing`
+        # The listener's own channel: a notification on it ends the listener's wait at shutdown
+        # (`join`), instead of within `poll_seconds`.
+        self._wake_channel = f"{NOTIFY_CHANNEL}_wake_{secrets.token_hex(6)}"
         self._changed = threading.Condition()
         self._per_type: dict[str, int] = {}
         self._everyone = 0  # moves on reconnect and on shutdown: wakes every waiter
@@ -55,8 +60,22 @@ class JobWakeups:
         self._bump_everyone()
 
     def join(self, timeout: float) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
+        """Wait for the listener to end, after `close`: woken on its own channel, it ends at once
+        (`tenderflow serve` and every test's API stopped a second later without)."""
+        if self._thread is None:
+            return
+        if self._closing.is_set() and self._thread.is_alive():
+            self._wake_listener()
+        self._thread.join(timeout)
+
+    def _wake_listener(self) -> None:
+        # Not in `close`: that runs in uvicorn's signal handler, which must not wait on the database.
+        try:
+            with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=2,
+                                 application_name="tenderflow:api-listener-wake") as conn:
+                conn.execute("SELECT pg_notify(%s, '')", (self._wake_channel,))
+        except psycopg.Error:
+            pass  # the listener sees `closing` within `poll_seconds` anyway
 
     @property
     def closing(self) -> bool:
@@ -70,11 +89,14 @@ class JobWakeups:
                 with psycopg.connect(self.conninfo, autocommit=True,
                                      application_name="tenderflow:api-listener") as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_CHANNEL)))
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._wake_channel)))
                     self.listening.set()
                     self._bump_everyone()  # notifications may have been missed while disconnected
                     failures = 0
                     while not self._closing.is_set():
-                        for notify in conn.notifies(timeout=1.0):
+                        for notify in conn.notifies(timeout=self.poll_seconds):
+                            if notify.channel == self._wake_channel:
+                                break
                             self._bump(parse_notification(notify.payload)[0])
             except Exception as exc:  # any error: logged, then listen again after a backoff (review D4)
                 self.listening.clear()
