@@ -41,9 +41,15 @@ def test_d_n3_the_first_request_after_every_pooled_connection_is_dropped_answers
                 list(pool.map(lambda _: client.get("/v1/documents", headers=bearer(key)).status_code, range(80)))
         assert grown >= 10, f"the pool grew to {grown} connections only"
 
-        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
-                     "AND application_name LIKE 'tenderflow-api:%'")
-        wait_until(lambda: api_connections(conn) == 0, message="the API's sessions are gone")
+        killed = [pid for pid, terminated in conn.execute(
+            "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND application_name LIKE 'tenderflow-api:%'").fetchall() if terminated]
+        assert len(killed) >= 10, killed
+        # The pooled sessions killed are gone. Not "no API session is left": the pool may open one
+        # meanwhile (a grow still under way, a maintenance round finding a dead one), which is its
+        # recovery, not a failure (a CI run waited 15 s for a count of 0 that a new session kept at 1).
+        wait_until(lambda: not conn.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (killed,)).fetchone(),
+                   message="the API's killed sessions are gone")
 
         timings = []
         for _ in range(3):
