@@ -78,31 +78,44 @@ def _server_directory(admin: psycopg.Connection) -> Path | None:
     return path if path is not None and path.is_dir() else None
 
 
-@contextlib.contextmanager
-def tablespace_in_memory(admin_url: str) -> Iterator[str | None]:
-    """A tablespace of this session's in memory on the server at `admin_url`, dropped at the end; None
-    where the server's own data is in memory already or no tablespace can be made there."""
+def _make_tablespace(admin_url: str) -> tuple[str, Path] | None:
+    """A new tablespace in memory on the server at `admin_url` (its name and directory), or None where
+    the server's own data is in memory already or no tablespace can be made there."""
+    memory = memory_directory()
+    if memory is None:
+        return None
     with psycopg.connect(admin_url, autocommit=True) as admin:
         data = _server_directory(admin)
-        memory = memory_directory()
-        if data is None or memory is None or _on_tmpfs(data):
-            yield None
-            return
+        if data is None or _on_tmpfs(data):
+            return None
         owner = data.stat()
         if os.geteuid() not in (0, owner.st_uid):
-            yield None
-            return
+            return None
         location = Path(tempfile.mkdtemp(prefix="tenderflow-test-tablespace-", dir=memory))
         os.chown(location, owner.st_uid, owner.st_gid)
         name = f"tf_tests_{uuid.uuid4().hex[:10]}"
         admin.execute(sql.SQL("CREATE TABLESPACE {} LOCATION {}").format(
             sql.Identifier(name), sql.Literal(str(location))))
+    return name, location
+
+
+@contextlib.contextmanager
+def tablespace_in_memory(admin_url: str) -> Iterator[str | None]:
+    """A tablespace of this session's in memory on the server at `admin_url`, dropped at the end; None
+    where the server's own data is in memory already or no tablespace can be made there."""
+    made = _make_tablespace(admin_url)
+    if made is None:
+        yield None
+        return
+    name, location = made
     try:
         yield name
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             try:
                 admin.execute(sql.SQL("DROP TABLESPACE IF EXISTS {}").format(sql.Identifier(name)))
+                dropped = True
             except psycopg.errors.ObjectNotInPrerequisiteState:
-                return  # a database left in it (a test's that was not dropped): its files stay with it
-        shutil.rmtree(location, ignore_errors=True)
+                dropped = False  # a database left in it (a test's that was not dropped): its files stay
+        if dropped:
+            shutil.rmtree(location, ignore_errors=True)
