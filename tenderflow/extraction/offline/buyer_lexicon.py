@@ -78,6 +78,11 @@ NAME_SUBLABELS: Final = (
     "denumire oficială", "denumire", "unvanı", "unvan", "adı", "tên đơn vị", "tên cơ quan", "名称", "名稱",
     "機関名", "기관명", "nama", "název", "názov", "megnevezés", "naziv", "pavadinimas", "nosaukums", "nimi",
     "namn", "navn",
+    # TED standard form labels: 'I.1) Name and addresses / Official name' in the EU languages not written
+    # into NAME_SUBLABEL (pt, nl, cs, sk, sv, da, fi, hu, bg, el, hr, sl, lt, lv, et)
+    "designação oficial", "officiële benaming", "úřední název", "úradný názov", "officiellt namn",
+    "officielt navn", "virallinen nimi", "hivatalos név", "официално наименование", "επίσημη επωνυμία",
+    "službeni naziv", "uradno ime", "oficialus pavadinimas", "oficiālais nosaukums", "ametlik nimi",
 )
 """A form's own field for the name under a buyer heading ('Заказчик' / 'Наименование организации: …')."""
 

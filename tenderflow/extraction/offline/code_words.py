@@ -202,6 +202,7 @@ PROCEDURE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
         # th, he, id, ms; cs, sk, hu, sl, lt, lv, et, da, sv, fi, no
         "ประกวดราคาอิเล็กทรอนิกส์", "מכרז פומבי", "pelelangan umum", "tender terbuka", "otevrene rizeni",
         "verejna sutaz", "nyilt eljaras", "odprti postopek", "atviras konkursas", "atklats konkurss",
+        "atklata procedura",
         "avatud hankemenetlus", "offentligt udbud", "oppet forfarande", "avoin menettely",
         "apen anbudskonkurranse",
     ),
@@ -459,6 +460,8 @@ CPV_LABELS: Final[tuple[str, ...]] = (
     "cpv", "common procurement vocabulary", "vocabulaire commun", "gemeinsame(?:s|n)? vokabular",
     "vocabulario comun", "vocabolario comune", "vocabulario comum", "wspolny slownik zamowien",
     "gemeenschappelijke woordenlijst",
+    # lt: the CPV is the BVPŽ (Bendrasis viešųjų pirkimų žodynas) on Lithuanian forms
+    "bvpz", "bendr\\w* viesuju pirkimu zodyn\\w*",
 )
 
 HEAD_NOUNS: Final[dict[str, tuple[str, ...]]] = {

@@ -110,8 +110,8 @@ LOST_AT: Final = re.compile(
 
 PHONE_LABEL: Final = re.compile(any_word((
     "tel", "tel.", "tél", "telephone", "telephone number", "phone", "phone number", "ph", "mobile", "mob", "cell",
-    "telefon", "telefono", "fon", "numer telefonu", "tfno", "contact number", "contact no", "هاتف", "الهاتف", "جوال",
-    *PHONE_LABELS_WORLD,
+    "telefon", "telefono", "telefoon", "fon", "numer telefonu", "tfno", "contact number", "contact no", "هاتف",
+    "الهاتف", "جوال", *PHONE_LABELS_WORLD,
 )))
 FAX_LABEL: Final = re.compile(
     r"(?<![^\W_])(?:fax|telefax|facsimile|télécopie|telecopie|faks|فاكس|الفاكس)(?![^\W_])|" + any_word(FAX_LABELS_WORLD)

@@ -228,6 +228,8 @@ _GAP_WORDS: Final = (
         ist est edt cet cest gmt utc awst acst aest mst cst pst pdt cdt mdt eat wat cat sast bst mez mesz hs
         standard daylight eastern central pacific mountain western australia indian arabia kenya locale italiana
         ortszeit peninsular ora lt am pm m p upto up hour dia jour tag avant vor antes prima
+        czas lokalny locala plaatselijke tijd lokal tid mistni miestny cas paikallinen aika helyi ido lokalno
+        vrijeme lokalni vietos laikas vietejais laiks kohalik aeg местно време τοπικη
         الساعة الموافق م هـ ه يوم تمام
         в во до по час часов часа ч мин минут местному московскому времени время мск г года року р
         στις ώρα ωρα και orele la pana saat saati da de te lúc luc gio giờ vao vào truoc trước pukul jam wib wita
@@ -239,7 +241,8 @@ _GAP_WORDS: Final = (
     | set(_NAMES["weekday_words"])
 )
 """Words that may stand between a date and its time: connectors, weekdays, time zones ('at', 'à', 'ore', 'um',
-'a las', 'Friday', 'EST', 'local time', 'الساعة', 'в', 'στις', 'saat', 'lúc', '（月）', '까지')."""
+'a las', 'Friday', 'EST', 'local time', 'الساعة', 'в', 'στις', 'saat', 'lúc', '（月）', '까지'; the TED form's 'Local
+time' in each EU language: 'Czas lokalny', 'Helyi idő' …)."""
 _GAP_MAX: Final = 48
 _ZONE: Final = re.compile(r"\([^()\d]{0,30}(?:time|heure|hora|ora|zeit|saat|времени)\)")
 """A time zone in parentheses: '16:00 (Tashkent Time), April 24, 2025', '(по местному времени)'."""

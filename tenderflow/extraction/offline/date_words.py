@@ -114,6 +114,8 @@ _TOPICS: Final = (
         # Czech, Slovak, Slovene, Croatian/Serbian/Bosnian, Hungarian, Nordic, Baltic
         r"|nabíd\w*|ponúk\w*|ponuk\w*|ponudb\w*|ponud\w*|ajánlat\w*|anbud\w*|tilbud\w*|tarjou\w*|pakkum\w*"
         r"|piedāvājum\w*|pasiūlym\w*"
+        # TED standard form labels: Danish 'Tidsfrist for modtagelse af bud eller anmodninger om deltagelse'
+        r"|bud|anmodning\w* om deltagelse"
         # Hebrew
         rf"|{_HEBREW_PREFIX}הצעות|{_HEBREW_PREFIX}הצעה|{_HEBREW_PREFIX}הגשת",
         r"入札|応札|提案書|企画提案|見積書|投标|投標|响应文件|響應文件|递交|遞交|报价|報價|竞价|입찰|투찰|제안서|견적서"

@@ -29,6 +29,7 @@ from tenderflow.extraction.offline.value_words import (
     DURATION_LABELS,
     DURATION_NEGATIVE,
     DURATION_UNITS,
+    DURATION_UNITS_IN_LABEL,
     GENERIC_DURATION_LABELS,
     PERIOD_OF_LABELS,
 )
@@ -40,10 +41,21 @@ _PERIOD_OF: Final = label_regex(PERIOD_OF_LABELS)
 
 _DURATION_UNITS: Final[dict[str, DurationUnit]] = {
     fold(word): unit for unit, words in (*DURATION_UNITS, *CJK_DURATION_UNITS) for word in words.split()
+} | {
+    " ".join(fold(phrase).split()): unit for unit, phrases in DURATION_UNITS_IN_LABEL for phrase in phrases.split(",")
 }
-"""Unit words, folded as the text they are matched in ('أشهر' → 'اشهر', 'días' → 'dias')."""
+"""Unit words, folded as the text they are matched in ('أشهر' → 'اشهر', 'días' → 'dias'), and the 'in months' of
+labels ('i manader', 'kuukausina'), their words one space apart."""
 _UNIT_WORD: Final = "|".join(
     sorted((re.escape(fold(word)) for _, words in DURATION_UNITS for word in words.split()), key=len, reverse=True)
+)
+_UNIT_IN_LABEL: Final = "|".join(
+    sorted(
+        (r"\s+".join(map(re.escape, fold(phrase).split())) for _, phrases in DURATION_UNITS_IN_LABEL
+         for phrase in phrases.split(",")),
+        key=len,
+        reverse=True,
+    )
 )
 _CJK_UNIT_WORD: Final = "|".join(
     sorted((re.escape(word) for _, words in CJK_DURATION_UNITS for word in words.split()), key=len, reverse=True)
@@ -67,12 +79,16 @@ _UNIT_BEFORE_NUMBER: Final = re.compile(r"\s?\d")
 _CONTINUED_NUMBER: Final = re.compile(r"\(?\d{1,4}\s*$")
 """A line that ends with a number ('… (9'): its unit may start the next line ('tháng không liên tục)')."""
 _DURATION_UNIT_FIRST: Final = re.compile(
-    rf"(?<![^\W\d_])(?:in|en|w|em|in de)\s+(?P<unit>{_UNIT_WORD})\s*[:.)]?\s*(?P<number>\d{{1,4}})(?![\d.,/]\d)"
+    rf"(?<![^\W\d_])(?:(?:in|en|w|em|in de)\s+(?P<unit>{_UNIT_WORD})|(?P<label_unit>{_UNIT_IN_LABEL}))"
+    r"\s*[:.)]?\s*(?P<number>\d{1,4})(?![\d.,/]\d)"
 )
-"""'Duration in months: 36', 'Durée en mois : 36', 'Laufzeit in Monaten: 24' (eForms / TED forms)."""
+"""'Duration in months: 36', 'Durée en mois : 36', 'Laufzeit in Monaten: 24', 'Löptid i månader: 36', 'Kesto
+kuukausina: 36' (eForms / TED forms)."""
 _BARE_DURATION: Final = re.compile(r"\W*(?:[^\W\d_]{1,10}\)\W*)?(\d{1,4})\W*")
 """A number alone after its label, maybe after the label's own '(Days)': '180', '(Days) 180'."""
-_LABEL_UNIT: Final = re.compile(rf"\s*\(?\s*(?:(?:in|en|w|em)\s+)?(?P<unit>{_UNIT_WORD})\b")
+_LABEL_UNIT: Final = re.compile(
+    rf"\s*\(?\s*(?:(?:(?:in|en|w|em)\s+)?(?P<unit>{_UNIT_WORD})|(?P<label_unit>{_UNIT_IN_LABEL}))\b"
+)
 """The unit a label announces: '(Days)', 'in months', 'en mois', 'w miesiącach'."""
 _AFTER_THE_CONTRACT: Final = re.compile(
     r"[^.;]{0,40}?(?:(?:following|after|beyond|from) (?:the )?(?:completion|expiry|expiration|termination|end)|"
@@ -159,7 +175,13 @@ def _bare_duration(hit: LabelHit, text: str) -> tuple[ContractDuration, int] | N
     unit = _LABEL_UNIT.match(label_rest)
     if unit is None:
         return None
-    return _plausible(int(number[1]), _DURATION_UNITS[unit["unit"]], number.start(1))
+    return _plausible(int(number[1]), _label_unit(unit), number.start(1))
+
+
+def _label_unit(match: re.Match[str]) -> DurationUnit:
+    """The unit of a match of _DURATION_UNIT_FIRST or _LABEL_UNIT: a unit word after 'in', or a label's own
+    'in months' ('i månader', 'kuukausina')."""
+    return _DURATION_UNITS[match["unit"] or " ".join(match["label_unit"].split())]
 
 
 def _duration_in(text: str) -> tuple[ContractDuration, int] | None:
@@ -168,7 +190,7 @@ def _duration_in(text: str) -> tuple[ContractDuration, int] | None:
     The numbers of a date are no duration: '令和9年7月23日', '2026년 3월', 'tháng 04 năm 2021'."""
     first = _DURATION_UNIT_FIRST.search(text)
     if first is not None:
-        return _plausible(int(first["number"]), _DURATION_UNITS[first["unit"]], first.start())
+        return _plausible(int(first["number"]), _label_unit(first), first.start())
     for match in _DURATION.finditer(text):
         unit = match["unit"] or match["cjk_unit"]
         if _DATE_BEFORE.search(text, 0, match.start()) or (

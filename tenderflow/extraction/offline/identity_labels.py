@@ -122,6 +122,19 @@ TITLE_GENERIC_LABELS: Final[dict[str, tuple[str, ...]]] = {
 title only when they open an entry of the first pages. ('Name' words such as 'Název', 'Nimetus' are left out:
 they open the buyer's block as often as the title.)"""
 
+# TED standard form labels
+TITLE_FORM_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("title",), "de": ("bezeichnung des auftrags",), "fr": ("intitule",), "it": ("denominazione",),
+    "es": ("denominacion",), "pt": ("titulo",), "nl": ("benaming",), "pl": ("nazwa",), "cs": ("nazev",),
+    "sk": ("nazov",), "sv": ("benamning",), "da": ("titel",), "fi": ("nimi",), "ro": ("titlu",),
+    "hu": ("elnevezes",), "bg": ("наименование",), "el": ("τιτλος",), "hr": ("naziv",), "sl": ("naslov",),
+    "lt": ("pavadinimas",), "lv": ("nosaukums",), "et": ("nimetus",), "ga": ("teideal",),
+}  # fmt: skip
+"""The label of field II.1.1 (the contract's title) on the EU standard forms (TED, Directive 2014/24/EU), in
+every official language (Maltese prints the Romanian 'Titlu'): the title only after the field's number
+('II.1.1) Nazwa:', 'II.1.1) Nimi:'), since the bare word names the buyer as often ('I.1) Nazwa i adresy',
+'Virallinen nimi')."""
+
 # --- references ---------------------------------------------------------------------------------------------
 
 REFERENCE_LABELS: Final[dict[str, tuple[str, ...]]] = {
@@ -199,6 +212,19 @@ REFERENCE_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "ar": ("رقم المنافسة", "الرقم المرجعي", "رقم المناقصة", "رقم العطاء", "رقم الكراسة"),
 }  # fmt: skip
 """Labels that name the tender's own identifier."""
+
+REFERENCE_TED_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    # TED standard form labels: 'II.1.1) Title / Reference number' in the EU languages whose labels above
+    # do not already hold it (en, fr, de, it, pt and es, nl, pl, ro, hu, sl, et, da, sv, fi do)
+    "cs": ("spisove cislo",),
+    "sk": ("referencne cislo",),
+    "bg": ("референтен номер",),
+    "el": ("αριθμος αναφορας",),
+    "hr": ("referentni broj",),
+    "lt": ("nuorodos numeris",),
+    "lv": ("atsauces numurs",),
+}  # fmt: skip
+"""The tender's own identifier as the EU standard forms (TED) label it: read as REFERENCE_LABELS are."""
 
 REFERENCE_FILE_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "en": ("file no", "file number", "our ref", "our reference"),
@@ -313,10 +339,43 @@ PLACE_LABELS: Final[dict[str, tuple[str, ...]]] = {
 """Labels of where the contract is performed or delivered (never the bare 'place', 'lugar', 'lieu', '地点':
 those are often the place of opening or submission)."""
 
+# TED standard form labels
+PLACE_FORM_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("place of performance", "main site or place of performance"),
+    "de": ("erfullungsort", "hauptort der ausfuhrung"),
+    "fr": ("lieu d'execution", "lieu principal d'execution"),
+    "it": ("luogo di esecuzione", "luogo principale di esecuzione"),
+    "es": ("lugar de ejecucion", "lugar principal de ejecucion"),
+    "pt": ("local de execucao", "principal local de execucao"),
+    "nl": ("plaats van uitvoering", "voornaamste plaats van uitvoering"),
+    "pl": ("miejsce swiadczenia usług", "głowna lokalizacja lub miejsce realizacji"),
+    "cs": ("misto plneni", "hlavni misto plneni"),
+    "sk": ("miesto vykonania", "hlavne miesto dodania alebo plnenia"),
+    "sv": ("plats for utforande", "huvudsaklig plats for byggentreprenad eller utforande"),
+    "da": ("leveringssted", "hovedudførelsessted"),
+    "fi": ("suorituspaikka", "paaasiallinen suorituspaikka"),
+    "ro": ("locul de executare", "locul principal de executare"),
+    "hu": ("a teljesites helye", "a teljesites fo helyszine"),
+    "bg": ("място на изпълнение", "основно място на изпълнение"),
+    "el": ("τοπος εκτελεσης", "κυριος τοπος εκτελεσης"),
+    "hr": ("mjesto izvrsenja", "glavna lokacija ili mjesto izvrsenja"),
+    "sl": ("kraj izvedbe", "glavna lokacija ali kraj izvedbe"),
+    "lt": ("igyvendinimo vieta", "pagrindine igyvendinimo vieta"),
+    "lv": ("izpildes vieta", "galvena buvdarbu veiksanas vai izpildes vieta"),
+    "et": ("teostamise koht", "peamine teostamise koht"),
+}  # fmt: skip
+"""Field II.2.3 of the EU standard forms (TED, Directive 2014/24/EU), 'Place of performance', and its 'Main site
+or place of performance' in every official language. Letters that `fold` keeps (the Polish 'ł', the Danish 'ø')
+are written as printed."""
+
 NUTS_LABELS: Final = (
     "code nuts", "nuts code", "codice nuts", "codigo nuts", "nuts-code", "kod nuts", "nuts",
     "codigo de subentidad territorial", "cod nuts", "codul nuts", "κωδικος nuts",
+    # TED standard form labels: 'NUTS code' in every official language
+    "nuts-kod", "nuts-kode", "nuts-koodi", "nuts-kood", "nuts kodas", "nuts kods", "код nuts", "sifra nuts",
+    "kodici nuts",
 )  # fmt: skip
+"""The label of a NUTS code (the region of the EU's statistical nomenclature), in every official language."""
 
 # --- what a document calls itself ----------------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ from tenderflow.extraction.schema import Sourced
 
 # --- place of performance ---------------------------------------------------------------------------------
 
-_PLACES: Final = LabelSet(words.PLACE_LABELS)
+_PLACES: Final = LabelSet(words.PLACE_LABELS, words.PLACE_FORM_LABELS)
 _PLACE_LABELS: Final = _PLACES.pattern
 """Labels of where the contract is performed or delivered (never the bare 'place', 'lugar', 'lieu':
 those are often the place of opening or submission)."""
@@ -62,6 +62,19 @@ _OF_THE: Final = re.compile(r"\s+(?:dell['’]|della|del|de la|du|des|of the|of|
 """What may stand between a place label and its copula: 'luogo di svolgimento DELL'APPALTO è …'."""
 
 _NUTS_LABEL: Final = labels(list(words.NUTS_LABELS))
+_NUTS_SPACED: Final = {fold(label).replace("-", " ") for label in words.NUTS_LABELS}
+_NUTS_WORDS: Final = "|".join(
+    sorted((r"[\s-]+".join(map(re.escape, label.split())) for label in _NUTS_SPACED), key=len, reverse=True)
+)
+"""The NUTS labels of every language as alternatives for a pattern on folded text, the longest first ('nuts-kod'
+before 'nuts')."""
+
+_NUTS_TAIL: Final = r"[\s-]+(?:{})\b".format(
+    "|".join(sorted((label[5:] for label in _NUTS_SPACED if label.startswith("nuts ")), key=len, reverse=True))
+)
+"""What follows 'NUTS' in the labels that start with it ('-code', '-kod', ' koodi'): 'NUTS-kod' is a label of
+its own, not the bare 'NUTS' sub-field."""
+
 _NUTS_CODE: Final = re.compile(
     r"-?\b((?:AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|UK|NO|CH|IS|LI|"
     r"TR|AL|ME|MK|RS)[A-Z0-9]{1,3})\b"
@@ -73,7 +86,7 @@ _PLACE_SUBLABEL: Final = re.compile(
     r"municipio|poblacion|comune|citta|localita|miejscowosc|cidade|plaats|gemeente)"
     r"|(?P<address>postal address|address|adresse postale|adresse|direccion postal|direccion|indirizzo|adres|"
     r"anschrift|endereco)"
-    r"|(?P<code>codigo de subentidad territorial|nuts code|code nuts|codice nuts|kod nuts|nuts|"
+    rf"|(?P<code>codigo de subentidad territorial|nuts code|code nuts|codice nuts|kod nuts|nuts(?!{_NUTS_TAIL})|"
     r"country subdivision|subdivision pays|unterteilung des landes|subdivision del pais|suddivisione paese)"
     r"|(?P<country>pais|country|pays|land|paese|kraj|staat))\b[\s:：.\-–]*"
 )
@@ -212,8 +225,7 @@ def _clean_place(text: str, *, longest: int = 160) -> str:
     """The place without its NUTS note ('Comune di Turi (Ba) [codice NUTS ITF48]' → 'Comune di Turi (Ba)'),
     or "" when it is no place: empty, a placeholder, a pointer to an annex, an amount or a sentence."""
     text = re.sub(r"\s*[\[(]\s*(?:codice |code |c[oó]digo |kod )?nuts[^\])]*[\])]", "", text, flags=re.IGNORECASE)
-    if not _NUTS_FIRST.match(text):  # 'Code NUTS FRC13 Vernon' is a place as printed, not a label to cut
-        text = re.split(r"\s+[-–,]?\s*(?:codice|code|c[oó]digo|kod)\s+nuts\b|\s+nuts\b", text, flags=re.IGNORECASE)[0]
+    text = _without_nuts_note(text)
     text = re.split(r"\s+(?:pin ?code|postcode|post code|pre bid)\b", text, flags=re.IGNORECASE)[0]
     text = re.sub(r"\s+", " ", text).strip().strip(QUOTES).rstrip(" .;:,|").strip()
     text = re.sub(r"^[^\sA-Za-z0-9]\s+(?=\S{2})", "", text)  # a bullet that OCR read as a letter ('ه منطقة …')
@@ -246,8 +258,22 @@ def _unspaced_place(text: str) -> str:
     return text
 
 
-_NUTS_FIRST: Final = re.compile(r"\s*(?:(?:codice|code|c[oó]digo|kod)\s+nuts|nuts)\b", re.IGNORECASE)
-"""A place that opens with its NUTS label ('Code NUTS FRC13 …', 'NUTS code IE052 …')."""
+_NUTS_FIRST: Final = re.compile(rf"\s*(?:{_NUTS_WORDS})(?![^\W_])")
+"""A place that opens with its NUTS label ('Code NUTS FRC13 …', 'NUTS code IE052 …'), in folded text."""
+
+_NUTS_NOTE: Final = re.compile(rf"\s+[-–,]?\s*(?:{_NUTS_WORDS})(?![^\W_])")
+"""A NUTS label in any language after a place ('Maribor Šifra NUTS SI032'), in folded text."""
+
+
+def _without_nuts_note(text: str) -> str:
+    """The place without the NUTS label and code that follow it; a place that opens with its NUTS label ('Code
+    NUTS FRC13 Vernon') is kept as printed."""
+    folded = fold(re.sub("[ßẞ]", "s", text))  # one letter for one: positions in it are positions in `text`
+    if _NUTS_FIRST.match(folded):
+        return text
+    note = _NUTS_NOTE.search(folded)
+    return text[: note.start()] if note is not None else text
+
 
 _ONLY_LABEL_WORDS: Final = re.compile(
     rf"(?:(?:{_PLACE_SUBLABEL.pattern})|code|codice|codigo|kod|nuts|place|lieu|ort|lugar|luogo|miejsce|local"

@@ -30,9 +30,11 @@ from tenderflow.extraction.schema import Sourced
 
 # --- reference number -------------------------------------------------------------------------------------
 
-_OWN: Final = LabelSet(words.REFERENCE_LABELS)
+_OWN: Final = LabelSet(words.REFERENCE_LABELS, words.REFERENCE_TED_LABELS)
 _FILE: Final = LabelSet(words.REFERENCE_FILE_LABELS)
-REFERENCE_STRONG: Final = LabelSet(words.REFERENCE_LABELS, words.REFERENCE_FILE_LABELS).pattern
+REFERENCE_STRONG: Final = LabelSet(
+    words.REFERENCE_LABELS, words.REFERENCE_TED_LABELS, words.REFERENCE_FILE_LABELS
+).pattern
 """Labels that name the tender's own identifier."""
 
 REFERENCE_DOCUMENT: Final = re.compile(

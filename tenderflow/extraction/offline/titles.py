@@ -64,6 +64,11 @@ _TITLE_GENERIC: Final = _GENERIC.pattern
 """Bare 'title'/'subject' words ('Sub:' in Indian letters): the title only when they open an entry of the
 first pages."""
 
+_FORM: Final = LabelSet(words.TITLE_FORM_LABELS)
+_FORM_NUMBER: Final = re.compile(r"\s*ii\s?\.\s?1\s?\.\s?1\s?[.)]?\s*")
+"""The EU standard forms' title field (TED standard form labels): its label counts only after the field's
+number, 'II.1.1) Nazwa:' ('Nazwa', 'Nimi' alone open the buyer's block as often)."""
+
 _TITLE_NOT_OURS: Final = re.compile(
     r"\b(?:name|signature|signed|position|designation|job|contact|officer|nom|nombre|cargo|funktion|fonction|"
     r"telephone|phone|e-?mail)\b"
@@ -310,8 +315,12 @@ def _title_candidate(block: Block | None, score: float, why: str, *, from_headin
     return Candidate(text, block.page, block.quote, round(score, 3), why)
 
 
-_TIERS: Final = ((_TITLES, 0.8, 5, "label"), (_PROJECT, 0.68, 3, "project label"), (_GENERIC, 0.7, 3, "bare label"))
-"""Title labels by how much their value is believed, the last page they count on, and their rule's name."""
+_TIERS: Final = (
+    (_TITLES, 0.8, 5, "label"), (_PROJECT, 0.68, 3, "project label"), (_GENERIC, 0.7, 3, "bare label"),
+    (_FORM, 0.7, 3, "form label"),
+)
+"""Title labels by how much their value is believed, the last page they count on, and their rule's name. A
+form's 'II.1.1) Nazwa' weighs what 'II.1.1) Title' has always weighed as a bare label (read first on a tie)."""
 
 
 def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
@@ -322,7 +331,7 @@ def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
             block = value_block(document, hit, _TITLE_FIELD)
             if block is not None and not separated(hit):
                 block = block.with_fragments(block.fragments[:1])  # OCR run-on: its wrapping cannot be told
-            if label_set is not _TITLES and block is not None and _JOB_TITLE.search(block.text):
+            if label_set not in (_TITLES, _FORM) and block is not None and _JOB_TITLE.search(block.text):
                 continue
             score = base + (0.0 if hit.line.page <= 2 else -0.15) + (0.05 if hit.label == "boq title" else 0.0)
             if block is not None and _displaced(document, block):
@@ -337,7 +346,9 @@ def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
 def _title_entry(document: Document, hit: LabelHit, label_set: LabelSet) -> bool:
     """Whether a title label opens a form's entry of the tender's own title: set off from its value (or run on
     it in an OCR line), not 'Sub-total', not under a lot's heading, not a person's title."""
-    if not separated(hit) and not (label_set is _TITLES and run_on_value(document, hit)):
+    if label_set is _FORM and not _FORM_NUMBER.fullmatch(fold(hit.line.text[: hit.start])):
+        return False  # 'Nazwa' without the form's 'II.1.1)': maybe the buyer's name
+    if not separated(hit) and not (label_set in (_TITLES, _FORM) and run_on_value(document, hit)):
         return False
     if hit.label == "sub" and not re.match(r"\s*[:.]\s", hit.line.text[hit.end :]):
         return False  # 'Sub: …', not 'Sub-total'

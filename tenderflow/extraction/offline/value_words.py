@@ -76,6 +76,12 @@ STRONG_VALUE_LABELS: Final = (
     "becsült érték", "a beszerzés becsült értéke", "uppskattat värde", "beräknat värde", "anslået værdi",
     "estimert verdi", "arvioitu arvo", "ennakoitu arvo", "hankinnan ennakoitu arvo", "eeldatav maksumus",
     "hankelepingu eeldatav maksumus", "paredzamā līgumcena", "numatoma vertė", "numatoma pirkimo vertė",
+    # TED standard form labels: 'II.1.5) Estimated total value' of form F02 (its amount is on the line below,
+    # after 'Value excluding VAT'), in the languages the words above do not cover
+    "predpokladana celkova hodnota", "celkova odhadovana hodnota", "uppskattat totalt varde", "anslaet samlet værdi",
+    "arvioitu kokonaisarvo", "becsult teljes ertek", "прогнозна обща стойност", "εκτιμώμενη συνολική αξία",
+    "procijenjena ukupna vrijednost", "ocenjena skupna vrednost", "numatoma bendra verte", "kopeja paredzama ligumcena",
+    "hinnanguline koguvaartus",
 )  # fmt: skip
 NET_VALUE_LABELS: Final = (
     "추정가격", "予定価格 税抜", "予定価格(税抜)", "予定価格(税抜き)", "valoarea estimata fara tva",
@@ -234,6 +240,22 @@ DURATION_LABELS: Final = (
     "trajanje ugovora", "rok izvršenja", "a szerződés időtartama", "teljesítési határidő", "avtalstid",
     "kontraktsperiod", "avtalsperiod", "kontraktens varighed", "kontraktens varighet", "sopimuskausi",
     "sopimuksen kesto", "lepingu kestus", "sutarties trukmė",
+    # TED standard form labels: 'II.2.7) Duration of the contract, framework agreement or dynamic purchasing
+    # system' of form F02 (the number is on the line below: 'Duration in months: 36'), in the languages the
+    # words above do not cover
+    "doba trvani zakazky ramcove dohody nebo dynamickeho nakupniho systemu",
+    "trvanie zmluvy ramcovej dohody alebo dynamickeho nakupneho systemu",
+    "kontraktets ramavtalets eller det dynamiska inkopssystemets loptid",
+    "varighed af kontrakten rammeaftalen eller det dynamiske indkøbssystem",
+    "sopimuksen puitejarjestelyn tai dynaamisen hankintajarjestelman kesto",
+    "a szerzodes a keretmegallapodas vagy a dinamikus beszerzesi rendszer idotartama",
+    "срок на договора рамковото споразумение или динамичната система за покупки",
+    "διάρκεια της σύμβασης της συμφωνίας-πλαισίου ή του δυναμικού συστήματος αγορών",
+    "trajanje ugovora okvirnog sporazuma ili dinamickog sustava nabave",
+    "trajanje javnega narocila okvirnega sporazuma ali dinamicnega nabavnega sistema",
+    "sutarties preliminariosios sutarties arba dinamines pirkimo sistemos trukme",
+    "liguma visparigas vienosanas vai dinamiskas iepirkumu sistemas darbibas termins",
+    "lepingu raamlepingu voi dunaamilise hankesusteemi kestus",
 )  # fmt: skip
 GENERIC_DURATION_LABELS: Final = (
     "duration", "duree", "dauer", "duracion", "durata", "duracao", "duur", "المدة", "срок", "διάρκεια", "süre",
@@ -314,6 +336,18 @@ DURATION_UNITS: Final[tuple[tuple[DurationUnit, str], ...]] = (
     ("years", "latach"),
 )
 """Unit words of written-with-spaces scripts, per unit."""
+DURATION_UNITS_IN_LABEL: Final[tuple[tuple[DurationUnit, str], ...]] = (
+    # TED standard form labels: 'Duration in months' / 'Duration in days' of forms F02 and the like, where the
+    # 'in' is none of 'in', 'en', 'w', 'em' (those are read with any unit): a preposition of its own (cs, sk,
+    # sv, da, bg, el, hr, sl) or a case ending (fi 'Kesto kuukausina', hu 'Időtartam hónapban', et 'Kestus
+    # kuudes', lt 'Trukmė mėnesiais', lv 'Ilgums mēnešos')
+    ("days", "ve dnech, v dňoch, i dagar, i dage, päivinä, napokban, в дни, σε ημέρες, u danima, v dnevih, "
+             "dienomis, dienās, päevades"),
+    ("months", "v měsících, v mesiacoch, i månader, i måneder, kuukausina, hónapban, в месеци, σε μήνες, "
+               "u mjesecima, v mesecih, mėnesiais, mēnešos, kuudes"),
+)
+"""A label's 'in months' / 'in days', comma-separated: the unit of the number right after it ('Löptid i
+månader: 36', 'Kesto kuukausina: 36'), read only so: 'i dni 30' is no label."""
 CJK_DURATION_UNITS: Final[tuple[tuple[DurationUnit, str], ...]] = (
     ("days", "日 日間 日间 天 日历天 日曆天 个日历天 個日曆天 工作日 일 일간"),
     ("weeks", "週間 周 週 주"),

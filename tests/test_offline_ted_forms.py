@@ -1,0 +1,30 @@
+"""The offline extractor on a contract notice printed on the EU's standard form (TED, form F02) in each
+of the EU's official languages: every field the form states is read, in every language, from the form's
+official labels (tests/support/ted_forms.py), not from one language's or one document's wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tenderflow.extraction import extract_fields
+from tenderflow.extraction.offline import OfflineBackend
+from tests.support import ted_forms
+from tests.support.offline_readers import pages
+
+
+@pytest.mark.parametrize("language", sorted(ted_forms.FORMS))
+def test_every_field_of_the_standard_form_is_read_in_every_eu_language(language: str) -> None:
+    result = extract_fields(pages(ted_forms.notice(language)), OfflineBackend())
+    read = ted_forms.read_values(result.fields)
+    place = read.pop("place_of_performance")
+    assert read == ted_forms.expected_values(language)
+    assert ted_forms.right_place(language, place), place
+
+
+def test_a_field_read_wrong_or_not_at_all_is_scored_so() -> None:
+    result = extract_fields(pages(ted_forms.notice("en")), OfflineBackend())
+    assert all(ted_forms.scored("en", result.fields).values())
+    wrong = result.fields.model_copy(update={"title": None, "reference_number": result.fields.title})
+    assert {name for name, right in ted_forms.scored("en", wrong).items() if not right} == {
+        "title", "reference_number"}
