@@ -162,7 +162,7 @@ def test_two_batch_commits_that_both_wrote_their_pages_take_the_version_lock_in_
         outcome = upload_file(conn, storage, pdf, UploadPolicy(max_bytes=MAX_BYTES))
     assert outcome.document_id is not None
     ref = versions.VersionRef(outcome.document_id, 1)
-    first, second = psycopg.connect(database_url), psycopg.connect(database_url)
+    first, second = _on_different_stripes(database_url)
     try:
         for conn, number in ((first, 1), (second, 2)):
             conn.execute("SET lock_timeout = '10s'")
@@ -192,6 +192,21 @@ def test_two_batch_commits_that_both_wrote_their_pages_take_the_version_lock_in_
     finally:
         first.close()
         second.close()
+
+
+def _on_different_stripes(database_url: str) -> tuple[psycopg.Connection, psycopg.Connection]:
+    """Two sessions whose pages count on different stripes of `page_counts` (`pg_backend_pid() % 16`). Two
+    sessions on one stripe insert the same counter row, so the second waits for the first's transaction to
+    end before its pages are written (found by CI: 1 run in 16, the lock timeout): commits then take turns
+    earlier than this test looks at, and the two batches never both hold their pages' locks."""
+    first = psycopg.connect(database_url)
+    for _ in range(64):
+        second = psycopg.connect(database_url)
+        if second.info.backend_pid % 16 != first.info.backend_pid % 16:
+            return first, second
+        second.close()
+    first.close()
+    raise AssertionError("64 sessions in a row on the first one's stripe")
 
 
 @pytest.mark.settings(ocr_batch_pages=2)
