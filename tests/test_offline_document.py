@@ -16,7 +16,9 @@ def test_cells_are_runs_of_text_between_wide_gaps_one_character_ones_too() -> No
 
 def test_fold_lowers_and_strips_accents_in_any_latin_language() -> None:
     assert fold("Date LIMITE de Réception") == "date limite de reception"
-    assert fold("Maßnahme März Łódź") == "massnahme marz łodz"  # ł has no decomposition
+    assert fold("Maßnahme März Łódź") == "massnahme marz lodz"  # ł has no decomposition: folded as stroked
+    assert fold("Hovedudførelsessted") == "hovedudforelsessted"  # ø likewise, one letter for one
+    assert fold("Đà Nẵng") == "đa nang"  # the Vietnamese đ stays
 
 
 def test_fold_makes_the_typographic_apostrophe_and_the_ideographic_space_plain_one_for_one() -> None:

@@ -78,3 +78,16 @@ def test_the_location_of_a_digital_signature_is_no_place() -> None:
         "ΔΗΜΟΣ ΛΑΡΙΣΑΙΩΝ                              Location: Athens\n"
     )
     assert _place(page) is None
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        ("Udførelsessted: Aarhus Kommune, Rådhuspladsen 2\n", "Aarhus Kommune, Rådhuspladsen 2"),  # da 'ø'
+        ("Miejsce świadczenia usług: Gmina Miasta Toruń\n", "Gmina Miasta Toruń"),  # pl 'ł'
+        ("Miejsce swiadczenia uslug: Gmina Miasta Torun\n", "Gmina Miasta Torun"),  # the same, typed without
+    ],
+)
+def test_a_label_with_a_stroked_letter_matches_as_printed_and_as_typed_without(page: str, expected: str) -> None:
+    """fold() makes 'ł' an 'l' and 'ø' an 'o': a label of the lexicon matches whichever way it was written."""
+    assert value(_place(page)) == expected

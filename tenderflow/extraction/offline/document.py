@@ -41,6 +41,13 @@ _LOOK_ALIKES: Final = {"\u2206": "δ", "\u2126": "ω", "\u2211": "σ", "\u220f":
 for Δ, Ω (ohm) for Ω, ∑ for Σ, ∏ for Π. (µ, the micro sign, folds to μ by itself.)"""
 
 
+_STROKED: Final = {"ł": "l", "Ł": "l", "ø": "o", "Ø": "o"}
+"""Letters with a stroke, which Unicode does not decompose into a letter and an accent: the Polish 'ł'
+('składania' → 'skladania') and the Danish and Norwegian 'ø' ('udførelse' → 'udforelse') fold like the
+accented letters beside them, so that a label written without them matches the printed word. (The
+Vietnamese and Croatian 'đ' stays: Vietnamese words are written with it throughout.)"""
+
+
 class _Folding(dict[int, str]):
     """str.translate's table for `fold`, filled one character at a time as characters are met."""
 
@@ -52,6 +59,8 @@ class _Folding(dict[int, str]):
             folded = _LOOK_ALIKES[character]
         elif character == "\u2019":
             folded = "'"  # the typographic apostrophe ('d’offres', 'dell’appalto') is the ASCII one
+        elif character in _STROKED:
+            folded = _STROKED[character]
         elif "\uac00" <= character <= "\ud7a3":
             folded = character  # a Hangul syllable stays whole (NFKD would spell it out in jamo)
         else:
@@ -69,7 +78,8 @@ _FOLDING: Final = _Folding()
 
 
 def fold(text: str) -> str:
-    """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier', 'ΦΙΛΤΡΟ' → 'φιλτρο'),
+    """Lower-case text without accents ('März' → 'marz', 'Février' → 'fevrier', 'ΦΙΛΤΡΟ' → 'φιλτρο', 'Łódź' →
+    'lodz'),
     full-width forms made plain ('１２月' → '12月', the ideographic space a space), the typographic
     apostrophe the ASCII one ('d’offres' → "d'offres"), one character for one everywhere but 'ß' → 'ss', so
     that positions in folded text are positions in the printed text. For matching labels and words in

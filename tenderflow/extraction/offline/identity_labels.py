@@ -348,11 +348,11 @@ PLACE_FORM_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "es": ("lugar de ejecucion", "lugar principal de ejecucion"),
     "pt": ("local de execucao", "principal local de execucao"),
     "nl": ("plaats van uitvoering", "voornaamste plaats van uitvoering"),
-    "pl": ("miejsce swiadczenia usług", "głowna lokalizacja lub miejsce realizacji"),
+    "pl": ("miejsce swiadczenia uslug", "glowna lokalizacja lub miejsce realizacji"),
     "cs": ("misto plneni", "hlavni misto plneni"),
     "sk": ("miesto vykonania", "hlavne miesto dodania alebo plnenia"),
     "sv": ("plats for utforande", "huvudsaklig plats for byggentreprenad eller utforande"),
-    "da": ("leveringssted", "hovedudførelsessted"),
+    "da": ("leveringssted", "hovedudforelsessted"),
     "fi": ("suorituspaikka", "paaasiallinen suorituspaikka"),
     "ro": ("locul de executare", "locul principal de executare"),
     "hu": ("a teljesites helye", "a teljesites fo helyszine"),
@@ -365,8 +365,7 @@ PLACE_FORM_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "et": ("teostamise koht", "peamine teostamise koht"),
 }  # fmt: skip
 """Field II.2.3 of the EU standard forms (TED, Directive 2014/24/EU), 'Place of performance', and its 'Main site
-or place of performance' in every official language. Letters that `fold` keeps (the Polish 'ł', the Danish 'ø')
-are written as printed."""
+or place of performance' in every official language, folded ('ł' as 'l', 'ø' as 'o')."""
 
 NUTS_LABELS: Final = (
     "code nuts", "nuts code", "codice nuts", "codigo nuts", "nuts-code", "kod nuts", "nuts",
