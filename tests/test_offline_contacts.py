@@ -369,6 +369,15 @@ def test_an_eforms_notice() -> None:
     assert read(submission_url, EFORMS) == "https://www.marches-publics.example.fr/depot/1"
 
 
+def test_an_eforms_buyer_heading_names_the_buyer_only_over_its_name_field() -> None:
+    page = "1. Nabywca\n1.1. Nabywca\nOficjalna nazwa: Gmina Miasta Toruń\nE-mail: zamowienia@torun.example.pl\n"
+    assert read(buyer_name, page) == "Gmina Miasta Toruń"
+    # the same words are a contract party's role elsewhere: no buyer label there
+    assert read(buyer_name, "Contrato de compraventa\nComprador: Construcciones Pérez S.L.\n") is None
+    assert read(buyer_name, "Contrato de compraventa\nComprador\nConstrucciones Pérez S.L.\n") is None
+    assert read(buyer_name, "Ugovor o kupoprodaji\n\nKupac:    Trgovina Horvat d.o.o.\n") is None
+
+
 def test_a_toc_entry_is_no_name() -> None:
     assert read(buyer_name, "2. Contracting Authority ........................................ 5\n") is None
 

@@ -1,6 +1,7 @@
-"""The offline extractor on a contract notice printed on the EU's standard form (TED, form F02) in each
-of the EU's official languages: every field the form states is read, in every language, from the form's
-official labels (tests/support/ted_forms.py), not from one language's or one document's wording.
+"""The offline extractor on the EU's contract notice in each of the EU's official languages, on the standard
+form F02 (TED until 2023) and in eForms (TED since): every field the notice states is read, in every language,
+from the official labels (tests/support/ted_forms.py, tests/support/eforms_notices.py), not from one language's
+or one document's wording.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import pytest
 
 from tenderflow.extraction import extract_fields
 from tenderflow.extraction.offline import OfflineBackend
-from tests.support import ted_forms
+from tests.support import eforms_notices, ted_forms
 from tests.support.offline_readers import pages
 
 
@@ -28,3 +29,12 @@ def test_a_field_read_wrong_or_not_at_all_is_scored_so() -> None:
     wrong = result.fields.model_copy(update={"title": None, "reference_number": result.fields.title})
     assert {name for name, right in ted_forms.scored("en", wrong).items() if not right} == {
         "title", "reference_number"}
+
+
+@pytest.mark.parametrize("language", sorted(eforms_notices.LABELS))
+def test_every_field_of_an_eforms_notice_is_read_in_every_eu_language(language: str) -> None:
+    result = extract_fields(pages(eforms_notices.notice(language)), OfflineBackend())
+    read = ted_forms.read_values(result.fields)
+    place = read.pop("place_of_performance")
+    assert read == ted_forms.expected_values(language)
+    assert ted_forms.right_place(language, place), place

@@ -83,8 +83,21 @@ NAME_SUBLABELS: Final = (
     "designação oficial", "officiële benaming", "úřední název", "úradný názov", "officiellt namn",
     "officielt navn", "virallinen nimi", "hivatalos név", "официално наименование", "επίσημη επωνυμία",
     "službeni naziv", "uradno ime", "oficialus pavadinimas", "oficiālais nosaukums", "ametlik nimi",
+    # eForms labels (BT-500 'Official name') in the EU languages not written above (cs, el, hr)
+    "oficiální název", "επίσημη ονομασία", "službeno ime",
 )
 """A form's own field for the name under a buyer heading ('Заказчик' / 'Наименование организации: …')."""
+
+EFORMS_BUYER_HEADINGS: Final = (
+    # eForms labels (BG-3 'Buyer') in the EU languages whose word is not a buyer label already (en 'buyer',
+    # fr 'acheteur', it 'committente', lv 'pasūtītājs', et 'hankija' are; ro's block is read by its
+    # 'denumire oficială'); German as the SDK prints it
+    "kaufmännischer", "comprador", "adquirente", "koper", "nabywca", "kupující", "kupujúci", "köpare", "køber",
+    "ostaja", "vevő", "купувач", "αγοραστής", "kupac", "kupec", "pirkėjas",
+)
+"""The heading of an eForms notice's buyer section ('1.1. Nabywca', then 'Oficjalna nazwa: …'), in the wording
+of the eForms SDK's translations. Common words ('Koper' is also a Slovenian town, 'Comprador' a person's role):
+a buyer's heading only alone on its line, over the name field (NAME_SUBLABELS)."""
 
 SECTION_WORDS: Final = (
     "secțiunea", "sectiunea", "sekcia", "oddíl", "oddiel", "szakasz", "odjeljak", "oddelek", "skyrius",

@@ -46,6 +46,7 @@ from tenderflow.extraction.offline.name_shapes import (
     proper_name,
     without_subunit,
 )
+from tenderflow.extraction.offline.parties import heads_name_field
 
 # --- the buyer's name -----------------------------------------------------------------------------------
 
@@ -72,6 +73,8 @@ def _label_names(document: Document) -> Iterator[tuple[Candidate[str] | None, Li
             continue
         if OTHER_FIELD_BEFORE.search(before[-60:]):
             continue
+        if not heads_name_field(document, hit):
+            continue  # 'Koper' (a town), 'Comprador' (a role): eForms' buyer heading only over its name field
         weak = label_key(hit.label) in WEAK_LABELS
         after = hit.line.folded[hit.end :]
         if re.match(r"^\s*['’]s\b", after):

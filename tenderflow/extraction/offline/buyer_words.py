@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from tenderflow.extraction.offline.buyer_lexicon import (
     BUYER_LABELS_WORLD,
+    EFORMS_BUYER_HEADINGS,
     HEADING_WORDS_UNSPACED,
     NAME_ADDRESS_HEADINGS,
     NAME_SUBLABELS,
@@ -102,7 +103,7 @@ BUYER_LABELS: Final = (
     "dane zamawiajacego",
     # ar
     "الجهة الحكومية", "اسم الجهة", "اسم الجهة الحكومية", "الجهة المتعاقدة", "الجهة المالكة", "اسم الإدارة",
-    *BUYER_LABELS_WORLD, *NAME_ADDRESS_HEADINGS,
+    *BUYER_LABELS_WORLD, *NAME_ADDRESS_HEADINGS, *EFORMS_BUYER_HEADINGS,
 )
 BUYER_LABEL: Final = label_regex(BUYER_LABELS)
 OTHER_PARTY_LABEL: Final = label_regex(OTHER_PARTY_LABELS)
@@ -120,14 +121,21 @@ def label_key(label: str) -> str:
 
 _FORM_HEADINGS: Final = frozenset(label_key(label) for label in NAME_ADDRESS_HEADINGS)
 
+HEADING_ONLY: Final = frozenset(label_key(label) for label in EFORMS_BUYER_HEADINGS)
+"""Buyer labels that are common words elsewhere (eForms' 'Koper', 'Comprador'): a buyer's heading only alone
+on their line, over the form's name field (see parties.heads_name_field)."""
+
 
 def label_rule(label: str) -> str:
     """The rule a buyer label's value is credited to: the label itself ("label 'stazione appaltante'",
     "label '采购人'"): one rule per label, the unit a rule that fires on one document only is judged by;
-    the EU forms' 'Name and addresses' heading, the same heading in every EU language, is one rule."""
+    the EU forms' 'Name and addresses' heading, the same heading in every EU language, is one rule, and so is
+    eForms' buyer heading."""
     key = label_key(label)
     if key in _FORM_HEADINGS:
         return "label name and addresses"
+    if key in HEADING_ONLY:
+        return "label eforms buyer"
     return f"label {label!r}"
 
 

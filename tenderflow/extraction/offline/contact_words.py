@@ -111,7 +111,10 @@ LOST_AT: Final = re.compile(
 PHONE_LABEL: Final = re.compile(any_word((
     "tel", "tel.", "tél", "telephone", "telephone number", "phone", "phone number", "ph", "mobile", "mob", "cell",
     "telefon", "telefono", "telefoon", "fon", "numer telefonu", "tfno", "contact number", "contact no", "هاتف",
-    "الهاتف", "جوال", *PHONE_LABELS_WORLD,
+    "الهاتف", "جوال",
+    # eForms labels (BT-503 'Telephone'): Swedish 'Tfn'; the Nordic and German 'Telefonnummer'
+    "tfn", "telefonnummer",
+    *PHONE_LABELS_WORLD,
 )))
 FAX_LABEL: Final = re.compile(
     r"(?<![^\W_])(?:fax|telefax|facsimile|télécopie|telecopie|faks|فاكس|الفاكس)(?![^\W_])|" + any_word(FAX_LABELS_WORLD)

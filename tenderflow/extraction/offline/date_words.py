@@ -162,6 +162,9 @@ STRONG_CUE: Final = compile_folded(
         r"|آخر موعد|اخر موعد|موعد|تاريخ انتهاء|अंतिम तिथि|समाप्ति"
         r"|окончани\w*|истечени\w*|не позднее|не позже|срок\w*|закінченн\w*|кінцев\w* строк\w*|строк\w*|краен срок"
         r"|рок за|προθεσμι\w*|καταληκτικ\w*|ληξ\w*|termen\w* limit\w*|data limit\w*|son teklif|son başvuru|son gün"
+        # eForms labels (BT-131): Romanian writes the compound with a hyphen, 'Termenul-limită pentru primirea
+        # ofertelor'
+        r"|termen\w*-limit\w*"
         r"|son tarih\w*"
         r"|en geç|hạn nộp|hạn cuối|thời hạn|hạn chót|đóng thầu|chậm nhất|batas akhir|batas waktu|tarikh tutup|tutup"
         r"|paling lambat|lhůt\w*|lehot\w*|rok za|rok do|határid\w*|sista|senast|senest|määräai\w*|viimeistään"

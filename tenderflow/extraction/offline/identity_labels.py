@@ -135,6 +135,28 @@ every official language (Maltese prints the Romanian 'Titlu'): the title only af
 ('II.1.1) Nazwa:', 'II.1.1) Nimi:'), since the bare word names the buyer as often ('I.1) Nazwa i adresy',
 'Virallinen nimi')."""
 
+# eForms labels (BT-21 Title, BG-6 Procedure)
+TITLE_EFORMS_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("title",), "de": ("titel",), "fr": ("titre",), "it": ("titolo",), "es": ("titulo",), "pt": ("titulo",),
+    "nl": ("titel",), "pl": ("tytul",), "cs": ("nazev",), "sk": ("nazov",), "sv": ("titel",), "da": ("titel",),
+    "fi": ("otsikko",), "ro": ("titlu",), "hu": ("cim",), "bg": ("заглавие",), "el": ("τιτλος",), "hr": ("naslov",),
+    "sl": ("naslov",), "lt": ("pavadinimas",), "lv": ("nosaukums",), "et": ("pealkiri",),
+}  # fmt: skip
+"""The label of BT-21 (the procedure's title) in an eForms notice (the eForms SDK's translations), in every
+official language: the title only under the procedure's heading ('2.1. Procedura' / 'Tytuł: …'), since the
+same word names a lot or an organisation ('5.1. Lot', 'Poštni naslov', Hungarian 'Cím' is also an address)."""
+
+PROCEDURE_EFORMS_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("procedure",), "de": ("prozedur", "verfahren"), "fr": ("procedure",), "it": ("procedura",),
+    "es": ("procedimiento",), "pt": ("processo",), "nl": ("procedure",), "pl": ("procedura",), "cs": ("rizeni",),
+    "sk": ("postup",), "sv": ("forfarande",), "da": ("procedure",), "fi": ("menettely",), "ro": ("procedura",),
+    "hu": ("eljaras",), "bg": ("процедура",), "el": ("διαδικασια",), "hr": ("postupak",), "sl": ("postopek",),
+    "lt": ("procedura",), "lv": ("procedura",), "et": ("menetlus",),
+}  # fmt: skip
+"""The heading of BG-6 (the procedure) in an eForms notice ('2. Procedure', '2.1. Procedure'), in every official
+language. German prints the SDK 1.4 translation 'Prozedur' or 'Verfahren', the word of German procurement law
+and of TED's German notices (not read from the SDK's files)."""
+
 # --- references ---------------------------------------------------------------------------------------------
 
 REFERENCE_LABELS: Final[dict[str, tuple[str, ...]]] = {
@@ -225,6 +247,19 @@ REFERENCE_TED_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "lv": ("atsauces numurs",),
 }  # fmt: skip
 """The tender's own identifier as the EU standard forms (TED) label it: read as REFERENCE_LABELS are."""
+
+REFERENCE_EFORMS_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    # eForms labels (BT-22 'Internal identifier') in the EU languages whose labels above do not already hold
+    # it (en, fr, de, it, es and pt do); never BT-04 'Procedure identifier', the procedure's UUID
+    "nl": ("interne identificatiecode",), "pl": ("wewnetrzny identyfikator",), "cs": ("interni identifikator",),
+    "sk": ("interny identifikator",), "sv": ("intern identifierare",), "da": ("intern identifikator",),
+    "fi": ("sisainen tunniste",), "ro": ("identificator intern",), "hu": ("belso azonosito",),
+    "bg": ("вътрешен идентификатор",), "el": ("εσωτερικο αναγνωριστικο",),
+    "hr": ("interna identifikacijska oznaka",), "sl": ("notranji identifikator",),
+    "lt": ("vidaus identifikatorius",), "lv": ("ieksejais identifikators",), "et": ("sisemine tunnus",),
+}  # fmt: skip
+"""The tender's own identifier as an eForms notice labels it (the eForms SDK's translations of BT-22, the
+buyer's internal identifier of the procedure): read as REFERENCE_LABELS are."""
 
 REFERENCE_FILE_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "en": ("file no", "file number", "our ref", "our reference"),
@@ -366,6 +401,49 @@ PLACE_FORM_LABELS: Final[dict[str, tuple[str, ...]]] = {
 }  # fmt: skip
 """Field II.2.3 of the EU standard forms (TED, Directive 2014/24/EU), 'Place of performance', and its 'Main site
 or place of performance' in every official language, folded ('ł' as 'l', 'ø' as 'o')."""
+
+# eForms labels (BG-708 Place of performance)
+PLACE_EFORMS_LABELS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("place of performance",), "de": ("ort der leistung",), "fr": ("lieu d'execution",),
+    "it": ("luogo di esecuzione",), "es": ("lugar de ejecucion",), "pt": ("local de execucao dos trabalhos",),
+    "nl": ("plaats van uitvoering",), "pl": ("miejsce wykonania",), "cs": ("misto plneni",), "sk": ("miesto vykonu",),
+    "sv": ("leveransplats",), "da": ("udforelsessted",), "fi": ("suorituspaikka",),
+    "ro": ("locul de desfasurare a activitatii",), "hu": ("teljesitesi hely",), "bg": ("място на изпълнение",),
+    "el": ("τοπος εκτελεσης",), "hr": ("mjesto izvrsenja",), "sl": ("kraj izvedbe",), "lt": ("vykdymo vieta",),
+    "lv": ("izpildes vieta",), "et": ("lepingu taitmise koht",),
+}  # fmt: skip
+"""The heading of BG-708 in an eForms notice ('2.1.2. Place of performance'), in every official language (the
+eForms SDK's translations): the place's sub-fields follow it, one a line (PLACE_EFORMS_SUBLABELS)."""
+
+# eForms labels (BT-5101 Postal address, BT-5131 Town, BT-5121 Postcode, BT-5071 Country subdivision,
+# BT-5141 Country)
+PLACE_EFORMS_SUBLABELS: Final[dict[str, tuple[str, ...]]] = {
+    "address": ("postal address", "postanschrift", "adresse postale", "indirizzo postale", "direccion postal",
+        "endereco postal", "postadres", "adres pocztowy", "postovni adresa", "postova adresa", "postadress",
+        "postadresse", "postiosoite", "adresa postala", "postacim", "пощенски адрес", "ταχυδρομικη διευθυνση",
+        "postanska adresa", "postni naslov", "pasto adresas", "pasta adrese", "postiaadress",
+    ),
+    "town": ("town", "stadt", "ville", "localita", "localidad", "cidade", "stad", "miejscowosc", "obec", "mesto",
+        "ort", "by", "postitoimipaikka", "localitate", "varos", "град", "πολη", "grad", "miestas", "pilseta", "linn",
+    ),
+    "postcode": ("postcode", "postleitzahl", "code postal", "codice postale", "codigo postal", "kod pocztowy", "psc",
+        "postnummer", "postinumero", "cod postal", "iranyitoszam", "пощенски код", "ταχυδρομικος κωδικας",
+        "postanski broj", "postna stevilka", "pasto kodas", "pasta indekss", "sihtnumber",
+    ),
+    "code": ("country subdivision", "untereinheit des landes", "entite secondaire du pays", "suddivisione del paese",
+        "subdivision del pais", "subdivisao do pais", "onderverdeling van een land", "podjednostka w kraju",
+        "nizsi uzemni jednotka zeme", "podriadeny subjekt krajiny", "del av land", "landespecifik underafdeling",
+        "maaryhmittely", "subentitatea tarii", "orszag alegysege", "административно-териториална единица на държавата",
+        "υποδιαιρεση χωρας", "zemlja – podregija", "podregija drzave", "salies administracinis vienetas",
+        "valsts apaksvieniba", "riik – jaotus",
+    ),
+    "country": ("country", "land", "pays", "paese", "pais", "kraj", "zeme", "krajina", "maa", "tara", "orszag",
+        "държава", "χωρα", "zemlja", "drzava", "salis", "valsts", "riik",
+    ),
+}  # fmt: skip
+"""The sub-fields of an eForms place block (BG-708) and of an organisation's address, by kind, in every official
+language (the eForms SDK's translations): read as sub-labels only when a colon follows ('By: Aarhus', 'Maa:
+Suomi'; the country subdivision with its '(NUTS)')."""
 
 NUTS_LABELS: Final = (
     "code nuts", "nuts code", "codice nuts", "codigo nuts", "nuts-code", "kod nuts", "nuts",

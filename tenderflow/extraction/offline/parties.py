@@ -19,9 +19,16 @@ import re
 from typing import Final, Literal
 
 from tenderflow.extraction.offline.buyer_lexicon import HEADING_WORDS_UNSPACED
-from tenderflow.extraction.offline.buyer_words import BUYER_LABEL, OTHER_PARTY_LABEL, words_pattern
+from tenderflow.extraction.offline.buyer_words import (
+    BUYER_LABEL,
+    HEADING_ONLY,
+    NAME_SUBLABEL,
+    OTHER_PARTY_LABEL,
+    label_key,
+    words_pattern,
+)
 from tenderflow.extraction.offline.contact_context import LIST_ITEM, label_hits
-from tenderflow.extraction.offline.document import Document, Line
+from tenderflow.extraction.offline.document import Document, LabelHit, Line
 
 Party = Literal["buyer", "other"]
 
@@ -37,6 +44,18 @@ _HEADS_FIELD: Final = re.compile(
 _CACHE: list[tuple[Document, dict[tuple[int, int], Party]]] = []
 
 
+def heads_name_field(document: Document, hit: LabelHit) -> bool:
+    """Whether a buyer label that is a common word elsewhere (buyer_words.HEADING_ONLY: eForms' '1.1. Nabywca')
+    heads the buyer's block here: alone on its line, with the form's name field on the next one ('Oficjalna
+    nazwa: …'). Other labels always may."""
+    if label_key(hit.label) not in HEADING_ONLY:
+        return True
+    if not hit.at_line_start or hit.line.folded[hit.end :].strip(" \t:："):
+        return False
+    following = document.next_lines(hit.line, 1)
+    return bool(following) and NAME_SUBLABEL.match(following[0].folded) is not None
+
+
 def _party_labels(document: Document) -> dict[tuple[int, int], Party]:
     """(page, row) of every line that opens a party's block, with the party (another party's label wins
     over a buyer label on the same line: '采购代理机构' names the agent)."""
@@ -47,7 +66,7 @@ def _party_labels(document: Document) -> dict[tuple[int, int], Party]:
     pairs: tuple[tuple[re.Pattern[str], Party], ...] = ((BUYER_LABEL, "buyer"), (OTHER_PARTY_LABEL, "other"))
     for pattern, party in pairs:
         for hit in label_hits(document, pattern):
-            if hit.at_line_start and _HEADS_FIELD.match(hit.line.folded, hit.end):
+            if hit.at_line_start and _HEADS_FIELD.match(hit.line.folded, hit.end) and heads_name_field(document, hit):
                 labels[(hit.line.page, hit.line.row)] = party
     _CACHE[:] = [(document, labels)]
     return labels

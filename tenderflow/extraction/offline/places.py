@@ -47,7 +47,7 @@ from tenderflow.extraction.schema import Sourced
 
 # --- place of performance ---------------------------------------------------------------------------------
 
-_PLACES: Final = LabelSet(words.PLACE_LABELS, words.PLACE_FORM_LABELS)
+_PLACES: Final = LabelSet(words.PLACE_LABELS, words.PLACE_FORM_LABELS, words.PLACE_EFORMS_LABELS)
 _PLACE_LABELS: Final = _PLACES.pattern
 """Labels of where the contract is performed or delivered (never the bare 'place', 'lugar', 'lieu':
 those are often the place of opening or submission)."""
@@ -81,16 +81,31 @@ _NUTS_CODE: Final = re.compile(
 )
 """A NUTS code of an EU/EEA/candidate country ('FRE11', 'ITF48', 'DE212')."""
 
+
+def _eforms_sublabels(kind: str) -> str:
+    """The eForms sub-labels of one kind (eForms labels: BT-5131 Town, BT-5071 Country subdivision …) as
+    alternatives for a pattern on folded text, each only before its colon ('By: Aarhus', 'Maa: Suomi'), the
+    subdivision's '(NUTS)' between ('Maaryhmittely (NUTS): Pirkanmaa (FI197)')."""
+    phrases = sorted({fold(label) for label in words.PLACE_EFORMS_SUBLABELS[kind]}, key=len, reverse=True)
+    alternatives = "|".join(r"\s+".join(map(re.escape, phrase.split())) for phrase in phrases)
+    return rf"(?:{alternatives})(?=(?:\s*\(nuts\))?\s*[:：])"
+
+
 _PLACE_SUBLABEL: Final = re.compile(
-    r"(?:(?P<town>subentidad nacional|town|city|ville|localite|commune|ort|stadt|gemeinde|localidad|ciudad|"
+    rf"(?:(?P<town>{_eforms_sublabels('town')}|"
+    r"subentidad nacional|town|city|ville|localite|commune|ort|stadt|gemeinde|localidad|ciudad|"
     r"municipio|poblacion|comune|citta|localita|miejscowosc|cidade|plaats|gemeente)"
-    r"|(?P<address>postal address|address|adresse postale|adresse|direccion postal|direccion|indirizzo|adres|"
+    rf"|(?P<address>{_eforms_sublabels('address')}|"
+    r"postal address|address|adresse postale|adresse|direccion postal|direccion|indirizzo|adres|"
     r"anschrift|endereco)"
-    rf"|(?P<code>codigo de subentidad territorial|nuts code|code nuts|codice nuts|kod nuts|nuts(?!{_NUTS_TAIL})|"
+    rf"|(?P<postcode>{_eforms_sublabels('postcode')})"
+    rf"|(?P<code>{_eforms_sublabels('code')}|"
+    rf"codigo de subentidad territorial|nuts code|code nuts|codice nuts|kod nuts|nuts(?!{_NUTS_TAIL})|"
     r"country subdivision|subdivision pays|unterteilung des landes|subdivision del pais|suddivisione paese)"
-    r"|(?P<country>pais|country|pays|land|paese|kraj|staat))\b[\s:：.\-–]*"
+    rf"|(?P<country>{_eforms_sublabels('country')}|pais|country|pays|land|paese|kraj|staat))\b[\s:：.\-–]*"
 )
-"""Sub-fields of an eForms-style place block ('Town: …', 'Subentidad Nacional …', 'País …', 'NUTS code: …')."""
+"""Sub-fields of an eForms-style place block ('Town: …', 'Subentidad Nacional …', 'País …', 'NUTS code: …'), and
+those of an eForms notice in every official language (its postcode is one: the block goes on over it)."""
 
 _PLACE_NOT_A_PLACE: Final = re.compile(
     r"\b(?:see|voir|siehe|vease|vedi|patrz|zie|as per|according to|conformement|gemass|segun|designated|"

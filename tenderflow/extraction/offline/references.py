@@ -30,10 +30,10 @@ from tenderflow.extraction.schema import Sourced
 
 # --- reference number -------------------------------------------------------------------------------------
 
-_OWN: Final = LabelSet(words.REFERENCE_LABELS, words.REFERENCE_TED_LABELS)
+_OWN: Final = LabelSet(words.REFERENCE_LABELS, words.REFERENCE_TED_LABELS, words.REFERENCE_EFORMS_LABELS)
 _FILE: Final = LabelSet(words.REFERENCE_FILE_LABELS)
 REFERENCE_STRONG: Final = LabelSet(
-    words.REFERENCE_LABELS, words.REFERENCE_TED_LABELS, words.REFERENCE_FILE_LABELS
+    words.REFERENCE_LABELS, words.REFERENCE_TED_LABELS, words.REFERENCE_EFORMS_LABELS, words.REFERENCE_FILE_LABELS
 ).pattern
 """Labels that name the tender's own identifier."""
 

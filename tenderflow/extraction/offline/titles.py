@@ -69,6 +69,18 @@ _FORM_NUMBER: Final = re.compile(r"\s*ii\s?\.\s?1\s?\.\s?1\s?[.)]?\s*")
 """The EU standard forms' title field (TED standard form labels): its label counts only after the field's
 number, 'II.1.1) Nazwa:' ('Nazwa', 'Nimi' alone open the buyer's block as often)."""
 
+# eForms labels (BT-21 Title under BG-6 Procedure)
+_EFORMS: Final = LabelSet(words.TITLE_EFORMS_LABELS)
+_PROCEDURE_WORDS: Final = sorted({fold(label) for group in words.PROCEDURE_EFORMS_LABELS.values() for label in group})
+_PROCEDURE_HEADING: Final = re.compile(
+    r"\s*\d{{1,2}}(?:\s?\.\s?\d{{1,2}})*\s?\.?\s+(?:{})\s*".format("|".join(map(re.escape, _PROCEDURE_WORDS)))
+)
+_SECTION_HEADING: Final = re.compile(r"\s*\d{1,2}(?:\s?\.\s?\d{1,2})*\s?\.?\s+\S")
+_EFORMS_FIELDS: Final = 6
+"""An eForms notice's title (BT-21): its label ('Tytuł', 'Naslov', 'Cím') counts only under the procedure's numbered
+heading ('2.1. Procedura'), as the nearest heading above it, with at most a few fields between: the same word
+names a lot, an organisation or an address elsewhere in the notice."""
+
 _TITLE_NOT_OURS: Final = re.compile(
     r"\b(?:name|signature|signed|position|designation|job|contact|officer|nom|nombre|cargo|funktion|fonction|"
     r"telephone|phone|e-?mail)\b"
@@ -317,10 +329,12 @@ def _title_candidate(block: Block | None, score: float, why: str, *, from_headin
 
 _TIERS: Final = (
     (_TITLES, 0.8, 5, "label"), (_PROJECT, 0.68, 3, "project label"), (_GENERIC, 0.7, 3, "bare label"),
-    (_FORM, 0.7, 3, "form label"),
+    (_FORM, 0.7, 3, "form label"), (_EFORMS, 0.8, 5, "eForms label"),
 )
 """Title labels by how much their value is believed, the last page they count on, and their rule's name. A
-form's 'II.1.1) Nazwa' weighs what 'II.1.1) Title' has always weighed as a bare label (read first on a tie)."""
+form's 'II.1.1) Nazwa' weighs what 'II.1.1) Title' has always weighed as a bare label (read first on a tie); an
+eForms notice's title under its procedure's heading weighs as a title label, above a bare label elsewhere in the
+notice (the French purpose's heading '2.1.1. Objet', over 'Nature du marché: Services')."""
 
 
 def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
@@ -331,7 +345,7 @@ def _labelled_titles(document: Document) -> Iterator[Candidate[str]]:
             block = value_block(document, hit, _TITLE_FIELD)
             if block is not None and not separated(hit):
                 block = block.with_fragments(block.fragments[:1])  # OCR run-on: its wrapping cannot be told
-            if label_set not in (_TITLES, _FORM) and block is not None and _JOB_TITLE.search(block.text):
+            if label_set not in (_TITLES, _FORM, _EFORMS) and block is not None and _JOB_TITLE.search(block.text):
                 continue
             score = base + (0.0 if hit.line.page <= 2 else -0.15) + (0.05 if hit.label == "boq title" else 0.0)
             if block is not None and _displaced(document, block):
@@ -348,7 +362,9 @@ def _title_entry(document: Document, hit: LabelHit, label_set: LabelSet) -> bool
     it in an OCR line), not 'Sub-total', not under a lot's heading, not a person's title."""
     if label_set is _FORM and not _FORM_NUMBER.fullmatch(fold(hit.line.text[: hit.start])):
         return False  # 'Nazwa' without the form's 'II.1.1)': maybe the buyer's name
-    if not separated(hit) and not (label_set in (_TITLES, _FORM) and run_on_value(document, hit)):
+    if label_set is _EFORMS and not _under_procedure(document, hit):
+        return False  # 'Naslov', 'Cím' outside the procedure's section: an address, a lot's title
+    if not separated(hit) and not (label_set in (_TITLES, _FORM, _EFORMS) and run_on_value(document, hit)):
         return False
     if hit.label == "sub" and not re.match(r"\s*[:.]\s", hit.line.text[hit.end :]):
         return False  # 'Sub: …', not 'Sub-total'
@@ -359,6 +375,17 @@ def _title_entry(document: Document, hit: LabelHit, label_set: LabelSet) -> bool
         _TITLE_NOT_OURS.search(before)
         or any(_TITLE_NOT_OURS.search(line.folded) for line in lines_before(document, hit.line, limit=2))
     )
+
+
+def _under_procedure(document: Document, hit: LabelHit) -> bool:
+    """Whether an eForms title label stands in the procedure's section: the nearest numbered heading above it
+    is the procedure's ('2.1. Procedure'), not a lot's or an organisation's ('5.1. Lot: LOT-0001', '8.1. ORG-0001')."""
+    if hit.line.text[: hit.start].strip():
+        return False  # the fields of the notice open their lines
+    for line in lines_before(document, hit.line, limit=_EFORMS_FIELDS):
+        if _SECTION_HEADING.match(line.folded):
+            return _PROCEDURE_HEADING.fullmatch(line.folded) is not None
+    return False
 
 
 _DISPLACED: Final = re.compile(r"\s*[:：]?(?:\s+\S{1,2})*\s*")

@@ -88,6 +88,9 @@ NET_VALUE_LABELS: Final = (
     "valoare estimata fara tva", "geschatzter netto auftragswert", "valeur estimee hors tva", "montant hors tva",
     "estimated value excluding vat", "estimated value excl vat", "estimated value without vat",
     "εκτιμώμενη αξία χωρίς φπα", "προϋπολογισμός χωρίς φπα", "kdv hariç yaklaşık maliyet", "nettó becsült érték",
+    # eForms labels (BT-27 'Estimated value excluding VAT'), in the languages the words above and the strong
+    # labels do not cover
+    "odhadovana hodnota bez dph", "paredzama vertiba bez pvn",
 )  # fmt: skip
 """Labels that say the value is without VAT: where a notice prints it beside a gross one ('추정금액 … (추정가격) …',
 a Japanese 税込/税抜 pair), the net one is the estimated value, as eForms keeps it."""
@@ -260,8 +263,12 @@ DURATION_LABELS: Final = (
 GENERIC_DURATION_LABELS: Final = (
     "duration", "duree", "dauer", "duracion", "durata", "duracao", "duur", "المدة", "срок", "διάρκεια", "süre",
     "trvání", "trajanje", "időtartam", "varighed", "kesto",
+    # eForms labels (BT-36 'Duration': '5.1.3. Estimated duration' / 'Duration: 36 Months'), in the languages
+    # the words above do not cover
+    "okres obowiazywania", "doba trvani", "trvanie", "varaktighet", "galiojimas", "ilgums", "kestus",
 )  # fmt: skip
-"""One-word labels: trusted only at the start of a line with the value right after them."""
+"""One-word labels (and the two words of Polish and Czech 'Duration'): trusted only at the start of a line
+with the value right after them."""
 PERIOD_OF_LABELS: Final = (
     "for a period of", "for a term of", "pour une duree de", "pour une periode de", "fur einen zeitraum von",
     "fur die dauer von", "mit einer laufzeit von", "por un periodo de", "por un plazo de", "per un periodo di",
@@ -334,6 +341,10 @@ DURATION_UNITS: Final[tuple[tuple[DurationUnit, str], ...]] = (
     ("days", "dniach"),
     ("months", "miesiacach"),
     ("years", "latach"),
+    # eForms labels (BT-36 'Duration: 36 Months', the unit after the number): the month's forms after a number
+    # that the words above lack: sv/da/no singular, fi nominative, hr 'mjesec'/'mjeseca', sl 'mesec'/'meseca'/
+    # 'meseci', lt 'mėnuo'/'mėnesiai', lv 'mēnesis', et 'kuu'
+    ("months", "månad måned kuukausi mjesec mjeseca mesec meseca meseci mėnuo mėnesiai mēnesis kuu"),
 )
 """Unit words of written-with-spaces scripts, per unit."""
 DURATION_UNITS_IN_LABEL: Final[tuple[tuple[DurationUnit, str], ...]] = (
