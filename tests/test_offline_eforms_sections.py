@@ -4,7 +4,7 @@ the same words elsewhere in the notice (a lot's title, an organisation's address
 
 from __future__ import annotations
 
-from tenderflow.extraction.offline import identity
+from tenderflow.extraction.offline import contacts, identity
 from tests.support import eforms_notices
 from tests.support.offline_readers import document, value
 
@@ -31,3 +31,13 @@ def test_the_place_is_its_town_not_its_postal_address() -> None:
     for language, town in (("nl", "Utrecht"), ("lv", "Rīga"), ("da", "Aarhus"), ("fi", "Tampere")):
         place = identity.place_of_performance(document(eforms_notices.notice(language)))
         assert value(place) == town, language
+
+
+def test_the_german_buyer_in_the_wordings_of_the_sdks_versions() -> None:
+    """The SDK's German changed between versions: 'Kaufmännischer' (1.4.0) or 'Beschaffer' over 'Offizielle' or
+    'Amtliche Bezeichnung' (1.1.0); each is the buyer's section over its name."""
+    for heading in ("Kaufmännischer", "Beschaffer", "Käufer"):
+        for label in ("Offizielle Bezeichnung", "Amtliche Bezeichnung"):
+            text = eforms_notices.notice("de").replace("Kaufmännischer", heading).replace(
+                "Offizielle Bezeichnung", label)
+            assert value(contacts.buyer_name(document(text))) == "Landeshauptstadt Stuttgart", (heading, label)

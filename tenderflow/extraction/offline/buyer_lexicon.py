@@ -91,9 +91,10 @@ NAME_SUBLABELS: Final = (
 EFORMS_BUYER_HEADINGS: Final = (
     # eForms labels (BG-3 'Buyer') in the EU languages whose word is not a buyer label already (en 'buyer',
     # fr 'acheteur', it 'committente', lv 'pasūtītājs', et 'hankija' are; ro's block is read by its
-    # 'denumire oficială'); German as the SDK prints it
-    "kaufmännischer", "comprador", "adquirente", "koper", "nabywca", "kupující", "kupujúci", "köpare", "køber",
-    "ostaja", "vevő", "купувач", "αγοραστής", "kupac", "kupec", "pirkėjas",
+    # 'denumire oficială'); German in the wordings of the SDK's versions ('Kaufmännischer' in 1.4.0, 'Käufer'
+    # in its other terms, 'Beschaffer' as its later terms say the buyer: 'Beschafferprofil')
+    "kaufmännischer", "käufer", "beschaffer", "comprador", "adquirente", "koper", "nabywca", "kupující",
+    "kupujúci", "köpare", "køber", "ostaja", "vevő", "купувач", "αγοραστής", "kupac", "kupec", "pirkėjas",
 )
 """The heading of an eForms notice's buyer section ('1.1. Nabywca', then 'Oficjalna nazwa: …'), in the wording
 of the eForms SDK's translations. Common words ('Koper' is also a Slovenian town, 'Comprador' a person's role):

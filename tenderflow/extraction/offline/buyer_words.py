@@ -186,7 +186,7 @@ NAME_SUBLABEL: Final = re.compile(
     r"(?:official name|name|nom officiel|nom|denominazione(?: ufficiale)?|denominacion(?: oficial)?"
     r"|nombre(?: oficial)?|nome(?: ufficiale| oficial)?|denominacao(?: oficial)?"
     r"|(?:oficjalna )?nazwa(?: oficjalna)?|(?:officiele )?naam|designation|raison sociale"
-    r"|(?:offizielle )?bezeichnung|" + words_pattern(NAME_SUBLABELS) + r")\s*[:：]\s*(?P<value>\S.*)$"
+    r"|(?:offizielle |amtliche )?bezeichnung|" + words_pattern(NAME_SUBLABELS) + r")\s*[:：]\s*(?P<value>\S.*)$"
 )
 """'Name: Umweltbundesamt', 'Offizielle Bezeichnung: …' under a buyer heading (the form's own field for the name)."""
 
