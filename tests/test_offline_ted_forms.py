@@ -13,10 +13,12 @@ from tenderflow.extraction.offline import OfflineBackend
 from tests.support import eforms_notices, ted_forms
 from tests.support.offline_readers import pages
 
+_NOTICES = {"F02": ted_forms.notice, "eForms": eforms_notices.notice}
 
-@pytest.mark.parametrize("language", sorted(ted_forms.FORMS))
-def test_every_field_of_the_standard_form_is_read_in_every_eu_language(language: str) -> None:
-    result = extract_fields(pages(ted_forms.notice(language)), OfflineBackend())
+
+@pytest.mark.parametrize(("form", "language"), [(form, language) for form in _NOTICES for language in ted_forms.FORMS])
+def test_every_field_of_the_notice_is_read_in_every_eu_language(form: str, language: str) -> None:
+    result = extract_fields(pages(_NOTICES[form](language)), OfflineBackend())
     read = ted_forms.read_values(result.fields)
     place = read.pop("place_of_performance")
     assert read == ted_forms.expected_values(language)
@@ -30,11 +32,3 @@ def test_a_field_read_wrong_or_not_at_all_is_scored_so() -> None:
     assert {name for name, right in ted_forms.scored("en", wrong).items() if not right} == {
         "title", "reference_number"}
 
-
-@pytest.mark.parametrize("language", sorted(eforms_notices.LABELS))
-def test_every_field_of_an_eforms_notice_is_read_in_every_eu_language(language: str) -> None:
-    result = extract_fields(pages(eforms_notices.notice(language)), OfflineBackend())
-    read = ted_forms.read_values(result.fields)
-    place = read.pop("place_of_performance")
-    assert read == ted_forms.expected_values(language)
-    assert ted_forms.right_place(language, place), place
