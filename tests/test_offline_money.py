@@ -549,6 +549,15 @@ def test_a_right_to_left_row_reads_its_amount_on_the_left_of_its_label() -> None
         ("Doba plnění: 24 měsíců", ContractDuration(amount=24, unit="months")),
         ("A szerződés időtartama: 36 hónap", ContractDuration(amount=36, unit="months")),
         ("Avtalstid: 2 år", ContractDuration(amount=2, unit="years")),
+        # a unit's singular and counted forms in the EU's languages
+        ("Avtalstid: 1 vecka", ContractDuration(amount=1, unit="weeks")),
+        ("Trajanje ugovora: 2 godine", ContractDuration(amount=2, unit="years")),
+        ("Trajanje pogodbe: 3 leta", ContractDuration(amount=3, unit="years")),
+        ("Sutarties trukmė: 45 dienos", ContractDuration(amount=45, unit="days")),
+        ("Ilgums: 2 gadi", ContractDuration(amount=2, unit="years")),
+        ("Lepingu kestus: 1 aasta", ContractDuration(amount=1, unit="years")),
+        ("Sopimuksen kesto: 1 vuosi", ContractDuration(amount=1, unit="years")),
+        ("Doba plnění: 6 týdnů", ContractDuration(amount=6, unit="weeks")),
     ],
 )
 def test_duration_labels_in_every_script(page: str, expected: ContractDuration) -> None:

@@ -345,6 +345,12 @@ DURATION_UNITS: Final[tuple[tuple[DurationUnit, str], ...]] = (
     # that the words above lack: sv/da/no singular, fi nominative, hr 'mjesec'/'mjeseca', sl 'mesec'/'meseca'/
     # 'meseci', lt 'mėnuo'/'mėnesiai', lv 'mēnesis', et 'kuu'
     ("months", "månad måned kuukausi mjesec mjeseca mesec meseca meseci mėnuo mėnesiai mēnesis kuu"),
+    # the other units' forms after a number in the same languages ('30 dana' is 'dana' already; hr 'dan' and
+    # cs/sk 'den'/'deň' are left out: Indonesian 'dan' is 'and', German 'den' an article)
+    ("days", "dag päivä päivän päev dneva dnevi diena dienos dienų dienas dienām dias"),
+    ("weeks", "vecka uge týden týdny týždeň týždne tjedan tjedna teden tedna tedni savaitė savaitės nedēļa nedēļas "
+              "nädal nädalat viikko εβδομάδα седмица săptămână"),
+    ("years", "godine godinu leto leta leti metus gads gadus aasta vuosi"),
 )
 """Unit words of written-with-spaces scripts, per unit."""
 DURATION_UNITS_IN_LABEL: Final[tuple[tuple[DurationUnit, str], ...]] = (
