@@ -7,7 +7,8 @@ the form's labels in English, German and French) on the same pages, in one run.
 
 The notices are tests/support/ted_forms.py (F02: the form's official labels in each language, as a TED PDF
 prints them) and tests/support/eforms_notices.py (eForms: the labels of the eForms SDK's translation files,
-one field a line as the TED viewer prints them), with the same made-up values, scored on the same 12 fields.
+one field a line as the TED viewer prints them), with the same made-up values, scored on the same 12 fields
+(and eForms on two more it prints: the questions deadline, BT-13, and the submission URL, BT-18).
 They measure whether the extractor knows the standard's wording in every language, not how it does on real
 documents (bench/extraction_quality.py does that): a notice that follows the form is the easy case, and a
 language where it misses fields here misses them on real notices too. Each value is checked as the pipeline
@@ -47,15 +48,18 @@ def _form(title: str, notice: Notice, scorer: Scorer, offline: ExtractionBackend
           label_reader: ExtractionBackend) -> dict[str, Any]:
     """Scores one form in every language, prints its table and returns its totals."""
     per_language: dict[str, dict[str, object]] = {}
-    print(f"{title} in the EU's languages: fields read right (of 12 each)")
-    print(f"  {'language':8} {'extractor':>9} {'labels':>6}  missed by the extractor")
+    rows: list[str] = []
     for language in ted_forms.FORMS:
         ours = _scored(offline, notice, scorer, language)
         theirs = _scored(label_reader, notice, scorer, language)
         missed = sorted(name for name, right in ours.items() if not right)
         per_language[language] = {"extractor": sum(ours.values()), "label_reader": sum(theirs.values()),
                                   "fields": len(ours), "missed": missed}
-        print(f"  {language:8} {sum(ours.values()):9} {sum(theirs.values()):6}  {', '.join(missed) or '-'}")
+        rows.append(f"  {language:8} {sum(ours.values()):9} {sum(theirs.values()):6}  {', '.join(missed) or '-'}")
+    counts = "/".join(str(count) for count in sorted({int(str(entry["fields"])) for entry in per_language.values()}))
+    print(f"{title} in the EU's languages: fields read right (of {counts} each)")
+    print(f"  {'language':8} {'extractor':>9} {'labels':>6}  missed by the extractor")
+    print("\n".join(rows))
     fields = sum(int(str(entry["fields"])) for entry in per_language.values())
     ours_total = sum(int(str(entry["extractor"])) for entry in per_language.values())
     theirs_total = sum(int(str(entry["label_reader"])) for entry in per_language.values())

@@ -616,3 +616,25 @@ def test_a_title_ending_with_an_organisation_is_not_a_letterhead() -> None:
     """'Reinigung der Schulgebäude der Stadt': something of the city, not the city."""
     page = "Unterhaltsreinigung der Schulgebäude der Stadt\nLindenau\n\nStadt Lindenau - Amt für Schulen\n\nText.\n"
     assert read(buyer_name, page) == "Stadt Lindenau - Amt für Schulen"
+
+
+def test_a_submission_field_is_read_from_its_own_label_not_the_fields_above() -> None:
+    """eForms prints one field a line: the question deadline's 'additional information' above the submission
+    address is another field, not the URL's sentence."""
+    page = (
+        "Deadline for requesting additional information: 04/03/2025 12:00:00 (UTC+01:00)\n"
+        "Deadline for receipt of tenders: 14/03/2025 12:00:00 (UTC+01:00)\n"
+        "Address for submission: https://tenders.example.eu/procedure/117\n"
+    )
+    assert read(submission_url, page) == "https://tenders.example.eu/procedure/117"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Tenders are not submitted here. Read the notice at: https://tenders.example.eu/notice/117\n",
+        "Address for additional information: https://tenders.example.eu/info/117\n",
+    ],
+)
+def test_a_field_label_that_is_no_submission_address_gives_no_url(page: str) -> None:
+    assert read(submission_url, page) is None

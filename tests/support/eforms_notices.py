@@ -16,11 +16,20 @@ characters a language): "open" and "services" are the wording of form F02 in tha
 
 The values are made up and are those of the F02 notices (`ted_forms.FACTS`, `EMAIL`, `PHONE`, `VALUE`, `CPV`,
 `DEADLINE`, `DURATION_MONTHS`), so both forms are scored on the same 12 fields with the same expectations.
+The eForms notice also prints two fields form F02's notices here do not, in the lot's terms section: BT-13
+'Deadline for requesting additional information' (`QUESTIONS_DEADLINE`) and BT-18 'Address for submission'
+(`SUBMISSION_URL`), scored for eForms only (14 fields a language). Their labels were read later, from the
+same business-term commits as each language's other labels (full hashes: 06272485c1decae88226a8f7891f047580fb6489,
+07279dd18cb70637adf5759b38e8fdcb7f95520d (SDK 1.4.0), 0c7c1ed15f9b69e14f3f5b46c9af19cd081543c5,
+0c7801e72547ae56a07a6f16a90866fa6aee02c3, 0f695d72603143a5db7e903dcb63eac61dab86a9,
+0b481b3fab87554c2fc5b225573cc10f9213da7f).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
 from tenderflow.extraction.schema import TenderFields
 from tests.support import ted_forms
@@ -61,6 +70,8 @@ class EFormsLabels:
     open_procedure: str  # code procurement-procedure-type.open
     services: str  # code contract-nature.services
     months: str  # code timeperiods.MONTH, plural
+    questions_deadline: str  # business-term|name|BT-13 (read later than the fields above: see the module docstring)
+    submission_url: str  # business-term|name|BT-18
 
 
 def _f02_codes(language: str, months: str) -> tuple[str, str, str]:
@@ -80,7 +91,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Main nature of the contract", "Main classification", "Postal address", "Town", "Postcode",
         "Country subdivision (NUTS)", "Country", "Estimated value excluding VAT", "Duration",
         "Deadline for receipt of tenders", "Value", "Estimated duration", "Lot", "Organisations",
-        "Terms of procurement", "Open", "Services", "Months"),
+        "Terms of procurement", "Open", "Services", "Months",
+        questions_deadline="Deadline for requesting additional information",
+        submission_url="Address for submission"),
     # business-term 07279dd1, SDK 1.4.0; auxiliary 0fd86c01
     "de": EFormsLabels(
         "Kaufmännischer", "Prozedur", "Zweckbestimmung", "Ort der Leistung", "Organisation",
@@ -88,7 +101,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Verfahrensart", "Art des Auftrags", "Haupteinstufung", "Postanschrift", "Stadt", "Postleitzahl",
         "Untereinheit des Landes", "Land", "Geschätzter Wert ohne MwSt.", "Dauer",
         "Frist für den Eingang der Angebote", "Wert", "Geschätzte Dauer", "Los", "Organisationen",
-        "Bedingungen für die Auftragsvergabe", *_f02_codes("de", "Monate")),
+        "Bedingungen für die Auftragsvergabe", *_f02_codes("de", "Monate"),
+        questions_deadline="Frist für die Anforderung zusätzlicher Informationen",
+        submission_url="Adresse für die Einreichung"),
     # business-term 07279dd1, SDK 1.4.0; auxiliary 0fd86c01
     "fr": EFormsLabels(
         "Acheteur", "Procédure", "Objet", "Lieu d’exécution", "Organisation", "Nom officiel",
@@ -96,7 +111,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Type de procédure", "Nature du marché", "Nomenclature principale", "Adresse postale", "Ville",
         "Code postal", "Entité secondaire du pays", "Pays", "Valeur estimée hors TVA", "Durée",
         "Date limite de réception des offres", "Valeur", "Durée estimée", "Lot", "Organisations",
-        "Conditions du marché public", *_f02_codes("fr", "Mois")),
+        "Conditions du marché public", *_f02_codes("fr", "Mois"),
+        questions_deadline="Date limite de demande d'informations complémentaires",
+        submission_url="Adresse de présentation"),
     # business-term 06272485; auxiliary 0fd86c01
     "it": EFormsLabels(
         "Committente", "Procedura", "Obiettivo", "Luogo di esecuzione", "Organizzazione", "Nome ufficiale",
@@ -104,7 +121,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Tipo di procedura", "Natura dell'appalto", "Classificazione principale", "Indirizzo postale", "Località",
         "Codice postale", "Suddivisione del paese (NUTS)", "Paese", "Valore stimato al netto dell'IVA", "Durata",
         "Termine per il ricevimento delle offerte", "Valore", "Durata stimata", "Lotto", "Organizzazioni",
-        "Condizioni di appalto", *_f02_codes("it", "Mesi")),
+        "Condizioni di appalto", *_f02_codes("it", "Mesi"),
+        questions_deadline="Termine per la richiesta di informazioni supplementari",
+        submission_url="Indirizzo per la presentazione"),
     # business-term 06272485; auxiliary 07279dd1, SDK 1.4.0
     "es": EFormsLabels(
         "Comprador", "Procedimiento", "Finalidad", "Lugar de ejecución", "Organización", "Denominación oficial",
@@ -112,7 +131,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Tipo de procedimiento", "Naturaleza del contrato", "Clasificación principal", "Dirección postal",
         "Localidad", "Código postal", "Subdivisión del país (NUTS)", "País", "Valor estimado, IVA excluido",
         "Duración", "Plazo de recepción de ofertas", "Valor", "Duración estimada", "Lote", "Organizaciones",
-        "Condiciones de la contratación pública", *_f02_codes("es", "Meses")),
+        "Condiciones de la contratación pública", *_f02_codes("es", "Meses"),
+        questions_deadline="Plazo para solicitar información complementaria",
+        submission_url="Dirección para la presentación"),
     # business-term 06272485; auxiliary 0fd86c01
     "pt": EFormsLabels(
         "Adquirente", "Processo", "Finalidade", "Local de execução dos trabalhos", "Organização", "Nome oficial",
@@ -120,7 +141,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Tipo de procedimento", "Natureza do contrato", "Classificação principal", "Endereço postal", "Cidade",
         "Código postal", "Subdivisão do país (NUTS)", "País", "Valor estimado, sem IVA", "Duração",
         "Prazo para a receção das propostas", "Valor", "Duração estimada", "Lote", "Organizações",
-        "Condições do concurso", *_f02_codes("pt", "Meses")),
+        "Condições do concurso", *_f02_codes("pt", "Meses"),
+        questions_deadline="Prazo para solicitar informações adicionais",
+        submission_url="Endereço para apresentação"),
     # business-term 07279dd1, SDK 1.4.0; auxiliary 0c7b71a4, SDK 1.5.0
     "nl": EFormsLabels(
         "Koper", "Procedure", "Doel", "Plaats van uitvoering", "Organisatie", "Officiële naam", "E-mail",
@@ -128,7 +151,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Aard van het contract", "Belangrijkste classificatie", "Postadres", "Stad", "Postcode",
         "Onderverdeling van een land", "Land", "Geraamde waarde exclusief btw", "Duur",
         "Uiterste datum voor de ontvangst van inschrijvingen", "Waarde", "Geraamde duur", "Perceel", "Organisaties",
-        "Voorwaarden van de aanbesteding", *_f02_codes("nl", "Maanden")),
+        "Voorwaarden van de aanbesteding", *_f02_codes("nl", "Maanden"),
+        questions_deadline="Termijn voor verzoeken om aanvullende informatie",
+        submission_url="Adres voor indiening"),
     # business-term 07279dd1, SDK 1.4.0; auxiliary 07279dd1, SDK 1.4.0
     "pl": EFormsLabels(
         "Nabywca", "Procedura", "Cel", "Miejsce wykonania", "Organizacja", "Oficjalna nazwa", "E-mail", "Telefon",
@@ -136,21 +161,27 @@ LABELS: dict[str, EFormsLabels] = {
         "Główna klasyfikacja", "Adres pocztowy", "Miejscowość", "Kod pocztowy", "Podjednostka w kraju", "Kraj",
         "Szacunkowa wartość bez VAT", "Okres obowiązywania", "Termin składania ofert", "Wartość",
         "Szacowany okres obowiązywania", "Część zamówienia", "Organizacje", "Warunki udzielenia zamówienia",
-        *_f02_codes("pl", "Miesiące")),
+        *_f02_codes("pl", "Miesiące"),
+        questions_deadline="Termin występowania z wnioskiem o dodatkowe informacje",
+        submission_url="Adres na potrzeby zgłoszenia"),
     # business-term 06272485; auxiliary 0fd86c01
     "cs": EFormsLabels(
         "Kupující", "Řízení", "Účel", "Místo plnění", "Organizace", "Oficiální název", "E-mail", "Telefon", "Název",
         "Identifikátor řízení", "Interní identifikátor", "Typ řízení", "Charakter smlouvy", "Hlavní klasifikace",
         "Poštovní adresa", "Obec", "PSČ", "Nižší územní jednotka země (NUTS)", "Země", "Odhadovaná hodnota bez DPH",
         "Doba trvání", "Lhůta pro doručení nabídek", "Hodnota", "Odhadovaná doba trvání", "Část", "Organizace",
-        "Podmínky zadávání zakázek", *_f02_codes("cs", "Měsíce")),
+        "Podmínky zadávání zakázek", *_f02_codes("cs", "Měsíce"),
+        questions_deadline="Lhůta pro vyžádání dalších informací",
+        submission_url="Adresa pro podání"),
     # business-term 0c7c1ed1; auxiliary 0b481b3f, SDK 1.5.0
     "sk": EFormsLabels(
         "Kupujúci", "Postup", "Účel", "Miesto výkonu", "Organizácia", "Úradný názov", "E-mail", "Telefón", "Názov",
         "Identifikátor postupu", "Interný identifikátor", "Druh postupu", "Druh zmluvy", "Hlavná klasifikácia",
         "Poštová adresa", "Mesto", "PSČ", "Podriadený subjekt krajiny", "Krajina", "Predpokladaná hodnota bez DPH",
         "Trvanie", "Lehota na prijímanie ponúk", "Hodnota", "Predpokladané trvanie", "Časť", "Organizácie",
-        "Podmienky verejného obstarávania", *_f02_codes("sk", "Mesiace")),
+        "Podmienky verejného obstarávania", *_f02_codes("sk", "Mesiace"),
+        questions_deadline="Lehota na vyžiadanie doplňujúcich informácií",
+        submission_url="Adresa na predkladanie"),
     # business-term 06272485; auxiliary 0c7b71a4, SDK 1.5.0
     "sv": EFormsLabels(
         "Köpare", "Förfarande", "Föremålet för upphandlingen", "Leveransplats", "Organisation", "Officiellt namn",
@@ -158,21 +189,27 @@ LABELS: dict[str, EFormsLabels] = {
         "Kontraktets art", "Huvudklassificering", "Postadress", "Ort", "Postnummer", "Del av land (NUTS)", "Land",
         "Beräknat värde exklusive moms", "Varaktighet", "Tidsfrist för mottagande av anbud", "Värde",
         "Uppskattad löptid", "Del (anbudsområde)", "Organisationer", "Upphandlingsvillkor",
-        *_f02_codes("sv", "Månader")),
+        *_f02_codes("sv", "Månader"),
+        questions_deadline="Sista dag för att begära kompletterande information",
+        submission_url="Adress för inlämning"),
     # business-term 06272485; auxiliary 0fd86c01
     "da": EFormsLabels(
         "Køber", "Procedure", "Formål", "Udførelsessted", "Organisation", "Officielt navn", "E-mail", "Telefon",
         "Titel", "Identifikator for proceduren", "Intern identifikator", "Udbudsprocedure", "Kontraktens art",
         "Primær klassificering", "Postadresse", "By", "Postnummer", "Landespecifik underafdeling (NUTS)", "Land",
         "Anslået værdi eksklusiv moms", "Varighed", "Frist for modtagelse af tilbud", "Værdi", "Anslået varighed",
-        "Delkontrakt", "Organisationer", "Udbudsvilkår", *_f02_codes("da", "Måneder")),
+        "Delkontrakt", "Organisationer", "Udbudsvilkår", *_f02_codes("da", "Måneder"),
+        questions_deadline="Frist for anmodning om yderligere oplysninger",
+        submission_url="Indgivelsesadresse"),
     # business-term 06272485; auxiliary 0fd86c01
     "fi": EFormsLabels(
         "Ostaja", "Menettely", "Tarkoitus", "Suorituspaikka", "Organisaatio", "Virallinen nimi", "Sähköposti",
         "Puhelin", "Otsikko", "Menettelytunniste", "Sisäinen tunniste", "Menettelyn tyyppi", "Sopimuksen kategoria",
         "Pääasiallinen luokitus", "Postiosoite", "Postitoimipaikka", "Postinumero", "Maaryhmittely (NUTS)", "Maa",
         "Arvioitu arvo ilman arvonlisäveroa", "Kesto", "Tarjousten vastaanottamisen määräaika", "Arvo",
-        "Arvioitu kesto", "Osa", "Organisaatiot", "Hankinnan ehdot", *_f02_codes("fi", "Kuukautta")),
+        "Arvioitu kesto", "Osa", "Organisaatiot", "Hankinnan ehdot", *_f02_codes("fi", "Kuukautta"),
+        questions_deadline="Lisätietojen pyytämisen määräaika",
+        submission_url="Tarjouksen/hakemuksen toimitusosoite"),
     # business-term 07279dd1, SDK 1.4.0; auxiliary 07279dd1, SDK 1.4.0
     "ro": EFormsLabels(
         "Cumpărător", "Procedură", "Scop", "Locul de desfășurare a activității", "Organizație", "Denumire oficială",
@@ -180,7 +217,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Natura contractului", "Clasificarea principală", "Adresă poștală", "Localitate", "Cod poștal",
         "Subentitatea țării", "Țara", "Valoarea estimată fără TVA", "Durata",
         "Termenul-limită pentru primirea ofertelor", "Valoare", "Durata estimată", "Lot", "Organizații",
-        "Condițiile achiziției publice", *_f02_codes("ro", "Luni")),
+        "Condițiile achiziției publice", *_f02_codes("ro", "Luni"),
+        questions_deadline="Termenul-limită pentru solicitarea de informații suplimentare",
+        submission_url="Adresa de depunere"),
     # business-term 06272485; auxiliary 0fd86c01
     "hu": EFormsLabels(
         "Vevő", "Eljárás", "Cél", "Teljesítési hely", "Szervezet", "Hivatalos név", "E-mail-cím", "Telefonszám",
@@ -188,7 +227,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Postacím", "Város", "Irányítószám", "Ország alegysége (NUTS)", "Ország",
         "A becsült érték héa (áfa) nélkül", "Időtartam", "Az ajánlatok beérkezésének határideje", "Érték",
         "Becsült időtartam", "Rész", "Szervezetek", "A közbeszerzésre irányadó feltételek",
-        *_f02_codes("hu", "Hónap")),
+        *_f02_codes("hu", "Hónap"),
+        questions_deadline="Határidő kiegészítő információk bekéréséhez",
+        submission_url="A benyújtásra használható cím"),
     # business-term 06272485; auxiliary 0fd86c01
     "bg": EFormsLabels(
         "Купувач", "Процедура", "Цел", "Място на изпълнение", "Организация", "Официално наименование",
@@ -197,7 +238,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Административно-териториална единица на държавата (NUTS)", "Държава",
         "Прогнозна стойност, без да се включва ДДС", "Срок", "Краен срок за получаване на оферти", "Стойност",
         "Очаквана продължителност", "Обособена позиция", "Организации",
-        "Условия за възлагане на обществена поръчка", *_f02_codes("bg", "Месеца")),
+        "Условия за възлагане на обществена поръчка", *_f02_codes("bg", "Месеца"),
+        questions_deadline="Краен срок за искане на допълнителна информация",
+        submission_url="Адрес за подаване"),
     # business-term 0c7801e7; auxiliary 0fd86c01
     "el": EFormsLabels(
         "Αγοραστής", "Διαδικασία", "Σκοπός", "Τόπος εκτέλεσης", "Οργανισμός", "Επίσημη ονομασία", "Email",
@@ -205,7 +248,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Χαρακτήρας της σύμβασης", "Κύρια ταξινόμηση", "Ταχυδρομική διεύθυνση", "Πόλη", "Ταχυδρομικός κώδικας",
         "Υποδιαίρεση χώρας (NUTS)", "Χώρα", "Εκτιμώμενη αξία χωρίς ΦΠΑ", "Διάρκεια",
         "Προθεσμία παραλαβής των προσφορών", "Αξία", "Εκτιμώμενη διάρκεια", "Παρτίδα", "Οργανισμοί",
-        "Όροι δημοσίων συμβάσεων", *_f02_codes("el", "Μήνες")),
+        "Όροι δημοσίων συμβάσεων", *_f02_codes("el", "Μήνες"),
+        questions_deadline="Προθεσμία αιτήματος για παροχή πρόσθετων πληροφοριών",
+        submission_url="Διεύθυνση για υποβολή"),
     # business-term 06272485; auxiliary 07279dd1, SDK 1.4.0
     "hr": EFormsLabels(
         "Kupac", "Postupak", "Svrha", "Mjesto izvršenja", "Organizacija", "Službeno ime", "E-pošta", "Tel.",
@@ -213,14 +258,18 @@ LABELS: dict[str, EFormsLabels] = {
         "Priroda ugovora", "Glavna klasifikacija", "Poštanska adresa", "Grad", "Poštanski broj",
         "Zemlja – podregija (NUTS)", "Zemlja", "Procijenjena vrijednost bez PDV-a", "Trajanje",
         "Rok za zaprimanje ponuda", "Vrijednost", "Očekivano trajanje", "Grupa", "Organizacije", "Uvjeti nabave",
-        *_f02_codes("hr", "Mjeseci")),
+        *_f02_codes("hr", "Mjeseci"),
+        questions_deadline="Rok za podnošenje zahtjeva za dodatne informacije",
+        submission_url="Adresa za podnošenje"),
     # business-term 0f695d72; auxiliary 0fd86c01
     "sl": EFormsLabels(
         "Kupec", "Postopek", "Namen", "Kraj izvedbe", "Organizacija", "Uradno ime", "E-naslov", "Tel.", "Naslov",
         "Identifikator postopka", "Notranji identifikator", "Vrsta postopka", "Vrsta javnega naročila",
         "Glavna klasifikacijska oznaka", "Poštni naslov", "Mesto", "Poštna številka", "Podregija države (NUTS)",
         "Država", "Ocenjena vrednost brez DDV", "Trajanje", "Rok za prejem ponudb", "Vrednost",
-        "Predvideno trajanje", "Sklop", "Organizacije", "Pogoji javnega naročila", *_f02_codes("sl", "Mesecev")),
+        "Predvideno trajanje", "Sklop", "Organizacije", "Pogoji javnega naročila", *_f02_codes("sl", "Mesecev"),
+        questions_deadline="Rok za zahtevanje dodatnih informacij",
+        submission_url="Naslov za predložitev"),
     # business-term 0b481b3f; auxiliary 0fd86c01
     "lt": EFormsLabels(
         "Pirkėjas", "Procedūra", "Tikslas", "Vykdymo vieta", "Organizacija", "Oficialus pavadinimas", "E. paštas",
@@ -228,7 +277,9 @@ LABELS: dict[str, EFormsLabels] = {
         "Pirkimo būdas", "Sutarties objektas", "Pagrindinis klasifikacijos kodas", "Pašto adresas", "Miestas",
         "Pašto kodas", "Šalies administracinis vienetas", "Šalis", "Numatoma vertė be PVM", "Galiojimas",
         "Pasiūlymų priėmimo terminas", "Vertė", "Numatomas galiojimas", "Pirkimo dalis", "Organizacijos",
-        "Pirkimo sąlygos", *_f02_codes("lt", "Mėnesiai")),
+        "Pirkimo sąlygos", *_f02_codes("lt", "Mėnesiai"),
+        questions_deadline="Papildomos informacijos prašymo terminas",
+        submission_url="Pateikimo adresas"),
     # business-term 07279dd1, SDK 1.4.0; auxiliary 07279dd1, SDK 1.4.0
     "lv": EFormsLabels(
         "Pasūtītājs", "Procedūra", "Mērķis Mēr", "Izpildes vieta", "Organizācijas nosaukums",
@@ -236,19 +287,29 @@ LABELS: dict[str, EFormsLabels] = {
         "Iekšējais identifikators", "Procedūras veids", "Līguma veids", "Galvenā klasifikācija", "Pasta adrese",
         "Pilsēta", "Pasta indekss", "Valsts apakšvienība", "Valsts", "Paredzamā vērtība bez PVN", "Ilgums",
         "Piedāvājumu saņemšanas termiņš", "Vērtība", "Paredzamais ilgums", "Daļa", "Organizācijas",
-        "Iepirkuma noteikumi", *_f02_codes("lv", "Mēneši")),
+        "Iepirkuma noteikumi", *_f02_codes("lv", "Mēneši"),
+        questions_deadline="Termiņš papildu informācijas pieprasīšanai",
+        submission_url="Iesniegšanas adrese"),
     # business-term 06272485; auxiliary 0fd86c01
     "et": EFormsLabels(
         "Hankija", "Menetlus", "Eesmärk", "Lepingu täitmise koht", "Organisatsioon", "Ametlik nimi",
         "E-posti aadress", "Telefon", "Pealkiri", "Menetluse tunnus", "Sisemine tunnus", "Menetluse liik",
         "Lepingu olemus", "Peamine liigitus", "Postiaadress", "Linn", "Sihtnumber", "Riik – jaotus (NUTS)", "Riik",
         "Eeldatav maksumus käibemaksuta", "Kestus", "Pakkumuste esitamise tähtaeg", "Maksumus", "Eeldatav kestus",
-        "Osa", "Organisatsioonid", "Hanke tingimused", *_f02_codes("et", "Kuud")),
+        "Osa", "Organisatsioonid", "Hanke tingimused", *_f02_codes("et", "Kuud"),
+        questions_deadline="Lisateabe taotlemise tähtaeg",
+        submission_url="Avalduse esitamise aadress"),
 
 }
 
 PROCEDURE_ID = "5f0c6b7e-1f2a-4c3d-9e8f-0a1b2c3d4e5f"
 """BT-04, the procedure's UUID, as every eForms notice prints it."""
+
+QUESTIONS_DEADLINE = date(2025, 3, 4)
+"""BT-13, the deadline for requesting additional information (at 12:00, ten days before BT-131)."""
+
+SUBMISSION_URL = "https://tenders.example.eu/procedure/117"
+"""BT-18, the address for submission."""
 
 
 def _amount(value: float) -> str:
@@ -291,7 +352,9 @@ def notice(language: str) -> str:
         f"5.1.3. {label.estimated_duration}",
         f"{label.duration}: {DURATION_MONTHS} {label.months}",
         f"5.1.12. {label.procurement_terms}",
+        f"{label.questions_deadline}: {QUESTIONS_DEADLINE:%d/%m/%Y} 12:00:00 (UTC+01:00)",
         f"{label.deadline}: {DEADLINE:%d/%m/%Y} 12:00:00 (UTC+01:00)",
+        f"{label.submission_url}: {SUBMISSION_URL}",
         f"8. {label.organisations}",
         "8.1. ORG-0001",
         f"{label.official_name}: {facts.buyer}",
@@ -305,8 +368,28 @@ def notice(language: str) -> str:
     ])
 
 
+def read_values(fields: TenderFields) -> dict[str, Any]:
+    """The fields the eForms notice states, as plain values (None: not read): form F02's 12
+    (`ted_forms.read_values`) and the two only the eForms notice prints (BT-13, BT-18)."""
+
+    def value(sourced: Any) -> Any:
+        return None if sourced is None else sourced.value
+
+    return {**ted_forms.read_values(fields), "questions_deadline": value(fields.questions_deadline),
+            "submission_url": value(fields.submission_url)}
+
+
+def expected_values(language: str) -> dict[str, Any]:
+    """What `read_values` should give for the eForms notice in `language`; the place is checked by
+    `ted_forms.right_place`."""
+    return {**ted_forms.expected_values(language), "questions_deadline": f"{QUESTIONS_DEADLINE.isoformat()}T12:00",
+            "submission_url": SUBMISSION_URL}
+
+
 def scored(language: str, fields: TenderFields) -> dict[str, bool]:
-    """Per field, whether `fields` (read from the eForms notice in `language`) has it right: the same 12
-    fields and expected values as form F02 (`ted_forms.scored`; the place may be the town, the NUTS code or
-    the region's name)."""
-    return ted_forms.scored(language, fields)
+    """Per field, whether `fields` (read from the eForms notice in `language`) has it right: form F02's 12
+    fields with the same expected values (`ted_forms.scored`; the place may be the town, the NUTS code or
+    the region's name), and the questions deadline (BT-13) and the submission URL (BT-18)."""
+    read = read_values(fields)
+    right = {name: read[name] == value for name, value in expected_values(language).items()}
+    return {**right, "place_of_performance": ted_forms.right_place(language, read["place_of_performance"])}

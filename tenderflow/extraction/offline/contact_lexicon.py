@@ -145,6 +145,13 @@ SUBMIT_POSITIVE_WORLD: Final = (
     "전자입찰서", "투찰",
     "подача заявок", "подачи заявок", "электронной площадки", "электронная площадка", "υποβολή", "depunere",
     "depunerea ofertelor", "teklif", "nộp hồ sơ", "ยื่นข้อเสนอ", "הגשת", "penawaran",
+    # eForms labels (BT-18 'Address for submission', eForms SDK translations; en, de, ro, el are read by the
+    # words above)
+    "adresse de présentation", "indirizzo per la presentazione", "dirección para la presentación",
+    "endereço para apresentação", "adres voor indiening", "adres na potrzeby zgłoszenia", "adresa pro podání",
+    "adresa na predkladanie", "adress för inlämning", "indgivelsesadresse", "tarjouksen/hakemuksen toimitusosoite",
+    "a benyújtásra használható cím", "адрес за подаване", "adresa za podnošenje", "naslov za predložitev",
+    "pateikimo adresas", "iesniegšanas adrese", "avalduse esitamise aadress",
 )
 """What a sentence or a form field says when it names where bids are submitted."""
 

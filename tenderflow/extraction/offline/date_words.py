@@ -140,6 +140,17 @@ _TOPICS: Final = (
         r"|soru\w*|açıklama talep\w*|làm rõ|câu hỏi|pertanyaan|vysvětlení|dotaz\w*|vysvetleni\w*|otázk\w*"
         r"|vprašanj\w*|pojasnil\w*|pojašnjenj\w*|pitanj\w*|kiegészítő tájékoztatás\w*|kérdés\w*|frågor|spørgsmål"
         r"|spørsmål|kysymy\w*|lisätietopyyn\w*|küsimus\w*|selgitus\w*|jautājum\w*|klausim\w*|paaiškinim\w*"
+        # eForms labels (BT-13 'Deadline for requesting additional information', eForms SDK translations): the
+        # request for more information, never 'additional information' alone (BT-300, BT-134 print that)
+        r"|anforderung zusätzlicher informationen|demandes? d'informations complémentaires"
+        r"|richiest[ae] di informazioni supplementari|solicitar información complementaria"
+        r"|solicitar informações adicionais|verzoek(?:en)? om aanvullende informatie"
+        r"|wnioskiem o dodatkowe informacje|vyžádání dalších informací|vyžiadanie doplňujúcich informácií"
+        r"|begära kompletterande information|anmodning om yderligere oplysninger|lisätietojen pyytämi\w*"
+        r"|solicitarea de informații suplimentare|kiegészítő információk bekérés\w*"
+        r"|искане на допълнителна информация|παροχή πρόσθετων πληροφοριών|zahtjeva za dodatne informacije"
+        r"|zahtevanje dodatnih informacij|papildomos informacijos prašym\w*|papildu informācijas pieprasīšan\w*"
+        r"|lisateabe taotlemis\w*"
         rf"|{_HEBREW_PREFIX}שאלות|{_HEBREW_PREFIX}הבהרות",
         r"質問|質疑|問合せ|問い合わせ|澄清|疑义|疑義|疑问|疑問|질의|질문|문의|คำถาม|สอบถาม",
     ),

@@ -5,7 +5,9 @@ A URL's sentence is read in its own column: in a two-up page or beside running t
 other column are not its context; in a two-column form, the label on its left is ('Адрес электронной
 площадки в информационно-телекоммуникационной сети «Интернет»   http://www.rts-tender.ru').
 Sentences end at Latin and at CJK punctuation ('。', '；'), and a URL may be printed with a full-width
-colon ('http：//www.jxcqgs.cn/jxcqcg/').
+colon ('http：//www.jxcqgs.cn/jxcqcg/'). A URL that is the value of a form field labelled as the
+submission address ('Address for submission: https://…', the eForms BT-18 labels of contact_lexicon.py) is
+read from that label alone: the fields above it are not its sentence.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from tenderflow.extraction.offline.document import Document, Line, fold
 _SENTENCE_END: Final = re.compile(r"[.!?;]\s|[。！？；]")
 _RUNNING_TEXT: Final = 5
 """Words left of a URL's column from which they are another column's running text, not the URL's label."""
+_FIELD_LABEL: Final = re.compile(r"\s*[^\W\d_][^.:;：]{1,80}[:：]\s*")
+"""A form field's label before its value: words and a colon, no sentence end in it."""
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
@@ -76,8 +80,24 @@ def _contexts(document: Document, line: Line, start: int, end: int) -> tuple[str
     return _sentence_around(window, url_at, url_at + 5), near, wider
 
 
+def _own_label_says_submission(line: Line, start: int, value: str) -> bool:
+    """Whether the URL is the value of a field whose label, alone on its left, says offers are submitted there
+    ('Address for submission: https://…', 'Adresse für die Einreichung: https://…'): the lines above are then
+    other fields of the form, not the URL's sentence, and their words ('Deadline for requesting additional
+    information: …') say nothing of it."""
+    label = line.folded[_column_start(line, start) : start]
+    return (
+        _FIELD_LABEL.fullmatch(label) is not None
+        and SUBMIT_POSITIVE.search(label) is not None
+        and not SUBMIT_NEGATIVE.search(label)
+        and not SUBMIT_NEGATIVE.search(fold(value))
+    )
+
+
 def _score(document: Document, line: Line, start: int, end: int, value: str) -> float | None:
     """How surely the URL at start..end of `line` is where offers are submitted, or None."""
+    if _own_label_says_submission(line, start, value):
+        return 0.7
     sentence, near, wider = _contexts(document, line, start, end)
     if SUBMIT_NEGATIVE.search(sentence) or SUBMIT_NEGATIVE.search(fold(value)):
         return None
