@@ -296,6 +296,8 @@ def test_duration_after_a_label(page: str, expected: ContractDuration) -> None:
         "Contract Period       24",
         "The contract period may be extended by 6 months",
         "Performance security shall remain valid for 60 days beyond the contract period",
+        "Срок на валидност на офертите: 6 месеца\n",  # bg: the offers' validity
+        "Rok važenja ponuda: 90 dana\n",  # hr
     ],
 )
 def test_validity_warranty_payment_delivery_and_dates_are_not_the_duration(page: str) -> None:
