@@ -14,7 +14,10 @@ documents (bench/extraction_quality.py does that): a notice that follows the for
 language where it misses fields here misses them on real notices too. Each value is checked as the pipeline
 keeps it (`extract_fields`: validated, grounded). Prints a table per form (per language the fields read
 right by each, the fields the extractor missed) and ends with one JSON line: its top-level counts are form
-F02's (as before eForms was added), both forms' are under "forms".
+F02's (as before eForms was added), every form's are under "forms". 'F02_full' is F02 with the two fields
+every such notice prints after the time limit, the tender's binding period ('Duration in months: 6') and the
+opening of tenders (another date and time): the contract's duration and the deadline must not be taken from
+them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tenderflow.extraction import ExtractionBackend, Page, extract_fields
@@ -35,6 +39,8 @@ Scorer = Callable[[str, TenderFields], dict[str, bool]]
 
 FORMS: dict[str, tuple[str, Notice, Scorer]] = {
     "F02": ("TED form F02", ted_forms.notice, ted_forms.scored),
+    "F02_full": ("TED form F02 with IV.2.6 (binding period) and IV.2.7 (opening)",
+                 partial(ted_forms.notice, full=True), ted_forms.scored),
     "eforms": ("eForms contract notice", eforms_notices.notice, eforms_notices.scored),
 }
 

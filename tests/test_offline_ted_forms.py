@@ -6,6 +6,8 @@ or one document's wording.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from tenderflow.extraction import extract_fields
@@ -13,10 +15,14 @@ from tenderflow.extraction.offline import OfflineBackend
 from tests.support import eforms_notices, ted_forms
 from tests.support.offline_readers import pages
 
-_NOTICES = {"F02": ted_forms.notice, "eForms": eforms_notices.notice}
-_READ = {"F02": ted_forms.read_values, "eForms": eforms_notices.read_values}
+_NOTICES = {"F02": ted_forms.notice, "F02 full": partial(ted_forms.notice, full=True), "eForms": eforms_notices.notice}
+_READ = {"F02": ted_forms.read_values, "F02 full": ted_forms.read_values, "eForms": eforms_notices.read_values}
 """eForms is read on two more fields than F02: the questions deadline (BT-13) and the submission URL (BT-18)."""
-_EXPECTED = {"F02": ted_forms.expected_values, "eForms": eforms_notices.expected_values}
+_EXPECTED = {
+    "F02": ted_forms.expected_values, "F02 full": ted_forms.expected_values, "eForms": eforms_notices.expected_values,
+}
+"""'F02 full' adds the binding period (IV.2.6, 'Duration in months: 6') and the opening of tenders (IV.2.7) that
+every F02 notice prints after the time limit: neither is the contract's duration or the deadline."""
 
 
 @pytest.mark.parametrize(("form", "language"), [(form, language) for form in _NOTICES for language in ted_forms.FORMS])

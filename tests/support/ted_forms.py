@@ -320,8 +320,49 @@ EMAIL = "hankinnat@example.eu"
 PHONE = "+358 40 1234567"
 
 
-def notice(language: str) -> str:
-    """The first page of the notice in `language`, laid out as a TED PDF prints it."""
+SECTION_IV_2: dict[str, tuple[str, str]] = {
+    # the two fields F02 prints after the time limit, which name a duration and a date that are not the
+    # contract's: IV.2.6 how long a tender binds its tenderer, IV.2.7 when the tenders are opened
+    "en": ("Minimum time frame during which the tenderer must maintain the tender",
+           "Conditions for opening of tenders"),
+    "de": ("Bindefrist des Angebots", "Bedingungen für die Öffnung der Angebote"),
+    "fr": ("Délai minimal pendant lequel le soumissionnaire est tenu de maintenir son offre",
+           "Modalités d'ouverture des offres"),
+    "it": ("Periodo minimo durante il quale l'offerente è vincolato alla propria offerta",
+           "Modalità di apertura delle offerte"),
+    "es": ("Plazo durante el cual el licitador estará obligado a mantener su oferta",
+           "Condiciones para la apertura de las ofertas"),
+    "pt": ("Prazo mínimo durante o qual o proponente é obrigado a manter a sua proposta",
+           "Condições de abertura das propostas"),
+    "nl": ("Minimumtermijn gedurende welke de inschrijver zijn inschrijving gestand moet doen",
+           "Wijze van opening van de inschrijvingen"),
+    "pl": ("Minimalny okres, w którym oferent będzie związany ofertą", "Warunki otwarcia ofert"),
+    "cs": ("Minimální lhůta, během níž musí uchazeč dodržet nabídku", "Podmínky pro otevírání nabídek"),
+    "sk": ("Minimálna lehota, počas ktorej sú ponuky uchádzačov viazané", "Podmienky otvárania ponúk"),
+    "sv": ("Minimitid under vilken anbudsgivaren måste hålla anbudet giltigt", "Villkor för öppning av anbud"),
+    "da": ("Minimumsperiode, hvor tilbudsgiver skal opretholde sit tilbud", "Betingelser for åbning af bud"),
+    "fi": ("Vähimmäisaika, jonka kuluessa tarjoajan on pidettävä tarjouksensa voimassa",
+           "Tarjousten avaamisehdot"),
+    "ro": ("Perioada minimă în care ofertantul trebuie să își mențină oferta", "Condiții de deschidere a ofertelor"),
+    "hu": ("Az ajánlati kötöttség minimális időtartama", "Az ajánlatok felbontásának feltételei"),
+    "bg": ("Минимален срок, през който оферентът е обвързан с офертата", "Условия за отваряне на офертите"),
+    "el": ("Ελάχιστο χρονικό διάστημα κατά το οποίο ο προσφέρων πρέπει να διατηρήσει την προσφορά του",
+           "Όροι για την αποσφράγιση των προσφορών"),
+    "hr": ("Minimalni rok valjanosti ponude", "Uvjeti otvaranja ponuda"),
+    "sl": ("Minimalni časovni okvir, v katerem mora ponudnik ohraniti veljavnost ponudbe", "Način odpiranja ponudb"),
+    "lt": ("Minimalus laikotarpis, per kurį konkurso dalyvis turi užtikrinti pasiūlymo galiojimą",
+           "Vokų su pasiūlymais atplėšimo sąlygos"),
+    "lv": ("Minimālais laika posms, kurā pretendentam jāuztur savs piedāvājums", "Piedāvājumu atvēršanas nosacījumi"),
+    "et": ("Minimaalne ajavahemik, mille jooksul pakkuja peab pakkumuse jõus hoidma", "Pakkumuste avamise tingimused"),
+}
+"""IV.2.6 and IV.2.7 of form F02 in each language: a tender's binding period ('Duration in months: 6') and the
+opening of tenders ('Date: 17/03/2025', 'Local time: 14:00'), which are not the contract's duration or the
+time limit; `notice(language, full=True)` prints them."""
+
+
+def notice(language: str, *, full: bool = False) -> str:
+    """The first page of the notice in `language`, laid out as a TED PDF prints it; `full`: with the binding
+    period and the opening of tenders after the time limit (SECTION_IV_2)."""
     label, facts = FORMS[language], FACTS[language]
     return "\n".join([
         label.section_buyer,
@@ -358,8 +399,15 @@ def notice(language: str) -> str:
         label.time_limit,
         f"{label.date}: {DEADLINE:%d/%m/%Y}",
         f"{label.local_time}: 12:00",
+        *(_section_iv_2(language) if full else []),
         "",
     ])
+
+
+def _section_iv_2(language: str) -> list[str]:
+    label, (binding, opening) = FORMS[language], SECTION_IV_2[language]
+    return [f"IV.2.6) {binding}", f"{label.duration_months}: 6", f"IV.2.7) {opening}",
+            f"{label.date}: 17/03/2025", f"{label.local_time}: 14:00"]
 
 
 def read_values(fields: TenderFields) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from tenderflow.extraction.offline.label_values import (
     SAME_SPAN_REACH,
     in_prose,
     label_context,
+    previous_line,
     spans_after,
 )
 from tenderflow.extraction.offline.value_words import (
@@ -141,7 +142,7 @@ def _duration_candidates(
         if kind == _GENERIC and not hit.at_line_start:
             continue
         context = label_context(document, hit)
-        if DURATION_NEGATIVE.search(context):
+        if DURATION_NEGATIVE.search(context) or _under_a_negative_heading(document, hit):
             continue
         if kind == _PERIOD and not CONTRACT_WORD.search(context):
             continue
@@ -163,6 +164,23 @@ def _duration_candidates(
             score = _BASE_SCORE[kind] + HOW_SCORE[span.how] - 0.05 * max(0, span.distance - 1)
             yield Candidate(value, span.page, span.quote, round(score, 3), f"label {hit.label!r}; {span.how}")
             break
+
+
+_FORM_HEADING: Final = re.compile(r"\s*(?:[ivx]{1,4}\.)?\d{1,2}(?:\.\d{1,2}){0,3}[.)]\s*[^\W\d_]")
+"""A numbered heading of a form's field ('IV.2.6) …', 'II.2.7) …', '5.1.3. …'), in folded text."""
+
+
+def _under_a_negative_heading(document: Document, hit: LabelHit) -> bool:
+    """Whether a label that opens its line sits right under a form's heading that is about something else than
+    the contract's duration: F02's 'IV.2.6) Minimum time frame during which the tenderer must maintain the
+    tender' over 'Duration in months: 6', the same sub-label as the contract's under 'II.2.7) Duration of the
+    contract …'."""
+    if not hit.at_line_start:
+        return False
+    above = previous_line(document, hit.line)
+    if above is None or not _FORM_HEADING.match(above.folded):
+        return False
+    return DURATION_NEGATIVE.search(above.folded) is not None
 
 
 def _bare_duration(hit: LabelHit, text: str) -> tuple[ContractDuration, int] | None:

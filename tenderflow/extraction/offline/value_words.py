@@ -305,7 +305,10 @@ DURATION_NEGATIVE: Final = compile_folded(
         r"|penalit\w*|întârzier\w*|gecikme\w*|chậm"
         # an offer's validity in the languages the words above miss: bg 'Срок на валидност на офертите', sr/mk
         # 'понуда', lt 'pasiūlymų', lv 'piedāvājuma', et 'pakkumuse'
-        r"|оферт\w*|валидност\w*|понуд\w*|pasiūlym\w*|piedāvājum\w*|pakkumus\w*)\w*",
+        r"|оферт\w*|валидност\w*|понуд\w*|pasiūlym\w*|piedāvājum\w*|pakkumus\w*"
+        # how long a tender binds its tenderer, in words that name no offer: en 'must maintain the tender', nl
+        # 'zijn inschrijving gestand moet doen'
+        r"|maintain the tender|tender validity|validity of (?:the )?tenders?|gestand)\w*",
         r"保証|瑕疵|有効期間|支払|入札|遅延|하자|보증|유효기간|입찰|대금|지체|质保|保修|有效期|付款|投标|投標|违约|超期"
         r"|逾期|延误|不低于|不少于|以上|이상|≥|≤|ประกัน|ยืนราคา",
     )
