@@ -24,6 +24,7 @@ from tenderflow.extraction.offline.label_values import (
     previous_line,
     spans_after,
 )
+from tenderflow.extraction.offline.labelled import NUMBERING
 from tenderflow.extraction.offline.value_words import (
     CJK_DURATION_UNITS,
     CONTRACT_WORD,
@@ -166,10 +167,6 @@ def _duration_candidates(
             break
 
 
-_FORM_HEADING: Final = re.compile(r"\s*(?:[ivx]{1,4}\.)?\d{1,2}(?:\.\d{1,2}){0,3}[.)]\s*[^\W\d_]")
-"""A numbered heading of a form's field ('IV.2.6) …', 'II.2.7) …', '5.1.3. …'), in folded text."""
-
-
 def _under_a_negative_heading(document: Document, hit: LabelHit) -> bool:
     """Whether a label that opens its line sits right under a form's heading that is about something else than
     the contract's duration: F02's 'IV.2.6) Minimum time frame during which the tenderer must maintain the
@@ -178,7 +175,7 @@ def _under_a_negative_heading(document: Document, hit: LabelHit) -> bool:
     if not hit.at_line_start:
         return False
     above = previous_line(document, hit.line)
-    if above is None or not _FORM_HEADING.match(above.folded):
+    if above is None or not NUMBERING.match(above.text):
         return False
     return DURATION_NEGATIVE.search(above.folded) is not None
 
